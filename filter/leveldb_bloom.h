@@ -1,0 +1,46 @@
+// A Bloom filter byte-compatible with LevelDB 1.23's built-in one
+// (leveldb::NewBloomFilterPolicy, named "leveldb.BuiltinBloomFilter2").
+//
+// For the same keys and an integer bits/key, the filter bytes are identical to LevelDB's,
+// and either side reads the other's filters. Use it to read and write tables of an
+// existing LevelDB store. Its 32-bit hash limits accuracy in large filters (about 3% false
+// positives at 10^8 keys when 1% was configured); new stores should prefer the native
+// policy.
+//
+// Format (one filter):
+//   [bit array: max(64, floor(n * bits_per_key)) bits, rounded up to whole bytes]
+//   [1 byte: k, the number of probes]
+// Key hash: LevelDbBloomHash (util/hash.h). Probe i (0-based) sets bit
+//   (h + i * delta) mod num_bits, with delta = h rotated right by 17 bits, all in 32 bits;
+// bit b is bit (b mod 8) of byte b / 8.
+//
+// Reader rules, as LevelDB's: fewer than 2 bytes matches nothing (an empty filter slice);
+// k > 30 (including bytes >= 0x80) is reserved for other encodings and matches everything;
+// k = 0 matches everything (no probe can fail).
+
+#ifndef SSTFILTER_FILTER_LEVELDB_BLOOM_H_
+#define SSTFILTER_FILTER_LEVELDB_BLOOM_H_
+
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "filter/filter_policy.h"
+
+namespace sstfilter {
+
+// The name LevelDB 1.23 persists for its Bloom filter ("2": the hash changed once).
+constexpr char kLevelDbBloomName[] = "leveldb.BuiltinBloomFilter2";
+
+// Sizing:
+//  - bits_per_key = c: k = floor(0.69 * c), clamped to [1, 30], LevelDB's own rule (an
+//    integer c gives LevelDB-identical bytes; a fractional one is accepted and readable).
+//  - fpp = p: c = -ln p / (ln 2)^2 and k = round(ln 2 * c) clamped to [1, 30], the
+//    standard Bloom optimum (util/bloom_math.h). LevelDB reads k from the filter, so these
+//    filters are still readable by LevelDB.
+// Returns InvalidArgumentError for invalid options (see ValidateFilterOptions).
+absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewLevelDbBloomPolicy(
+    const FilterOptions& options);
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_FILTER_LEVELDB_BLOOM_H_

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Installs the Debian packages that sstfilter's build, tests and benchmark need.
+# Idempotent: when everything is present it prints one line and changes nothing.
+set -euo pipefail
+
+packages=(
+  bazel-bootstrap      # Bazel 4.2.3, the build
+  g++                  # the default toolchain
+  pkg-config           # resolves Abseil's link flags for third_party/
+  libabsl-dev          # Abseil
+  libgtest-dev         # GoogleTest
+  libgmock-dev         # GoogleMock
+  libbenchmark-dev     # Google Benchmark
+  libxxhash-dev        # XXH3-64, the native filter's hash
+  libleveldb-dev       # LevelDB 1.23: peer in tests and benchmark
+  librocksdb-dev       # RocksDB 7.8.3: peer in tests and benchmark
+  clang                # fuzz targets (--config=fuzz)
+  libclang-rt-14-dev   # libFuzzer and sanitizer runtimes for clang
+  gnuplot-nox          # filter_bench --plot
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup.sh: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then
+    sudo="sudo"
+  else
+    echo "setup.sh: need root (or sudo) to install: ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+export DEBIAN_FRONTEND=noninteractive
+if ! $sudo apt-get update -q >"$log" 2>&1; then
+  echo "setup.sh: apt-get update failed; its output:" >&2
+  cat "$log" >&2
+  exit 1
+fi
+if ! $sudo apt-get install -y -q "${missing[@]}" >"$log" 2>&1; then
+  echo "setup.sh: apt-get install failed for: ${missing[*]}; its output:" >&2
+  cat "$log" >&2
+  exit 1
+fi
+echo "setup.sh: installed ${#missing[@]} package(s): ${missing[*]}"
