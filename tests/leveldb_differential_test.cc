@@ -161,6 +161,23 @@ TEST(LevelDbDifferentialTest, EveryByteValueInEveryPosition) {
   }
 }
 
+// The key sets whose filter hashes filter/leveldb_bloom_test.cc freezes:
+// LevelDB writes the same bytes, so those goldens are LevelDB's too.
+TEST(LevelDbDifferentialTest, GoldenKeySets) {
+  std::vector<std::string> keys;
+  for (int i = 0; i < 1000; ++i) keys.push_back(test::NumberedKey("key", i));
+  for (int bits_per_key : {1, 2, 5, 10, 20, 30}) {
+    const std::string ours =
+        OurFilter(*OurPolicy(FilterOptions::BitsPerKey(bits_per_key)), keys);
+    const std::string theirs = LevelDbFilter(LevelDbPolicy(bits_per_key), keys);
+    EXPECT_EQ(ours, theirs)
+        << bits_per_key << " bits/key: " << FirstDifference(ours, theirs);
+  }
+  const std::vector<std::string> hello_world = {"hello", "world"};
+  EXPECT_EQ(LevelDbFilter(LevelDbPolicy(10), hello_world),
+            absl::HexStringToBytes("114000414410401006"));
+}
+
 // Filters sized from a rate have fractional bits/key and the standard k, which
 // LevelDB cannot write, but must read: it finds every key, and agrees with us
 // on absent ones.
