@@ -11,7 +11,7 @@ Every target is tagged "fuzz_target"; .ci/run finds the targets to fuzz with
 
 load("//:copts.bzl", "SSTFILTER_TEST_COPTS")
 
-def sstfilter_fuzz_test(name, srcs, deps = [], corpus = None, tags = [], **kwargs):
+def sstfilter_fuzz_test(name, srcs, deps = [], corpus = None, fuzz_in_ci = True, tags = [], size = "small", **kwargs):
     """A fuzz target that is also a corpus-replay test.
 
     Args:
@@ -20,7 +20,11 @@ def sstfilter_fuzz_test(name, srcs, deps = [], corpus = None, tags = [], **kwarg
       deps: libraries the sources use.
       corpus: directory of seed inputs, relative to this package; default "corpus/<name>".
         It must hold at least one file (the replay test fails on an empty corpus).
-      tags: extra tags; "fuzz_target" is always added.
+      fuzz_in_ci: True to tag the target "fuzz_target" (.ci/run fuzzes it and `bazel test`
+        replays its corpus); False tags it "manual" instead, for targets that are meant
+        to crash, such as planted_roundtrip_fuzzer.
+      tags: extra tags.
+      size: test size; corpus replay is quick.
       **kwargs: passed to cc_test (size, shard_count, ...).
     """
     corpus_dir = corpus if corpus else "corpus/" + name
@@ -44,6 +48,7 @@ def sstfilter_fuzz_test(name, srcs, deps = [], corpus = None, tags = [], **kwarg
             "//tests/fuzz:libfuzzer": ["-runs=0"],
             "//conditions:default": [],
         }) + [corpus_path],
-        tags = tags + ["fuzz_target"],
+        tags = tags + (["fuzz_target"] if fuzz_in_ci else ["manual"]),
+        size = size,
         **kwargs
     )
