@@ -67,7 +67,10 @@ absl::Status CheckReaderIsTotal(const FilterPolicy& policy, const uint8_t* data,
 // Decodes options and a key set from data (format in fuzz_checks.cc), asks
 // factory for a policy, builds two filters with one builder and checks the
 // contract:
-//  - invalid options give InvalidArgumentError, valid ones a policy;
+//  - invalid options give InvalidArgumentError, valid ones a policy (except
+//  that an fpp
+//    below 1e-6 may be refused with InvalidArgumentError by a format that
+//    cannot reach it within kMaxBitsPerKey);
 //  - NumAdded() counts the AddKey calls; Finish appends and leaves the builder
 //  empty;
 //  - every added key matches (single, batched and KeyMayMatch): no false
