@@ -227,10 +227,11 @@ std::string RoundTripBytes(Selector selector, absl::string_view option_bytes,
   return s;
 }
 
+// The host's byte order, as ByteReader::RawDouble reads it: seeds are written
+// and read on little-endian hosts.
 std::string DoubleBytes(double d) {
   std::string s(sizeof(d), '\0');
-  std::memcpy(&s[0], &d,
-              sizeof(d));  // little-endian hosts only, like the decoder
+  std::memcpy(&s[0], &d, sizeof(d));
   return s;
 }
 
