@@ -1,0 +1,144 @@
+// Checks shared by sstfilter's fuzz targets, and the macros that turn a policy
+// factory into a fuzz target with one line.
+//
+// Every check takes the fuzz input as raw bytes and either returns quietly or
+// reports a violated contract of filter/filter_policy.h. The libFuzzer entry
+// points made by the macros below abort on a violation (in every build mode, so
+// release builds of the fuzzers still catch a false negative); the same
+// functions are called directly by ordinary tests (see
+// planted_false_negative_test.cc).
+//
+// Adding a policy:
+//
+//   // tests/fuzz/bloom_reader_fuzzer.cc
+//   SSTFILTER_READER_FUZZER(sstfilter::NewBloomFilterPolicy)
+//   // tests/fuzz/bloom_roundtrip_fuzzer.cc
+//   SSTFILTER_ROUNDTRIP_FUZZER(sstfilter::NewBloomFilterPolicy)
+//
+// plus one sstfilter_fuzz_test() each in tests/fuzz/BUILD.bazel and a seed
+// corpus written by the target itself (`--write_corpus`, see
+// tests/fuzz/README.md).
+
+#ifndef SSTFILTER_TESTS_FUZZ_FUZZ_CHECKS_H_
+#define SSTFILTER_TESTS_FUZZ_FUZZ_CHECKS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "filter/filter_policy.h"
+
+namespace sstfilter {
+namespace fuzz {
+
+// A policy factory with the signature of NewLevelDbBloomPolicy.
+using PolicyFactory =
+    std::function<absl::StatusOr<std::unique_ptr<const FilterPolicy>>(
+        const FilterOptions&)>;
+
+// One seed input: a file name for the corpus directory and its bytes.
+struct Seed {
+  std::string name;
+  std::string bytes;
+};
+
+// The options the reader fuzzer's policy is made with. Readers of the policies
+// so far take everything they need from the filter bytes; the options matter
+// only to builders.
+FilterOptions ReaderFuzzOptions();
+
+// Treats data as a filter and queries it: fixed keys, keys cut from the input,
+// one at a time, batched and through FilterPolicy::KeyMayMatch. Returns an
+// error when the answers disagree with each other or ExpectedFpp() is outside
+// [0, 1] (or is 0 while some key matches). A crash or out-of-bounds read is
+// left for the sanitizers to report: the filter is copied into a heap buffer of
+// exactly its size first.
+absl::Status CheckReaderIsTotal(const FilterPolicy& policy, const uint8_t* data,
+                                size_t size);
+
+// Decodes options and a key set from data (format in fuzz_checks.cc), asks
+// factory for a policy, builds two filters with one builder and checks the
+// contract:
+//  - invalid options give InvalidArgumentError, valid ones a policy (except
+//  that an fpp
+//    below 1e-6 may be refused with InvalidArgumentError by a format that
+//    cannot reach it within kMaxBitsPerKey);
+//  - NumAdded() counts the AddKey calls; Finish appends and leaves the builder
+//  empty;
+//  - every added key matches (single, batched and KeyMayMatch): no false
+//  negatives;
+//  - ExpectedFpp() is in [0, 1].
+// Returns an error describing the first violation (a false negative names the
+// key).
+absl::Status CheckRoundTrip(const PolicyFactory& factory, const uint8_t* data,
+                            size_t size);
+
+// Seed inputs for the two kinds of target. Reader seeds include real filters
+// made by factory's builder, so they depend on the policy; round-trip seeds are
+// encoded options and key sets, the same for every policy.
+std::vector<Seed> ReaderSeeds(const PolicyFactory& factory);
+std::vector<Seed> RoundTripSeeds();
+
+// The seeds of the fuzz target linked into this binary, for the replay main's
+// --write_corpus. Set by the macros below at static initialization.
+using SeedGenerator = std::vector<Seed> (*)();
+void RegisterSeedGenerator(SeedGenerator generator);
+SeedGenerator RegisteredSeedGenerator();
+
+// Aborts with the status printed when it is not OK. Used by the fuzz entry
+// points.
+void AbortIfError(const absl::Status& status, const char* what);
+
+// Returns the policy factory makes from ReaderFuzzOptions(); aborts if that
+// fails.
+std::unique_ptr<const FilterPolicy> ReaderFuzzPolicy(
+    const PolicyFactory& factory);
+
+}  // namespace fuzz
+}  // namespace sstfilter
+
+// Defines the libFuzzer entry point of a reader fuzzer for the policies made by
+// factory (the input is a filter), and registers its seeds. Use once per fuzz
+// target.
+#define SSTFILTER_READER_FUZZER(factory)                                     \
+  namespace {                                                                \
+  std::vector<::sstfilter::fuzz::Seed> SstfilterFuzzSeeds() {                \
+    return ::sstfilter::fuzz::ReaderSeeds(factory);                          \
+  }                                                                          \
+  [[maybe_unused]] const bool kSstfilterSeedsRegistered =                    \
+      (::sstfilter::fuzz::RegisterSeedGenerator(&SstfilterFuzzSeeds), true); \
+  }                                                                          \
+  extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {  \
+    static const ::sstfilter::FilterPolicy* const policy =                   \
+        ::sstfilter::fuzz::ReaderFuzzPolicy(factory).release();              \
+    ::sstfilter::fuzz::AbortIfError(                                         \
+        ::sstfilter::fuzz::CheckReaderIsTotal(*policy, data, size),          \
+        "reader check");                                                     \
+    return 0;                                                                \
+  }
+
+// Defines the libFuzzer entry point of a builder/reader round-trip fuzzer for
+// factory (the input encodes options and keys), and registers its seeds.
+#define SSTFILTER_ROUNDTRIP_FUZZER(factory)                                 \
+  namespace {                                                               \
+  [[maybe_unused]] const bool kSstfilterSeedsRegistered =                   \
+      (::sstfilter::fuzz::RegisterSeedGenerator(                            \
+           &::sstfilter::fuzz::RoundTripSeeds),                             \
+       true);                                                               \
+  }                                                                         \
+  extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) { \
+    ::sstfilter::fuzz::AbortIfError(                                        \
+        ::sstfilter::fuzz::CheckRoundTrip(factory, data, size),             \
+        "round-trip check");                                                \
+    return 0;                                                               \
+  }
+
+#endif  // SSTFILTER_TESTS_FUZZ_FUZZ_CHECKS_H_
