@@ -16,6 +16,7 @@ packages=(
   librocksdb-dev       # RocksDB 7.8.3: peer in tests and benchmark
   clang                # fuzz targets (--config=fuzz)
   libclang-rt-14-dev   # libFuzzer and sanitizer runtimes for clang
+  lld                  # the linker --config=fuzz uses
   gnuplot-nox          # filter_bench --plot
 )
 
