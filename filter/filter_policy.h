@@ -41,6 +41,9 @@ namespace sstfilter {
 struct FilterOptions {
   // Target false-positive probability, in (0, 1). The policy derives bits/key and the
   // number of probes from its own false-positive formula (documented with each policy).
+  // Every policy accepts any fpp down to kMinGuaranteedFpp; below it, a policy whose
+  // layout cannot reach the rate within kMaxBitsPerKey refuses it with
+  // InvalidArgumentError rather than silently missing it.
   std::optional<double> fpp;
   // Filter size in bits per key, in [1, 100]. For callers migrating from LevelDB's
   // NewBloomFilterPolicy(bits_per_key) or RocksDB's NewBloomFilterPolicy(bits_per_key).
@@ -61,6 +64,7 @@ struct FilterOptions {
 // Valid ranges of FilterOptions.
 constexpr double kMinBitsPerKey = 1.0;
 constexpr double kMaxBitsPerKey = 100.0;
+constexpr double kMinGuaranteedFpp = 1e-6;
 
 // Returns OK when exactly one field is set and it is in range, else InvalidArgumentError
 // naming the offending value. Every policy factory checks its options with this first.
