@@ -13,7 +13,9 @@ double StandardBloomFpp(double bits_per_key, int num_probes) {
   return std::pow(1.0 - std::exp(-num_probes / bits_per_key), num_probes);
 }
 
-double StandardBloomBitsPerKey(double fpp) { return -std::log(fpp) / (kLn2 * kLn2); }
+double StandardBloomBitsPerKey(double fpp) {
+  return -std::log(fpp) / (kLn2 * kLn2);
+}
 
 int StandardBloomProbes(double bits_per_key) {
   const long k = std::lround(kLn2 * bits_per_key);
@@ -21,8 +23,9 @@ int StandardBloomProbes(double bits_per_key) {
 }
 
 double CacheLocalBloomFpp(double bits_per_key, int num_probes, int block_bits) {
-  // Sum over j, the number of keys sharing the queried block: P(j) * fpp(j), where
-  // fpp(j) = (1 - (1 - 1/B)^(j k))^k is exact for k independent uniform probes.
+  // Sum over j, the number of keys sharing the queried block: P(j) * fpp(j),
+  // where fpp(j) = (1 - (1 - 1/B)^(j k))^k is exact for k independent uniform
+  // probes.
   const double mean = block_bits / bits_per_key;
   const double miss_one = std::log1p(-1.0 / block_bits);  // ln(1 - 1/B)
   // Poisson mass beyond mean + 12 sd + 64 is far below double precision.
@@ -31,10 +34,88 @@ double CacheLocalBloomFpp(double bits_per_key, int num_probes, int block_bits) {
   double total = 0.0;
   for (int j = 0; j <= last; ++j) {
     if (j > 0) log_pmf += std::log(mean / j);
-    const double bit_set = -std::expm1(static_cast<double>(j) * num_probes * miss_one);
+    const double bit_set =
+        -std::expm1(static_cast<double>(j) * num_probes * miss_one);
     total += std::exp(log_pmf) * std::pow(bit_set, num_probes);
   }
   return total;
+}
+
+namespace {
+
+// Terms of the inclusion-exclusion sum shared by the two LocalBloom functions:
+// for a query whose k probes cover D distinct positions, P(all D set | m stored
+// probes) = sum_i (-1)^i C(D, i) (1 - i/B)^m. Grouping by i gives
+//   P(false positive | j keys) = sum_i weight[i] * base[i]^j,  base[i] = (1 -
+//   i/B)^k,
+// with weight[i] = (-1)^i sum_{D >= i} P(D) C(D, i) and P(D) from Stirling
+// numbers of the second kind. Long double: the alternating sum cancels about 14
+// digits at k = 30.
+struct LocalBloomTerms {
+  long double weight[kMaxProbes + 1];
+  long double base[kMaxProbes + 1];
+  int count;
+};
+
+LocalBloomTerms ComputeLocalBloomTerms(int k, double block_bits) {
+  k = std::clamp(k, kMinProbes, kMaxProbes);
+  const long double b = block_bits;
+  // stirling[d] = S2(k, d), built row by row.
+  long double stirling[kMaxProbes + 1] = {1.0L};
+  for (int row = 1; row <= k; ++row) {
+    for (int d = row; d >= 1; --d)
+      stirling[d] = d * stirling[d] + stirling[d - 1];
+    stirling[0] = 0.0L;
+  }
+  // p_distinct[d] = P(D = d) = b (b-1) ... (b-d+1) S2(k, d) / b^k.
+  long double p_distinct[kMaxProbes + 1] = {0.0L};
+  long double falling = 1.0L;  // b (b-1) ... (b-d+1) / b^d
+  for (int d = 1; d <= k; ++d) {
+    falling *= std::max(0.0L, (b - (d - 1)) / b);
+    p_distinct[d] =
+        falling * stirling[d] * std::pow(b, static_cast<long double>(d - k));
+  }
+  LocalBloomTerms terms;
+  terms.count = k + 1;
+  for (int i = 0; i <= k; ++i) {
+    long double sum = 0.0L;
+    long double choose = 1.0L;  // C(d, i), starting at d = i
+    for (int d = i; d <= k; ++d) {
+      if (d > i) choose = choose * d / (d - i);
+      sum += p_distinct[d] * choose;
+    }
+    terms.weight[i] = (i % 2 == 0) ? sum : -sum;
+    terms.base[i] = std::pow(1.0L - i / b, static_cast<long double>(k));
+  }
+  return terms;
+}
+
+double ClampProbability(long double p) {
+  return static_cast<double>(std::clamp(p, 0.0L, 1.0L));
+}
+
+}  // namespace
+
+double LocalBloomFpp(double bits_per_key, int num_probes, double block_bits) {
+  const LocalBloomTerms terms = ComputeLocalBloomTerms(num_probes, block_bits);
+  // E[base^J] for J ~ Poisson(mean) is exp(-mean (1 - base)).
+  const long double mean = block_bits / bits_per_key;
+  long double total = 0.0L;
+  for (int i = 0; i < terms.count; ++i) {
+    total += terms.weight[i] * std::exp(-mean * (1.0L - terms.base[i]));
+  }
+  return ClampProbability(total);
+}
+
+double LocalBloomFppWithKeys(double num_keys, int num_probes,
+                             double block_bits) {
+  const LocalBloomTerms terms = ComputeLocalBloomTerms(num_probes, block_bits);
+  long double total = 0.0L;
+  for (int i = 0; i < terms.count; ++i) {
+    total += terms.weight[i] *
+             std::pow(terms.base[i], static_cast<long double>(num_keys));
+  }
+  return ClampProbability(total);
 }
 
 double MinBitsPerKey(double fpp) { return -std::log2(fpp); }

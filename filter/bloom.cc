@@ -1,0 +1,363 @@
+// The native cache-local Bloom filter policy: builder, readers (scalar and
+// AVX2), policy. Format in bloom_format.h and filter/README.md; sizing in
+// bloom_sizing.h.
+
+#include "filter/bloom.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "filter/bloom_format.h"
+#include "filter/bloom_hash.h"
+#include "filter/bloom_impl.h"
+#include "filter/bloom_probe.h"
+#include "filter/bloom_sizing.h"
+
+namespace sstfilter {
+namespace bloom_internal {
+
+bool CpuHasAvx2() {
+#if SSTFILTER_BLOOM_HAVE_AVX2_PATH
+  static const bool has_avx2 = __builtin_cpu_supports("avx2");
+  return has_avx2;
+#else
+  return false;
+#endif
+}
+
+bool ProbePathAvailable(ProbePath path) {
+  return path == ProbePath::kScalar || CpuHasAvx2();
+}
+
+ProbePath BestProbePath() {
+  return CpuHasAvx2() ? ProbePath::kAvx2 : ProbePath::kScalar;
+}
+
+namespace {
+
+// Hashes a builder holds: 8 bytes per key in fixed-size chunks, so growing
+// never copies (a doubling vector would briefly hold 16 bytes per key).
+class HashList {
+ public:
+  void Add(uint64_t hash) {
+    if (size_ % kChunkHashes == 0) {
+      chunks_.push_back(std::make_unique<uint64_t[]>(kChunkHashes));
+    }
+    chunks_.back()[size_ % kChunkHashes] = hash;
+    ++size_;
+  }
+  uint64_t size() const { return size_; }
+  uint64_t back() const { return chunks_.back()[(size_ - 1) % kChunkHashes]; }
+  void Clear() {
+    chunks_.clear();
+    size_ = 0;
+  }
+  template <typename Fn>
+  void ForEach(Fn&& fn) const {
+    uint64_t left = size_;
+    for (const auto& chunk : chunks_) {
+      const uint64_t count = std::min<uint64_t>(left, kChunkHashes);
+      for (uint64_t i = 0; i < count; ++i) fn(chunk[i]);
+      left -= count;
+    }
+  }
+
+ private:
+  static constexpr uint64_t kChunkHashes = 4096;  // hashes per chunk (32 KB)
+  std::vector<std::unique_ptr<uint64_t[]>> chunks_;
+  uint64_t size_ = 0;
+};
+
+// Sets the bits of every hash in a zeroed body. Blocks are touched in hash
+// order, i.e. at random, so each block is prefetched kAddPrefetchDistance
+// hashes before its bits are set.
+void AddHashes(const HashList& hashes, int k, const BodyLayout& layout,
+               char* body) {
+  constexpr uint64_t kAddPrefetchDistance = 16;  // hashes; a power of two
+  struct Pending {
+    uint64_t block;
+    uint32_t probe_hash;
+  };
+  Pending ring[kAddPrefetchDistance];
+  uint64_t count = 0;
+  const auto add = [&](const Pending& pending) {
+    char* block = body + pending.block * kBlockBytes;
+    if (pending.block < layout.regular_blocks) {
+      AddToBlock(pending.probe_hash, k, kBlockBits, block);
+    } else {
+      AddToBlock(pending.probe_hash, k, layout.last_block_bits, block);
+    }
+  };
+  hashes.ForEach([&](uint64_t hash) {
+    const uint64_t block =
+        BlockIndex(hash, layout.body_bits, layout.num_blocks);
+    __builtin_prefetch(body + block * kBlockBytes, /*rw=*/1, /*locality=*/1);
+    Pending& slot = ring[count % kAddPrefetchDistance];
+    if (count >= kAddPrefetchDistance) add(slot);
+    slot = Pending{block, ProbeHash(hash)};
+    ++count;
+  });
+  const uint64_t first =
+      count > kAddPrefetchDistance ? count - kAddPrefetchDistance : 0;
+  for (uint64_t i = first; i < count; ++i) add(ring[i % kAddPrefetchDistance]);
+}
+
+class LocalBloomBuilder final : public FilterBuilder {
+ public:
+  LocalBloomBuilder(double bits_per_key, int num_probes)
+      : bits_per_key_(bits_per_key), num_probes_(num_probes) {}
+
+  void AddKey(absl::string_view key) override {
+    ++num_added_;
+    const uint64_t hash = KeyHash(key);
+    // A key added again right away (several versions of one user key) adds
+    // nothing.
+    if (hashes_.size() > 0 && hashes_.back() == hash) return;
+    hashes_.Add(hash);
+  }
+
+  size_t NumAdded() const override { return num_added_; }
+
+  void Finish(std::string* dst) override {
+    const uint64_t num_keys = hashes_.size();
+    const uint64_t body_bytes = BodyBytes(num_keys, bits_per_key_);
+    const size_t start = dst->size();
+    dst->resize(start + body_bytes, 0);
+    if (num_keys > 0) {
+      AddHashes(hashes_, num_probes_, MakeBodyLayout(body_bytes),
+                &(*dst)[start]);
+    }
+    AppendTrailer(num_keys, num_probes_, dst);
+    hashes_.Clear();
+    num_added_ = 0;
+  }
+
+ private:
+  const double bits_per_key_;
+  const int num_probes_;
+  HashList hashes_;
+  size_t num_added_ = 0;
+};
+
+// Keys per batch step: all are hashed and their blocks prefetched before any is
+// probed, so their cache misses overlap.
+constexpr size_t kQueryBatch = 64;
+
+struct BatchSlot {
+  uint64_t block;
+  uint32_t probe_hash;
+};
+
+inline void PrepareBatch(const ParsedFilter& filter,
+                         const absl::string_view* keys, size_t count,
+                         BatchSlot* slots) {
+  for (size_t i = 0; i < count; ++i) {
+    const uint64_t hash = KeyHash(keys[i]);
+    slots[i].block =
+        BlockIndex(hash, filter.layout.body_bits, filter.layout.num_blocks);
+    slots[i].probe_hash = ProbeHash(hash);
+    __builtin_prefetch(filter.body + slots[i].block * kBlockBytes, /*rw=*/0,
+                       /*locality=*/1);
+  }
+}
+
+inline bool ScalarProbe(const ParsedFilter& filter, uint64_t block,
+                        uint32_t probe_hash) {
+  const char* data = filter.body + block * kBlockBytes;
+  if (block < filter.layout.regular_blocks) {
+    return ScalarProbeBlock(probe_hash, filter.num_probes, kBlockBits, data);
+  }
+  return ScalarProbeBlock(probe_hash, filter.num_probes,
+                          filter.layout.last_block_bits, data);
+}
+
+inline bool ScalarMayMatch(const ParsedFilter& filter, absl::string_view key) {
+  const uint64_t hash = KeyHash(key);
+  return ScalarProbe(
+      filter,
+      BlockIndex(hash, filter.layout.body_bits, filter.layout.num_blocks),
+      ProbeHash(hash));
+}
+
+#if SSTFILTER_BLOOM_HAVE_AVX2_PATH
+__attribute__((target("avx2"), always_inline)) inline bool Avx2Probe(
+    const ParsedFilter& filter, uint64_t block, uint32_t probe_hash) {
+  const char* data = filter.body + block * kBlockBytes;
+  if (block < filter.layout.regular_blocks) {
+    return Avx2ProbeRegularBlock(probe_hash, filter.num_probes, data);
+  }
+  return ScalarProbeBlock(probe_hash, filter.num_probes,
+                          filter.layout.last_block_bits, data);
+}
+
+__attribute__((target("avx2"), always_inline)) inline bool Avx2MayMatch(
+    const ParsedFilter& filter, absl::string_view key) {
+  const uint64_t hash = KeyHash(key);
+  return Avx2Probe(
+      filter,
+      BlockIndex(hash, filter.layout.body_bits, filter.layout.num_blocks),
+      ProbeHash(hash));
+}
+
+__attribute__((target("avx2"), noinline)) bool Avx2MayMatchOutOfLine(
+    const ParsedFilter& filter, absl::string_view key) {
+  return Avx2MayMatch(filter, key);
+}
+#endif  // SSTFILTER_BLOOM_HAVE_AVX2_PATH
+
+// Shared by the readers of a well-formed filter.
+class LocalBloomReaderBase : public FilterReader {
+ public:
+  explicit LocalBloomReaderBase(const ParsedFilter& filter) : filter_(filter) {}
+
+  double ExpectedFpp() const override {
+    return FilterFpp(filter_.layout, filter_.num_keys, filter_.num_probes);
+  }
+
+ protected:
+  const ParsedFilter filter_;
+};
+
+class ScalarReader final : public LocalBloomReaderBase {
+ public:
+  using LocalBloomReaderBase::LocalBloomReaderBase;
+
+  bool MayMatch(absl::string_view key) const override {
+    return ScalarMayMatch(filter_, key);
+  }
+
+  void MayMatch(absl::Span<const absl::string_view> keys,
+                bool* results) const override {
+    BatchSlot slots[kQueryBatch];
+    for (size_t start = 0; start < keys.size(); start += kQueryBatch) {
+      const size_t count = std::min(kQueryBatch, keys.size() - start);
+      PrepareBatch(filter_, keys.data() + start, count, slots);
+      for (size_t i = 0; i < count; ++i) {
+        results[start + i] =
+            ScalarProbe(filter_, slots[i].block, slots[i].probe_hash);
+      }
+    }
+  }
+};
+
+#if SSTFILTER_BLOOM_HAVE_AVX2_PATH
+class Avx2Reader final : public LocalBloomReaderBase {
+ public:
+  using LocalBloomReaderBase::LocalBloomReaderBase;
+
+  __attribute__((target("avx2"))) bool MayMatch(
+      absl::string_view key) const override {
+    return Avx2MayMatch(filter_, key);
+  }
+
+  __attribute__((target("avx2"))) void MayMatch(
+      absl::Span<const absl::string_view> keys, bool* results) const override {
+    BatchSlot slots[kQueryBatch];
+    for (size_t start = 0; start < keys.size(); start += kQueryBatch) {
+      const size_t count = std::min(kQueryBatch, keys.size() - start);
+      PrepareBatch(filter_, keys.data() + start, count, slots);
+      for (size_t i = 0; i < count; ++i) {
+        results[start + i] =
+            Avx2Probe(filter_, slots[i].block, slots[i].probe_hash);
+      }
+    }
+  }
+};
+#endif  // SSTFILTER_BLOOM_HAVE_AVX2_PATH
+
+// A filter that matches nothing (no keys) or everything (unreadable).
+class ConstantReader final : public FilterReader {
+ public:
+  explicit ConstantReader(bool answer) : answer_(answer) {}
+
+  bool MayMatch(absl::string_view) const override { return answer_; }
+
+  void MayMatch(absl::Span<const absl::string_view> keys,
+                bool* results) const override {
+    std::fill(results, results + keys.size(), answer_);
+  }
+
+  double ExpectedFpp() const override { return answer_ ? 1.0 : 0.0; }
+
+ private:
+  const bool answer_;
+};
+
+class LocalBloomPolicy final : public FilterPolicy {
+ public:
+  LocalBloomPolicy(const BloomSizing& sizing, ProbePath path)
+      : sizing_(sizing), path_(path) {}
+
+  const char* Name() const override { return kLocalBloomName; }
+  double BitsPerKey() const override { return sizing_.bits_per_key; }
+  int NumProbes() const override { return sizing_.num_probes; }
+
+  std::unique_ptr<FilterBuilder> NewBuilder() const override {
+    return std::make_unique<LocalBloomBuilder>(sizing_.bits_per_key,
+                                               sizing_.num_probes);
+  }
+
+  std::unique_ptr<FilterReader> NewReader(
+      absl::string_view filter) const override {
+    const ParsedFilter parsed = ParseFilter(filter);
+    switch (parsed.verdict) {
+      case Verdict::kMatchNothing:
+        return std::make_unique<ConstantReader>(false);
+      case Verdict::kMatchAll:
+        return std::make_unique<ConstantReader>(true);
+      case Verdict::kProbe:
+        break;
+    }
+#if SSTFILTER_BLOOM_HAVE_AVX2_PATH
+    if (path_ == ProbePath::kAvx2) return std::make_unique<Avx2Reader>(parsed);
+#endif
+    return std::make_unique<ScalarReader>(parsed);
+  }
+
+  bool KeyMayMatch(absl::string_view key,
+                   absl::string_view filter) const override {
+    const ParsedFilter parsed = ParseFilter(filter);
+    if (parsed.verdict != Verdict::kProbe)
+      return parsed.verdict == Verdict::kMatchAll;
+#if SSTFILTER_BLOOM_HAVE_AVX2_PATH
+    if (path_ == ProbePath::kAvx2) return Avx2MayMatchOutOfLine(parsed, key);
+#endif
+    return ScalarMayMatch(parsed, key);
+  }
+
+ private:
+  const BloomSizing sizing_;
+  const ProbePath path_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<const FilterPolicy>>
+NewBloomFilterPolicyWithPath(const FilterOptions& options, ProbePath path) {
+  if (absl::Status status = ValidateFilterOptions(options); !status.ok())
+    return status;
+  BloomSizing sizing;
+  if (options.fpp.has_value()) {
+    absl::StatusOr<BloomSizing> from_fpp = SizeForFpp(*options.fpp);
+    if (!from_fpp.ok()) return from_fpp.status();
+    sizing = *from_fpp;
+  } else {
+    sizing = SizeForBitsPerKey(*options.bits_per_key);
+  }
+  if (!ProbePathAvailable(path)) path = ProbePath::kScalar;
+  return std::unique_ptr<const FilterPolicy>(
+      new LocalBloomPolicy(sizing, path));
+}
+
+}  // namespace bloom_internal
+
+absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBloomFilterPolicy(
+    const FilterOptions& options) {
+  return bloom_internal::NewBloomFilterPolicyWithPath(
+      options, bloom_internal::BestProbePath());
+}
+
+}  // namespace sstfilter

@@ -1,0 +1,100 @@
+// Setting and testing a key's probe bits in one block of the native Bloom
+// filter: a portable scalar path and an AVX2 path (for regular 512-bit blocks)
+// that tests 8 probes per instruction sequence. Both compute the bits defined
+// in bloom_format.h; tests check they agree bit for bit.
+//
+// The AVX2 functions are compiled with __attribute__((target("avx2"))) so the
+// library needs no global -mavx2; call them only after CpuHasAvx2() returned
+// true, from code that carries the same attribute (so they inline).
+//
+// Internal header: include filter/bloom.h instead.
+
+#ifndef SSTFILTER_FILTER_BLOOM_PROBE_H_
+#define SSTFILTER_FILTER_BLOOM_PROBE_H_
+
+#include <cstdint>
+
+#include "filter/bloom_format.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define SSTFILTER_BLOOM_HAVE_AVX2_PATH 1
+#include <immintrin.h>
+#else
+#define SSTFILTER_BLOOM_HAVE_AVX2_PATH 0
+#endif
+
+namespace sstfilter {
+namespace bloom_internal {
+
+// Whether this CPU runs the AVX2 path. Cheap after the first call.
+bool CpuHasAvx2();
+
+// Sets the k probe bits of a key in a block of block_bits bits.
+inline void AddToBlock(uint32_t probe_hash, int k, uint64_t block_bits,
+                       char* block) {
+  for (int i = 0; i < k; ++i) {
+    const uint32_t bit =
+        ProbeBit(probe_hash * kProbeMultipliers[i], block_bits);
+    block[bit >> 3] = static_cast<char>(block[bit >> 3] | (1 << (bit & 7)));
+  }
+}
+
+// Whether all k probe bits of a key are set in a block of block_bits bits.
+// Stops at the first clear bit. Byte loads only: never reads past the block.
+inline bool ScalarProbeBlock(uint32_t probe_hash, int k, uint64_t block_bits,
+                             const char* block) {
+  for (int i = 0; i < k; ++i) {
+    const uint32_t bit =
+        ProbeBit(probe_hash * kProbeMultipliers[i], block_bits);
+    if (((static_cast<uint8_t>(block[bit >> 3]) >> (bit & 7)) & 1) == 0)
+      return false;
+  }
+  return true;
+}
+
+#if SSTFILTER_BLOOM_HAVE_AVX2_PATH
+// ScalarProbeBlock for a regular block (kBlockBits bits), 8 probes at a time.
+// Probe value p = probe_hash * multiplier; its bit in the block is p >> 23 (9
+// bits), that is 32-bit word p >> 28 (little-endian words, so the same bit as
+// byte addressing) and bit (p >> 23) & 31 of the word. The 16 words of the
+// block sit in two vectors; a lane fetches its word with a permute of each half
+// and a blend on word bit 3, which is p's sign bit.
+__attribute__((target("avx2"), always_inline)) inline bool
+Avx2ProbeRegularBlock(uint32_t probe_hash, int k, const char* block) {
+  static_assert(kBlockBytes == 64 && kLog2BlockBits == 9,
+                "two 256-bit halves of 9-bit bits");
+  const __m256i low_words =
+      _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block));
+  const __m256i high_words =
+      _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block + 32));
+  const __m256i hash = _mm256_set1_epi32(static_cast<int>(probe_hash));
+  const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  const __m256i bit_mask = _mm256_set1_epi32(31);
+  const __m256i one = _mm256_set1_epi32(1);
+  for (int first = 0; first < k; first += 8) {
+    const __m256i multipliers = _mm256_load_si256(
+        reinterpret_cast<const __m256i*>(kProbeMultipliers + first));
+    const __m256i p = _mm256_mullo_epi32(hash, multipliers);
+    const __m256i word_index = _mm256_srli_epi32(p, 28);
+    const __m256i from_low = _mm256_permutevar8x32_epi32(low_words, word_index);
+    const __m256i from_high =
+        _mm256_permutevar8x32_epi32(high_words, word_index);
+    const __m256i words = _mm256_castps_si256(_mm256_blendv_ps(
+        _mm256_castsi256_ps(from_low), _mm256_castsi256_ps(from_high),
+        _mm256_castsi256_ps(p)));
+    const __m256i bits = _mm256_sllv_epi32(
+        one, _mm256_and_si256(_mm256_srli_epi32(p, 23), bit_mask));
+    // Lanes at or beyond k test nothing.
+    const __m256i active =
+        _mm256_cmpgt_epi32(_mm256_set1_epi32(k - first), lanes);
+    if (!_mm256_testc_si256(words, _mm256_and_si256(bits, active)))
+      return false;
+  }
+  return true;
+}
+#endif  // SSTFILTER_BLOOM_HAVE_AVX2_PATH
+
+}  // namespace bloom_internal
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_FILTER_BLOOM_PROBE_H_
