@@ -13,9 +13,7 @@ double StandardBloomFpp(double bits_per_key, int num_probes) {
   return std::pow(1.0 - std::exp(-num_probes / bits_per_key), num_probes);
 }
 
-double StandardBloomBitsPerKey(double fpp) {
-  return -std::log(fpp) / (kLn2 * kLn2);
-}
+double StandardBloomBitsPerKey(double fpp) { return -std::log(fpp) / (kLn2 * kLn2); }
 
 int StandardBloomProbes(double bits_per_key) {
   const long k = std::lround(kLn2 * bits_per_key);
@@ -23,9 +21,8 @@ int StandardBloomProbes(double bits_per_key) {
 }
 
 double CacheLocalBloomFpp(double bits_per_key, int num_probes, int block_bits) {
-  // Sum over j, the number of keys sharing the queried block: P(j) * fpp(j),
-  // where fpp(j) = (1 - (1 - 1/B)^(j k))^k is exact for k independent uniform
-  // probes.
+  // Sum over j, the number of keys sharing the queried block: P(j) * fpp(j), where
+  // fpp(j) = (1 - (1 - 1/B)^(j k))^k is exact for k independent uniform probes.
   const double mean = block_bits / bits_per_key;
   const double miss_one = std::log1p(-1.0 / block_bits);  // ln(1 - 1/B)
   // Poisson mass beyond mean + 12 sd + 64 is far below double precision.
@@ -34,8 +31,7 @@ double CacheLocalBloomFpp(double bits_per_key, int num_probes, int block_bits) {
   double total = 0.0;
   for (int j = 0; j <= last; ++j) {
     if (j > 0) log_pmf += std::log(mean / j);
-    const double bit_set =
-        -std::expm1(static_cast<double>(j) * num_probes * miss_one);
+    const double bit_set = -std::expm1(static_cast<double>(j) * num_probes * miss_one);
     total += std::exp(log_pmf) * std::pow(bit_set, num_probes);
   }
   return total;
@@ -43,14 +39,12 @@ double CacheLocalBloomFpp(double bits_per_key, int num_probes, int block_bits) {
 
 namespace {
 
-// Terms of the inclusion-exclusion sum shared by the two LocalBloom functions:
-// for a query whose k probes cover D distinct positions, P(all D set | m stored
-// probes) = sum_i (-1)^i C(D, i) (1 - i/B)^m. Grouping by i gives
-//   P(false positive | j keys) = sum_i weight[i] * base[i]^j,  base[i] = (1 -
-//   i/B)^k,
-// with weight[i] = (-1)^i sum_{D >= i} P(D) C(D, i) and P(D) from Stirling
-// numbers of the second kind. Long double: the alternating sum cancels about 14
-// digits at k = 30.
+// Terms of the inclusion-exclusion sum shared by the two LocalBloom functions: for a query
+// whose k probes cover D distinct positions, P(all D set | m stored probes) =
+// sum_i (-1)^i C(D, i) (1 - i/B)^m. Grouping by i gives
+//   P(false positive | j keys) = sum_i weight[i] * base[i]^j,  base[i] = (1 - i/B)^k,
+// with weight[i] = (-1)^i sum_{D >= i} P(D) C(D, i) and P(D) from Stirling numbers of the
+// second kind. Long double: the alternating sum cancels about 14 digits at k = 30.
 struct LocalBloomTerms {
   long double weight[kMaxProbes + 1];
   long double base[kMaxProbes + 1];
@@ -63,8 +57,7 @@ LocalBloomTerms ComputeLocalBloomTerms(int k, double block_bits) {
   // stirling[d] = S2(k, d), built row by row.
   long double stirling[kMaxProbes + 1] = {1.0L};
   for (int row = 1; row <= k; ++row) {
-    for (int d = row; d >= 1; --d)
-      stirling[d] = d * stirling[d] + stirling[d - 1];
+    for (int d = row; d >= 1; --d) stirling[d] = d * stirling[d] + stirling[d - 1];
     stirling[0] = 0.0L;
   }
   // p_distinct[d] = P(D = d) = b (b-1) ... (b-d+1) S2(k, d) / b^k.
@@ -72,8 +65,7 @@ LocalBloomTerms ComputeLocalBloomTerms(int k, double block_bits) {
   long double falling = 1.0L;  // b (b-1) ... (b-d+1) / b^d
   for (int d = 1; d <= k; ++d) {
     falling *= std::max(0.0L, (b - (d - 1)) / b);
-    p_distinct[d] =
-        falling * stirling[d] * std::pow(b, static_cast<long double>(d - k));
+    p_distinct[d] = falling * stirling[d] * std::pow(b, static_cast<long double>(d - k));
   }
   LocalBloomTerms terms;
   terms.count = k + 1;
@@ -107,13 +99,11 @@ double LocalBloomFpp(double bits_per_key, int num_probes, double block_bits) {
   return ClampProbability(total);
 }
 
-double LocalBloomFppWithKeys(double num_keys, int num_probes,
-                             double block_bits) {
+double LocalBloomFppWithKeys(double num_keys, int num_probes, double block_bits) {
   const LocalBloomTerms terms = ComputeLocalBloomTerms(num_probes, block_bits);
   long double total = 0.0L;
   for (int i = 0; i < terms.count; ++i) {
-    total += terms.weight[i] *
-             std::pow(terms.base[i], static_cast<long double>(num_keys));
+    total += terms.weight[i] * std::pow(terms.base[i], static_cast<long double>(num_keys));
   }
   return ClampProbability(total);
 }
