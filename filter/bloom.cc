@@ -44,7 +44,9 @@ class HashList {
  public:
   void Add(uint64_t hash) {
     if (size_ % kChunkHashes == 0) {
-      chunks_.push_back(std::make_unique<uint64_t[]>(kChunkHashes));
+      // Not value-initialised: every slot is written before it is read.
+      chunks_.push_back(
+          std::unique_ptr<uint64_t[]>(new uint64_t[kChunkHashes]));
     }
     chunks_.back()[size_ % kChunkHashes] = hash;
     ++size_;

@@ -20,7 +20,21 @@
 namespace sstfilter {
 namespace bloom_internal {
 
-inline uint64_t KeyHash(absl::string_view key) {
+// XXH3_64bits, with its short-input paths inlined: GCC keeps XXH3_64bits itself
+// out of line (it weighs the long-input code too), which costs about a
+// nanosecond per key. XXH3_len_0to16_64b, XXH3_len_17to128_64b and XXH3_kSecret
+// are the steps XXH3_64bits takes for these lengths with seed 0 (xxhash.h
+// 0.8.x); bloom_format_test.cc checks the result against the library call for
+// every length up to 300.
+__attribute__((always_inline)) inline uint64_t KeyHash(absl::string_view key) {
+  const auto* data = reinterpret_cast<const xxh_u8*>(key.data());
+  if (key.size() <= 16) {
+    return XXH3_len_0to16_64b(data, key.size(), XXH3_kSecret, 0);
+  }
+  if (key.size() <= 128) {
+    return XXH3_len_17to128_64b(data, key.size(), XXH3_kSecret,
+                                sizeof(XXH3_kSecret), 0);
+  }
   return XXH3_64bits(key.data(), key.size());
 }
 

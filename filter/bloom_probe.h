@@ -53,6 +53,13 @@ inline bool ScalarProbeBlock(uint32_t probe_hash, int k, uint64_t block_bits,
 }
 
 #if SSTFILTER_BLOOM_HAVE_AVX2_PATH
+// kMaxLanes ones then kMaxLanes zeros: from kLaneOnes + kMaxLanes - k, the
+// first k 32-bit lanes are 1, the rest 0.
+constexpr int kMaxLanes = 32;
+alignas(32) constexpr uint32_t kLaneOnes[2 * kMaxLanes] = {
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+
 // ScalarProbeBlock for a regular block (kBlockBits bits), 8 probes at a time.
 // Probe value p = probe_hash * multiplier; its bit in the block is p >> 23 (9
 // bits), that is 32-bit word p >> 28 (little-endian words, so the same bit as
@@ -68,9 +75,8 @@ Avx2ProbeRegularBlock(uint32_t probe_hash, int k, const char* block) {
   const __m256i high_words =
       _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block + 32));
   const __m256i hash = _mm256_set1_epi32(static_cast<int>(probe_hash));
-  const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-  const __m256i bit_mask = _mm256_set1_epi32(31);
-  const __m256i one = _mm256_set1_epi32(1);
+  // Lane i of the round starting at probe `first` is active iff first + i < k.
+  const uint32_t* const active = kLaneOnes + kMaxLanes - k;
   for (int first = 0; first < k; first += 8) {
     const __m256i multipliers = _mm256_load_si256(
         reinterpret_cast<const __m256i*>(kProbeMultipliers + first));
@@ -82,13 +88,12 @@ Avx2ProbeRegularBlock(uint32_t probe_hash, int k, const char* block) {
     const __m256i words = _mm256_castps_si256(_mm256_blendv_ps(
         _mm256_castsi256_ps(from_low), _mm256_castsi256_ps(from_high),
         _mm256_castsi256_ps(p)));
+    // Bit (p >> 23) & 31 of each word: shifting 1 (0 in inactive lanes) there.
+    const __m256i bit_in_word = _mm256_srli_epi32(_mm256_slli_epi32(p, 4), 27);
     const __m256i bits = _mm256_sllv_epi32(
-        one, _mm256_and_si256(_mm256_srli_epi32(p, 23), bit_mask));
-    // Lanes at or beyond k test nothing.
-    const __m256i active =
-        _mm256_cmpgt_epi32(_mm256_set1_epi32(k - first), lanes);
-    if (!_mm256_testc_si256(words, _mm256_and_si256(bits, active)))
-      return false;
+        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(active + first)),
+        bit_in_word);
+    if (!_mm256_testc_si256(words, bits)) return false;
   }
   return true;
 }
