@@ -43,18 +43,20 @@ namespace {
 class HashList {
  public:
   void Add(uint64_t hash) {
-    if (size_ % kChunkHashes == 0) {
+    if (next_ == chunk_end_) {
       // Not value-initialised: every slot is written before it is read.
       chunks_.push_back(
           std::unique_ptr<uint64_t[]>(new uint64_t[kChunkHashes]));
+      next_ = chunks_.back().get();
+      chunk_end_ = next_ + kChunkHashes;
     }
-    chunks_.back()[size_ % kChunkHashes] = hash;
+    *next_++ = hash;
     ++size_;
   }
   uint64_t size() const { return size_; }
-  uint64_t back() const { return chunks_.back()[(size_ - 1) % kChunkHashes]; }
   void Clear() {
     chunks_.clear();
+    next_ = chunk_end_ = nullptr;
     size_ = 0;
   }
   template <typename Fn>
@@ -70,14 +72,19 @@ class HashList {
  private:
   static constexpr uint64_t kChunkHashes = 4096;  // hashes per chunk (32 KB)
   std::vector<std::unique_ptr<uint64_t[]>> chunks_;
+  uint64_t* next_ = nullptr;       // where the next hash goes
+  uint64_t* chunk_end_ = nullptr;  // end of the last chunk
   uint64_t size_ = 0;
 };
 
 // Sets the bits of every hash in a zeroed body. Blocks are touched in hash
 // order, i.e. at random, so each block is prefetched kAddPrefetchDistance
-// hashes before its bits are set.
-void AddHashes(const HashList& hashes, int k, const BodyLayout& layout,
-               char* body) {
+// hashes before its bits are set. kFixedProbes > 0 is k known at compile time
+// (the probe loop unrolls); 0 reads k at run time.
+template <int kFixedProbes>
+void AddHashesImpl(const HashList& hashes, int k, const BodyLayout& layout,
+                   char* body) {
+  if (kFixedProbes > 0) k = kFixedProbes;
   constexpr uint64_t kAddPrefetchDistance = 16;  // hashes; a power of two
   struct Pending {
     uint64_t block;
@@ -88,7 +95,7 @@ void AddHashes(const HashList& hashes, int k, const BodyLayout& layout,
   const auto add = [&](const Pending& pending) {
     char* block = body + pending.block * kBlockBytes;
     if (pending.block < layout.regular_blocks) {
-      AddToBlock(pending.probe_hash, k, kBlockBits, block);
+      AddToRegularBlock(pending.probe_hash, k, block);
     } else {
       AddToBlock(pending.probe_hash, k, layout.last_block_bits, block);
     }
@@ -96,7 +103,7 @@ void AddHashes(const HashList& hashes, int k, const BodyLayout& layout,
   hashes.ForEach([&](uint64_t hash) {
     const uint64_t block =
         BlockIndex(hash, layout.body_bits, layout.num_blocks);
-    __builtin_prefetch(body + block * kBlockBytes, /*rw=*/1, /*locality=*/1);
+    __builtin_prefetch(body + block * kBlockBytes, /*rw=*/1, /*locality=*/3);
     Pending& slot = ring[count % kAddPrefetchDistance];
     if (count >= kAddPrefetchDistance) add(slot);
     slot = Pending{block, ProbeHash(hash)};
@@ -105,6 +112,35 @@ void AddHashes(const HashList& hashes, int k, const BodyLayout& layout,
   const uint64_t first =
       count > kAddPrefetchDistance ? count - kAddPrefetchDistance : 0;
   for (uint64_t i = first; i < count; ++i) add(ring[i % kAddPrefetchDistance]);
+}
+
+// Unrolled for the k that sizing from fpp 50%..10^-6 gives; any other k loops.
+void AddHashes(const HashList& hashes, int k, const BodyLayout& layout,
+               char* body) {
+  switch (k) {
+#define SSTFILTER_BLOOM_ADD_CASE(n) \
+  case n:                           \
+    return AddHashesImpl<n>(hashes, k, layout, body);
+    SSTFILTER_BLOOM_ADD_CASE(1)
+    SSTFILTER_BLOOM_ADD_CASE(2)
+    SSTFILTER_BLOOM_ADD_CASE(3)
+    SSTFILTER_BLOOM_ADD_CASE(4)
+    SSTFILTER_BLOOM_ADD_CASE(5)
+    SSTFILTER_BLOOM_ADD_CASE(6)
+    SSTFILTER_BLOOM_ADD_CASE(7)
+    SSTFILTER_BLOOM_ADD_CASE(8)
+    SSTFILTER_BLOOM_ADD_CASE(9)
+    SSTFILTER_BLOOM_ADD_CASE(10)
+    SSTFILTER_BLOOM_ADD_CASE(11)
+    SSTFILTER_BLOOM_ADD_CASE(12)
+    SSTFILTER_BLOOM_ADD_CASE(13)
+    SSTFILTER_BLOOM_ADD_CASE(14)
+    SSTFILTER_BLOOM_ADD_CASE(15)
+    SSTFILTER_BLOOM_ADD_CASE(16)
+#undef SSTFILTER_BLOOM_ADD_CASE
+    default:
+      return AddHashesImpl<0>(hashes, k, layout, body);
+  }
 }
 
 class LocalBloomBuilder final : public FilterBuilder {
@@ -117,7 +153,8 @@ class LocalBloomBuilder final : public FilterBuilder {
     const uint64_t hash = KeyHash(key);
     // A key added again right away (several versions of one user key) adds
     // nothing.
-    if (hashes_.size() > 0 && hashes_.back() == hash) return;
+    if (hash == last_hash_ && hashes_.size() > 0) return;
+    last_hash_ = hash;
     hashes_.Add(hash);
   }
 
@@ -141,6 +178,7 @@ class LocalBloomBuilder final : public FilterBuilder {
   const double bits_per_key_;
   const int num_probes_;
   HashList hashes_;
+  uint64_t last_hash_ = 0;  // the last hash added, when hashes_ is not empty
   size_t num_added_ = 0;
 };
 
@@ -170,7 +208,7 @@ inline bool ScalarProbe(const ParsedFilter& filter, uint64_t block,
                         uint32_t probe_hash) {
   const char* data = filter.body + block * kBlockBytes;
   if (block < filter.layout.regular_blocks) {
-    return ScalarProbeBlock(probe_hash, filter.num_probes, kBlockBits, data);
+    return ScalarProbeRegularBlock(probe_hash, filter.num_probes, data);
   }
   return ScalarProbeBlock(probe_hash, filter.num_probes,
                           filter.layout.last_block_bits, data);
