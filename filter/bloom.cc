@@ -204,8 +204,8 @@ inline void PrepareBatch(const ParsedFilter& filter,
     // it). Prefetching its last byte too costs little when aligned and halves
     // the misses when not.
     const char* block = filter.body + slots[i].block * kBlockBytes;
-    __builtin_prefetch(block, /*rw=*/0, /*locality=*/3);
-    __builtin_prefetch(block + kBlockBytes - 1, /*rw=*/0, /*locality=*/3);
+    __builtin_prefetch(block, /*rw=*/0, /*locality=*/1);
+    __builtin_prefetch(block + kBlockBytes - 1, /*rw=*/0, /*locality=*/1);
   }
 }
 
@@ -228,11 +228,13 @@ inline bool ScalarMayMatch(const ParsedFilter& filter, absl::string_view key) {
 }
 
 #if SSTFILTER_BLOOM_HAVE_AVX2_PATH
+template <bool kStopAtFirstMiss>
 __attribute__((target("avx2"), always_inline)) inline bool Avx2Probe(
     const ParsedFilter& filter, uint64_t block, uint32_t probe_hash) {
   const char* data = filter.body + block * kBlockBytes;
   if (block < filter.layout.regular_blocks) {
-    return Avx2ProbeRegularBlock(probe_hash, filter.num_probes, data);
+    return Avx2ProbeRegularBlock<kStopAtFirstMiss>(probe_hash,
+                                                   filter.num_probes, data);
   }
   return ScalarProbeBlock(probe_hash, filter.num_probes,
                           filter.layout.last_block_bits, data);
@@ -241,7 +243,7 @@ __attribute__((target("avx2"), always_inline)) inline bool Avx2Probe(
 __attribute__((target("avx2"), always_inline)) inline bool Avx2MayMatch(
     const ParsedFilter& filter, absl::string_view key) {
   const uint64_t hash = KeyHash(key);
-  return Avx2Probe(
+  return Avx2Probe</*kStopAtFirstMiss=*/true>(
       filter,
       BlockIndex(hash, filter.layout.body_bits, filter.layout.num_blocks),
       ProbeHash(hash));
@@ -305,8 +307,8 @@ class Avx2Reader final : public LocalBloomReaderBase {
       const size_t count = std::min(kQueryBatch, keys.size() - start);
       PrepareBatch(filter_, keys.data() + start, count, slots);
       for (size_t i = 0; i < count; ++i) {
-        results[start + i] =
-            Avx2Probe(filter_, slots[i].block, slots[i].probe_hash);
+        results[start + i] = Avx2Probe</*kStopAtFirstMiss=*/false>(
+            filter_, slots[i].block, slots[i].probe_hash);
       }
     }
   }

@@ -107,6 +107,12 @@ alignas(32) constexpr uint32_t kLaneOnes[2 * kMaxLanes] = {
 // byte addressing) and bit (p >> 23) & 31 of the word. The 16 words of the
 // block sit in two vectors; a lane fetches its word with a permute of each half
 // and a blend on word bit 3, which is p's sign bit.
+//
+// kStopAtFirstMiss: return at the first round with a clear bit (single queries:
+// the caller branches on the answer anyway). Otherwise test every round and
+// combine without branches: in a batch, an unpredictable branch per key costs
+// more than the rare extra round.
+template <bool kStopAtFirstMiss>
 __attribute__((target("avx2"), always_inline)) inline bool
 Avx2ProbeRegularBlock(uint32_t probe_hash, int k, const char* block) {
   static_assert(kBlockBytes == 64 && kLog2BlockBits == 9,
@@ -118,6 +124,7 @@ Avx2ProbeRegularBlock(uint32_t probe_hash, int k, const char* block) {
   const __m256i hash = _mm256_set1_epi32(static_cast<int>(probe_hash));
   // Lane i of the round starting at probe `first` is active iff first + i < k.
   const uint32_t* const active = kLaneOnes + kMaxLanes - k;
+  int result = 1;
   for (int first = 0; first < k; first += 8) {
     const __m256i multipliers = _mm256_load_si256(
         reinterpret_cast<const __m256i*>(kProbeMultipliers + first));
@@ -134,9 +141,14 @@ Avx2ProbeRegularBlock(uint32_t probe_hash, int k, const char* block) {
     const __m256i bits = _mm256_sllv_epi32(
         _mm256_loadu_si256(reinterpret_cast<const __m256i*>(active + first)),
         bit_in_word);
-    if (!_mm256_testc_si256(words, bits)) return false;
+    const int all_set = _mm256_testc_si256(words, bits);
+    if (kStopAtFirstMiss) {
+      if (!all_set) return false;
+    } else {
+      result &= all_set;
+    }
   }
-  return true;
+  return result != 0;
 }
 #endif  // SSTFILTER_BLOOM_HAVE_AVX2_PATH
 
