@@ -194,6 +194,10 @@ struct BatchSlot {
 inline void PrepareBatch(const ParsedFilter& filter,
                          const absl::string_view* keys, size_t count,
                          BatchSlot* slots) {
+  // Every block has at least this many bytes (only a one-block body may be
+  // shorter than kBlockBytes): the prefetches stay inside the body.
+  const uint64_t last_byte =
+      std::min<uint64_t>(kBlockBytes, filter.layout.body_bytes) - 1;
   for (size_t i = 0; i < count; ++i) {
     const uint64_t hash = KeyHash(keys[i]);
     slots[i].block =
@@ -205,7 +209,7 @@ inline void PrepareBatch(const ParsedFilter& filter,
     // the misses when not.
     const char* block = filter.body + slots[i].block * kBlockBytes;
     __builtin_prefetch(block, /*rw=*/0, /*locality=*/1);
-    __builtin_prefetch(block + kBlockBytes - 1, /*rw=*/0, /*locality=*/1);
+    __builtin_prefetch(block + last_byte, /*rw=*/0, /*locality=*/1);
   }
 }
 

@@ -6,6 +6,7 @@
 #include "filter/bloom_format.h"
 
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -353,6 +354,43 @@ __attribute__((target("avx2"))) bool Avx2Probe(uint32_t probe_hash, int k,
              : Avx2ProbeRegularBlock<false>(probe_hash, k, block);
 }
 #endif
+
+// A filter may sit at any address (a block cache hands out whatever it has):
+// both paths answer as the reference at every offset from a cache line.
+TEST(BloomFormatTest, AnyAlignment) {
+  std::vector<std::unique_ptr<const FilterPolicy>> policies;
+  for (ProbePath path : {ProbePath::kScalar, ProbePath::kAvx2}) {
+    if (!ProbePathAvailable(path)) continue;
+    policies.push_back(std::move(
+        *NewBloomFilterPolicyWithPath(FilterOptions::BitsPerKey(10), path)));
+  }
+  std::vector<std::string> keys = Keys16(1, 0, 500);
+  for (const std::string& key : Keys16(0, 0, 500)) keys.push_back(key);
+  const std::vector<absl::string_view> views(keys.begin(), keys.end());
+  std::unique_ptr<bool[]> batched(new bool[views.size()]);
+  for (uint64_t n : {3, 40, 500}) {
+    const std::string filter = BuildFilter(*policies[0], Keys16(0, 0, n));
+    // 64-byte aligned storage, so that offset o puts the body at o mod 64.
+    const size_t padded = (filter.size() + 64 + 63) / 64 * 64;
+    std::unique_ptr<char, decltype(&std::free)> buffer(
+        static_cast<char*>(std::aligned_alloc(64, padded)), &std::free);
+    for (size_t offset = 0; offset < 64; ++offset) {
+      std::copy(filter.begin(), filter.end(), buffer.get() + offset);
+      const absl::string_view placed(buffer.get() + offset, filter.size());
+      for (const auto& policy : policies) {
+        std::unique_ptr<FilterReader> reader = policy->NewReader(placed);
+        reader->MayMatch(absl::MakeConstSpan(views), batched.get());
+        for (size_t i = 0; i < keys.size(); ++i) {
+          const bool expected = ReferenceMayMatch(placed, keys[i]);
+          ASSERT_EQ(reader->MayMatch(keys[i]), expected)
+              << "n=" << n << " offset=" << offset << " i=" << i;
+          ASSERT_EQ(batched[i], expected)
+              << "n=" << n << " offset=" << offset << " i=" << i;
+        }
+      }
+    }
+  }
+}
 
 // The AVX2 probe of one regular block against the scalar one, on random block
 // contents of every density and every k.
