@@ -38,40 +38,56 @@ ProbePath BestProbePath() {
 
 namespace {
 
-// Hashes a builder holds: 8 bytes per key in fixed-size chunks, so growing
-// never copies (a doubling vector would briefly hold 16 bytes per key).
+// Hashes a builder holds: 8 bytes per key in chunks, so growing never copies (a
+// doubling vector would briefly hold 16 bytes per key). Chunks grow from 2 KB
+// to 32 KB, and Clear keeps the first: LevelDB-style filters of 20-100 keys
+// then cost no allocation at all, and large ones at most 32 KB beyond their
+// hashes.
 class HashList {
  public:
   void Add(uint64_t hash) {
-    if (next_ == chunk_end_) {
-      // Not value-initialised: every slot is written before it is read.
-      chunks_.push_back(
-          std::unique_ptr<uint64_t[]>(new uint64_t[kChunkHashes]));
-      next_ = chunks_.back().get();
-      chunk_end_ = next_ + kChunkHashes;
-    }
+    if (next_ == chunk_end_) AddChunk();
     *next_++ = hash;
     ++size_;
   }
   uint64_t size() const { return size_; }
   void Clear() {
-    chunks_.clear();
-    next_ = chunk_end_ = nullptr;
+    if (chunks_.size() > 1) chunks_.resize(1);
+    next_ = chunks_.empty() ? nullptr : chunks_[0].hashes.get();
+    chunk_end_ = chunks_.empty() ? nullptr : next_ + chunks_[0].capacity;
     size_ = 0;
   }
   template <typename Fn>
   void ForEach(Fn&& fn) const {
     uint64_t left = size_;
-    for (const auto& chunk : chunks_) {
-      const uint64_t count = std::min<uint64_t>(left, kChunkHashes);
-      for (uint64_t i = 0; i < count; ++i) fn(chunk[i]);
+    for (const Chunk& chunk : chunks_) {
+      const uint64_t count = std::min<uint64_t>(left, chunk.capacity);
+      for (uint64_t i = 0; i < count; ++i) fn(chunk.hashes[i]);
       left -= count;
     }
   }
 
  private:
-  static constexpr uint64_t kChunkHashes = 4096;  // hashes per chunk (32 KB)
-  std::vector<std::unique_ptr<uint64_t[]>> chunks_;
+  static constexpr uint64_t kFirstChunkHashes = 256;  // 2 KB
+  static constexpr uint64_t kMaxChunkHashes = 4096;   // 32 KB
+  struct Chunk {
+    std::unique_ptr<uint64_t[]> hashes;
+    uint64_t capacity;
+  };
+
+  void AddChunk() {
+    const uint64_t capacity =
+        chunks_.empty()
+            ? kFirstChunkHashes
+            : std::min(2 * chunks_.back().capacity, kMaxChunkHashes);
+    // Not value-initialised: every slot is written before it is read.
+    chunks_.push_back(
+        Chunk{std::unique_ptr<uint64_t[]>(new uint64_t[capacity]), capacity});
+    next_ = chunks_.back().hashes.get();
+    chunk_end_ = next_ + capacity;
+  }
+
+  std::vector<Chunk> chunks_;
   uint64_t* next_ = nullptr;       // where the next hash goes
   uint64_t* chunk_end_ = nullptr;  // end of the last chunk
   uint64_t size_ = 0;
@@ -164,6 +180,13 @@ class LocalBloomBuilder final : public FilterBuilder {
     const uint64_t num_keys = hashes_.size();
     const uint64_t body_bytes = BodyBytes(num_keys, bits_per_key_);
     const size_t start = dst->size();
+    // Room for the trailer too: appending it must not reallocate (and copy)
+    // the body. Geometric growth when filters are appended one after another.
+    const size_t needed =
+        start + body_bytes + kMaxVarintBytes + kFixedTrailerBytes;
+    if (dst->capacity() < needed) {
+      dst->reserve(std::max(needed, 2 * dst->capacity()));
+    }
     dst->resize(start + body_bytes, 0);
     if (num_keys > 0) {
       AddHashes(hashes_, num_probes_, MakeBodyLayout(body_bytes),
@@ -247,7 +270,7 @@ __attribute__((target("avx2"), always_inline)) inline bool Avx2Probe(
 __attribute__((target("avx2"), always_inline)) inline bool Avx2MayMatch(
     const ParsedFilter& filter, absl::string_view key) {
   const uint64_t hash = KeyHash(key);
-  return Avx2Probe</*kStopAtFirstMiss=*/true>(
+  return Avx2Probe</*kStopAtFirstMiss=*/false>(
       filter,
       BlockIndex(hash, filter.layout.body_bits, filter.layout.num_blocks),
       ProbeHash(hash));
