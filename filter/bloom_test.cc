@@ -150,6 +150,24 @@ TEST(BloomTest, FinishAppendsAndResets) {
   EXPECT_EQ(second, BuildFilter(*policy, {"c"}));
 }
 
+// One builder for filters of very different sizes, appended to one string
+// (LevelDB's filter block): each equals a filter from a fresh builder.
+TEST(BloomTest, BuilderReusedAcrossSizes) {
+  std::unique_ptr<const FilterPolicy> policy =
+      Policy(FilterOptions::BitsPerKey(10));
+  std::unique_ptr<FilterBuilder> builder = policy->NewBuilder();
+  std::string all;
+  std::string expected;
+  uint64_t set = 0;
+  for (uint64_t n : {5000, 300, 0, 20000, 255, 256, 257, 1}) {
+    for (const std::string& key : Keys16(set, 0, n)) builder->AddKey(key);
+    builder->Finish(&all);
+    expected += BuildFilter(*policy, Keys16(set, 0, n));
+    ASSERT_EQ(all, expected) << "n=" << n;
+    ++set;
+  }
+}
+
 // Key sizes 0..10^6, in a geometric schedule; two key shapes; 10^7 keys in all.
 TEST(BloomTest, NoFalseNegatives) {
   std::unique_ptr<const FilterPolicy> policy = Policy(FilterOptions::Fpp(0.01));
