@@ -21,7 +21,12 @@ namespace bloom_internal {
 
 bool CpuHasAvx2() {
 #if SSTFILTER_BLOOM_HAVE_AVX2_PATH
-  static const bool has_avx2 = __builtin_cpu_supports("avx2");
+  // __builtin_cpu_init first: this may run from another library's static
+  // initialiser, before libgcc has filled in the CPU model.
+  static const bool has_avx2 = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") != 0;
+  }();
   return has_avx2;
 #else
   return false;
