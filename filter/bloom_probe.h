@@ -61,6 +61,9 @@ inline bool ScalarProbeBlock(uint32_t probe_hash, int k, uint64_t block_bits,
 // alignment.
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 inline void AddToRegularBlock(uint32_t probe_hash, int k, char* block) {
+  // Unrolled when k is a compile-time constant (the builder instantiates
+  // k = 1..16): the multipliers become immediates.
+#pragma GCC unroll 16
   for (int i = 0; i < k; ++i) {
     const uint32_t bit =
         (probe_hash * kProbeMultipliers[i]) >> (32 - kLog2BlockBits);
