@@ -260,13 +260,11 @@ inline bool ScalarMayMatch(const ParsedFilter& filter, absl::string_view key) {
 }
 
 #if SSTFILTER_BLOOM_HAVE_AVX2_PATH
-template <bool kStopAtFirstMiss>
 __attribute__((target("avx2"), always_inline)) inline bool Avx2Probe(
     const ParsedFilter& filter, uint64_t block, uint32_t probe_hash) {
   const char* data = filter.body + block * kBlockBytes;
   if (block < filter.layout.regular_blocks) {
-    return Avx2ProbeRegularBlock<kStopAtFirstMiss>(probe_hash,
-                                                   filter.num_probes, data);
+    return Avx2ProbeRegularBlock(probe_hash, filter.num_probes, data);
   }
   return ScalarProbeBlock(probe_hash, filter.num_probes,
                           filter.layout.last_block_bits, data);
@@ -275,7 +273,7 @@ __attribute__((target("avx2"), always_inline)) inline bool Avx2Probe(
 __attribute__((target("avx2"), always_inline)) inline bool Avx2MayMatch(
     const ParsedFilter& filter, absl::string_view key) {
   const uint64_t hash = KeyHash(key);
-  return Avx2Probe</*kStopAtFirstMiss=*/false>(
+  return Avx2Probe(
       filter,
       BlockIndex(hash, filter.layout.body_bits, filter.layout.num_blocks),
       ProbeHash(hash));
@@ -339,8 +337,8 @@ class Avx2Reader final : public LocalBloomReaderBase {
       const size_t count = std::min(kQueryBatch, keys.size() - start);
       PrepareBatch(filter_, keys.data() + start, count, slots);
       for (size_t i = 0; i < count; ++i) {
-        results[start + i] = Avx2Probe</*kStopAtFirstMiss=*/false>(
-            filter_, slots[i].block, slots[i].probe_hash);
+        results[start + i] =
+            Avx2Probe(filter_, slots[i].block, slots[i].probe_hash);
       }
     }
   }

@@ -347,11 +347,8 @@ TEST(BloomFormatTest, ProbePathsAgreeWithReference) {
 
 #if SSTFILTER_BLOOM_HAVE_AVX2_PATH
 __attribute__((target("avx2"))) bool Avx2Probe(uint32_t probe_hash, int k,
-                                               const char* block,
-                                               bool stop_at_first_miss) {
-  return stop_at_first_miss
-             ? Avx2ProbeRegularBlock<true>(probe_hash, k, block)
-             : Avx2ProbeRegularBlock<false>(probe_hash, k, block);
+                                               const char* block) {
+  return Avx2ProbeRegularBlock(probe_hash, k, block);
 }
 #endif
 
@@ -418,8 +415,7 @@ TEST(BloomProbeTest, Avx2BlockProbeEqualsScalar) {
     const char* at = block + trial % 4;  // any alignment
     const bool scalar = ScalarProbeBlock(probe_hash, k, kBlockBits, at);
     if (scalar) ++hits;
-    if (Avx2Probe(probe_hash, k, at, true) != scalar) ++disagreements;
-    if (Avx2Probe(probe_hash, k, at, false) != scalar) ++disagreements;
+    if (Avx2Probe(probe_hash, k, at) != scalar) ++disagreements;
   }
   EXPECT_EQ(disagreements, 0u);
   EXPECT_GT(hits, 1000u);  // both answers were exercised
