@@ -40,18 +40,18 @@ TEST(BloomOptionsTest, InvalidOptionsNameTheValue) {
     std::string value;  // must appear in the error message
   };
   const std::vector<Case> cases = {
-      {FilterOptions::Fpp(0.0), "0"},
-      {FilterOptions::Fpp(1.0), "1"},
-      {FilterOptions::Fpp(-0.25), "-0.25"},
-      {FilterOptions::Fpp(1.5), "1.5"},
-      {FilterOptions::Fpp(std::nan("")), "nan"},
+      {FilterOptions::Fpp(0.0), "got 0"},
+      {FilterOptions::Fpp(1.0), "got 1"},
+      {FilterOptions::Fpp(-0.25), "got -0.25"},
+      {FilterOptions::Fpp(1.5), "got 1.5"},
+      {FilterOptions::Fpp(std::nan("")), "got nan"},
       // Valid for the generic check, but beyond 100 bits/key for this layout.
-      {FilterOptions::Fpp(1e-30), "1e-30"},
-      {FilterOptions::BitsPerKey(0.5), "0.5"},
-      {FilterOptions::BitsPerKey(101), "101"},
-      {FilterOptions::BitsPerKey(-3), "-3"},
+      {FilterOptions::Fpp(1e-30), "fpp 1e-30"},
+      {FilterOptions::BitsPerKey(0.5), "got 0.5"},
+      {FilterOptions::BitsPerKey(101), "got 101"},
+      {FilterOptions::BitsPerKey(-3), "got -3"},
       {FilterOptions::BitsPerKey(std::numeric_limits<double>::infinity()),
-       "inf"},
+       "got inf"},
       {FilterOptions(), "exactly one"},
   };
   for (const Case& c : cases) {
