@@ -44,11 +44,14 @@ ProbePath BestProbePath() {
 namespace {
 
 // A list of hashes in chunks, so growing never copies (a doubling vector would
-// briefly hold 16 bytes per key). Chunks grow from 2 KB to 32 KB, and Clear
-// keeps the first: LevelDB-style filters of 20-100 keys then cost no
+// briefly hold 16 bytes per key). Chunks grow from 2 KB to max_chunk_hashes,
+// and Clear keeps the first: LevelDB-style filters of 20-100 keys then cost no
 // allocation at all.
 class ChunkList {
  public:
+  explicit ChunkList(uint64_t max_chunk_hashes = 4096)
+      : max_chunk_hashes_(max_chunk_hashes) {}
+
   void Add(uint64_t hash) {
     if (next_ == chunk_end_) AddChunk();
     *next_++ = hash;
@@ -81,7 +84,6 @@ class ChunkList {
 
  private:
   static constexpr uint64_t kFirstChunkHashes = 256;  // 2 KB
-  static constexpr uint64_t kMaxChunkHashes = 4096;   // 32 KB
   struct Chunk {
     std::unique_ptr<uint64_t[]> hashes;
     uint64_t capacity;
@@ -102,7 +104,7 @@ class ChunkList {
     const uint64_t capacity =
         chunks_.empty()
             ? kFirstChunkHashes
-            : std::min(2 * chunks_.back().capacity, kMaxChunkHashes);
+            : std::min(2 * chunks_.back().capacity, max_chunk_hashes_);
     // Not value-initialised: every slot is written before it is read.
     chunks_.push_back(
         Chunk{std::unique_ptr<uint64_t[]>(new uint64_t[capacity]), capacity});
@@ -110,20 +112,21 @@ class ChunkList {
     chunk_end_ = next_ + capacity;
   }
 
+  uint64_t max_chunk_hashes_;
   std::vector<Chunk> chunks_;
   uint64_t* next_ = nullptr;       // where the next hash goes
   uint64_t* chunk_end_ = nullptr;  // end of the last chunk
   uint64_t size_ = 0;
 };
 
-// The hashes a builder holds: 8 bytes per key (plus at most one partial chunk
-// per list). Past kBucketThreshold hashes they are split by their top
-// kBucketBits bits. A key's block is a monotonic function of its hash (the
-// multiply-shift of BlockIndex), so each bucket covers a contiguous 1/256 of
-// the body whatever its final size, and ForEach visits the hashes bucket by
-// bucket: setting bits then touches a window of the body at a time (0.5 MB for
-// 10^8 keys) that stays in L2 and the TLB, not the whole body at random.
-// The bits set do not depend on the order.
+// The hashes a builder holds: 8 bytes per key, plus partly filled chunks (at
+// most 32 KB, or 1 MB once split: 4 KB per bucket). Past kBucketThreshold
+// hashes they are split by their top kBucketBits bits. A key's block is a
+// monotonic function of its hash (the multiply-shift of BlockIndex), so each
+// bucket covers a contiguous 1/256 of the body whatever its final size, and
+// ForEach visits the hashes bucket by bucket: setting bits then touches a
+// window of the body at a time (0.5 MB for 10^8 keys) that stays in L2 and the
+// TLB, not the whole body at random. The bits set do not depend on the order.
 class HashList {
  public:
   void Add(uint64_t hash) {
@@ -150,9 +153,13 @@ class HashList {
  private:
   static constexpr int kBucketBits = 8;
   static constexpr uint64_t kBucketThreshold = uint64_t{1} << 20;  // hashes
+  static constexpr uint64_t kBucketChunkHashes = 512;              // 4 KB
 
   void SplitIntoBuckets() {
-    buckets_.resize(uint64_t{1} << kBucketBits);
+    buckets_.reserve(uint64_t{1} << kBucketBits);
+    for (uint64_t b = 0; b < (uint64_t{1} << kBucketBits); ++b) {
+      buckets_.emplace_back(kBucketChunkHashes);
+    }
     // Chunk by chunk, freeing each once moved: never two copies of a hash.
     unsorted_.Drain([this](uint64_t hash) {
       buckets_[hash >> (64 - kBucketBits)].Add(hash);
