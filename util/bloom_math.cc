@@ -45,6 +45,77 @@ double CacheLocalBloomFpp(double bits_per_key, int num_probes, int block_bits) {
   return total;
 }
 
+namespace {
+
+// Terms of the inclusion-exclusion sum shared by the two LocalBloom functions: for a query
+// whose k probes cover D distinct positions, P(all D set | m stored probes) =
+// sum_i (-1)^i C(D, i) (1 - i/B)^m. Grouping by i gives
+//   P(false positive | j keys) = sum_i weight[i] * base[i]^j,  base[i] = (1 - i/B)^k,
+// with weight[i] = (-1)^i sum_{D >= i} P(D) C(D, i) and P(D) from Stirling numbers of the
+// second kind. Long double: the alternating sum cancels about 14 digits at k = 30.
+struct LocalBloomTerms {
+  long double weight[kMaxProbes + 1];
+  long double base[kMaxProbes + 1];
+  int count;
+};
+
+LocalBloomTerms ComputeLocalBloomTerms(int k, double block_bits) {
+  k = std::clamp(k, kMinProbes, kMaxProbes);
+  const long double b = block_bits;
+  // stirling[d] = S2(k, d), built row by row.
+  long double stirling[kMaxProbes + 1] = {1.0L};
+  for (int row = 1; row <= k; ++row) {
+    for (int d = row; d >= 1; --d) stirling[d] = d * stirling[d] + stirling[d - 1];
+    stirling[0] = 0.0L;
+  }
+  // p_distinct[d] = P(D = d) = b (b-1) ... (b-d+1) S2(k, d) / b^k.
+  long double p_distinct[kMaxProbes + 1] = {0.0L};
+  long double falling = 1.0L;  // b (b-1) ... (b-d+1) / b^d
+  for (int d = 1; d <= k; ++d) {
+    falling *= std::max(0.0L, (b - (d - 1)) / b);
+    p_distinct[d] = falling * stirling[d] * std::pow(b, static_cast<long double>(d - k));
+  }
+  LocalBloomTerms terms;
+  terms.count = k + 1;
+  for (int i = 0; i <= k; ++i) {
+    long double sum = 0.0L;
+    long double choose = 1.0L;  // C(d, i), starting at d = i
+    for (int d = i; d <= k; ++d) {
+      if (d > i) choose = choose * d / (d - i);
+      sum += p_distinct[d] * choose;
+    }
+    terms.weight[i] = (i % 2 == 0) ? sum : -sum;
+    terms.base[i] = std::pow(1.0L - i / b, static_cast<long double>(k));
+  }
+  return terms;
+}
+
+double ClampProbability(long double p) {
+  return static_cast<double>(std::clamp(p, 0.0L, 1.0L));
+}
+
+}  // namespace
+
+double LocalBloomFpp(double bits_per_key, int num_probes, double block_bits) {
+  const LocalBloomTerms terms = ComputeLocalBloomTerms(num_probes, block_bits);
+  // E[base^J] for J ~ Poisson(mean) is exp(-mean (1 - base)).
+  const long double mean = block_bits / bits_per_key;
+  long double total = 0.0L;
+  for (int i = 0; i < terms.count; ++i) {
+    total += terms.weight[i] * std::exp(-mean * (1.0L - terms.base[i]));
+  }
+  return ClampProbability(total);
+}
+
+double LocalBloomFppWithKeys(double num_keys, int num_probes, double block_bits) {
+  const LocalBloomTerms terms = ComputeLocalBloomTerms(num_probes, block_bits);
+  long double total = 0.0L;
+  for (int i = 0; i < terms.count; ++i) {
+    total += terms.weight[i] * std::pow(terms.base[i], static_cast<long double>(num_keys));
+  }
+  return ClampProbability(total);
+}
+
 double MinBitsPerKey(double fpp) { return -std::log2(fpp); }
 
 }  // namespace sstfilter

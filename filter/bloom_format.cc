@@ -1,0 +1,69 @@
+// Trailer encoding and decoding of the native Bloom filter (see
+// bloom_format.h).
+
+#include "filter/bloom_format.h"
+
+#include "util/bloom_math.h"
+#include "util/coding.h"
+
+namespace sstfilter {
+namespace bloom_internal {
+
+void AppendTrailer(uint64_t num_keys, int num_probes, std::string* dst) {
+  PutVarint64(dst, num_keys);
+  dst->push_back(
+      static_cast<char>(VarintLength(num_keys)));  // bytes of the varint
+  dst->push_back(static_cast<char>(kFormatMarker));
+  dst->push_back(
+      static_cast<char>(num_probes));  // Remember # of probes in filter
+}
+
+ParsedFilter ParseFilter(absl::string_view filter) {
+  ParsedFilter parsed;
+  const size_t size = filter.size();
+  if (size < kMinFilterBytes) {
+    parsed.verdict = Verdict::kMatchNothing;
+    return parsed;
+  }
+  parsed.verdict = Verdict::kMatchAll;  // until proven well-formed
+  const uint8_t k = static_cast<uint8_t>(filter[size - 1]);
+  const uint8_t marker = static_cast<uint8_t>(filter[size - 2]);
+  const uint8_t varint_bytes = static_cast<uint8_t>(filter[size - 3]);
+  if (marker != kFormatMarker) return parsed;
+  if (k < kMinProbes || k > kMaxProbes) return parsed;
+  if (varint_bytes < 1 || varint_bytes > kMaxVarintBytes) return parsed;
+  if (size < kFixedTrailerBytes + varint_bytes) return parsed;
+
+  const char* varint_end = filter.data() + size - kFixedTrailerBytes;
+  const char* varint_begin = varint_end - varint_bytes;
+  uint64_t num_keys = 0;
+  if (GetVarint64Ptr(varint_begin, varint_end, &num_keys) != varint_end)
+    return parsed;
+  // Only the shortest encoding is written; another one is not this format.
+  if (VarintLength(num_keys) != varint_bytes) return parsed;
+
+  const uint64_t body_bytes =
+      static_cast<uint64_t>(varint_begin - filter.data());
+  if (num_keys == 0) {
+    // An empty key set has an empty body; any body bytes contradict the count.
+    if (body_bytes == 0) parsed.verdict = Verdict::kMatchNothing;
+    return parsed;
+  }
+  // A writer sizes the body as ceil(num_keys * c / 8) bytes with c in
+  // [kMinStoredBitsPerKey, kMaxStoredBitsPerKey].
+  const unsigned __int128 body_bits =
+      static_cast<unsigned __int128>(body_bytes) * 8;
+  const unsigned __int128 keys = num_keys;
+  if (body_bits < keys * kMinStoredBitsPerKey) return parsed;
+  if (body_bits >= keys * kMaxStoredBitsPerKey + 8) return parsed;
+
+  parsed.verdict = Verdict::kProbe;
+  parsed.body = filter.data();
+  parsed.layout = MakeBodyLayout(body_bytes);
+  parsed.num_keys = num_keys;
+  parsed.num_probes = k;
+  return parsed;
+}
+
+}  // namespace bloom_internal
+}  // namespace sstfilter

@@ -1,0 +1,44 @@
+// The native Bloom filter's key hash, XXH3-64 with seed 0, compiled inline from
+// libxxhash's own header so that hashing a short key costs no function call. It
+// is the same function as util::Hash64 (the library call); bloom_format_test.cc
+// checks that.
+//
+// Internal header: include filter/bloom.h instead.
+
+#ifndef SSTFILTER_FILTER_BLOOM_HASH_H_
+#define SSTFILTER_FILTER_BLOOM_HASH_H_
+
+#include <cstdint>
+
+#include "absl/strings/string_view.h"
+
+#ifndef XXH_INLINE_ALL
+#define XXH_INLINE_ALL
+#endif
+#include "xxhash.h"
+
+namespace sstfilter {
+namespace bloom_internal {
+
+// XXH3_64bits, with its short-input paths inlined: GCC keeps XXH3_64bits itself
+// out of line (it weighs the long-input code too), which costs about a
+// nanosecond per key. XXH3_len_0to16_64b, XXH3_len_17to128_64b and XXH3_kSecret
+// are the steps XXH3_64bits takes for these lengths with seed 0 (xxhash.h
+// 0.8.x); bloom_format_test.cc checks the result against the library call for
+// every length up to 300.
+__attribute__((always_inline)) inline uint64_t KeyHash(absl::string_view key) {
+  const auto* data = reinterpret_cast<const xxh_u8*>(key.data());
+  if (key.size() <= 16) {
+    return XXH3_len_0to16_64b(data, key.size(), XXH3_kSecret, 0);
+  }
+  if (key.size() <= 128) {
+    return XXH3_len_17to128_64b(data, key.size(), XXH3_kSecret,
+                                sizeof(XXH3_kSecret), 0);
+  }
+  return XXH3_64bits(key.data(), key.size());
+}
+
+}  // namespace bloom_internal
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_FILTER_BLOOM_HASH_H_

@@ -1,0 +1,52 @@
+// Sizing of the native Bloom filter from the false-positive formula of its own
+// layout (k probes in one 512-bit block, util/bloom_math.h LocalBloomFpp), and
+// the expected rate of one filter given its body and key count.
+//
+// Internal header: include filter/bloom.h instead.
+
+#ifndef SSTFILTER_FILTER_BLOOM_SIZING_H_
+#define SSTFILTER_FILTER_BLOOM_SIZING_H_
+
+#include <cstdint>
+
+#include "absl/status/statusor.h"
+#include "filter/bloom_format.h"
+
+namespace sstfilter {
+namespace bloom_internal {
+
+struct BloomSizing {
+  double bits_per_key = 0.0;
+  int num_probes = 0;
+};
+
+// False-positive rate of a large filter of this layout: every block regular,
+// keys per block Poisson with mean kBlockBits / bits_per_key.
+double LayoutFpp(double bits_per_key, int num_probes);
+
+// The k in [kMinProbes, kMaxProbes] minimising LayoutFpp(bits_per_key, k).
+int OptimalProbes(double bits_per_key);
+
+// The smallest bits/key in [kMinBitsPerKey, kMaxBitsPerKey] whose optimal-k
+// LayoutFpp is at most fpp (kMinBitsPerKey when even that beats fpp), with its
+// optimal k. Returns InvalidArgumentError when fpp is below what kMaxBitsPerKey
+// reaches.
+absl::StatusOr<BloomSizing> SizeForFpp(double fpp);
+
+// bits_per_key as given, k = OptimalProbes(bits_per_key).
+BloomSizing SizeForBitsPerKey(double bits_per_key);
+
+// Body bytes for num_keys keys: ceil(num_keys * bits_per_key / 8), 0 for no
+// keys.
+uint64_t BodyBytes(uint64_t num_keys, double bits_per_key);
+
+// Expected false-positive rate of one filter: a single-block filter holds
+// exactly num_keys keys; otherwise each block's rate is weighted by its share
+// of the body's bits (which is its share of keys and of queries), keys per
+// block Poisson. REQUIRES: num_keys > 0.
+double FilterFpp(const BodyLayout& layout, uint64_t num_keys, int num_probes);
+
+}  // namespace bloom_internal
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_FILTER_BLOOM_SIZING_H_

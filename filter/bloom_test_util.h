@@ -1,0 +1,79 @@
+// Helpers shared by the native Bloom filter's tests: deterministic key sets and
+// false-positive measurement.
+
+#ifndef SSTFILTER_FILTER_BLOOM_TEST_UTIL_H_
+#define SSTFILTER_FILTER_BLOOM_TEST_UTIL_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "filter/filter_policy.h"
+#include "util/coding.h"
+
+namespace sstfilter {
+namespace bloom_test {
+
+// splitmix64: a fixed, well-mixed sequence, so every run tests the same keys.
+inline uint64_t Mix64(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+// 16-byte key number i of the set `set`: keys of different sets never collide,
+// so keys of set 1 are certainly absent from a filter of set 0.
+inline std::string Key16(uint64_t set, uint64_t i) {
+  std::string key(16, '\0');
+  EncodeFixed64(&key[0], Mix64(i ^ (set << 56)));
+  EncodeFixed64(&key[8], set);
+  return key;
+}
+
+inline std::vector<std::string> Keys16(uint64_t set, uint64_t first,
+                                       uint64_t count) {
+  std::vector<std::string> keys;
+  keys.reserve(count);
+  for (uint64_t i = 0; i < count; ++i) keys.push_back(Key16(set, first + i));
+  return keys;
+}
+
+inline std::string BuildFilter(const FilterPolicy& policy,
+                               const std::vector<std::string>& keys) {
+  std::unique_ptr<FilterBuilder> builder = policy.NewBuilder();
+  for (const std::string& key : keys) builder->AddKey(key);
+  std::string filter;
+  builder->Finish(&filter);
+  return filter;
+}
+
+// Number of keys (set `set`, numbers first..first+count-1) the reader matches,
+// queried in batches.
+inline uint64_t CountMatches(const FilterReader& reader, uint64_t set,
+                             uint64_t first, uint64_t count) {
+  constexpr uint64_t kBatch = 256;
+  std::vector<std::string> keys(kBatch);
+  std::vector<absl::string_view> views(kBatch);
+  bool results[kBatch];
+  uint64_t matches = 0;
+  for (uint64_t start = 0; start < count; start += kBatch) {
+    const uint64_t n = std::min(kBatch, count - start);
+    for (uint64_t i = 0; i < n; ++i) {
+      keys[i] = Key16(set, first + start + i);
+      views[i] = keys[i];
+    }
+    reader.MayMatch(absl::MakeConstSpan(views.data(), n), results);
+    for (uint64_t i = 0; i < n; ++i) matches += results[i] ? 1 : 0;
+  }
+  return matches;
+}
+
+}  // namespace bloom_test
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_FILTER_BLOOM_TEST_UTIL_H_
