@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -363,8 +364,13 @@ class LocalBloomReaderBase : public FilterReader {
  public:
   explicit LocalBloomReaderBase(const ParsedFilter& filter) : filter_(filter) {}
 
+  // The formula's estimate; never 0, which the API reserves for a filter that
+  // matches nothing (the estimate underflows for very sparse bodies, and a
+  // crafted body can match keys it was not built from).
   double ExpectedFpp() const override {
-    return FilterFpp(filter_.layout, filter_.num_keys, filter_.num_probes);
+    return std::max(
+        FilterFpp(filter_.layout, filter_.num_keys, filter_.num_probes),
+        std::numeric_limits<double>::min());
   }
 
  protected:

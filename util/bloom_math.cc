@@ -1,5 +1,6 @@
 #include "util/bloom_math.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace sstfilter {
