@@ -12,26 +12,25 @@
 //   std::string filter;
 //   (*policy)->CreateFilter(keys, &filter);
 //   std::unique_ptr<sstfilter::FilterReader> reader =
-//   (*policy)->NewReader(filter); if (reader->MayMatch(key)) { /* read the data
-//   block */ }
+//       (*policy)->NewReader(filter);
+//   if (reader->MayMatch(key)) { /* read the data block */ }
 //
 // Sizing: with fpp = p, bits/key c and probes k come from the false-positive
-// formula of this very layout (LocalBloomFpp in util/bloom_math.h: Poisson keys
-// per 512-bit block, exact occupancy of each block), c the smallest that
+// formula of this very layout (LocalBloomFpp in util/bloom_math.h: Poisson
+// keys per 512-bit block, exact occupancy of each block), c the smallest that
 // reaches p with the best k. The promise: measured rate <= 1.05 p, for p from
-// 10% down to 0.01%. It costs a little more than a standard Bloom filter at low
-// p (9.92 bits/key at 1%, 22.03 at 0.01%, against 9.59 and 19.17), the price of
-// one cache miss per query. fpp below 1.1e-10 (100 bits/key) is rejected.
-// With bits_per_key = c, k is the
-// formula's optimum for c (6 at 10 bits/key). A filter of n keys takes ceil(n c
-// / 8) bytes plus a 4..13-byte trailer.
+// 10% down to 0.01%. It costs a little more than a standard Bloom filter at
+// low p (9.92 bits/key at 1%, 22.03 at 0.01%, against 9.59 and 19.17), the
+// price of one cache miss per query. An fpp below 1.1e-10 (100 bits/key) is
+// rejected. With bits_per_key = c, k is the formula's optimum for c (6 at 10
+// bits/key). A filter of n keys takes ceil(n c / 8) bytes plus a 4..13-byte
+// trailer.
 //
 // Format: filter/README.md. Name(): "sstfilter.LocalBloom1".
 //
-// Readers are immutable and thread-safe; they accept any bytes: too short to be
-// a filter
-// -> matches nothing; unknown format or inconsistent trailer -> may match
-// everything.
+// Readers are immutable and thread-safe, and accept any bytes: too short to be
+// a filter -> matches nothing; unknown format or inconsistent trailer -> may
+// match everything.
 
 #ifndef SSTFILTER_FILTER_BLOOM_H_
 #define SSTFILTER_FILTER_BLOOM_H_

@@ -9,13 +9,13 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "filter/leveldb_bloom.h"
+#include "filter/bloom.h"
 
 // Builds a filter for three keys at false-positive rate fpp, then asks it about
 // two keys. Invalid options come back as an error status, never a crash.
 absl::Status FilterExample(double fpp, std::ostream& out) {
   absl::StatusOr<std::unique_ptr<const sstfilter::FilterPolicy>> policy =
-      sstfilter::NewLevelDbBloomPolicy(sstfilter::FilterOptions::Fpp(fpp));
+      sstfilter::NewBloomFilterPolicy(sstfilter::FilterOptions::Fpp(fpp));
   if (!policy.ok()) return policy.status();  // InvalidArgumentError naming fpp
 
   std::unique_ptr<sstfilter::FilterBuilder> builder = (*policy)->NewBuilder();
@@ -92,7 +92,7 @@ TEST(ReadmeExampleTest, ReadmeShowsThisCode) {
   const std::string source = ReadRunfile("tests/readme_example_test.cc");
   const std::string code =
       Between(source, "// [START readme_example]", "// [END readme_example]");
-  ASSERT_THAT(code, testing::HasSubstr("NewLevelDbBloomPolicy"));
+  ASSERT_THAT(code, testing::HasSubstr("NewBloomFilterPolicy"));
 
   const size_t section = readme.find("\n## API example\n");
   ASSERT_NE(section, std::string::npos) << "README.md lost its API example";
@@ -101,7 +101,7 @@ TEST(ReadmeExampleTest, ReadmeShowsThisCode) {
          "copy the code between the markers into README.md";
   // The BUILD snippet names the target the example needs.
   EXPECT_THAT(readme.substr(section),
-              testing::HasSubstr("//filter:leveldb_bloom"));
+              testing::HasSubstr("//filter:bloom"));
 }
 
 }  // namespace
