@@ -1,0 +1,26 @@
+// False-positive terms the peers' formats add to the Bloom math of
+// util/bloom_math.h.
+
+#ifndef SSTFILTER_BENCH_FPP_MATH_H_
+#define SSTFILTER_BENCH_FPP_MATH_H_
+
+#include <cmath>
+#include <cstddef>
+
+namespace sstfilter {
+namespace bench {
+
+// A filter probed from one 32-bit key hash (LevelDB, RocksDB's legacy Bloom)
+// also matches an absent key whose hash equals an added key's: probability
+// about 1 - e^(-n / 2^32), 2.3% at 10^8 keys. Returns fpp combined with that
+// chance.
+inline double WithHash32Collisions(double fpp, size_t num_keys) {
+  const double collide =
+      -std::expm1(-static_cast<double>(num_keys) / 4294967296.0);
+  return fpp + (1.0 - fpp) * collide;
+}
+
+}  // namespace bench
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_BENCH_FPP_MATH_H_

@@ -1,0 +1,390 @@
+// One repetition of one implementation on one case: build, check, measure.
+//
+// An adapter (leveldb_adapter.h, rocksdb_adapter.h, sstfilter_adapter.h)
+// presents a library in this shape, with no virtual calls of its own, so that
+// the timed loops below pay only the library's own dispatch:
+//
+//   class Adapter {
+//     static constexpr bool kHasBatch;           // has a real batched query
+//     API class Builder { void Add(string_view); absl::Status
+//     Finish(BuiltFilter*); }; class Reader {
+//       bool MayMatch(string_view) const;
+//       void MayMatchBatch(const string_view* keys, int n, bool* results)
+//       const; double ExpectedFpp(size_t num_keys) const;
+//     };
+//     std::unique_ptr<Builder> NewBuilder() const;
+//     std::unique_ptr<Reader> NewReader(string_view filter) const;
+//     absl::Status CheckKind(string_view filter) const;  // the filter is what
+//     we asked double ConfiguredBitsPerKey() const; std::string Details()
+//     const;
+//   };
+//
+// What each figure means:
+//  - build: ns per key for creating the builder(s), adding every key and
+//  finishing,
+//    keys generated outside the timed region.
+//  - single (positive, negative, mixed): mean ns per MayMatch over 2^20 queries
+//  issued
+//    back to back with independent keys, results summed into a checksum. The
+//    CPU may overlap consecutive queries (as RocksDB's filter_bench "single"
+//    figures do): it is one thread's query throughput, not the latency of an
+//    isolated query.
+//  - dependent: the mixed queries again, but each query's key address depends
+//  on the
+//    previous answer, so no two queries overlap: the latency of one query.
+//  - batched: ns per key through the library's batch API, kBatchSize keys per
+//  call.
+//  - memory floor: ns per key to load one random 64-byte line of a buffer the
+//  filters'
+//    size, one at a time (single) or prefetched kBatchSize at a time (batched).
+
+#ifndef SSTFILTER_BENCH_MEASURE_H_
+#define SSTFILTER_BENCH_MEASURE_H_
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/string_view.h"
+#include "bench/built_filter.h"
+#include "bench/keys.h"
+#include "bench/workload.h"
+#include "util/hash.h"
+
+namespace sstfilter {
+namespace bench {
+
+constexpr double kNotMeasured = std::numeric_limits<double>::quiet_NaN();
+
+struct RepResult {
+  double build_ns_per_key = kNotMeasured;
+  double bits_per_key =
+      kNotMeasured;  // filter bytes (trailers included) * 8 / keys
+  double fp_rate = kNotMeasured;
+  double expected_fp_rate = kNotMeasured;
+  double query_ns_positive = kNotMeasured;
+  double query_ns_negative = kNotMeasured;
+  double query_ns_mixed = kNotMeasured;
+  double query_ns_dependent = kNotMeasured;
+  double query_ns_batched = kNotMeasured;  // NaN: no batch API
+  double memory_floor_ns = kNotMeasured;
+  double memory_floor_batched_ns = kNotMeasured;
+  uint64_t keys_checked = 0;  // added keys queried by the false-negative check
+  bool check_inherited =
+      false;  // filter bytes identical to an earlier fully checked one
+};
+
+// Runs repetitions of one implementation; type-erased so the registry can hold
+// any adapter. Remembers the digest of the last fully checked filter set across
+// reps.
+class ImplRunner {
+ public:
+  virtual ~ImplRunner() = default;
+  // measure_speed = false: build, check and false-positive rate only (for
+  // sweeps). A false negative is a DataLossError; a filter of the wrong kind an
+  // InternalError.
+  virtual absl::StatusOr<RepResult> RunRep(const CaseData& data,
+                                           bool measure_speed) = 0;
+  virtual bool HasBatch() const = 0;
+  virtual double ConfiguredBitsPerKey() const = 0;
+  virtual std::string Details() const = 0;
+};
+
+// Timing helpers (measure.cc).
+using Clock = std::chrono::steady_clock;
+double NanosSince(Clock::time_point start);
+void KeepResult(
+    uint64_t checksum);  // defeats dead-code elimination of timed loops
+size_t OpaqueZero();     // 0, unknown to the compiler
+uint64_t DigestFilters(const std::vector<BuiltFilter>& filters);
+
+// ns per key: the hash floor (XXH3-64 of each key, the native filter's hash).
+double MeasureHashFloor(const QuerySet& queries);
+// ns per key: one random line per query in a buffer of buffer_bytes, single or
+// batched.
+double MeasureMemoryFloor(size_t buffer_bytes,
+                          const std::vector<uint32_t>& random32, bool batched);
+
+template <typename Adapter>
+class Runner final : public ImplRunner {
+ public:
+  explicit Runner(std::unique_ptr<Adapter> adapter)
+      : adapter_(std::move(adapter)) {}
+
+  bool HasBatch() const override { return Adapter::kHasBatch; }
+  double ConfiguredBitsPerKey() const override {
+    return adapter_->ConfiguredBitsPerKey();
+  }
+  std::string Details() const override { return adapter_->Details(); }
+
+  absl::StatusOr<RepResult> RunRep(const CaseData& data,
+                                   bool measure_speed) override {
+    const Workload& w = data.workload;
+    RepResult result;
+    std::vector<BuiltFilter> filters(w.num_filters);
+
+    // Build.
+    KeyChunk chunk;
+    double build_ns = 0;
+    size_t total_bytes = 0;
+    for (size_t f = 0; f < w.num_filters; ++f) {
+      Clock::time_point start = Clock::now();
+      std::unique_ptr<typename Adapter::Builder> builder =
+          adapter_->NewBuilder();
+      build_ns += NanosSince(start);
+      for (uint64_t j = 0; j < w.keys_per_filter; j += KeyChunk::kCapacity) {
+        chunk.Fill(
+            w.kind, w.first_index(f) + j,
+            std::min<uint64_t>(KeyChunk::kCapacity, w.keys_per_filter - j));
+        start = Clock::now();
+        for (size_t i = 0; i < chunk.size(); ++i) builder->Add(chunk[i]);
+        build_ns += NanosSince(start);
+      }
+      start = Clock::now();
+      absl::Status finished = builder->Finish(&filters[f]);
+      builder.reset();
+      build_ns += NanosSince(start);
+      if (!finished.ok()) return finished;
+      absl::Status kind = adapter_->CheckKind(filters[f].bytes);
+      if (!kind.ok()) return kind;
+      total_bytes += filters[f].bytes.size();
+    }
+    result.build_ns_per_key = build_ns / static_cast<double>(w.total_keys());
+    result.bits_per_key =
+        total_bytes * 8.0 / static_cast<double>(w.total_keys());
+
+    std::vector<std::unique_ptr<typename Adapter::Reader>> owned;
+    std::vector<const typename Adapter::Reader*> readers;
+    double expected = 0;
+    for (const BuiltFilter& filter : filters) {
+      owned.push_back(adapter_->NewReader(filter.bytes));
+      readers.push_back(owned.back().get());
+      expected += owned.back()->ExpectedFpp(w.keys_per_filter);
+    }
+    result.expected_fp_rate = expected / static_cast<double>(filters.size());
+
+    // Every added key must match before any figure counts. A filter set whose
+    // bytes equal the last fully checked one answers identically, so it
+    // inherits that check.
+    const uint64_t digest = DigestFilters(filters);
+    if (checked_digest_.has_value() && *checked_digest_ == digest) {
+      result.check_inherited = true;
+      result.keys_checked = w.total_keys();
+    } else {
+      absl::Status checked = CheckAllKeys(w, readers, &chunk);
+      if (!checked.ok()) return checked;
+      checked_digest_ = digest;
+      result.keys_checked = w.total_keys();
+    }
+
+    // False-positive rate over the absent sample (also warms the filters up).
+    const uint64_t false_positives = CountSingle(readers, data.negative);
+    result.fp_rate = static_cast<double>(false_positives) /
+                     static_cast<double>(data.negative.keys.size());
+    if (!measure_speed) return result;
+
+    const double queries = static_cast<double>(data.mixed.keys.size());
+    Clock::time_point start = Clock::now();
+    const uint64_t positives = CountSingle(readers, data.positive);
+    result.query_ns_positive = NanosSince(start) / queries;
+    if (positives != data.positive.keys.size()) {
+      return absl::DataLossError(absl::StrFormat(
+          "false negative: %d of %d added keys queried did not match",
+          data.positive.keys.size() - positives, data.positive.keys.size()));
+    }
+    start = Clock::now();
+    KeepResult(CountSingle(readers, data.negative));
+    result.query_ns_negative = NanosSince(start) / queries;
+    start = Clock::now();
+    KeepResult(CountSingle(readers, data.mixed));
+    result.query_ns_mixed = NanosSince(start) / queries;
+    start = Clock::now();
+    KeepResult(CountDependent(readers, data.mixed));
+    result.query_ns_dependent = NanosSince(start) / queries;
+    if (Adapter::kHasBatch) {
+      start = Clock::now();
+      KeepResult(CountBatched(readers, data.batched));
+      result.query_ns_batched = NanosSince(start) / queries;
+    }
+    result.memory_floor_ns =
+        MeasureMemoryFloor(total_bytes, data.random32, false);
+    result.memory_floor_batched_ns =
+        MeasureMemoryFloor(total_bytes, data.random32, true);
+    return result;
+  }
+
+ private:
+  using Reader = typename Adapter::Reader;
+
+  // Queries every added key of every filter, through the batch API where there
+  // is one.
+  absl::Status CheckAllKeys(const Workload& w,
+                            const std::vector<const Reader*>& readers,
+                            KeyChunk* chunk) {
+    for (size_t f = 0; f < readers.size(); ++f) {
+      for (uint64_t j = 0; j < w.keys_per_filter; j += KeyChunk::kCapacity) {
+        chunk->Fill(
+            w.kind, w.first_index(f) + j,
+            std::min<uint64_t>(KeyChunk::kCapacity, w.keys_per_filter - j));
+        for (size_t i = 0; i < chunk->size(); i += kBatchSize) {
+          const int n =
+              static_cast<int>(std::min<size_t>(kBatchSize, chunk->size() - i));
+          bool results[kBatchSize];
+          if (Adapter::kHasBatch) {
+            readers[f]->MayMatchBatch(chunk->data() + i, n, results);
+          } else {
+            for (int b = 0; b < n; ++b)
+              results[b] = readers[f]->MayMatch((*chunk)[i + b]);
+          }
+          for (int b = 0; b < n; ++b) {
+            if (!results[b]) {
+              return absl::DataLossError(
+                  absl::StrFormat("false negative: added key #%d of filter %d "
+                                  "(%d bytes) did not match",
+                                  j + i + b, f, (*chunk)[i + b].size()));
+            }
+          }
+        }
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  static uint64_t CountSingle(const std::vector<const Reader*>& readers,
+                              const QuerySet& queries) {
+    uint64_t hits = 0;
+    const size_t n = queries.keys.size();
+    const absl::string_view* keys = queries.keys.data();
+    if (queries.filters.empty()) {
+      const Reader* reader = readers[0];
+      for (size_t i = 0; i < n; ++i) hits += reader->MayMatch(keys[i]);
+    } else {
+      const uint32_t* filter = queries.filters.data();
+      for (size_t i = 0; i < n; ++i)
+        hits += readers[filter[i]]->MayMatch(keys[i]);
+    }
+    return hits;
+  }
+
+  // The next key's index depends on this answer (through an opaque zero), so
+  // each query waits for the previous one to finish.
+  static uint64_t CountDependent(const std::vector<const Reader*>& readers,
+                                 const QuerySet& queries) {
+    uint64_t hits = 0;
+    const size_t zero = OpaqueZero();
+    const size_t n = queries.keys.size();
+    const absl::string_view* keys = queries.keys.data();
+    const bool multi = !queries.filters.empty();
+    size_t i = 0;
+    for (size_t q = 0; q < n; ++q) {
+      const Reader* reader = multi ? readers[queries.filters[i]] : readers[0];
+      const bool match = reader->MayMatch(keys[i]);
+      hits += match;
+      i = q + 1 + (static_cast<size_t>(match) & zero);
+    }
+    return hits;
+  }
+
+  static uint64_t CountBatched(const std::vector<const Reader*>& readers,
+                               const QuerySet& queries) {
+    uint64_t hits = 0;
+    const size_t n = queries.keys.size();
+    const absl::string_view* keys = queries.keys.data();
+    const bool multi = !queries.filters.empty();
+    bool results[kBatchSize];
+    for (size_t i = 0; i + kBatchSize <= n; i += kBatchSize) {
+      const Reader* reader = multi ? readers[queries.filters[i]] : readers[0];
+      reader->MayMatchBatch(keys + i, kBatchSize, results);
+      for (int b = 0; b < kBatchSize; ++b) hits += results[b];
+    }
+    return hits;
+  }
+
+  std::unique_ptr<Adapter> adapter_;
+  std::optional<uint64_t> checked_digest_;
+};
+
+// Test and self-check wrapper: answers "no" for the first key its builders were
+// given (an added key), so the harness must report a false negative. Used by
+// tests and by filter_bench --inject_false_negative.
+template <typename Inner>
+class DropOneKeyAdapter {
+ public:
+  static constexpr bool kHasBatch = Inner::kHasBatch;
+
+  explicit DropOneKeyAdapter(std::unique_ptr<Inner> inner)
+      : inner_(std::move(inner)), dropped_(std::make_shared<std::string>()) {}
+
+  class Builder {
+   public:
+    Builder(std::unique_ptr<typename Inner::Builder> inner,
+            std::shared_ptr<std::string> dropped)
+        : inner_(std::move(inner)), dropped_(std::move(dropped)) {}
+    void Add(absl::string_view key) {
+      if (dropped_->empty()) dropped_->assign(key.data(), key.size());
+      inner_->Add(key);
+    }
+    absl::Status Finish(BuiltFilter* out) { return inner_->Finish(out); }
+
+   private:
+    std::unique_ptr<typename Inner::Builder> inner_;
+    std::shared_ptr<std::string> dropped_;
+  };
+
+  class Reader {
+   public:
+    Reader(std::unique_ptr<typename Inner::Reader> inner,
+           std::shared_ptr<std::string> dropped)
+        : inner_(std::move(inner)), dropped_(std::move(dropped)) {}
+    bool MayMatch(absl::string_view key) const {
+      return key != *dropped_ && inner_->MayMatch(key);
+    }
+    void MayMatchBatch(const absl::string_view* keys, int n,
+                       bool* results) const {
+      inner_->MayMatchBatch(keys, n, results);
+      for (int i = 0; i < n; ++i)
+        results[i] = results[i] && keys[i] != *dropped_;
+    }
+    double ExpectedFpp(size_t num_keys) const {
+      return inner_->ExpectedFpp(num_keys);
+    }
+
+   private:
+    std::unique_ptr<typename Inner::Reader> inner_;
+    std::shared_ptr<std::string> dropped_;
+  };
+
+  std::unique_ptr<Builder> NewBuilder() const {
+    return std::make_unique<Builder>(inner_->NewBuilder(), dropped_);
+  }
+  std::unique_ptr<Reader> NewReader(absl::string_view filter) const {
+    return std::make_unique<Reader>(inner_->NewReader(filter), dropped_);
+  }
+  absl::Status CheckKind(absl::string_view filter) const {
+    return inner_->CheckKind(filter);
+  }
+  double ConfiguredBitsPerKey() const { return inner_->ConfiguredBitsPerKey(); }
+  std::string Details() const {
+    return inner_->Details() + " (drops one added key)";
+  }
+
+ private:
+  std::unique_ptr<Inner> inner_;
+  std::shared_ptr<std::string> dropped_;
+};
+
+}  // namespace bench
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_BENCH_MEASURE_H_
