@@ -143,7 +143,8 @@ absl::StatusOr<std::vector<Row>> RunBench(const BenchConfig& config,
         workloads.push_back(
             {spec->name, spec->kind, spec->num_filters, spec->keys_per_filter});
       } else {
-        for (uint64_t keys : config.keys) {
+        const bool headline = spec->kind == KeyKind::kRandom16;
+        for (uint64_t keys : headline ? config.keys : config.other_keys) {
           workloads.push_back({spec->name, spec->kind, 1, keys});
         }
       }

@@ -22,7 +22,8 @@ namespace bench {
 struct BenchConfig {
   std::vector<const ImplEntry*> impls;
   std::vector<std::string> workloads;
-  std::vector<uint64_t> keys;  // sizes of the single-filter workloads
+  std::vector<uint64_t> keys;        // filter sizes of random16 (the headline)
+  std::vector<uint64_t> other_keys;  // filter sizes of sequential and varlen
   std::vector<FilterOptions>
       filter_sizes;  // one --bits_per_key or --fpp value each
   int reps = 3;

@@ -45,7 +45,7 @@ std::string FppPlotScript(const std::vector<FppSeries>& series, uint64_t keys,
                           const std::string& png_path,
                           const std::string& terminal) {
   std::string script = absl::StrFormat(
-      "set terminal %s size 1000,700\n"
+      "set terminal %s noenhanced size 1000,700\n"
       "set output %s\n"
       "set title 'False-positive rate against bits/key stored (%d random "
       "16-byte keys)'\n"
