@@ -37,12 +37,17 @@ done
 # JSON: one object per row, every field present.
 "$bench" "${tiny[@]}" --format=json >"$tmp/json" 2>"$tmp/err" || fail "json run failed"
 [ -s "$tmp/err" ] || fail "no progress on stderr"
-python3 - "$tmp/json" <<'PY' || fail "JSON rows incomplete"
+python3 - "$tmp/json" "$tmp/list" <<'PY' || fail "JSON rows incomplete"
 import json, sys
 rows = [json.loads(line) for line in open(sys.argv[1])]
 names = {r["impl"] for r in rows}
-assert names == {"sstfilter.leveldb_compat", "leveldb", "rocksdb.fastbloom",
-                 "rocksdb.legacybloom", "rocksdb.ribbon"}, names
+listed = set()
+for line in open(sys.argv[2]):
+    if line.startswith("workloads:"):
+        break
+    if line.startswith("  "):
+        listed.add(line.split()[0])
+assert names == listed, (names, listed)
 fields = ["impl", "workload", "keys", "key_bytes", "bits_per_key_config", "bits_per_key",
           "fp_rate", "expected_fp_rate", "build_ns_per_key", "query_ns_positive",
           "query_ns_negative", "query_ns_mixed", "query_ns_batched", "hash_floor_ns",

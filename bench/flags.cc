@@ -10,6 +10,7 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/reflection.h"
 #include "absl/flags/usage.h"
+#include "absl/flags/usage_config.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
@@ -129,6 +130,16 @@ bool SplitFlagArg(absl::string_view arg, ArgFlag* out) {
   return true;
 }
 
+// Flags Abseil's parser handles without registering them (--help and friends).
+bool IsUsageFlag(absl::string_view name) {
+  for (const char* usage :
+       {"help", "helpfull", "helpshort", "helppackage", "version",
+        "only_check_args", "helpon", "helpmatch"}) {
+    if (name == usage) return true;
+  }
+  return false;
+}
+
 // Does what absl::ParseCommandLine would do with argv's flags, but reports
 // problems instead of exiting, so that the caller chooses the exit status.
 absl::Status PreParse(int argc, char** argv) {
@@ -140,6 +151,7 @@ absl::Status PreParse(int argc, char** argv) {
       return absl::InvalidArgumentError("unexpected argument '" + arg +
                                         "' (flags only)");
     }
+    if (IsUsageFlag(flag.name)) continue;  // Abseil handles these itself
     absl::CommandLineFlag* found = absl::FindCommandLineFlag(flag.name);
     if (found == nullptr && absl::StartsWith(flag.name, "no")) {
       absl::CommandLineFlag* negated =
@@ -276,6 +288,14 @@ absl::StatusOr<Options> MakeOptions(const RawFlags& raw) {
 
 absl::StatusOr<Options> ParseCommandLine(int argc, char** argv) {
   absl::SetProgramUsageMessage(UsageText());
+  absl::FlagsUsageConfig usage;
+  // --help lists the flags of this file (Abseil's default looks for main's
+  // file).
+  usage.contains_help_flags = [](absl::string_view path) {
+    return absl::EndsWith(path, "bench/flags.cc");
+  };
+  usage.contains_helpshort_flags = usage.contains_help_flags;
+  absl::SetFlagsUsageConfig(usage);
   absl::Status pre = PreParse(argc, argv);
   if (!pre.ok()) return pre;
   const std::vector<char*> rest = absl::ParseCommandLine(argc, argv);

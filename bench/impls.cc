@@ -4,6 +4,10 @@
 #include "bench/rocksdb_adapter.h"
 #include "bench/sstfilter_adapter.h"
 #include "filter/leveldb_bloom.h"
+#ifdef SSTFILTER_BENCH_NATIVE  // set by bench/BUILD.bazel with
+                               // NATIVE_POLICY_DEPS
+#include "filter/bloom.h"
+#endif
 
 namespace sstfilter {
 namespace bench {
@@ -25,9 +29,12 @@ absl::StatusOr<std::unique_ptr<SstFilterAdapter>> CreateSstFilter(
 
 const std::vector<ImplEntry>& Registry() {
   static const auto* registry = new std::vector<ImplEntry>{
-      // sstfilter's policies. The native policy joins here as
-      //   {"sstfilter", "...", MakeFactory<SstFilterAdapter>(
-      //        CreateSstFilter<NewBloomFilterPolicy>)},
+  // sstfilter's policies first; later ones are named "sstfilter.<variant>".
+#ifdef SSTFILTER_BENCH_NATIVE
+      {"sstfilter",
+       "sstfilter's native cache-local Bloom (NewBloomFilterPolicy)",
+       MakeFactory<SstFilterAdapter>(CreateSstFilter<NewBloomFilterPolicy>)},
+#endif
       {"sstfilter.leveldb_compat",
        "sstfilter's LevelDB-compatible Bloom (NewLevelDbBloomPolicy)",
        MakeFactory<SstFilterAdapter>(CreateSstFilter<NewLevelDbBloomPolicy>)},
