@@ -118,17 +118,6 @@ absl::Status RunCase(const BenchConfig& config, const Workload& workload,
 
 }  // namespace
 
-double Median(std::vector<double> values) {
-  values.erase(std::remove_if(values.begin(), values.end(),
-                              [](double v) { return std::isnan(v); }),
-               values.end());
-  if (values.empty()) return kNotMeasured;
-  std::sort(values.begin(), values.end());
-  const size_t mid = values.size() / 2;
-  return values.size() % 2 == 1 ? values[mid]
-                                : (values[mid - 1] + values[mid]) / 2;
-}
-
 absl::StatusOr<std::vector<Row>> RunBench(const BenchConfig& config,
                                           const Progress& progress) {
   std::vector<Row> rows;

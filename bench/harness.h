@@ -75,9 +75,6 @@ absl::StatusOr<std::vector<FppSeries>> SweepFpp(const BenchConfig& config,
                                                 int last,
                                                 const Progress& progress);
 
-// The median of the non-NaN values (NaN when there are none).
-double Median(std::vector<double> values);
-
 }  // namespace bench
 }  // namespace sstfilter
 

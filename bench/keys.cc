@@ -52,31 +52,22 @@ size_t MakeKey(KeyKind kind, uint64_t index, char* buf) {
   return 0;
 }
 
-KeyList::KeyList(KeyKind kind, const std::vector<uint64_t>& indexes) {
-  std::vector<size_t> lengths;
-  lengths.reserve(indexes.size());
-  std::string scratch(kMaxKeyBytes, '\0');
-  size_t total = 0;
-  for (uint64_t index : indexes) {
-    lengths.push_back(MakeKey(kind, index, &scratch[0]));
-    total += lengths.back();
-  }
-  arena_.reset(new char[total > 0 ? total : 1]);
-  views_.reserve(indexes.size());
-  size_t at = 0;
-  for (size_t i = 0; i < indexes.size(); ++i) {
-    MakeKey(kind, indexes[i], &scratch[0]);
-    std::memcpy(&arena_[at], scratch.data(), lengths[i]);
-    views_.emplace_back(arena_.get() + at, lengths[i]);
-    at += lengths[i];
-  }
-}
-
 void KeyChunk::Fill(KeyKind kind, uint64_t first, size_t count) {
   views_.clear();
   size_t at = 0;
   for (size_t i = 0; i < count; ++i) {
     const size_t len = MakeKey(kind, first + i, &arena_[at]);
+    views_.emplace_back(arena_.data() + at, len);
+    at += len;
+  }
+}
+
+void KeyChunk::FillIndexes(KeyKind kind, const uint64_t* indexes,
+                           size_t count) {
+  views_.clear();
+  size_t at = 0;
+  for (size_t i = 0; i < count; ++i) {
+    const size_t len = MakeKey(kind, indexes[i], &arena_[at]);
     views_.emplace_back(arena_.data() + at, len);
     at += len;
   }

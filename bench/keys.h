@@ -51,22 +51,6 @@ inline uint64_t Mix64(uint64_t x) {
 // its length.
 size_t MakeKey(KeyKind kind, uint64_t index, char* buf);
 
-// Keys stored back to back, with a view of each. Views stay valid while the
-// list lives (the arena is sized before any view is taken).
-class KeyList {
- public:
-  // Builds the keys of the given indexes.
-  KeyList(KeyKind kind, const std::vector<uint64_t>& indexes);
-
-  size_t size() const { return views_.size(); }
-  const absl::string_view* data() const { return views_.data(); }
-  absl::string_view operator[](size_t i) const { return views_[i]; }
-
- private:
-  std::unique_ptr<char[]> arena_;  // stays put when the list is moved
-  std::vector<absl::string_view> views_;
-};
-
 // A reusable buffer of consecutive keys, for streaming a workload through a
 // builder without storing it: Fill(kind, first, count) makes keys first ..
 // first + count - 1.
@@ -78,8 +62,10 @@ class KeyChunk {
     views_.reserve(kCapacity);
   }
 
-  // REQUIRES: count <= kCapacity.
+  // Makes keys first .. first + count - 1. REQUIRES: count <= kCapacity.
   void Fill(KeyKind kind, uint64_t first, size_t count);
+  // Makes the keys of indexes[0 .. count - 1]. REQUIRES: count <= kCapacity.
+  void FillIndexes(KeyKind kind, const uint64_t* indexes, size_t count);
 
   size_t size() const { return views_.size(); }
   const absl::string_view* data() const { return views_.data(); }

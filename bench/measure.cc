@@ -1,6 +1,10 @@
 #include "bench/measure.h"
 
+#include <time.h>
+
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstring>
 
 #include "xxhash.h"
@@ -20,6 +24,52 @@ volatile size_t g_zero = 0;
 
 double NanosSince(Clock::time_point start) {
   return std::chrono::duration<double, std::nano>(Clock::now() - start).count();
+}
+
+double ThreadCpuNanos() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
+}
+
+double TimerOverheadNanos() {
+  static const double overhead = [] {
+    constexpr int kSamples = 1001;
+    std::vector<double> samples;
+    for (int i = 0; i < kSamples; ++i) {
+      const Clock::time_point start = Clock::now();
+      samples.push_back(NanosSince(start));
+    }
+    return Median(std::move(samples));
+  }();
+  return overhead;
+}
+
+double GenerateKeysCpuNanos(const Workload& w, KeyChunk* chunk) {
+  uint64_t sum = 0;
+  const double start = ThreadCpuNanos();
+  for (size_t f = 0; f < w.num_filters; ++f) {
+    for (uint64_t j = 0; j < w.keys_per_filter; j += KeyChunk::kCapacity) {
+      chunk->Fill(
+          w.kind, w.first_index(f) + j,
+          std::min<uint64_t>(KeyChunk::kCapacity, w.keys_per_filter - j));
+      sum += chunk->size();
+    }
+  }
+  const double ns = ThreadCpuNanos() - start;
+  KeepResult(sum);
+  return ns;
+}
+
+double Median(std::vector<double> values) {
+  values.erase(std::remove_if(values.begin(), values.end(),
+                              [](double v) { return std::isnan(v); }),
+               values.end());
+  if (values.empty()) return kNotMeasured;
+  std::sort(values.begin(), values.end());
+  const size_t mid = values.size() / 2;
+  return values.size() % 2 == 1 ? values[mid]
+                                : (values[mid - 1] + values[mid]) / 2;
 }
 
 void KeepResult(uint64_t checksum) {
@@ -43,42 +93,51 @@ uint64_t DigestFilters(const std::vector<BuiltFilter>& filters) {
 
 double MeasureHashFloor(const QuerySet& queries) {
   uint64_t sum = 0;
-  const Clock::time_point start = Clock::now();
-  for (size_t i = 0; i < queries.keys.size(); ++i)
-    sum += Hash64(queries.keys[i]);
-  const double ns = NanosSince(start);
+  KeyChunk chunk;
+  const double ns = ForEachBlock(
+      queries, &chunk,
+      [&sum](const absl::string_view* keys, const uint32_t*, size_t n) {
+        for (size_t i = 0; i < n; ++i) sum += Hash64(keys[i]);
+      });
   KeepResult(sum);
-  return ns / static_cast<double>(queries.keys.size());
+  return ns;
 }
 
 double MeasureMemoryFloor(size_t buffer_bytes,
                           const std::vector<uint32_t>& random32, bool batched) {
   const size_t lines = std::max<size_t>(1, buffer_bytes / kLineBytes);
-  std::vector<uint64_t> buffer(lines * kLineWords,
-                               1);  // written: pages are mapped
+  // Filled, so that its pages are mapped before the timing.
+  std::vector<uint64_t> buffer(lines * kLineWords, 1);
   const uint64_t* words = buffer.data();
   const auto line_of = [lines](uint32_t r) {
     return static_cast<size_t>((uint64_t{r} * lines) >> 32);
   };
-  const size_t n = random32.size();
+  // Timed in blocks of kQueryBlock, median over blocks, as the queries are.
+  const double overhead = TimerOverheadNanos();
+  std::vector<double> per_query;
   uint64_t sum = 0;
-  const Clock::time_point start = Clock::now();
-  if (!batched) {
-    for (size_t i = 0; i < n; ++i)
-      sum += words[line_of(random32[i]) * kLineWords];
-  } else {
-    for (size_t i = 0; i + kBatchSize <= n; i += kBatchSize) {
-      size_t at[kBatchSize];
-      for (int b = 0; b < kBatchSize; ++b) {
-        at[b] = line_of(random32[i + b]) * kLineWords;
-        __builtin_prefetch(words + at[b]);
+  for (size_t block = 0; block + kQueryBlock <= random32.size();
+       block += kQueryBlock) {
+    const uint32_t* random = random32.data() + block;
+    const Clock::time_point start = Clock::now();
+    if (!batched) {
+      for (size_t i = 0; i < kQueryBlock; ++i) {
+        sum += words[line_of(random[i]) * kLineWords];
       }
-      for (int b = 0; b < kBatchSize; ++b) sum += words[at[b]];
+    } else {
+      for (size_t i = 0; i < kQueryBlock; i += kBatchSize) {
+        size_t at[kBatchSize];
+        for (int b = 0; b < kBatchSize; ++b) {
+          at[b] = line_of(random[i + b]) * kLineWords;
+          __builtin_prefetch(words + at[b]);
+        }
+        for (int b = 0; b < kBatchSize; ++b) sum += words[at[b]];
+      }
     }
+    per_query.push_back((NanosSince(start) - overhead) / kQueryBlock);
   }
-  const double ns = NanosSince(start);
   KeepResult(sum);
-  return ns / static_cast<double>(n);
+  return Median(std::move(per_query));
 }
 
 }  // namespace bench

@@ -104,17 +104,54 @@ class ImplRunner {
 // Timing helpers (measure.cc).
 using Clock = std::chrono::steady_clock;
 double NanosSince(Clock::time_point start);
-void KeepResult(
-    uint64_t checksum);  // defeats dead-code elimination of timed loops
-size_t OpaqueZero();     // 0, unknown to the compiler
+// This thread's CPU time (user and system), in ns.
+double ThreadCpuNanos();
+// The cost of timing an empty region with Clock, subtracted from each block.
+double TimerOverheadNanos();
+// Defeats dead-code elimination of timed loops.
+void KeepResult(uint64_t checksum);
+// 0, unknown to the compiler.
+size_t OpaqueZero();
 uint64_t DigestFilters(const std::vector<BuiltFilter>& filters);
+// Thread CPU ns to make every added key of w, chunk by chunk, as a build does.
+double GenerateKeysCpuNanos(const Workload& w, KeyChunk* chunk);
+// The median of the non-NaN values (NaN when there are none).
+double Median(std::vector<double> values);
 
-// ns per key: the hash floor (XXH3-64 of each key, the native filter's hash).
+// ns per key: the hash floor (XXH3-64 of each key, the native filter's hash),
+// keys made in blocks as for the queries.
 double MeasureHashFloor(const QuerySet& queries);
 // ns per key: one random line per query in a buffer of buffer_bytes, single or
 // batched.
 double MeasureMemoryFloor(size_t buffer_bytes,
                           const std::vector<uint32_t>& random32, bool batched);
+
+// Queries per timed block. Their keys (16 KB of random16 keys) are made just
+// before the block, outside the timed region, so a query finds its key in
+// cache, as a real lookup does.
+constexpr size_t kQueryBlock = KeyChunk::kCapacity;  // a multiple of kBatchSize
+static_assert(kQueryBlock % kBatchSize == 0, "batches must not span blocks");
+
+// Calls body(keys, filters, n) on consecutive blocks of the queries (filters is
+// null for a single filter). Returns ns per query: the median over blocks, so
+// that a block during which the thread was descheduled does not count.
+template <typename Body>
+double ForEachBlock(const QuerySet& queries, KeyChunk* chunk, Body body) {
+  const double overhead = TimerOverheadNanos();
+  std::vector<double> per_query;
+  per_query.reserve(queries.size() / kQueryBlock + 1);
+  for (size_t i = 0; i < queries.size(); i += kQueryBlock) {
+    const size_t n = std::min(kQueryBlock, queries.size() - i);
+    chunk->FillIndexes(queries.kind, queries.indexes.data() + i, n);
+    const uint32_t* filters =
+        queries.filters.empty() ? nullptr : queries.filters.data() + i;
+    const Clock::time_point start = Clock::now();
+    body(chunk->data(), filters, n);
+    per_query.push_back((NanosSince(start) - overhead) /
+                        static_cast<double>(n));
+  }
+  return Median(std::move(per_query));
+}
 
 template <typename Adapter>
 class Runner final : public ImplRunner {
@@ -134,33 +171,33 @@ class Runner final : public ImplRunner {
     RepResult result;
     std::vector<BuiltFilter> filters(w.num_filters);
 
-    // Build.
+    // Build, timed in this thread's CPU time (which other processes on a
+    // shared machine do not inflate): the whole loop, minus a pass that makes
+    // the same keys alone.
     KeyChunk chunk;
-    double build_ns = 0;
-    size_t total_bytes = 0;
+    const double generate_ns = GenerateKeysCpuNanos(w, &chunk);
+    const double build_start = ThreadCpuNanos();
     for (size_t f = 0; f < w.num_filters; ++f) {
-      Clock::time_point start = Clock::now();
       std::unique_ptr<typename Adapter::Builder> builder =
           adapter_->NewBuilder();
-      build_ns += NanosSince(start);
       for (uint64_t j = 0; j < w.keys_per_filter; j += KeyChunk::kCapacity) {
         chunk.Fill(
             w.kind, w.first_index(f) + j,
             std::min<uint64_t>(KeyChunk::kCapacity, w.keys_per_filter - j));
-        start = Clock::now();
         for (size_t i = 0; i < chunk.size(); ++i) builder->Add(chunk[i]);
-        build_ns += NanosSince(start);
       }
-      start = Clock::now();
       absl::Status finished = builder->Finish(&filters[f]);
-      builder.reset();
-      build_ns += NanosSince(start);
       if (!finished.ok()) return finished;
-      absl::Status kind = adapter_->CheckKind(filters[f].bytes);
-      if (!kind.ok()) return kind;
-      total_bytes += filters[f].bytes.size();
     }
-    result.build_ns_per_key = build_ns / static_cast<double>(w.total_keys());
+    const double build_ns = ThreadCpuNanos() - build_start;
+    result.build_ns_per_key = std::max(0.0, build_ns - generate_ns) /
+                              static_cast<double>(w.total_keys());
+    size_t total_bytes = 0;
+    for (const BuiltFilter& filter : filters) {
+      absl::Status kind = adapter_->CheckKind(filter.bytes);
+      if (!kind.ok()) return kind;
+      total_bytes += filter.bytes.size();
+    }
     result.bits_per_key =
         total_bytes * 8.0 / static_cast<double>(w.total_keys());
 
@@ -189,34 +226,31 @@ class Runner final : public ImplRunner {
     }
 
     // False-positive rate over the absent sample (also warms the filters up).
-    const uint64_t false_positives = CountSingle(readers, data.negative);
+    uint64_t false_positives = 0;
+    CountSingle(readers, data.negative, &chunk, &false_positives);
     result.fp_rate = static_cast<double>(false_positives) /
-                     static_cast<double>(data.negative.keys.size());
+                     static_cast<double>(data.negative.size());
     if (!measure_speed) return result;
 
-    const double queries = static_cast<double>(data.mixed.keys.size());
-    Clock::time_point start = Clock::now();
-    const uint64_t positives = CountSingle(readers, data.positive);
-    result.query_ns_positive = NanosSince(start) / queries;
-    if (positives != data.positive.keys.size()) {
+    uint64_t positives = 0;
+    result.query_ns_positive =
+        CountSingle(readers, data.positive, &chunk, &positives);
+    if (positives != data.positive.size()) {
       return absl::DataLossError(absl::StrFormat(
           "false negative: %d of %d added keys queried did not match",
-          data.positive.keys.size() - positives, data.positive.keys.size()));
+          data.positive.size() - positives, data.positive.size()));
     }
-    start = Clock::now();
-    KeepResult(CountSingle(readers, data.negative));
-    result.query_ns_negative = NanosSince(start) / queries;
-    start = Clock::now();
-    KeepResult(CountSingle(readers, data.mixed));
-    result.query_ns_mixed = NanosSince(start) / queries;
-    start = Clock::now();
-    KeepResult(CountDependent(readers, data.mixed));
-    result.query_ns_dependent = NanosSince(start) / queries;
+    uint64_t checksum = 0;
+    result.query_ns_negative =
+        CountSingle(readers, data.negative, &chunk, &checksum);
+    result.query_ns_mixed = CountSingle(readers, data.mixed, &chunk, &checksum);
+    result.query_ns_dependent =
+        CountDependent(readers, data.mixed, &chunk, &checksum);
     if (Adapter::kHasBatch) {
-      start = Clock::now();
-      KeepResult(CountBatched(readers, data.batched));
-      result.query_ns_batched = NanosSince(start) / queries;
+      result.query_ns_batched =
+          CountBatched(readers, data.batched, &chunk, &checksum);
     }
+    KeepResult(checksum);
     result.memory_floor_ns =
         MeasureMemoryFloor(total_bytes, data.random32, false);
     result.memory_floor_batched_ns =
@@ -261,54 +295,67 @@ class Runner final : public ImplRunner {
     return absl::OkStatus();
   }
 
-  static uint64_t CountSingle(const std::vector<const Reader*>& readers,
-                              const QuerySet& queries) {
-    uint64_t hits = 0;
-    const size_t n = queries.keys.size();
-    const absl::string_view* keys = queries.keys.data();
-    if (queries.filters.empty()) {
-      const Reader* reader = readers[0];
-      for (size_t i = 0; i < n; ++i) hits += reader->MayMatch(keys[i]);
-    } else {
-      const uint32_t* filter = queries.filters.data();
-      for (size_t i = 0; i < n; ++i)
-        hits += readers[filter[i]]->MayMatch(keys[i]);
-    }
-    return hits;
+  // Each returns ns per query (ForEachBlock) and adds the matches to *hits.
+  static double CountSingle(const std::vector<const Reader*>& readers,
+                            const QuerySet& queries, KeyChunk* chunk,
+                            uint64_t* hits) {
+    uint64_t sum = 0;
+    const double ns = ForEachBlock(
+        queries, chunk,
+        [&](const absl::string_view* keys, const uint32_t* filters, size_t n) {
+          if (filters == nullptr) {
+            const Reader* reader = readers[0];
+            for (size_t i = 0; i < n; ++i) sum += reader->MayMatch(keys[i]);
+          } else {
+            for (size_t i = 0; i < n; ++i) {
+              sum += readers[filters[i]]->MayMatch(keys[i]);
+            }
+          }
+        });
+    *hits += sum;
+    return ns;
   }
 
-  // The next key's index depends on this answer (through an opaque zero), so
-  // each query waits for the previous one to finish.
-  static uint64_t CountDependent(const std::vector<const Reader*>& readers,
-                                 const QuerySet& queries) {
-    uint64_t hits = 0;
+  // The next key's address depends on this answer (through an opaque zero),
+  // so each query waits for the previous one to finish.
+  static double CountDependent(const std::vector<const Reader*>& readers,
+                               const QuerySet& queries, KeyChunk* chunk,
+                               uint64_t* hits) {
+    uint64_t sum = 0;
     const size_t zero = OpaqueZero();
-    const size_t n = queries.keys.size();
-    const absl::string_view* keys = queries.keys.data();
-    const bool multi = !queries.filters.empty();
-    size_t i = 0;
-    for (size_t q = 0; q < n; ++q) {
-      const Reader* reader = multi ? readers[queries.filters[i]] : readers[0];
-      const bool match = reader->MayMatch(keys[i]);
-      hits += match;
-      i = q + 1 + (static_cast<size_t>(match) & zero);
-    }
-    return hits;
+    const double ns = ForEachBlock(
+        queries, chunk,
+        [&](const absl::string_view* keys, const uint32_t* filters, size_t n) {
+          size_t i = 0;
+          for (size_t q = 0; q < n; ++q) {
+            const Reader* reader =
+                filters == nullptr ? readers[0] : readers[filters[i]];
+            const bool match = reader->MayMatch(keys[i]);
+            sum += match;
+            i = q + 1 + (static_cast<size_t>(match) & zero);
+          }
+        });
+    *hits += sum;
+    return ns;
   }
 
-  static uint64_t CountBatched(const std::vector<const Reader*>& readers,
-                               const QuerySet& queries) {
-    uint64_t hits = 0;
-    const size_t n = queries.keys.size();
-    const absl::string_view* keys = queries.keys.data();
-    const bool multi = !queries.filters.empty();
-    bool results[kBatchSize];
-    for (size_t i = 0; i + kBatchSize <= n; i += kBatchSize) {
-      const Reader* reader = multi ? readers[queries.filters[i]] : readers[0];
-      reader->MayMatchBatch(keys + i, kBatchSize, results);
-      for (int b = 0; b < kBatchSize; ++b) hits += results[b];
-    }
-    return hits;
+  static double CountBatched(const std::vector<const Reader*>& readers,
+                             const QuerySet& queries, KeyChunk* chunk,
+                             uint64_t* hits) {
+    uint64_t sum = 0;
+    const double ns = ForEachBlock(
+        queries, chunk,
+        [&](const absl::string_view* keys, const uint32_t* filters, size_t n) {
+          bool results[kBatchSize];
+          for (size_t i = 0; i + kBatchSize <= n; i += kBatchSize) {
+            const Reader* reader =
+                filters == nullptr ? readers[0] : readers[filters[i]];
+            reader->MayMatchBatch(keys + i, kBatchSize, results);
+            for (int b = 0; b < kBatchSize; ++b) sum += results[b];
+          }
+        });
+    *hits += sum;
+    return ns;
   }
 
   std::unique_ptr<Adapter> adapter_;

@@ -29,9 +29,8 @@ enum class Mix { kPresent, kAbsent, kHalf };
 QuerySet MakeQuerySet(const Workload& w, size_t num_queries, Mix mix,
                       bool group_filters, uint64_t salt) {
   Stream rng(salt);
-  std::vector<uint64_t> indexes;
-  indexes.reserve(num_queries);
-  QuerySet set{KeyList(w.kind, {}), {}};
+  QuerySet set{w.kind, {}, {}};
+  set.indexes.reserve(num_queries);
   const bool multi = w.num_filters > 1;
   if (multi) set.filters.reserve(num_queries);
   uint32_t filter = 0;
@@ -43,12 +42,11 @@ QuerySet MakeQuerySet(const Workload& w, size_t num_queries, Mix mix,
     }
     const bool present =
         mix == Mix::kPresent || (mix == Mix::kHalf && (rng.Next() & 1) != 0);
-    indexes.push_back(present
-                          ? w.first_index(filter) + rng.Below(w.keys_per_filter)
-                          : next_absent++);
+    set.indexes.push_back(present ? w.first_index(filter) +
+                                        rng.Below(w.keys_per_filter)
+                                  : next_absent++);
     if (multi) set.filters.push_back(filter);
   }
-  set.keys = KeyList(w.kind, indexes);
   return set;
 }
 
@@ -74,14 +72,14 @@ const WorkloadSpec* FindWorkload(absl::string_view name) {
   return nullptr;
 }
 
-CaseData MakeCaseData(const Workload& workload, const FilterOptions& options,
+CaseData MakeCaseData(const Workload& w, const FilterOptions& options,
                       size_t num_queries) {
-  CaseData data{workload,
+  CaseData data{w,
                 options,
-                MakeQuerySet(workload, num_queries, Mix::kPresent, false, 1),
-                MakeQuerySet(workload, num_queries, Mix::kAbsent, false, 2),
-                MakeQuerySet(workload, num_queries, Mix::kHalf, false, 3),
-                MakeQuerySet(workload, num_queries, Mix::kHalf, true, 4),
+                MakeQuerySet(w, num_queries, Mix::kPresent, false, 1),
+                MakeQuerySet(w, num_queries, Mix::kAbsent, false, 2),
+                MakeQuerySet(w, num_queries, Mix::kHalf, false, 3),
+                MakeQuerySet(w, num_queries, Mix::kHalf, true, 4),
                 {},
                 0.0};
   Stream rng(5);
@@ -90,8 +88,9 @@ CaseData MakeCaseData(const Workload& workload, const FilterOptions& options,
     data.random32.push_back(static_cast<uint32_t>(rng.Next()));
   }
   size_t bytes = 0;
-  for (size_t i = 0; i < data.positive.keys.size(); ++i)
-    bytes += data.positive.keys[i].size();
+  char key[kMaxKeyBytes];
+  for (uint64_t index : data.positive.indexes)
+    bytes += MakeKey(w.kind, index, key);
   data.key_bytes =
       static_cast<double>(bytes) / static_cast<double>(num_queries);
   return data;

@@ -43,23 +43,28 @@ struct Workload {
   uint64_t first_index(size_t filter) const { return filter * keys_per_filter; }
 };
 
-// Queries and the filter each one asks (filters is empty when there is one
-// filter).
+// Queries, as key indexes, and the filter each one asks (filters is empty when
+// there is one filter). Keys are made just before they are asked (measure.h).
 struct QuerySet {
-  KeyList keys;
+  KeyKind kind;
+  std::vector<uint64_t> indexes;
   std::vector<uint32_t> filters;
+
+  size_t size() const { return indexes.size(); }
 };
 
 // Everything about one case that does not depend on the implementation.
 struct CaseData {
   Workload workload;
   FilterOptions options;
-  QuerySet positive;  // added keys, random filter and key per query
-  QuerySet negative;  // absent keys: the false-positive sample and the negative
-                      // timing
-  QuerySet mixed;     // half added, half absent, in random order
-  QuerySet batched;   // like mixed, but each aligned group of kBatchSize asks
-                      // one filter
+  // Added keys, a random filter and key per query.
+  QuerySet positive;
+  // Absent keys: the false-positive sample and the negative timing.
+  QuerySet negative;
+  // Half added, half absent, in random order.
+  QuerySet mixed;
+  // Like mixed, but each aligned group of kBatchSize asks one filter.
+  QuerySet batched;
   std::vector<uint32_t> random32;  // one random word per query (memory floor)
   double key_bytes;                // mean key length of the added keys queried
 };
