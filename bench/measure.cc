@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <thread>
 
 #include "xxhash.h"
 
@@ -43,6 +44,13 @@ double TimerOverheadNanos() {
     return Median(std::move(samples));
   }();
   return overhead;
+}
+
+size_t CheckThreads(uint64_t total_keys) {
+  constexpr uint64_t kKeysPerThread = 1'000'000;  // below this, one thread
+  const size_t hardware = std::max(1u, std::thread::hardware_concurrency());
+  return static_cast<size_t>(
+      std::clamp<uint64_t>(total_keys / kKeysPerThread, 1, hardware));
 }
 
 double GenerateKeysCpuNanos(const Workload& w, KeyChunk* chunk) {

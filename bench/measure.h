@@ -50,6 +50,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -113,6 +114,9 @@ void KeepResult(uint64_t checksum);
 // 0, unknown to the compiler.
 size_t OpaqueZero();
 uint64_t DigestFilters(const std::vector<BuiltFilter>& filters);
+// Threads for the false-negative check of total keys: every hardware thread
+// for large workloads, one for small ones (thread start-up would dominate).
+size_t CheckThreads(uint64_t total_keys);
 // Thread CPU ns to make every added key of w, chunk by chunk, as a build does.
 double GenerateKeysCpuNanos(const Workload& w, KeyChunk* chunk);
 // The median of the non-NaN values (NaN when there are none).
@@ -219,7 +223,7 @@ class Runner final : public ImplRunner {
       result.check_inherited = true;
       result.keys_checked = w.total_keys();
     } else {
-      absl::Status checked = CheckAllKeys(w, readers, &chunk);
+      absl::Status checked = CheckAllKeys(w, readers);
       if (!checked.ok()) return checked;
       checked_digest_ = digest;
       result.keys_checked = w.total_keys();
@@ -263,34 +267,59 @@ class Runner final : public ImplRunner {
 
   // Queries every added key of every filter, through the batch API where there
   // is one.
+  // The check is not timed, so it uses every core: readers are immutable.
   absl::Status CheckAllKeys(const Workload& w,
-                            const std::vector<const Reader*>& readers,
-                            KeyChunk* chunk) {
-    for (size_t f = 0; f < readers.size(); ++f) {
-      for (uint64_t j = 0; j < w.keys_per_filter; j += KeyChunk::kCapacity) {
-        chunk->Fill(
-            w.kind, w.first_index(f) + j,
-            std::min<uint64_t>(KeyChunk::kCapacity, w.keys_per_filter - j));
-        for (size_t i = 0; i < chunk->size(); i += kBatchSize) {
-          const int n =
-              static_cast<int>(std::min<size_t>(kBatchSize, chunk->size() - i));
-          bool results[kBatchSize];
-          if (Adapter::kHasBatch) {
-            readers[f]->MayMatchBatch(chunk->data() + i, n, results);
-          } else {
-            for (int b = 0; b < n; ++b)
-              results[b] = readers[f]->MayMatch((*chunk)[i + b]);
+                            const std::vector<const Reader*>& readers) {
+    const uint64_t total = w.total_keys();
+    const size_t threads = CheckThreads(total);
+    std::vector<absl::Status> statuses(threads);
+    std::vector<std::thread> workers;
+    for (size_t t = 0; t < threads; ++t) {
+      workers.emplace_back([&, t] {
+        statuses[t] = CheckKeyRange(w, readers, total * t / threads,
+                                    total * (t + 1) / threads);
+      });
+    }
+    for (std::thread& worker : workers) worker.join();
+    for (const absl::Status& status : statuses) {
+      if (!status.ok()) return status;
+    }
+    return absl::OkStatus();
+  }
+
+  // Checks the added keys at positions [begin, end) of the workload (filter by
+  // filter, position p being key p % n of filter p / n).
+  static absl::Status CheckKeyRange(const Workload& w,
+                                    const std::vector<const Reader*>& readers,
+                                    uint64_t begin, uint64_t end) {
+    KeyChunk chunk;
+    const uint64_t n = w.keys_per_filter;
+    for (uint64_t p = begin; p < end;) {
+      const size_t f = p / n;
+      const uint64_t j = p % n;
+      const size_t count =
+          std::min<uint64_t>({KeyChunk::kCapacity, n - j, end - p});
+      chunk.Fill(w.kind, w.first_index(f) + j, count);
+      for (size_t i = 0; i < count; i += kBatchSize) {
+        const int m = static_cast<int>(std::min<size_t>(kBatchSize, count - i));
+        bool results[kBatchSize];
+        if (Adapter::kHasBatch) {
+          readers[f]->MayMatchBatch(chunk.data() + i, m, results);
+        } else {
+          for (int b = 0; b < m; ++b) {
+            results[b] = readers[f]->MayMatch(chunk[i + b]);
           }
-          for (int b = 0; b < n; ++b) {
-            if (!results[b]) {
-              return absl::DataLossError(
-                  absl::StrFormat("false negative: added key #%d of filter %d "
-                                  "(%d bytes) did not match",
-                                  j + i + b, f, (*chunk)[i + b].size()));
-            }
+        }
+        for (int b = 0; b < m; ++b) {
+          if (!results[b]) {
+            return absl::DataLossError(
+                absl::StrFormat("false negative: added key #%d of filter %d "
+                                "(%d bytes) did not match",
+                                j + i + b, f, chunk[i + b].size()));
           }
         }
       }
+      p += count;
     }
     return absl::OkStatus();
   }
