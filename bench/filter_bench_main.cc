@@ -51,6 +51,8 @@ int Main(int argc, char** argv) {
   const Progress progress = [](const std::string& line) {
     std::cerr << "filter_bench: " << line << std::endl;
   };
+  progress(PeerVersions() + " (Debian's RocksDB is built without AVX2); " +
+           MachineDescription());
   absl::StatusOr<std::vector<Row>> rows = RunBench(options->bench, progress);
   if (!rows.ok()) return Fail(rows.status());
   if (options->format == Format::kJson) {

@@ -99,6 +99,7 @@ absl::Status RunCase(const BenchConfig& config, const Workload& workload,
     row.filters = workload.num_filters;
     row.key_bytes = data.key_bytes;
     row.bits_per_key_config = runners[i]->ConfiguredBitsPerKey();
+    row.bits_per_key_requested = options.bits_per_key;
     row.fpp_config = options.fpp;
     row.has_batch = runners[i]->HasBatch();
     row.median = MedianOf(results[i]);

@@ -38,11 +38,12 @@ struct Row {
   std::string
       details;  // the implementation's own description of its configuration
   std::string workload;
-  uint64_t keys = 0;     // keys per filter
-  uint64_t filters = 1;  // filters in the workload
-  double key_bytes = 0;  // mean key length
-  double bits_per_key_config = 0;
-  std::optional<double> fpp_config;
+  uint64_t keys = 0;               // keys per filter
+  uint64_t filters = 1;            // filters in the workload
+  double key_bytes = 0;            // mean key length
+  double bits_per_key_config = 0;  // as this implementation was configured
+  std::optional<double> bits_per_key_requested;  // the case's --bits_per_key
+  std::optional<double> fpp_config;              // the case's --fpp
   bool has_batch = false;
   RepResult median;
   double hash_floor_ns = 0;

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_format.h"
 #include "bench/fpp_math.h"
+#include "leveldb/db.h"
 #include "util/bloom_math.h"
 
 namespace sstfilter {
@@ -61,6 +62,11 @@ double LevelDbAdapter::Reader::ExpectedFpp(size_t num_keys) const {
 
 std::string LevelDbAdapter::Details() const {
   return absl::StrFormat("%s bits/key=%d", policy_->Name(), bits_per_key_);
+}
+
+std::string LevelDbAdapter::Version() {
+  return absl::StrFormat("%d.%d", leveldb::kMajorVersion,
+                         leveldb::kMinorVersion);
 }
 
 }  // namespace bench

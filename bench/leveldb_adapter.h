@@ -83,6 +83,8 @@ class LevelDbAdapter {
   }
   double ConfiguredBitsPerKey() const { return bits_per_key_; }
   std::string Details() const;
+  // The library version this adapter was compiled against.
+  static std::string Version();
 
  private:
   explicit LevelDbAdapter(int bits_per_key);

@@ -8,6 +8,8 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/strip.h"
 #include "bench/impls.h"
+#include "bench/leveldb_adapter.h"
+#include "bench/rocksdb_adapter.h"
 
 namespace sstfilter {
 namespace bench {
@@ -20,20 +22,25 @@ const Row* Baseline(const std::vector<Row>& rows, size_t begin, size_t end) {
   return nullptr;
 }
 
+// 10^k or m*10^k for round numbers from 1000, else the number.
 std::string Count(uint64_t n) {
-  // 10^k for exact powers of ten, else the number.
-  uint64_t p = 1;
-  for (int k = 0; k <= 18; ++k, p *= 10) {
-    if (p == n && k >= 3) return absl::StrFormat("10^%d", k);
+  int k = 0;
+  uint64_t m = n;
+  while (m >= 10 && m % 10 == 0) {
+    m /= 10;
+    ++k;
   }
-  return absl::StrFormat("%d", n);
+  if (k < 3 || m >= 10) return absl::StrFormat("%d", n);
+  return m == 1 ? absl::StrFormat("10^%d", k)
+                : absl::StrFormat("%d*10^%d", m, k);
 }
 
 std::string CaseTitle(const Row& r) {
   std::string size =
       r.fpp_config.has_value()
           ? absl::StrFormat("fpp %g", *r.fpp_config)
-          : absl::StrFormat("%g bits/key", r.bits_per_key_config);
+          : absl::StrFormat("%g bits/key", r.bits_per_key_requested.value_or(
+                                               r.bits_per_key_config));
   std::string keys = r.filters > 1 ? absl::StrFormat("%d filters x %s keys",
                                                      r.filters, Count(r.keys))
                                    : absl::StrFormat("%s keys", Count(r.keys));
@@ -63,6 +70,11 @@ std::string JsonString(absl::string_view s) {
 
 }  // namespace
 
+std::string PeerVersions() {
+  return absl::StrFormat("peers: LevelDB %s, RocksDB %s",
+                         LevelDbAdapter::Version(), RocksDbAdapter::Version());
+}
+
 std::string MachineDescription() {
   std::ifstream cpuinfo("/proc/cpuinfo");
   std::string line;
@@ -86,8 +98,8 @@ void PrintTable(const std::vector<Row>& rows, std::ostream& out) {
       "filter_bench: medians of %d interleaved repetitions; times in ns per "
       "key; machine: %s\n",
       rows.front().reps, MachineDescription());
-  out << "RocksDB is Debian's 7.8.3, built without AVX2 (portable x86-64 code "
-         "paths).\n"
+  out << PeerVersions()
+      << "; Debian's RocksDB is built without AVX2 (portable x86-64 code).\n"
          "single = back-to-back independent queries (one thread's throughput); "
          "lat = each "
          "query waits for the previous answer;\nbatch = 32 keys per call; mem "

@@ -17,6 +17,9 @@ namespace bench {
 // Where the figures were measured: CPU model and cores, from /proc/cpuinfo.
 std::string MachineDescription();
 
+// "peers: LevelDB 1.23, RocksDB 7.8.3", from the headers compiled against.
+std::string PeerVersions();
+
 void PrintTable(const std::vector<Row>& rows, std::ostream& out);
 
 // One object per line; NaN (not measured, e.g. no batch API) is null.

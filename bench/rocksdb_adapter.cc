@@ -175,5 +175,10 @@ std::string RocksDbAdapter::Details() const {
                          table_options_.format_version, bits_per_key_);
 }
 
+std::string RocksDbAdapter::Version() {
+  return absl::StrFormat("%d.%d.%d", ROCKSDB_MAJOR, ROCKSDB_MINOR,
+                         ROCKSDB_PATCH);
+}
+
 }  // namespace bench
 }  // namespace sstfilter

@@ -87,6 +87,8 @@ class RocksDbAdapter {
   absl::Status CheckKind(absl::string_view filter) const;
   double ConfiguredBitsPerKey() const { return bits_per_key_; }
   std::string Details() const;
+  // The library version this adapter was compiled against.
+  static std::string Version();
 
  private:
   RocksDbAdapter(RocksDbFilterKind kind, double bits_per_key);
