@@ -2,6 +2,7 @@
 // and RocksDB's own filters, in one process, on the same keys. See
 // bench/README.md.
 
+#include <cstdlib>
 #include <iostream>
 #include <string>
 
@@ -63,6 +64,12 @@ int Main(int argc, char** argv) {
   std::cout.flush();
 
   if (!options->plot.empty()) {
+    // Under `bazel run` the process runs in its runfiles tree; a relative path
+    // means the caller's directory.
+    const char* caller_dir = std::getenv("BUILD_WORKING_DIRECTORY");
+    if (options->plot[0] != '/' && caller_dir != nullptr) {
+      options->plot = std::string(caller_dir) + "/" + options->plot;
+    }
     const uint64_t keys = options->quick ? kQuickPlotKeys : kPlotKeys;
     absl::StatusOr<std::vector<FppSeries>> series =
         SweepFpp(options->bench, keys, kPlotFirstBits, kPlotLastBits, progress);

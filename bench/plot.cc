@@ -1,12 +1,14 @@
 #include "bench/plot.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_format.h"
 #include "util/bloom_math.h"
 
@@ -65,18 +67,37 @@ std::string FppPlotScript(const std::vector<FppSeries>& series, uint64_t keys,
       "%s index 0 using 1:3 with lines lw 2 dt 3 title 'cache-local 512-bit "
       "Bloom, best k'",
       ShellQuote(data_path), ShellQuote(data_path));
+  // sstfilter's series get large open markers, peers small filled ones, so
+  // that series with identical points (leveldb_compat and leveldb) both show.
+  constexpr int kOpenMarkers[] = {6, 4, 8, 12, 10, 14};
+  constexpr int kFilledMarkers[] = {7, 5, 9, 13, 11, 15};
+  size_t open = 0;
+  size_t filled = 0;
   for (size_t i = 0; i < series.size(); ++i) {
-    script +=
-        absl::StrFormat(", %s index %d using 2:3 with linespoints title '%s'",
-                        ShellQuote(data_path), i + 1, series[i].impl);
+    const bool ours = absl::StartsWith(series[i].impl, "sstfilter");
+    const int marker =
+        ours ? kOpenMarkers[open++ % 6] : kFilledMarkers[filled++ % 6];
+    script += absl::StrFormat(
+        ", %s index %d using 2:3 with linespoints pt %d ps %s lw %d title '%s'",
+        ShellQuote(data_path), i + 1, marker, ours ? "2.2" : "1.2",
+        ours ? 2 : 1, series[i].impl);
   }
   return script + "\n";
 }
 
 absl::Status DrawFppPlot(const std::vector<FppSeries>& series, uint64_t keys,
                          const std::string& png_path) {
-  const std::string data_path = png_path + ".dat";
-  const std::string script_path = png_path + ".gp";
+  // Data and script go to a scratch directory, removed once the PNG is drawn.
+  const char* tmp = std::getenv("TMPDIR");
+  std::string scratch =
+      std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") +
+      "/filter_bench_plot.XXXXXX";
+  if (mkdtemp(&scratch[0]) == nullptr) {
+    return absl::InternalError("cannot create a directory like " + scratch);
+  }
+  const std::string data_path = scratch + "/fpp.dat";
+  const std::string script_path = scratch + "/fpp.gp";
+  const std::string log_path = scratch + "/gnuplot.log";
   {
     std::ofstream data(data_path);
     data << "# bits/key  standard_bloom  cache_local_512\n";
@@ -106,17 +127,21 @@ absl::Status DrawFppPlot(const std::vector<FppSeries>& series, uint64_t keys,
     script << FppPlotScript(series, keys, data_path, png_path, terminal);
     script.close();
     std::remove(png_path.c_str());
-    const std::string command = "gnuplot " + ShellQuote(script_path) + " 2>" +
-                                ShellQuote(script_path + ".log");
+    const std::string command =
+        "gnuplot " + ShellQuote(script_path) + " 2>" + ShellQuote(log_path);
     const int rc = std::system(command.c_str());
     struct stat st;
     if (rc == 0 && stat(png_path.c_str(), &st) == 0 && st.st_size > 0) {
+      for (const std::string& path : {data_path, script_path, log_path}) {
+        std::remove(path.c_str());
+      }
+      rmdir(scratch.c_str());
       return absl::OkStatus();
     }
   }
-  return absl::InternalError(absl::StrFormat(
-      "gnuplot did not write %s (is gnuplot installed? see %s.log)", png_path,
-      script_path));
+  return absl::InternalError(
+      absl::StrFormat("gnuplot did not write %s (is gnuplot installed? see %s)",
+                      png_path, log_path));
 }
 
 }  // namespace bench

@@ -14,9 +14,9 @@
 namespace sstfilter {
 namespace bench {
 
-// Writes FILE.dat and FILE.gp next to png_path, runs gnuplot, and checks that
-// the PNG was written. keys: the filter size the series were measured at (for
-// the title).
+// Writes the data and a gnuplot script to a scratch directory, runs gnuplot,
+// checks that the PNG was written, and removes the scratch files. keys: the
+// filter size the series were measured at (for the title).
 absl::Status DrawFppPlot(const std::vector<FppSeries>& series, uint64_t keys,
                          const std::string& png_path);
 
