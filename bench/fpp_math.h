@@ -7,6 +7,9 @@
 #include <cmath>
 #include <cstddef>
 
+#include "filter/filter_policy.h"
+#include "util/bloom_math.h"
+
 namespace sstfilter {
 namespace bench {
 
@@ -18,6 +21,15 @@ inline double WithHash32Collisions(double fpp, size_t num_keys) {
   const double collide =
       -std::expm1(-static_cast<double>(num_keys) / 4294967296.0);
   return fpp + (1.0 - fpp) * collide;
+}
+
+// Bits/key for a peer that is sized in bits/key only (LevelDB, RocksDB): the
+// configured value, or for an fpp the standard Bloom size -ln p / (ln 2)^2.
+// REQUIRES: ValidateFilterOptions(options) is OK.
+inline double PeerBitsPerKey(const FilterOptions& options) {
+  return options.bits_per_key.has_value()
+             ? *options.bits_per_key
+             : StandardBloomBitsPerKey(*options.fpp);
 }
 
 }  // namespace bench

@@ -15,9 +15,7 @@ absl::StatusOr<std::unique_ptr<LevelDbAdapter>> LevelDbAdapter::Create(
     const FilterOptions& options) {
   absl::Status valid = ValidateFilterOptions(options);
   if (!valid.ok()) return valid;
-  const double bits = options.bits_per_key.has_value()
-                          ? *options.bits_per_key
-                          : StandardBloomBitsPerKey(*options.fpp);
+  const double bits = PeerBitsPerKey(options);
   const long rounded = std::lround(bits);
   if (rounded < 1) {
     return absl::InvalidArgumentError(

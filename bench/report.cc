@@ -35,6 +35,14 @@ std::string Count(uint64_t n) {
                 : absl::StrFormat("%d*10^%d", m, k);
 }
 
+// A rate as a percentage with three significant digits (rates span 60% to
+// below 10^-4%).
+std::string Percent(double rate) {
+  if (std::isnan(rate)) return "-";
+  if (rate == 0) return "0";
+  return absl::StrFormat("%.3g", 100 * rate);
+}
+
 std::string CaseTitle(const Row& r) {
   std::string size =
       r.fpp_config.has_value()
@@ -110,7 +118,7 @@ void PrintTable(const std::vector<Row>& rows, std::ostream& out) {
          "mixed "
          "single, batch, bits/key).\n";
   const std::string header = absl::StrFormat(
-      "  %-26s %8s %7s %7s %7s %7s %7s %7s %7s %7s %6s %6s | %6s %6s %6s %6s\n",
+      "  %-26s %8s %8s %8s %7s %7s %7s %7s %7s %7s %6s %6s | %6s %6s %6s %6s\n",
       "impl", "bits/key", "FP %", "exp FP%", "build", "present", "absent",
       "mixed", "lat", "batch", "mem", "mem32", "xbuild", "xmixed", "xbatch",
       "xbits");
@@ -133,12 +141,11 @@ void PrintTable(const std::vector<Row>& rows, std::ostream& out) {
         return absl::StrFormat("%.2f", v / b);
       };
       out << absl::StrFormat(
-          "  %-26s %8.2f %7.3f %7.3f %7.1f %7.1f %7.1f %7.1f %7.1f %7s %6.1f "
-          "%6.1f | %6s %6s "
-          "%6s %6s\n",
-          r.impl, m.bits_per_key, 100 * m.fp_rate, 100 * m.expected_fp_rate,
-          m.build_ns_per_key, m.query_ns_positive, m.query_ns_negative,
-          m.query_ns_mixed, m.query_ns_dependent,
+          "  %-26s %8.2f %8s %8s %7.1f %7.1f %7.1f %7.1f %7.1f %7s %6.1f "
+          "%6.1f | %6s %6s %6s %6s\n",
+          r.impl, m.bits_per_key, Percent(m.fp_rate),
+          Percent(m.expected_fp_rate), m.build_ns_per_key, m.query_ns_positive,
+          m.query_ns_negative, m.query_ns_mixed, m.query_ns_dependent,
           std::isnan(m.query_ns_batched)
               ? std::string("-")
               : absl::StrFormat("%.1f", m.query_ns_batched),

@@ -54,9 +54,7 @@ absl::StatusOr<std::unique_ptr<RocksDbAdapter>> RocksDbAdapter::Create(
     RocksDbFilterKind kind, const FilterOptions& options) {
   absl::Status valid = ValidateFilterOptions(options);
   if (!valid.ok()) return valid;
-  const double bits = options.bits_per_key.has_value()
-                          ? *options.bits_per_key
-                          : StandardBloomBitsPerKey(*options.fpp);
+  const double bits = PeerBitsPerKey(options);
   return std::unique_ptr<RocksDbAdapter>(new RocksDbAdapter(kind, bits));
 }
 
