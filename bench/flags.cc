@@ -55,8 +55,8 @@ namespace sstfilter {
 namespace bench {
 namespace {
 
-constexpr uint64_t kMaxKeys = 1'000'000'000;  // keys per filter; also keeps
-                                              // indexes below kAbsentBase
+// Keys per filter; also keeps every present index below kAbsentBase.
+constexpr uint64_t kMaxKeys = 1'000'000'000;
 constexpr int kMaxReps = 1000;
 constexpr double kDefaultBitsPerKey = 10;
 

@@ -1,5 +1,5 @@
-// False-positive terms the peers' formats add to the Bloom math of
-// util/bloom_math.h.
+// Sizing and false-positive terms specific to the peers' formats, beside the
+// Bloom math of util/bloom_math.h.
 
 #ifndef SSTFILTER_BENCH_FPP_MATH_H_
 #define SSTFILTER_BENCH_FPP_MATH_H_

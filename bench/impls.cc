@@ -4,8 +4,8 @@
 #include "bench/rocksdb_adapter.h"
 #include "bench/sstfilter_adapter.h"
 #include "filter/leveldb_bloom.h"
-#ifdef SSTFILTER_BENCH_NATIVE  // set by bench/BUILD.bazel with
-                               // NATIVE_POLICY_DEPS
+// SSTFILTER_BENCH_NATIVE is set by bench/BUILD.bazel with NATIVE_POLICY_DEPS.
+#ifdef SSTFILTER_BENCH_NATIVE
 #include "filter/bloom.h"
 #endif
 

@@ -7,8 +7,8 @@ namespace sstfilter {
 namespace bench {
 namespace {
 
-constexpr uint64_t kSecondHalfSalt =
-    0x9e3779b97f4a7c15ULL;  // golden-ratio constant
+// 2^64 / golden ratio: decorrelates the second mix from the first.
+constexpr uint64_t kSecondHalfSalt = 0x9e3779b97f4a7c15ULL;
 constexpr uint64_t kLengthSalt = 0xd6e8feb86659fd93ULL;  // any odd constant
 constexpr size_t kMinVarlenBytes = 8;  // bytes, holds the index mix
 constexpr int kSequentialDigits = 12;  // decimal digits after "user"

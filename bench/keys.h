@@ -2,8 +2,7 @@
 // index, so a workload of 10^8 keys never has to be stored, and the same index
 // gives the same bytes in every run and for every implementation.
 //
-// Added ("present") keys have indexes [0, n) within their filter; keys never
-// added
+// Added ("present") keys have indexes below kAbsentBase; keys never added
 // ("absent") have indexes from kAbsentBase up, a disjoint range. Each key kind
 // starts with a bijective function of its index, so distinct indexes give
 // distinct keys.
@@ -51,9 +50,9 @@ inline uint64_t Mix64(uint64_t x) {
 // its length.
 size_t MakeKey(KeyKind kind, uint64_t index, char* buf);
 
-// A reusable buffer of consecutive keys, for streaming a workload through a
-// builder without storing it: Fill(kind, first, count) makes keys first ..
-// first + count - 1.
+// A reusable buffer of keys, small enough to stay in cache: for streaming a
+// workload through a builder without storing it, and for handing queries to a
+// filter while their keys are hot, as the key of a real lookup is.
 class KeyChunk {
  public:
   static constexpr size_t kCapacity = 1024;  // keys per chunk

@@ -14,8 +14,8 @@ namespace sstfilter {
 namespace bench {
 namespace {
 
-constexpr size_t kLineBytes =
-    64;  // bytes per cache line touched by the memory floor
+// Bytes per cache line touched by the memory floor.
+constexpr size_t kLineBytes = 64;
 constexpr size_t kLineWords = kLineBytes / sizeof(uint64_t);
 
 std::atomic<uint64_t> g_sink{0};

@@ -5,38 +5,39 @@
 // the timed loops below pay only the library's own dispatch:
 //
 //   class Adapter {
-//     static constexpr bool kHasBatch;           // has a real batched query
-//     API class Builder { void Add(string_view); absl::Status
-//     Finish(BuiltFilter*); }; class Reader {
-//       bool MayMatch(string_view) const;
-//       void MayMatchBatch(const string_view* keys, int n, bool* results)
-//       const; double ExpectedFpp(size_t num_keys) const;
+//     static constexpr bool kHasBatch;  // the library has a batch API
+//     class Builder {
+//       void Add(string_view key);
+//       absl::Status Finish(BuiltFilter* out);
+//     };
+//     class Reader {
+//       bool MayMatch(string_view key) const;
+//       void MayMatchBatch(const string_view* keys, int n, bool* out) const;
+//       double ExpectedFpp(size_t num_keys) const;
 //     };
 //     std::unique_ptr<Builder> NewBuilder() const;
 //     std::unique_ptr<Reader> NewReader(string_view filter) const;
-//     absl::Status CheckKind(string_view filter) const;  // the filter is what
-//     we asked double ConfiguredBitsPerKey() const; std::string Details()
-//     const;
+//     absl::Status CheckKind(string_view filter) const;  // what we asked for?
+//     double ConfiguredBitsPerKey() const;
+//     std::string Details() const;
 //   };
 //
 // What each figure means:
-//  - build: ns per key for creating the builder(s), adding every key and
-//  finishing,
-//    keys generated outside the timed region.
-//  - single (positive, negative, mixed): mean ns per MayMatch over 2^20 queries
-//  issued
-//    back to back with independent keys, results summed into a checksum. The
-//    CPU may overlap consecutive queries (as RocksDB's filter_bench "single"
-//    figures do): it is one thread's query throughput, not the latency of an
-//    isolated query.
-//  - dependent: the mixed queries again, but each query's key address depends
-//  on the
+//  - build: thread CPU ns per key to create the builder, add every key and
+//    finish, minus the time to make the keys.
+//  - single (positive, negative, mixed): ns per MayMatch over 2^20 queries
+//    issued back to back with independent keys, results summed into a
+//    checksum. The CPU may overlap consecutive queries (as in RocksDB's
+//    filter_bench "single" figures): one thread's query throughput, not the
+//    latency of an isolated query.
+//  - dependent: the mixed queries again, but each key's address depends on the
 //    previous answer, so no two queries overlap: the latency of one query.
 //  - batched: ns per key through the library's batch API, kBatchSize keys per
-//  call.
+//    call.
 //  - memory floor: ns per key to load one random 64-byte line of a buffer the
-//  filters'
-//    size, one at a time (single) or prefetched kBatchSize at a time (batched).
+//    filters' size, one at a time (single) or kBatchSize at a time with
+//    prefetches (batched).
+// Query figures are medians over blocks of kQueryBlock queries (ForEachBlock).
 
 #ifndef SSTFILTER_BENCH_MEASURE_H_
 #define SSTFILTER_BENCH_MEASURE_H_
@@ -70,8 +71,8 @@ constexpr double kNotMeasured = std::numeric_limits<double>::quiet_NaN();
 
 struct RepResult {
   double build_ns_per_key = kNotMeasured;
-  double bits_per_key =
-      kNotMeasured;  // filter bytes (trailers included) * 8 / keys
+  // Filter bytes (trailers included) * 8 / keys.
+  double bits_per_key = kNotMeasured;
   double fp_rate = kNotMeasured;
   double expected_fp_rate = kNotMeasured;
   double query_ns_positive = kNotMeasured;
@@ -82,8 +83,8 @@ struct RepResult {
   double memory_floor_ns = kNotMeasured;
   double memory_floor_batched_ns = kNotMeasured;
   uint64_t keys_checked = 0;  // added keys queried by the false-negative check
-  bool check_inherited =
-      false;  // filter bytes identical to an earlier fully checked one
+  // Filter bytes identical to an earlier, fully checked filter set.
+  bool check_inherited = false;
 };
 
 // Runs repetitions of one implementation; type-erased so the registry can hold
@@ -266,8 +267,7 @@ class Runner final : public ImplRunner {
   using Reader = typename Adapter::Reader;
 
   // Queries every added key of every filter, through the batch API where there
-  // is one.
-  // The check is not timed, so it uses every core: readers are immutable.
+  // is one. Not timed, so it uses every core (readers are immutable).
   absl::Status CheckAllKeys(const Workload& w,
                             const std::vector<const Reader*>& readers) {
     const uint64_t total = w.total_keys();

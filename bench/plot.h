@@ -20,7 +20,7 @@ namespace bench {
 absl::Status DrawFppPlot(const std::vector<FppSeries>& series, uint64_t keys,
                          const std::string& png_path);
 
-// The gnuplot script (exposed for tests).
+// The gnuplot script DrawFppPlot runs.
 std::string FppPlotScript(const std::vector<FppSeries>& series, uint64_t keys,
                           const std::string& data_path,
                           const std::string& png_path,

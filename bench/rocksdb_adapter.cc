@@ -13,24 +13,20 @@ namespace sstfilter {
 namespace bench {
 namespace {
 
-// RocksDB full-filter trailer (table/block_based/filter_policy.cc, 7.8.3).
-constexpr size_t kMetadataBytes = 5;  // bytes after the filter body
-constexpr uint8_t kNewBloomMarker =
-    0xFF;  // first trailer byte: FastLocalBloom family
-constexpr uint8_t kRibbonMarker =
-    0xFE;  // first trailer byte: Standard128Ribbon
-constexpr uint8_t kFastLocalSubImpl =
-    0;                             // second trailer byte of FastLocalBloom
-constexpr int kProbesMask = 0x1F;  // low 5 bits of the third byte: k
-constexpr int kCacheLineBits =
-    512;  // both Blooms probe one 64-byte line per key
-constexpr int kRibbonSlotsPerBlock =
-    128;  // Standard128Ribbon: 128 slots per block
-constexpr int kFormatVersionLegacy =
-    4;  // format_version < 5 selects legacy Bloom
-constexpr int kFormatVersionFast = 5;  // 7.8.3's default: FastLocalBloom
-constexpr int kRibbonAtEveryLevel =
-    -1;  // bloom_before_level: never fall back to Bloom
+// RocksDB full-filter trailer (table/block_based/filter_policy.cc, 7.8.3):
+// 5 bytes after the filter body. The first byte is k (1..127) for legacy
+// Bloom, or a marker for newer formats.
+constexpr size_t kMetadataBytes = 5;       // bytes
+constexpr uint8_t kNewBloomMarker = 0xFF;  // FastLocalBloom family
+constexpr uint8_t kRibbonMarker = 0xFE;    // Standard128Ribbon
+constexpr uint8_t kFastLocalSubImpl = 0;   // second byte of FastLocalBloom
+constexpr int kProbesMask = 0x1F;          // third byte's low 5 bits: k
+constexpr int kCacheLineBits = 512;        // bits per probed line, both Blooms
+constexpr int kRibbonSlotsPerBlock = 128;  // slots per Standard128Ribbon block
+constexpr int kFormatVersionLegacy = 4;    // format_version < 5: legacy Bloom
+constexpr int kFormatVersionFast = 5;      // 7.8.3's default: FastLocalBloom
+// bloom_before_level below every level: Ribbon everywhere, never Bloom.
+constexpr int kRibbonAtEveryLevel = -1;
 
 uint8_t Byte(absl::string_view s, size_t i) {
   return static_cast<uint8_t>(s[i]);

@@ -6,8 +6,8 @@ namespace sstfilter {
 namespace bench {
 namespace {
 
-constexpr uint64_t kQuerySeed =
-    0x5eed0f5eed0f5eedULL;                     // any constant: fixed queries
+// Any constant: the same queries in every run.
+constexpr uint64_t kQuerySeed = 0x5eed0f5eed0f5eedULL;
 constexpr uint64_t kLsmFilters = 6400;         // filters in lsm6400
 constexpr uint64_t kLsmKeysPerFilter = 10000;  // keys per lsm6400 filter
 
