@@ -38,6 +38,7 @@ RepResult MedianOf(const std::vector<RepResult>& reps) {
         &RepResult::query_ns_positive, &RepResult::query_ns_negative,
         &RepResult::query_ns_mixed, &RepResult::query_ns_dependent,
         &RepResult::query_ns_batched, &RepResult::memory_floor_ns,
+        &RepResult::memory_floor_dependent_ns,
         &RepResult::memory_floor_batched_ns}) {
     m.*field = median(field);
   }

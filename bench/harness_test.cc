@@ -214,7 +214,8 @@ TEST(HarnessTest, RowsAreCompleteAndPlausible) {
     for (double v :
          {m.build_ns_per_key, m.query_ns_positive, m.query_ns_negative,
           m.query_ns_mixed, m.query_ns_dependent, m.memory_floor_ns,
-          m.memory_floor_batched_ns, row.hash_floor_ns}) {
+          m.memory_floor_dependent_ns, m.memory_floor_batched_ns,
+          row.hash_floor_ns}) {
       EXPECT_TRUE(std::isfinite(v) && v > 0);
     }
     EXPECT_EQ(std::isnan(m.query_ns_batched), row.impl == "leveldb");

@@ -19,7 +19,6 @@ constexpr size_t kLineBytes = 64;
 constexpr size_t kLineWords = kLineBytes / sizeof(uint64_t);
 
 std::atomic<uint64_t> g_sink{0};
-volatile size_t g_zero = 0;
 
 }  // namespace
 
@@ -84,8 +83,6 @@ void KeepResult(uint64_t checksum) {
   g_sink.fetch_add(checksum, std::memory_order_relaxed);
 }
 
-size_t OpaqueZero() { return g_zero; }
-
 uint64_t DigestFilters(const std::vector<BuiltFilter>& filters) {
   XXH3_state_t* state = XXH3_createState();
   XXH3_64bits_reset(state);
@@ -112,7 +109,8 @@ double MeasureHashFloor(const QuerySet& queries) {
 }
 
 double MeasureMemoryFloor(size_t buffer_bytes,
-                          const std::vector<uint32_t>& random32, bool batched) {
+                          const std::vector<uint32_t>& random32,
+                          MemoryAccess access) {
   const size_t lines = std::max<size_t>(1, buffer_bytes / kLineBytes);
   // Filled, so that its pages are mapped before the timing.
   std::vector<uint64_t> buffer(lines * kLineWords, 1);
@@ -128,9 +126,14 @@ double MeasureMemoryFloor(size_t buffer_bytes,
        block += kQueryBlock) {
     const uint32_t* random = random32.data() + block;
     const Clock::time_point start = Clock::now();
-    if (!batched) {
+    if (access == MemoryAccess::kIndependent) {
       for (size_t i = 0; i < kQueryBlock; ++i) {
         sum += words[line_of(random[i]) * kLineWords];
+      }
+    } else if (access == MemoryAccess::kDependent) {
+      for (size_t i = 0; i < kQueryBlock; ++i) {
+        sum += words[line_of(random[i]) * kLineWords];
+        QueryFence();
       }
     } else {
       for (size_t i = 0; i < kQueryBlock; i += kBatchSize) {

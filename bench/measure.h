@@ -30,19 +30,25 @@
 //    checksum. The CPU may overlap consecutive queries (as in RocksDB's
 //    filter_bench "single" figures): one thread's query throughput, not the
 //    latency of an isolated query.
-//  - dependent: the mixed queries again, but each key's address depends on the
-//    previous answer, so no two queries overlap: the latency of one query.
+//  - dependent: the mixed queries again, each completing before the next
+//    starts (QueryFence), so no two overlap: the latency of one query.
 //  - batched: ns per key through the library's batch API, kBatchSize keys per
 //    call.
 //  - memory floor: ns per key to load one random 64-byte line of a buffer the
-//    filters' size, one at a time (single) or kBatchSize at a time with
-//    prefetches (batched).
+//    filters' size, independently (as single queries), each load waiting for
+//    the previous one (as dependent queries), or kBatchSize at a time with
+//    prefetches (as batches).
 // Query figures are medians over blocks of kQueryBlock queries (ForEachBlock).
 
 #ifndef SSTFILTER_BENCH_MEASURE_H_
 #define SSTFILTER_BENCH_MEASURE_H_
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <emmintrin.h>
+#endif
+
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -81,6 +87,7 @@ struct RepResult {
   double query_ns_dependent = kNotMeasured;
   double query_ns_batched = kNotMeasured;  // NaN: no batch API
   double memory_floor_ns = kNotMeasured;
+  double memory_floor_dependent_ns = kNotMeasured;
   double memory_floor_batched_ns = kNotMeasured;
   uint64_t keys_checked = 0;  // added keys queried by the false-negative check
   // Filter bytes identical to an earlier, fully checked filter set.
@@ -112,8 +119,17 @@ double ThreadCpuNanos();
 double TimerOverheadNanos();
 // Defeats dead-code elimination of timed loops.
 void KeepResult(uint64_t checksum);
-// 0, unknown to the compiler.
-size_t OpaqueZero();
+// Waits until every earlier instruction has completed before any later one
+// starts (x86 LFENCE). A data dependency alone does not serialize queries: a
+// filter's answer usually comes from a branch, which the CPU predicts and runs
+// past while the cache miss is outstanding.
+inline void QueryFence() {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_lfence();
+#else
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+#endif
+}
 uint64_t DigestFilters(const std::vector<BuiltFilter>& filters);
 // Threads for the false-negative check of total keys: every hardware thread
 // for large workloads, one for small ones (thread start-up would dominate).
@@ -126,10 +142,16 @@ double Median(std::vector<double> values);
 // ns per key: the hash floor (XXH3-64 of each key, the native filter's hash),
 // keys made in blocks as for the queries.
 double MeasureHashFloor(const QuerySet& queries);
-// ns per key: one random line per query in a buffer of buffer_bytes, single or
-// batched.
+// How the memory floor touches its lines: like single queries (independent
+// loads the CPU may overlap), like dependent queries (each load completes
+// before the next starts), or like batches (kBatchSize prefetches, then the
+// loads).
+enum class MemoryAccess { kIndependent, kDependent, kBatched };
+
+// ns per key: one random line per query in a buffer of buffer_bytes.
 double MeasureMemoryFloor(size_t buffer_bytes,
-                          const std::vector<uint32_t>& random32, bool batched);
+                          const std::vector<uint32_t>& random32,
+                          MemoryAccess access);
 
 // Queries per timed block. Their keys (16 KB of random16 keys) are made just
 // before the block, outside the timed region, so a query finds its key in
@@ -256,10 +278,12 @@ class Runner final : public ImplRunner {
           CountBatched(readers, data.batched, &chunk, &checksum);
     }
     KeepResult(checksum);
-    result.memory_floor_ns =
-        MeasureMemoryFloor(total_bytes, data.random32, false);
+    result.memory_floor_ns = MeasureMemoryFloor(total_bytes, data.random32,
+                                                MemoryAccess::kIndependent);
+    result.memory_floor_dependent_ns = MeasureMemoryFloor(
+        total_bytes, data.random32, MemoryAccess::kDependent);
     result.memory_floor_batched_ns =
-        MeasureMemoryFloor(total_bytes, data.random32, true);
+        MeasureMemoryFloor(total_bytes, data.random32, MemoryAccess::kBatched);
     return result;
   }
 
@@ -345,23 +369,20 @@ class Runner final : public ImplRunner {
     return ns;
   }
 
-  // The next key's address depends on this answer (through an opaque zero),
-  // so each query waits for the previous one to finish.
+  // Each query completes before the next begins (QueryFence), so no two
+  // overlap, even where the answer comes from a predicted branch.
   static double CountDependent(const std::vector<const Reader*>& readers,
                                const QuerySet& queries, KeyChunk* chunk,
                                uint64_t* hits) {
     uint64_t sum = 0;
-    const size_t zero = OpaqueZero();
     const double ns = ForEachBlock(
         queries, chunk,
         [&](const absl::string_view* keys, const uint32_t* filters, size_t n) {
-          size_t i = 0;
-          for (size_t q = 0; q < n; ++q) {
+          for (size_t i = 0; i < n; ++i) {
             const Reader* reader =
                 filters == nullptr ? readers[0] : readers[filters[i]];
-            const bool match = reader->MayMatch(keys[i]);
-            sum += match;
-            i = q + 1 + (static_cast<size_t>(match) & zero);
+            sum += reader->MayMatch(keys[i]);
+            QueryFence();
           }
         });
     *hits += sum;
