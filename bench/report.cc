@@ -109,11 +109,11 @@ void PrintTable(const std::vector<Row>& rows, std::ostream& out) {
   out << PeerVersions()
       << "; Debian's RocksDB is built without AVX2 (portable x86-64 code).\n";
   out << "present/absent/mixed: single queries back to back (one thread's "
-         "throughput); lat: each query\n"
-         "  waits for the previous answer; batch: 32 keys per call. mem, "
-         "memlat, mem32: one random cache line\n"
-         "  per key in a buffer the filter's size, loaded as single, lat and "
-         "batch queries load theirs.\n"
+         "throughput); lat: one query at a time\n"
+         "  (an LFENCE after each); batch: 32 keys per call. mem, memlat, "
+         "mem32: one random cache line per key\n"
+         "  in a buffer the filter's size, loaded as the single, lat and batch "
+         "queries load theirs.\n"
          "x columns: ratio to rocksdb.fastbloom in the same case (build, "
          "mixed, batch, bits/key).\n";
   const std::string header = absl::StrFormat(
