@@ -24,10 +24,18 @@ constexpr uint64_t kQuickPlotKeys = 100'000;  // the same under --quick
 constexpr int kPlotFirstBits = 6;             // bits/key range of the FP sweep
 constexpr int kPlotLastBits = 20;
 
+// A false negative has its own status; options an implementation refuses
+// (e.g. an fpp below what it can reach) are bad flags.
 int Fail(const absl::Status& status) {
   std::cerr << "filter_bench: error: " << status.message() << "\n";
-  return status.code() == absl::StatusCode::kDataLoss ? kFalseNegativeExit
-                                                      : kErrorExit;
+  switch (status.code()) {
+    case absl::StatusCode::kDataLoss:
+      return kFalseNegativeExit;
+    case absl::StatusCode::kInvalidArgument:
+      return kUsageExit;
+    default:
+      return kErrorExit;
+  }
 }
 
 int Main(int argc, char** argv) {

@@ -80,8 +80,8 @@ class SortedHashAdapter {
   std::unique_ptr<Builder> NewBuilder() const {
     return std::make_unique<Builder>();
   }
-  std::unique_ptr<Reader> NewReader(absl::string_view filter) const {
-    return std::make_unique<Reader>(filter, lie_);
+  Reader NewReader(absl::string_view filter) const {
+    return Reader(filter, lie_);
   }
   absl::Status CheckKind(absl::string_view) const { return absl::OkStatus(); }
   double ConfiguredBitsPerKey() const { return 64; }

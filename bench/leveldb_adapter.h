@@ -75,8 +75,8 @@ class LevelDbAdapter {
   std::unique_ptr<Builder> NewBuilder() const {
     return std::make_unique<Builder>(policy_.get(), bits_per_key_);
   }
-  std::unique_ptr<Reader> NewReader(absl::string_view filter) const {
-    return std::make_unique<Reader>(policy_.get(), filter);
+  Reader NewReader(absl::string_view filter) const {
+    return Reader(policy_.get(), filter);
   }
   absl::Status CheckKind(absl::string_view /*filter*/) const {
     return absl::OkStatus();

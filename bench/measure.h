@@ -16,7 +16,7 @@
 //       double ExpectedFpp(size_t num_keys) const;
 //     };
 //     std::unique_ptr<Builder> NewBuilder() const;
-//     std::unique_ptr<Reader> NewReader(string_view filter) const;
+//     Reader NewReader(string_view filter) const;  // movable
 //     absl::Status CheckKind(string_view filter) const;  // what we asked for?
 //     double ConfiguredBitsPerKey() const;
 //     std::string Details() const;
@@ -228,13 +228,14 @@ class Runner final : public ImplRunner {
     result.bits_per_key =
         total_bytes * 8.0 / static_cast<double>(w.total_keys());
 
-    std::vector<std::unique_ptr<typename Adapter::Reader>> owned;
-    std::vector<const typename Adapter::Reader*> readers;
+    // Readers side by side, as a table cache holds its tables' filter readers:
+    // a query's only pointer chasing is the library's own.
+    std::vector<Reader> readers;
+    readers.reserve(filters.size());
     double expected = 0;
     for (const BuiltFilter& filter : filters) {
-      owned.push_back(adapter_->NewReader(filter.bytes));
-      readers.push_back(owned.back().get());
-      expected += owned.back()->ExpectedFpp(w.keys_per_filter);
+      readers.push_back(adapter_->NewReader(filter.bytes));
+      expected += readers.back().ExpectedFpp(w.keys_per_filter);
     }
     result.expected_fp_rate = expected / static_cast<double>(filters.size());
 
@@ -293,7 +294,7 @@ class Runner final : public ImplRunner {
   // Queries every added key of every filter, through the batch API where there
   // is one. Not timed, so it uses every core (readers are immutable).
   absl::Status CheckAllKeys(const Workload& w,
-                            const std::vector<const Reader*>& readers) {
+                            const std::vector<Reader>& readers) {
     const uint64_t total = w.total_keys();
     const size_t threads = CheckThreads(total);
     std::vector<absl::Status> statuses(threads);
@@ -314,7 +315,7 @@ class Runner final : public ImplRunner {
   // Checks the added keys at positions [begin, end) of the workload (filter by
   // filter, position p being key p % n of filter p / n).
   static absl::Status CheckKeyRange(const Workload& w,
-                                    const std::vector<const Reader*>& readers,
+                                    const std::vector<Reader>& readers,
                                     uint64_t begin, uint64_t end) {
     KeyChunk chunk;
     const uint64_t n = w.keys_per_filter;
@@ -328,10 +329,10 @@ class Runner final : public ImplRunner {
         const int m = static_cast<int>(std::min<size_t>(kBatchSize, count - i));
         bool results[kBatchSize];
         if (Adapter::kHasBatch) {
-          readers[f]->MayMatchBatch(chunk.data() + i, m, results);
+          readers[f].MayMatchBatch(chunk.data() + i, m, results);
         } else {
           for (int b = 0; b < m; ++b) {
-            results[b] = readers[f]->MayMatch(chunk[i + b]);
+            results[b] = readers[f].MayMatch(chunk[i + b]);
           }
         }
         for (int b = 0; b < m; ++b) {
@@ -349,7 +350,7 @@ class Runner final : public ImplRunner {
   }
 
   // Each returns ns per query (ForEachBlock) and adds the matches to *hits.
-  static double CountSingle(const std::vector<const Reader*>& readers,
+  static double CountSingle(const std::vector<Reader>& readers,
                             const QuerySet& queries, KeyChunk* chunk,
                             uint64_t* hits) {
     uint64_t sum = 0;
@@ -357,11 +358,11 @@ class Runner final : public ImplRunner {
         queries, chunk,
         [&](const absl::string_view* keys, const uint32_t* filters, size_t n) {
           if (filters == nullptr) {
-            const Reader* reader = readers[0];
+            const Reader* reader = &readers[0];
             for (size_t i = 0; i < n; ++i) sum += reader->MayMatch(keys[i]);
           } else {
             for (size_t i = 0; i < n; ++i) {
-              sum += readers[filters[i]]->MayMatch(keys[i]);
+              sum += readers[filters[i]].MayMatch(keys[i]);
             }
           }
         });
@@ -371,7 +372,7 @@ class Runner final : public ImplRunner {
 
   // Each query completes before the next begins (QueryFence), so no two
   // overlap, even where the answer comes from a predicted branch.
-  static double CountDependent(const std::vector<const Reader*>& readers,
+  static double CountDependent(const std::vector<Reader>& readers,
                                const QuerySet& queries, KeyChunk* chunk,
                                uint64_t* hits) {
     uint64_t sum = 0;
@@ -380,7 +381,7 @@ class Runner final : public ImplRunner {
         [&](const absl::string_view* keys, const uint32_t* filters, size_t n) {
           for (size_t i = 0; i < n; ++i) {
             const Reader* reader =
-                filters == nullptr ? readers[0] : readers[filters[i]];
+                filters == nullptr ? &readers[0] : &readers[filters[i]];
             sum += reader->MayMatch(keys[i]);
             QueryFence();
           }
@@ -389,7 +390,7 @@ class Runner final : public ImplRunner {
     return ns;
   }
 
-  static double CountBatched(const std::vector<const Reader*>& readers,
+  static double CountBatched(const std::vector<Reader>& readers,
                              const QuerySet& queries, KeyChunk* chunk,
                              uint64_t* hits) {
     uint64_t sum = 0;
@@ -399,7 +400,7 @@ class Runner final : public ImplRunner {
           bool results[kBatchSize];
           for (size_t i = 0; i + kBatchSize <= n; i += kBatchSize) {
             const Reader* reader =
-                filters == nullptr ? readers[0] : readers[filters[i]];
+                filters == nullptr ? &readers[0] : &readers[filters[i]];
             reader->MayMatchBatch(keys + i, kBatchSize, results);
             for (int b = 0; b < kBatchSize; ++b) sum += results[b];
           }
@@ -441,32 +442,31 @@ class DropOneKeyAdapter {
 
   class Reader {
    public:
-    Reader(std::unique_ptr<typename Inner::Reader> inner,
-           std::shared_ptr<std::string> dropped)
+    Reader(typename Inner::Reader inner, std::shared_ptr<std::string> dropped)
         : inner_(std::move(inner)), dropped_(std::move(dropped)) {}
     bool MayMatch(absl::string_view key) const {
-      return key != *dropped_ && inner_->MayMatch(key);
+      return key != *dropped_ && inner_.MayMatch(key);
     }
     void MayMatchBatch(const absl::string_view* keys, int n,
                        bool* results) const {
-      inner_->MayMatchBatch(keys, n, results);
+      inner_.MayMatchBatch(keys, n, results);
       for (int i = 0; i < n; ++i)
         results[i] = results[i] && keys[i] != *dropped_;
     }
     double ExpectedFpp(size_t num_keys) const {
-      return inner_->ExpectedFpp(num_keys);
+      return inner_.ExpectedFpp(num_keys);
     }
 
    private:
-    std::unique_ptr<typename Inner::Reader> inner_;
+    typename Inner::Reader inner_;
     std::shared_ptr<std::string> dropped_;
   };
 
   std::unique_ptr<Builder> NewBuilder() const {
     return std::make_unique<Builder>(inner_->NewBuilder(), dropped_);
   }
-  std::unique_ptr<Reader> NewReader(absl::string_view filter) const {
-    return std::make_unique<Reader>(inner_->NewReader(filter), dropped_);
+  Reader NewReader(absl::string_view filter) const {
+    return Reader(inner_->NewReader(filter), dropped_);
   }
   absl::Status CheckKind(absl::string_view filter) const {
     return inner_->CheckKind(filter);

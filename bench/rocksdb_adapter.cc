@@ -95,12 +95,11 @@ absl::Status RocksDbAdapter::Builder::Finish(BuiltFilter* out) {
   return absl::OkStatus();
 }
 
-std::unique_ptr<RocksDbAdapter::Reader> RocksDbAdapter::NewReader(
+RocksDbAdapter::Reader RocksDbAdapter::NewReader(
     absl::string_view filter) const {
-  return std::make_unique<Reader>(
-      kind_, filter,
-      table_options_.filter_policy->GetFilterBitsReader(
-          rocksdb::Slice(filter.data(), filter.size())));
+  return Reader(kind_, filter,
+                table_options_.filter_policy->GetFilterBitsReader(
+                    rocksdb::Slice(filter.data(), filter.size())));
 }
 
 absl::Status RocksDbAdapter::CheckKind(absl::string_view filter) const {

@@ -82,7 +82,7 @@ class RocksDbAdapter {
   };
 
   std::unique_ptr<Builder> NewBuilder() const;
-  std::unique_ptr<Reader> NewReader(absl::string_view filter) const;
+  Reader NewReader(absl::string_view filter) const;
   // OK when the trailer marks the filter as the kind this adapter stands for.
   absl::Status CheckKind(absl::string_view filter) const;
   double ConfiguredBitsPerKey() const { return bits_per_key_; }

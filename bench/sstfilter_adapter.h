@@ -75,8 +75,8 @@ class SstFilterAdapter {
   std::unique_ptr<Builder> NewBuilder() const {
     return std::make_unique<Builder>(policy_->NewBuilder());
   }
-  std::unique_ptr<Reader> NewReader(absl::string_view filter) const {
-    return std::make_unique<Reader>(policy_->NewReader(filter));
+  Reader NewReader(absl::string_view filter) const {
+    return Reader(policy_->NewReader(filter));
   }
   // Any bytes the policy produced are its own kind.
   absl::Status CheckKind(absl::string_view /*filter*/) const {
