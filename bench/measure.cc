@@ -108,12 +108,12 @@ double MeasureHashFloor(const QuerySet& queries) {
   return ns;
 }
 
-double MeasureMemoryFloor(size_t buffer_bytes,
+namespace {
+
+double MeasureMemoryFloor(const std::vector<uint64_t>& buffer,
                           const std::vector<uint32_t>& random32,
                           MemoryAccess access) {
-  const size_t lines = std::max<size_t>(1, buffer_bytes / kLineBytes);
-  // Filled, so that its pages are mapped before the timing.
-  std::vector<uint64_t> buffer(lines * kLineWords, 1);
+  const size_t lines = buffer.size() / kLineWords;
   const uint64_t* words = buffer.data();
   const auto line_of = [lines](uint32_t r) {
     return static_cast<size_t>((uint64_t{r} * lines) >> 32);
@@ -149,6 +149,22 @@ double MeasureMemoryFloor(size_t buffer_bytes,
   }
   KeepResult(sum);
   return Median(std::move(per_query));
+}
+
+}  // namespace
+
+void MeasureMemoryFloors(size_t buffer_bytes,
+                         const std::vector<uint32_t>& random32,
+                         RepResult* result) {
+  const size_t lines = std::max<size_t>(1, buffer_bytes / kLineBytes);
+  // Filled, so that its pages are mapped before the timing.
+  const std::vector<uint64_t> buffer(lines * kLineWords, 1);
+  result->memory_floor_ns =
+      MeasureMemoryFloor(buffer, random32, MemoryAccess::kIndependent);
+  result->memory_floor_dependent_ns =
+      MeasureMemoryFloor(buffer, random32, MemoryAccess::kDependent);
+  result->memory_floor_batched_ns =
+      MeasureMemoryFloor(buffer, random32, MemoryAccess::kBatched);
 }
 
 }  // namespace bench

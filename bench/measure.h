@@ -148,10 +148,11 @@ double MeasureHashFloor(const QuerySet& queries);
 // loads).
 enum class MemoryAccess { kIndependent, kDependent, kBatched };
 
-// ns per key: one random line per query in a buffer of buffer_bytes.
-double MeasureMemoryFloor(size_t buffer_bytes,
-                          const std::vector<uint32_t>& random32,
-                          MemoryAccess access);
+// Sets result's three memory floors: ns per key to load one random line per
+// query from a buffer of buffer_bytes, in each MemoryAccess way.
+void MeasureMemoryFloors(size_t buffer_bytes,
+                         const std::vector<uint32_t>& random32,
+                         RepResult* result);
 
 // Queries per timed block. Their keys (16 KB of random16 keys) are made just
 // before the block, outside the timed region, so a query finds its key in
@@ -253,12 +254,17 @@ class Runner final : public ImplRunner {
       result.keys_checked = w.total_keys();
     }
 
-    // False-positive rate over the absent sample (also warms the filters up).
+    // The absent queries give the false-positive rate and their timing (the
+    // check above has just touched the whole filter, as any query set would).
     uint64_t false_positives = 0;
-    CountSingle(readers, data.negative, &chunk, &false_positives);
+    result.query_ns_negative =
+        CountSingle(readers, data.negative, &chunk, &false_positives);
     result.fp_rate = static_cast<double>(false_positives) /
                      static_cast<double>(data.negative.size());
-    if (!measure_speed) return result;
+    if (!measure_speed) {
+      result.query_ns_negative = kNotMeasured;
+      return result;
+    }
 
     uint64_t positives = 0;
     result.query_ns_positive =
@@ -269,8 +275,6 @@ class Runner final : public ImplRunner {
           data.positive.size() - positives, data.positive.size()));
     }
     uint64_t checksum = 0;
-    result.query_ns_negative =
-        CountSingle(readers, data.negative, &chunk, &checksum);
     result.query_ns_mixed = CountSingle(readers, data.mixed, &chunk, &checksum);
     result.query_ns_dependent =
         CountDependent(readers, data.mixed, &chunk, &checksum);
@@ -279,12 +283,7 @@ class Runner final : public ImplRunner {
           CountBatched(readers, data.batched, &chunk, &checksum);
     }
     KeepResult(checksum);
-    result.memory_floor_ns = MeasureMemoryFloor(total_bytes, data.random32,
-                                                MemoryAccess::kIndependent);
-    result.memory_floor_dependent_ns = MeasureMemoryFloor(
-        total_bytes, data.random32, MemoryAccess::kDependent);
-    result.memory_floor_batched_ns =
-        MeasureMemoryFloor(total_bytes, data.random32, MemoryAccess::kBatched);
+    MeasureMemoryFloors(total_bytes, data.random32, &result);
     return result;
   }
 
