@@ -16,6 +16,7 @@ def sstfilter_repositories():
             "absl/flags:flag": "pkg-config:absl_flags",
             "absl/flags:parse": "pkg-config:absl_flags_parse",
             "absl/flags:usage": "pkg-config:absl_flags_usage",
+            "absl/flags:reflection": "pkg-config:absl_flags_reflection",
             "absl/random:random": "pkg-config:absl_random_random",
             "absl/status:status": "pkg-config:absl_status",
             "absl/status:statusor": "pkg-config:absl_statusor",

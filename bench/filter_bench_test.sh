@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Runs the real filter_bench binary: exit status 2 and a one-line message for bad flags,
+# --list, JSON rows with every field, the table, the injected false negative (exit 3),
+# and the plot.
+set -uo pipefail
+
+bench="$1"
+tmp="${TEST_TMPDIR:-$(mktemp -d)}"
+failures=0
+
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+# Small runs: one tiny filter, one rep, one workload.
+tiny=(--keys=1000 --reps=1 --workloads=random16)
+
+# Bad flags: status 2, exactly one line on stderr, nothing on stdout.
+for args in "--impls=nosuch" "--keys=0" "--fpp=1.5" "--fpp=0" "--format=xml" \
+            "--reps=0" "--bits_per_key=500" "--workloads=zipf" "--bogus=1" \
+            "--quick=maybe" "stray" "--keys"; do
+  "$bench" $args >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  [ "$rc" -eq 2 ] || fail "$args: exit status $rc, want 2"
+  [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "$args: stderr is not one line: $(cat "$tmp/err")"
+  [ ! -s "$tmp/out" ] || fail "$args: wrote to stdout"
+done
+
+# --list prints every name.
+"$bench" --list >"$tmp/list" || fail "--list failed"
+for name in sstfilter.leveldb_compat leveldb rocksdb.fastbloom rocksdb.legacybloom \
+            rocksdb.ribbon random16 sequential varlen lsm6400; do
+  grep -q "^  $name " "$tmp/list" || fail "--list lacks $name"
+done
+
+# JSON: one object per row, every field present.
+"$bench" "${tiny[@]}" --format=json >"$tmp/json" 2>"$tmp/err" || fail "json run failed"
+[ -s "$tmp/err" ] || fail "no progress on stderr"
+python3 - "$tmp/json" "$tmp/list" <<'PY' || fail "JSON rows incomplete"
+import json, sys
+rows = [json.loads(line) for line in open(sys.argv[1])]
+names = {r["impl"] for r in rows}
+listed = set()
+for line in open(sys.argv[2]):
+    if line.startswith("workloads:"):
+        break
+    if line.startswith("  "):
+        listed.add(line.split()[0])
+assert names == listed, (names, listed)
+fields = ["impl", "workload", "keys", "key_bytes", "bits_per_key_config", "bits_per_key",
+          "fp_rate", "expected_fp_rate", "build_ns_per_key", "query_ns_positive",
+          "query_ns_negative", "query_ns_mixed", "query_ns_batched", "hash_floor_ns",
+          "memory_floor_ns", "reps"]
+for r in rows:
+    for f in fields:
+        assert f in r, (r["impl"], f)
+    assert r["keys"] == 1000 and r["workload"] == "random16" and r["reps"] == 1
+    assert r["key_bytes"] == 16
+    assert 0 <= r["fp_rate"] < 0.05, r
+    assert r["build_ns_per_key"] > 0 and r["query_ns_mixed"] > 0
+    assert (r["query_ns_batched"] is None) == (r["impl"] == "leveldb"), r
+    assert r["keys_checked"] == 1000
+PY
+
+# Table: a header, one row per implementation, the ratio columns.
+"$bench" "${tiny[@]}" --impls=rocksdb.fastbloom,leveldb >"$tmp/table" 2>/dev/null ||
+  fail "table run failed"
+grep -q "medians of 1 interleaved repetitions" "$tmp/table" || fail "table: no header"
+grep -q "xbuild" "$tmp/table" || fail "table: no ratio columns"
+grep -qE "^  rocksdb.fastbloom +[0-9.]+ .*\| +1.00 +1.00 +1.00 +1.00$" "$tmp/table" ||
+  fail "table: baseline row not 1.00 against itself: $(cat "$tmp/table")"
+grep -qE "^  leveldb " "$tmp/table" || fail "table: no leveldb row"
+
+# A planted false negative stops the run: status 3, an error naming it.
+"$bench" "${tiny[@]}" --impls=rocksdb.fastbloom --inject_false_negative \
+  >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 3 ] || fail "--inject_false_negative: exit status $rc, want 3"
+grep -q "error: .*false negative" "$tmp/err" || fail "no false-negative message: $(cat "$tmp/err")"
+[ ! -s "$tmp/out" ] || fail "--inject_false_negative: figures printed despite the failure"
+
+# The plot: a PNG file.
+"$bench" "${tiny[@]}" --quick --impls=rocksdb.fastbloom,rocksdb.ribbon \
+  --plot="$tmp/fpp.png" >/dev/null 2>"$tmp/err" || fail "--plot failed: $(cat "$tmp/err")"
+head -c 8 "$tmp/fpp.png" | od -An -tx1 | grep -q "89 50 4e 47 0d 0a 1a 0a" ||
+  fail "--plot did not write a PNG"
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures failure(s)" >&2
+  exit 1
+fi
+echo "PASS"

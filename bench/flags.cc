@@ -1,0 +1,338 @@
+#include "bench/flags.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <set>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/reflection.h"
+#include "absl/flags/usage.h"
+#include "absl/flags/usage_config.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "bench/impls.h"
+#include "bench/workload.h"
+
+// Every value flag is a string validated by MakeOptions, so Abseil never
+// rejects a value.
+ABSL_FLAG(std::string, impls, "",
+          "comma list of implementations (default: all; --list prints them)");
+ABSL_FLAG(std::string, workloads, "",
+          "comma list of workloads: random16,sequential,varlen,lsm6400 "
+          "(default: all; --quick: all but lsm6400)");
+ABSL_FLAG(std::string, keys, "",
+          "comma list of keys per filter for the single-filter workloads, "
+          "e.g. 1e4,10^6 (default: 10^4,10^6, plus 10^8 for random16 unless "
+          "--quick)");
+ABSL_FLAG(std::string, bits_per_key, "",
+          "comma list of bits/key settings, in [1, 100] (default: 10)");
+ABSL_FLAG(std::string, fpp, "",
+          "comma list of target false-positive rates, in (0, 1); peers get "
+          "the standard Bloom bits/key for each");
+ABSL_FLAG(std::string, reps, "",
+          "repetitions per figure, median reported (default: 3)");
+ABSL_FLAG(std::string, format, "table",
+          "output: table or json (one object per row)");
+ABSL_FLAG(std::string, plot, "",
+          "also sweep 6..20 bits/key and draw FP rate against bits/key to "
+          "this PNG");
+ABSL_FLAG(bool, quick, false,
+          "small sizes and no lsm6400: finishes in under a minute");
+ABSL_FLAG(bool, list, false,
+          "print the implementation and workload names, then exit");
+ABSL_FLAG(bool, inject_false_negative, false,
+          "testing: make one added key read 'no' in every implementation; "
+          "the run must fail with a false-negative error (exit status 3)");
+
+namespace sstfilter {
+namespace bench {
+namespace {
+
+// Keys per filter; also keeps every present index below kAbsentBase.
+constexpr uint64_t kMaxKeys = 1'000'000'000;
+constexpr int kMaxReps = 1000;
+constexpr double kDefaultBitsPerKey = 10;
+
+absl::Status FlagError(absl::string_view flag, absl::string_view value,
+                       absl::string_view why) {
+  return absl::InvalidArgumentError(
+      absl::StrFormat("--%s=%s: %s", flag, value, why));
+}
+
+std::vector<std::string> SplitList(const std::string& value) {
+  return absl::StrSplit(value, ',');
+}
+
+// Accepts 1000000, 1e6 and 10^6.
+bool ParseCount(absl::string_view text, uint64_t* out) {
+  if (absl::ConsumePrefix(&text, "10^")) {
+    int exponent;
+    if (!absl::SimpleAtoi(text, &exponent) || exponent < 0 || exponent > 18)
+      return false;
+    *out = 1;
+    for (int i = 0; i < exponent; ++i) *out *= 10;
+    return true;
+  }
+  if (absl::SimpleAtoi(text, out)) return true;
+  double value;
+  if (!absl::SimpleAtod(text, &value) || !(value >= 0) || value > 1e18 ||
+      value != std::floor(value)) {
+    return false;
+  }
+  *out = static_cast<uint64_t>(value);
+  return true;
+}
+
+absl::StatusOr<std::vector<double>> ParseDoubles(absl::string_view flag,
+                                                 const std::string& value,
+                                                 double low, double high,
+                                                 bool open_range) {
+  std::vector<double> values;
+  for (const std::string& item : SplitList(value)) {
+    double v;
+    if (!absl::SimpleAtod(item, &v) || std::isnan(v)) {
+      return FlagError(flag, value, "'" + item + "' is not a number");
+    }
+    const bool in_range =
+        open_range ? (v > low && v < high) : (v >= low && v <= high);
+    if (!in_range) {
+      return FlagError(flag, value,
+                       absl::StrFormat("%s is outside %c%g, %g%c", item,
+                                       open_range ? '(' : '[', low, high,
+                                       open_range ? ')' : ']'));
+    }
+    values.push_back(v);
+  }
+  return values;
+}
+
+// A flag as it appears on the command line: --name, --name=value, -name=value.
+struct ArgFlag {
+  std::string name;
+  std::string value;
+  bool has_value = false;
+};
+
+bool SplitFlagArg(absl::string_view arg, ArgFlag* out) {
+  if (!absl::ConsumePrefix(&arg, "-")) return false;
+  absl::ConsumePrefix(&arg, "-");
+  const size_t eq = arg.find('=');
+  out->name = std::string(arg.substr(0, eq));
+  out->has_value = eq != absl::string_view::npos;
+  out->value = out->has_value ? std::string(arg.substr(eq + 1)) : "";
+  return true;
+}
+
+// Flags Abseil's parser handles without registering them (--help and friends).
+bool IsUsageFlag(absl::string_view name) {
+  for (const char* usage :
+       {"help", "helpfull", "helpshort", "helppackage", "version",
+        "only_check_args", "helpon", "helpmatch"}) {
+    if (name == usage) return true;
+  }
+  return false;
+}
+
+// Does what absl::ParseCommandLine would do with argv's flags, but reports
+// problems instead of exiting, so that the caller chooses the exit status.
+absl::Status PreParse(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--") break;
+    ArgFlag flag;
+    if (!SplitFlagArg(arg, &flag)) {
+      return absl::InvalidArgumentError("unexpected argument '" + arg +
+                                        "' (flags only)");
+    }
+    if (IsUsageFlag(flag.name)) continue;  // Abseil handles these itself
+    absl::CommandLineFlag* found = absl::FindCommandLineFlag(flag.name);
+    if (found == nullptr && absl::StartsWith(flag.name, "no")) {
+      absl::CommandLineFlag* negated =
+          absl::FindCommandLineFlag(flag.name.substr(2));
+      if (negated != nullptr && negated->IsOfType<bool>() && !flag.has_value)
+        continue;
+    }
+    if (found == nullptr) {
+      return absl::InvalidArgumentError("unknown flag --" + flag.name +
+                                        " (see --help)");
+    }
+    std::string value = flag.value;
+    if (!flag.has_value) {
+      if (found->IsOfType<bool>()) continue;
+      if (i + 1 >= argc) {
+        return absl::InvalidArgumentError("--" + flag.name + " needs a value");
+      }
+      value = argv[++i];
+    }
+    std::string error;
+    if (!found->ParseFrom(value, &error)) {
+      return FlagError(flag.name, value, error);
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<Options> MakeOptions(const RawFlags& raw) {
+  Options options;
+  options.quick = raw.quick;
+  options.list = raw.list;
+  options.plot = raw.plot;
+  BenchConfig& bench = options.bench;
+  bench.drop_one_key = raw.inject_false_negative;
+
+  if (raw.impls.empty()) {
+    for (const ImplEntry& entry : Registry()) bench.impls.push_back(&entry);
+  } else {
+    std::set<std::string> seen;
+    for (const std::string& name : SplitList(raw.impls)) {
+      const ImplEntry* entry = FindImpl(name);
+      if (entry == nullptr && name == "sstfilter") {
+        return FlagError("impls", raw.impls,
+                         "the native policy is not in this build (set "
+                         "NATIVE_POLICY_DEPS in bench/BUILD.bazel)");
+      }
+      if (entry == nullptr) {
+        return FlagError(
+            "impls", raw.impls,
+            "unknown implementation '" + name + "' (--list prints the names)");
+      }
+      if (!seen.insert(name).second) {
+        return FlagError("impls", raw.impls, "'" + name + "' listed twice");
+      }
+      bench.impls.push_back(entry);
+    }
+  }
+
+  if (raw.workloads.empty()) {
+    // --quick leaves out lsm6400 (6.4 * 10^7 keys per implementation and rep).
+    for (const WorkloadSpec& spec : AllWorkloads()) {
+      if (!raw.quick || spec.num_filters == 0)
+        bench.workloads.push_back(spec.name);
+    }
+  } else {
+    std::set<std::string> seen;
+    for (const std::string& name : SplitList(raw.workloads)) {
+      if (FindWorkload(name) == nullptr) {
+        return FlagError(
+            "workloads", raw.workloads,
+            "unknown workload '" + name + "' (--list prints the names)");
+      }
+      if (!seen.insert(name).second) {
+        return FlagError("workloads", raw.workloads,
+                         "'" + name + "' listed twice");
+      }
+      bench.workloads.push_back(name);
+    }
+  }
+
+  if (raw.keys.empty()) {
+    // 10^8 keys cost minutes per workload; the headline workload alone gets
+    // them.
+    bench.other_keys = {10'000, 1'000'000};
+    bench.keys = bench.other_keys;
+    if (!raw.quick) bench.keys.push_back(100'000'000);
+  } else {
+    for (const std::string& item : SplitList(raw.keys)) {
+      uint64_t n;
+      if (!ParseCount(item, &n) || n < 1 || n > kMaxKeys) {
+        return FlagError("keys", raw.keys,
+                         absl::StrFormat("'%s' is not a key count in [1, %d]",
+                                         item, kMaxKeys));
+      }
+      bench.keys.push_back(n);
+    }
+    bench.other_keys = bench.keys;
+  }
+
+  if (!raw.bits_per_key.empty()) {
+    absl::StatusOr<std::vector<double>> bits =
+        ParseDoubles("bits_per_key", raw.bits_per_key, kMinBitsPerKey,
+                     kMaxBitsPerKey, false);
+    if (!bits.ok()) return bits.status();
+    for (double b : *bits)
+      bench.filter_sizes.push_back(FilterOptions::BitsPerKey(b));
+  }
+  if (!raw.fpp.empty()) {
+    absl::StatusOr<std::vector<double>> fpps =
+        ParseDoubles("fpp", raw.fpp, 0, 1, true);
+    if (!fpps.ok()) return fpps.status();
+    for (double p : *fpps) bench.filter_sizes.push_back(FilterOptions::Fpp(p));
+  }
+  if (bench.filter_sizes.empty()) {
+    bench.filter_sizes.push_back(FilterOptions::BitsPerKey(kDefaultBitsPerKey));
+  }
+
+  if (!raw.reps.empty()) {
+    int reps;
+    if (!absl::SimpleAtoi(raw.reps, &reps) || reps < 1 || reps > kMaxReps) {
+      return FlagError(
+          "reps", raw.reps,
+          absl::StrFormat("not a repetition count in [1, %d]", kMaxReps));
+    }
+    bench.reps = reps;
+  }
+
+  if (raw.format == "table") {
+    options.format = Format::kTable;
+  } else if (raw.format == "json") {
+    options.format = Format::kJson;
+  } else {
+    return FlagError("format", raw.format, "must be table or json");
+  }
+  return options;
+}
+
+absl::StatusOr<Options> ParseCommandLine(int argc, char** argv) {
+  absl::SetProgramUsageMessage(UsageText());
+  absl::FlagsUsageConfig usage;
+  // --help lists the flags of this file (Abseil's default looks for main's
+  // file).
+  usage.contains_help_flags = [](absl::string_view path) {
+    return absl::EndsWith(path, "bench/flags.cc");
+  };
+  usage.contains_helpshort_flags = usage.contains_help_flags;
+  absl::SetFlagsUsageConfig(usage);
+  absl::Status pre = PreParse(argc, argv);
+  if (!pre.ok()) return pre;
+  const std::vector<char*> rest = absl::ParseCommandLine(argc, argv);
+  if (rest.size() > 1) {
+    return absl::InvalidArgumentError(std::string("unexpected argument '") +
+                                      rest[1] + "'");
+  }
+  RawFlags raw;
+  raw.impls = absl::GetFlag(FLAGS_impls);
+  raw.workloads = absl::GetFlag(FLAGS_workloads);
+  raw.keys = absl::GetFlag(FLAGS_keys);
+  raw.bits_per_key = absl::GetFlag(FLAGS_bits_per_key);
+  raw.fpp = absl::GetFlag(FLAGS_fpp);
+  raw.reps = absl::GetFlag(FLAGS_reps);
+  raw.format = absl::GetFlag(FLAGS_format);
+  raw.plot = absl::GetFlag(FLAGS_plot);
+  raw.quick = absl::GetFlag(FLAGS_quick);
+  raw.list = absl::GetFlag(FLAGS_list);
+  raw.inject_false_negative = absl::GetFlag(FLAGS_inject_false_negative);
+  return MakeOptions(raw);
+}
+
+std::string UsageText() {
+  return "Benchmarks filter blocks: sstfilter's policies against LevelDB's and "
+         "RocksDB's\n"
+         "own filters, in one process, on the same keys.\n\n"
+         "  filter_bench [--impls=a,b] [--workloads=a,b] [--keys=N,...]\n"
+         "               [--bits_per_key=X,...] [--fpp=P,...] [--reps=N] "
+         "[--quick]\n"
+         "               [--format=table|json] [--plot=FILE.png] [--list]\n\n"
+         "Exit status: 0 ok, 1 error, 2 bad flags, 3 false negative.";
+}
+
+}  // namespace bench
+}  // namespace sstfilter

@@ -1,0 +1,59 @@
+// filter_bench's command line: the flags, their defaults, and validation. Every
+// bad value is a one-line InvalidArgumentError naming the flag and the value;
+// the binary prints it and exits with status 2 (kUsageExit).
+
+#ifndef SSTFILTER_BENCH_FLAGS_H_
+#define SSTFILTER_BENCH_FLAGS_H_
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "bench/harness.h"
+
+namespace sstfilter {
+namespace bench {
+
+constexpr int kUsageExit = 2;          // bad flags
+constexpr int kFalseNegativeExit = 3;  // an added key did not match
+constexpr int kErrorExit = 1;          // anything else
+
+enum class Format { kTable, kJson };
+
+// The flags as given, before validation.
+struct RawFlags {
+  std::string impls;
+  std::string workloads;
+  std::string keys;
+  std::string bits_per_key;
+  std::string fpp;
+  std::string reps;
+  std::string format = "table";
+  std::string plot;
+  bool quick = false;
+  bool list = false;
+  bool inject_false_negative = false;
+};
+
+struct Options {
+  BenchConfig bench;
+  Format format = Format::kTable;
+  std::string plot;  // PNG path, empty: no plot
+  bool quick = false;
+  bool list = false;
+};
+
+// Validates raw flags and applies defaults (which depend on --quick).
+absl::StatusOr<Options> MakeOptions(const RawFlags& raw);
+
+// Parses argv with Abseil's flags library. Unknown flags, malformed values and
+// stray arguments are returned as errors (Abseil alone would exit with status
+// 1). --help and friends behave as Abseil defines them.
+absl::StatusOr<Options> ParseCommandLine(int argc, char** argv);
+
+// Usage text for --help.
+std::string UsageText();
+
+}  // namespace bench
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_BENCH_FLAGS_H_

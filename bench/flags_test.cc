@@ -1,0 +1,112 @@
+// Tests of flag validation: defaults, lists, and a one-line error naming the
+// flag for every bad value. (filter_bench_test.sh checks the exit status of the
+// binary.)
+
+#include "bench/flags.h"
+
+#include <string>
+
+#include "gtest/gtest.h"
+
+namespace sstfilter {
+namespace bench {
+namespace {
+
+TEST(FlagsTest, DefaultsCoverEverything) {
+  absl::StatusOr<Options> options = MakeOptions(RawFlags());
+  ASSERT_TRUE(options.ok()) << options.status();
+  EXPECT_EQ(options->bench.impls.size(), Registry().size());
+  EXPECT_EQ(options->bench.workloads,
+            (std::vector<std::string>{"random16", "sequential", "varlen",
+                                      "lsm6400"}));
+  EXPECT_EQ(options->bench.keys,
+            (std::vector<uint64_t>{10000, 1000000, 100000000}));
+  EXPECT_EQ(options->bench.other_keys, (std::vector<uint64_t>{10000, 1000000}));
+  ASSERT_EQ(options->bench.filter_sizes.size(), 1u);
+  EXPECT_EQ(options->bench.filter_sizes[0].bits_per_key, 10.0);
+  EXPECT_EQ(options->bench.reps, 3);
+  EXPECT_EQ(options->format, Format::kTable);
+}
+
+TEST(FlagsTest, QuickDropsTheLargestSizeAndLsm) {
+  RawFlags raw;
+  raw.quick = true;
+  absl::StatusOr<Options> options = MakeOptions(raw);
+  ASSERT_TRUE(options.ok());
+  EXPECT_EQ(options->bench.keys, (std::vector<uint64_t>{10000, 1000000}));
+  EXPECT_EQ(options->bench.workloads,
+            (std::vector<std::string>{"random16", "sequential", "varlen"}));
+}
+
+TEST(FlagsTest, ListsAndNotations) {
+  RawFlags raw;
+  raw.impls = "leveldb,rocksdb.ribbon";
+  raw.workloads = "varlen";
+  raw.keys = "1000,1e5,10^6";
+  raw.bits_per_key = "6,12.5";
+  raw.fpp = "0.01";
+  raw.reps = "5";
+  raw.format = "json";
+  absl::StatusOr<Options> options = MakeOptions(raw);
+  ASSERT_TRUE(options.ok()) << options.status();
+  ASSERT_EQ(options->bench.impls.size(), 2u);
+  EXPECT_STREQ(options->bench.impls[1]->name, "rocksdb.ribbon");
+  EXPECT_EQ(options->bench.keys,
+            (std::vector<uint64_t>{1000, 100000, 1000000}));
+  EXPECT_EQ(options->bench.other_keys, options->bench.keys);
+  ASSERT_EQ(options->bench.filter_sizes.size(), 3u);
+  EXPECT_EQ(options->bench.filter_sizes[1].bits_per_key, 12.5);
+  EXPECT_EQ(options->bench.filter_sizes[2].fpp, 0.01);
+  EXPECT_EQ(options->bench.reps, 5);
+  EXPECT_EQ(options->format, Format::kJson);
+}
+
+struct BadCase {
+  const char* flag;
+  const char* value;
+};
+
+TEST(FlagsTest, BadValuesAreOneLineErrorsNamingTheFlag) {
+  const BadCase cases[] = {
+      {"impls", "nosuch"},
+      {"impls", "leveldb,leveldb"},
+      {"impls", ","},
+      {"workloads", "random"},
+      {"keys", "0"},
+      {"keys", "-5"},
+      {"keys", "1e4,abc"},
+      {"keys", "2000000000"},
+      {"keys", "1.5"},
+      {"bits_per_key", "0.5"},
+      {"bits_per_key", "101"},
+      {"bits_per_key", "ten"},
+      {"fpp", "0"},
+      {"fpp", "1"},
+      {"fpp", "1.5"},
+      {"fpp", "nan"},
+      {"reps", "0"},
+      {"reps", "x"},
+      {"format", "xml"},
+  };
+  for (const BadCase& c : cases) {
+    RawFlags raw;
+    const std::string flag = c.flag;
+    if (flag == "impls") raw.impls = c.value;
+    if (flag == "workloads") raw.workloads = c.value;
+    if (flag == "keys") raw.keys = c.value;
+    if (flag == "bits_per_key") raw.bits_per_key = c.value;
+    if (flag == "fpp") raw.fpp = c.value;
+    if (flag == "reps") raw.reps = c.value;
+    if (flag == "format") raw.format = c.value;
+    absl::StatusOr<Options> options = MakeOptions(raw);
+    ASSERT_FALSE(options.ok()) << flag << "=" << c.value;
+    EXPECT_EQ(options.status().code(), absl::StatusCode::kInvalidArgument);
+    const std::string message(options.status().message());
+    EXPECT_NE(message.find("--" + flag + "="), std::string::npos) << message;
+    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+  }
+}
+
+}  // namespace
+}  // namespace bench
+}  // namespace sstfilter

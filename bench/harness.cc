@@ -1,0 +1,185 @@
+#include "bench/harness.h"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <utility>
+
+#include "absl/strings/str_format.h"
+#include "bench/workload.h"
+
+namespace sstfilter {
+namespace bench {
+namespace {
+
+std::string Describe(const Workload& w, const FilterOptions& options) {
+  std::string size =
+      options.fpp.has_value()
+          ? absl::StrFormat("fpp=%g", *options.fpp)
+          : absl::StrFormat("bits/key=%g", *options.bits_per_key);
+  if (w.num_filters > 1) {
+    return absl::StrFormat("%s %dx%d keys %s", w.name, w.num_filters,
+                           w.keys_per_filter, size);
+  }
+  return absl::StrFormat("%s %d keys %s", w.name, w.keys_per_filter, size);
+}
+
+// Medians field by field.
+RepResult MedianOf(const std::vector<RepResult>& reps) {
+  const auto median = [&reps](double RepResult::*field) {
+    std::vector<double> values;
+    for (const RepResult& r : reps) values.push_back(r.*field);
+    return Median(std::move(values));
+  };
+  RepResult m;
+  for (double RepResult::*field :
+       {&RepResult::build_ns_per_key, &RepResult::bits_per_key,
+        &RepResult::fp_rate, &RepResult::expected_fp_rate,
+        &RepResult::query_ns_positive, &RepResult::query_ns_negative,
+        &RepResult::query_ns_mixed, &RepResult::query_ns_dependent,
+        &RepResult::query_ns_batched, &RepResult::memory_floor_ns,
+        &RepResult::memory_floor_dependent_ns,
+        &RepResult::memory_floor_batched_ns}) {
+    m.*field = median(field);
+  }
+  m.keys_checked = reps.front().keys_checked;
+  return m;
+}
+
+absl::Status RunCase(const BenchConfig& config, const Workload& workload,
+                     const FilterOptions& options, int case_index,
+                     const Progress& progress, std::vector<Row>* rows) {
+  const std::string title = Describe(workload, options);
+  progress(absl::StrFormat("%s: generating %d queries per set", title,
+                           config.queries));
+  const CaseData data = MakeCaseData(workload, options, config.queries);
+
+  std::vector<std::unique_ptr<ImplRunner>> runners;
+  for (const ImplEntry* impl : config.impls) {
+    absl::StatusOr<std::unique_ptr<ImplRunner>> runner =
+        impl->make(options, config.drop_one_key);
+    if (!runner.ok()) {
+      return absl::Status(runner.status().code(),
+                          std::string(impl->name) + ": " +
+                              std::string(runner.status().message()));
+    }
+    runners.push_back(*std::move(runner));
+  }
+
+  const size_t num_impls = runners.size();
+  std::vector<std::vector<RepResult>> results(num_impls);
+  std::vector<double> hash_floors;
+  for (int rep = 0; rep < config.reps; ++rep) {
+    hash_floors.push_back(MeasureHashFloor(data.mixed));
+    // Rotate the order each rep, so no implementation always runs first or
+    // last.
+    for (size_t step = 0; step < num_impls; ++step) {
+      const size_t i = (step + static_cast<size_t>(rep)) % num_impls;
+      const Clock::time_point start = Clock::now();
+      absl::StatusOr<RepResult> result =
+          runners[i]->RunRep(data, /*measure_speed=*/true);
+      if (!result.ok()) {
+        return absl::Status(result.status().code(),
+                            absl::StrFormat("%s, %s: %s", config.impls[i]->name,
+                                            title, result.status().message()));
+      }
+      progress(absl::StrFormat("%s: rep %d/%d %-26s %6.1f s", title, rep + 1,
+                               config.reps, config.impls[i]->name,
+                               NanosSince(start) * 1e-9));
+      results[i].push_back(*result);
+    }
+  }
+
+  const double hash_floor = Median(hash_floors);
+  for (size_t i = 0; i < num_impls; ++i) {
+    Row row;
+    row.impl = config.impls[i]->name;
+    row.details = runners[i]->Details();
+    row.workload = workload.name;
+    row.keys = workload.keys_per_filter;
+    row.filters = workload.num_filters;
+    row.key_bytes = data.key_bytes;
+    row.bits_per_key_config = runners[i]->ConfiguredBitsPerKey();
+    row.bits_per_key_requested = options.bits_per_key;
+    row.fpp_config = options.fpp;
+    row.has_batch = runners[i]->HasBatch();
+    row.median = MedianOf(results[i]);
+    row.hash_floor_ns = hash_floor;
+    row.reps = config.reps;
+    const bool inherited =
+        std::any_of(results[i].begin(), results[i].end(),
+                    [](const RepResult& r) { return r.check_inherited; });
+    row.case_index = case_index;
+    row.check = absl::StrFormat(
+        "all %d added keys%s", workload.total_keys(),
+        inherited ? " (later reps: identical filter bytes)" : "");
+    rows->push_back(std::move(row));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<Row>> RunBench(const BenchConfig& config,
+                                          const Progress& progress) {
+  std::vector<Row> rows;
+  int case_index = 0;
+  for (const FilterOptions& options : config.filter_sizes) {
+    for (const std::string& name : config.workloads) {
+      const WorkloadSpec* spec = FindWorkload(name);
+      if (spec == nullptr)
+        return absl::InvalidArgumentError("unknown workload " + name);
+      std::vector<Workload> workloads;
+      if (spec->num_filters > 0) {
+        workloads.push_back(
+            {spec->name, spec->kind, spec->num_filters, spec->keys_per_filter});
+      } else {
+        const bool headline = spec->kind == KeyKind::kRandom16;
+        for (uint64_t keys : headline ? config.keys : config.other_keys) {
+          workloads.push_back({spec->name, spec->kind, 1, keys});
+        }
+      }
+      for (const Workload& workload : workloads) {
+        absl::Status status =
+            RunCase(config, workload, options, case_index++, progress, &rows);
+        if (!status.ok()) return status;
+      }
+    }
+  }
+  return rows;
+}
+
+absl::StatusOr<std::vector<FppSeries>> SweepFpp(const BenchConfig& config,
+                                                uint64_t keys, int first,
+                                                int last,
+                                                const Progress& progress) {
+  const Workload workload{"random16", KeyKind::kRandom16, 1, keys};
+  const CaseData data =
+      MakeCaseData(workload, FilterOptions::BitsPerKey(first), config.queries);
+  std::vector<FppSeries> series;
+  for (const ImplEntry* impl : config.impls) {
+    FppSeries s{impl->name, {}};
+    for (int bits = first; bits <= last; ++bits) {
+      absl::StatusOr<std::unique_ptr<ImplRunner>> runner =
+          impl->make(FilterOptions::BitsPerKey(bits), config.drop_one_key);
+      if (!runner.ok()) return runner.status();
+      absl::StatusOr<RepResult> result =
+          (*runner)->RunRep(data, /*measure_speed=*/false);
+      if (!result.ok()) {
+        return absl::Status(
+            result.status().code(),
+            absl::StrFormat("%s, FP sweep at %d bits/key: %s", impl->name, bits,
+                            result.status().message()));
+      }
+      s.points.push_back({(*runner)->ConfiguredBitsPerKey(),
+                          result->bits_per_key, result->fp_rate});
+    }
+    progress(absl::StrFormat("FP sweep %d..%d bits/key, %d keys: %s done",
+                             first, last, keys, impl->name));
+    series.push_back(std::move(s));
+  }
+  return series;
+}
+
+}  // namespace bench
+}  // namespace sstfilter

@@ -1,0 +1,306 @@
+// Tests of the harness: it catches false negatives on every query path, checks
+// that RocksDB filters are of the kind asked for, and produces complete,
+// plausible rows.
+
+#include "bench/harness.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bench/impls.h"
+#include "bench/measure.h"
+#include "bench/report.h"
+#include "bench/rocksdb_adapter.h"
+#include "gtest/gtest.h"
+#include "util/hash.h"
+
+namespace sstfilter {
+namespace bench {
+namespace {
+
+// A test-only implementation: the filter is the sorted 64-bit hashes of the
+// keys. It can lie about the first key added, on the single or the batched
+// path.
+enum class Lie { kNone, kSingle, kBatch };
+
+class SortedHashAdapter {
+ public:
+  static constexpr bool kHasBatch = true;
+
+  explicit SortedHashAdapter(Lie lie) : lie_(lie) {}
+
+  class Builder {
+   public:
+    void Add(absl::string_view key) { hashes_.push_back(Hash64(key)); }
+    absl::Status Finish(BuiltFilter* out) {
+      std::sort(hashes_.begin(), hashes_.end());
+      out->storage.assign(reinterpret_cast<const char*>(hashes_.data()),
+                          hashes_.size() * sizeof(uint64_t));
+      out->bytes = out->storage;
+      return absl::OkStatus();
+    }
+
+   private:
+    std::vector<uint64_t> hashes_;
+  };
+
+  class Reader {
+   public:
+    Reader(absl::string_view filter, Lie lie) : lie_(lie) {
+      hashes_.resize(filter.size() / sizeof(uint64_t));
+      std::memcpy(hashes_.data(), filter.data(), filter.size());
+      first_ = hashes_.empty() ? 0 : hashes_.front();
+    }
+    bool MayMatch(absl::string_view key) const {
+      return Match(key, lie_ == Lie::kSingle);
+    }
+    void MayMatchBatch(const absl::string_view* keys, int n,
+                       bool* results) const {
+      for (int i = 0; i < n; ++i)
+        results[i] = Match(keys[i], lie_ == Lie::kBatch);
+    }
+    double ExpectedFpp(size_t) const { return 0.0; }
+
+   private:
+    // Lies about the smallest hash, which is one of the added keys.
+    bool Match(absl::string_view key, bool lie) const {
+      const uint64_t h = Hash64(key);
+      if (lie && h == first_) return false;
+      return std::binary_search(hashes_.begin(), hashes_.end(), h);
+    }
+    std::vector<uint64_t> hashes_;
+    uint64_t first_;
+    Lie lie_;
+  };
+
+  std::unique_ptr<Builder> NewBuilder() const {
+    return std::make_unique<Builder>();
+  }
+  Reader NewReader(absl::string_view filter) const {
+    return Reader(filter, lie_);
+  }
+  absl::Status CheckKind(absl::string_view) const { return absl::OkStatus(); }
+  double ConfiguredBitsPerKey() const { return 64; }
+  std::string Details() const { return "sorted hashes"; }
+
+ private:
+  Lie lie_;
+};
+
+CaseData SmallCase(size_t num_filters = 1) {
+  const Workload w{"random16", KeyKind::kRandom16, num_filters, 2000};
+  return MakeCaseData(w, FilterOptions::BitsPerKey(10), 1 << 14);
+}
+
+TEST(HarnessTest, HonestImplementationPasses) {
+  Runner<SortedHashAdapter> runner(
+      std::make_unique<SortedHashAdapter>(Lie::kNone));
+  absl::StatusOr<RepResult> result = runner.RunRep(SmallCase(), true);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->keys_checked, 2000u);
+  EXPECT_EQ(result->fp_rate, 0.0);
+  EXPECT_DOUBLE_EQ(result->bits_per_key, 64.0);
+}
+
+TEST(HarnessTest, CatchesFalseNegativeOnSinglePath) {
+  Runner<SortedHashAdapter> runner(
+      std::make_unique<SortedHashAdapter>(Lie::kSingle));
+  absl::StatusOr<RepResult> result = runner.RunRep(SmallCase(), true);
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kDataLoss);
+  EXPECT_NE(result.status().message().find("false negative"),
+            std::string::npos);
+}
+
+TEST(HarnessTest, CatchesFalseNegativeOnBatchPath) {
+  Runner<SortedHashAdapter> runner(
+      std::make_unique<SortedHashAdapter>(Lie::kBatch));
+  absl::StatusOr<RepResult> result = runner.RunRep(SmallCase(), false);
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kDataLoss);
+}
+
+TEST(HarnessTest, CatchesFalseNegativeInManyFilters) {
+  Runner<DropOneKeyAdapter<SortedHashAdapter>> runner(
+      std::make_unique<DropOneKeyAdapter<SortedHashAdapter>>(
+          std::make_unique<SortedHashAdapter>(Lie::kNone)));
+  absl::StatusOr<RepResult> result = runner.RunRep(SmallCase(8), false);
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kDataLoss);
+}
+
+// Every registered implementation, wrapped so one added key reads "no", is
+// caught.
+TEST(HarnessTest, CatchesDroppedKeyInEveryRegisteredImplementation) {
+  const CaseData data = SmallCase();
+  for (const ImplEntry& entry : Registry()) {
+    absl::StatusOr<std::unique_ptr<ImplRunner>> runner =
+        entry.make(FilterOptions::BitsPerKey(10), /*drop_one_key=*/true);
+    ASSERT_TRUE(runner.ok()) << entry.name;
+    absl::StatusOr<RepResult> result = (*runner)->RunRep(data, false);
+    ASSERT_FALSE(result.ok()) << entry.name;
+    EXPECT_EQ(result.status().code(), absl::StatusCode::kDataLoss)
+        << entry.name;
+  }
+}
+
+// A later rep whose filter bytes equal the checked ones inherits the check.
+TEST(HarnessTest, IdenticalRepInheritsCheck) {
+  const CaseData data = SmallCase();
+  absl::StatusOr<std::unique_ptr<ImplRunner>> runner =
+      FindImpl("rocksdb.fastbloom")->make(FilterOptions::BitsPerKey(10), false);
+  ASSERT_TRUE(runner.ok());
+  absl::StatusOr<RepResult> first = (*runner)->RunRep(data, false);
+  absl::StatusOr<RepResult> second = (*runner)->RunRep(data, false);
+  ASSERT_TRUE(first.ok() && second.ok());
+  EXPECT_FALSE(first->check_inherited);
+  EXPECT_TRUE(second->check_inherited);
+}
+
+// Each RocksDB adapter recognises its own filters and refuses the others'
+// trailers.
+TEST(RocksDbAdapterTest, CheckKindTellsTheFiltersApart) {
+  const RocksDbFilterKind kinds[] = {RocksDbFilterKind::kFastLocalBloom,
+                                     RocksDbFilterKind::kLegacyBloom,
+                                     RocksDbFilterKind::kRibbon};
+  std::vector<std::unique_ptr<RocksDbAdapter>> adapters;
+  std::vector<BuiltFilter> filters(3);
+  KeyChunk chunk;
+  chunk.Fill(KeyKind::kRandom16, 0, KeyChunk::kCapacity);
+  for (int i = 0; i < 3; ++i) {
+    absl::StatusOr<std::unique_ptr<RocksDbAdapter>> adapter =
+        RocksDbAdapter::Create(kinds[i], FilterOptions::BitsPerKey(10));
+    ASSERT_TRUE(adapter.ok());
+    adapters.push_back(*std::move(adapter));
+    std::unique_ptr<RocksDbAdapter::Builder> builder =
+        adapters[i]->NewBuilder();
+    for (size_t k = 0; k < chunk.size(); ++k) builder->Add(chunk[k]);
+    ASSERT_TRUE(builder->Finish(&filters[i]).ok());
+  }
+  for (int a = 0; a < 3; ++a) {
+    for (int f = 0; f < 3; ++f) {
+      EXPECT_EQ(adapters[a]->CheckKind(filters[f].bytes).ok(), a == f)
+          << "adapter " << a << " filter " << f;
+    }
+  }
+  EXPECT_FALSE(adapters[0]->CheckKind("").ok());
+}
+
+// Measured FP rates sit near the expected rate where the math is exact
+// (deterministic keys, so this cannot flake: 2^20 absent keys give a relative
+// sd of about 1%).
+TEST(HarnessTest, RowsAreCompleteAndPlausible) {
+  BenchConfig config;
+  for (const ImplEntry& entry : Registry()) config.impls.push_back(&entry);
+  config.workloads = {"random16"};
+  config.keys = {100000};
+  config.filter_sizes = {FilterOptions::BitsPerKey(10)};
+  config.reps = 1;
+  config.queries = 1 << 20;
+  std::vector<std::string> progress;
+  absl::StatusOr<std::vector<Row>> rows = RunBench(
+      config, [&](const std::string& line) { progress.push_back(line); });
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  ASSERT_EQ(rows->size(), Registry().size());
+  EXPECT_FALSE(progress.empty());
+  for (const Row& row : *rows) {
+    const RepResult& m = row.median;
+    SCOPED_TRACE(row.impl);
+    EXPECT_EQ(m.keys_checked, 100000u);
+    for (double v :
+         {m.build_ns_per_key, m.query_ns_positive, m.query_ns_negative,
+          m.query_ns_mixed, m.query_ns_dependent, m.memory_floor_ns,
+          m.memory_floor_dependent_ns, m.memory_floor_batched_ns,
+          row.hash_floor_ns}) {
+      EXPECT_TRUE(std::isfinite(v) && v > 0);
+    }
+    EXPECT_EQ(std::isnan(m.query_ns_batched), row.impl == "leveldb");
+    EXPECT_GT(m.fp_rate, 0.005);
+    EXPECT_LT(m.fp_rate, 0.02);
+    // The formulas are tight for RocksDB's filters; LevelDB's 32-bit double
+    // hashing and RocksDB's legacy Bloom do measurably worse than their Bloom
+    // math.
+    if (row.impl == "rocksdb.fastbloom" || row.impl == "rocksdb.ribbon") {
+      EXPECT_NEAR(m.fp_rate, m.expected_fp_rate, 0.05 * m.expected_fp_rate);
+    }
+    if (row.impl == "rocksdb.ribbon") {
+      EXPECT_LT(m.bits_per_key, 8.0);
+    } else {
+      EXPECT_NEAR(m.bits_per_key, 10.0, 0.1);
+    }
+  }
+}
+
+TEST(HarnessTest, FalseNegativeStopsTheRun) {
+  BenchConfig config;
+  config.impls = {FindImpl("rocksdb.ribbon")};
+  config.workloads = {"varlen"};
+  config.keys = {1000};
+  config.other_keys = {1000};
+  config.filter_sizes = {FilterOptions::BitsPerKey(10)};
+  config.queries = 1 << 12;
+  config.drop_one_key = true;
+  absl::StatusOr<std::vector<Row>> rows =
+      RunBench(config, [](const std::string&) {});
+  ASSERT_FALSE(rows.ok());
+  EXPECT_EQ(rows.status().code(), absl::StatusCode::kDataLoss);
+  EXPECT_NE(rows.status().message().find("rocksdb.ribbon"), std::string::npos);
+}
+
+TEST(MedianTest, IgnoresNotMeasured) {
+  EXPECT_EQ(Median({3, 1, 2}), 2);
+  EXPECT_EQ(Median({4, 1, 2, 3}), 2.5);
+  EXPECT_EQ(Median({kNotMeasured, 5, 1}), 3);
+  EXPECT_TRUE(std::isnan(Median({kNotMeasured})));
+}
+
+Row SampleRow(const std::string& impl, double build) {
+  Row row;
+  row.impl = impl;
+  row.workload = "random16";
+  row.keys = 1000;
+  row.key_bytes = 16;
+  row.bits_per_key_config = 10;
+  row.reps = 3;
+  row.median.build_ns_per_key = build;
+  row.median.query_ns_mixed = 10;
+  row.median.bits_per_key = 10;
+  return row;
+}
+
+TEST(ReportTest, TableHasRatiosAgainstFastBloom) {
+  std::ostringstream out;
+  PrintTable({SampleRow("rocksdb.fastbloom", 20), SampleRow("leveldb", 50)},
+             out);
+  const std::string table = out.str();
+  EXPECT_NE(table.find("medians of 3 interleaved repetitions"),
+            std::string::npos);
+  EXPECT_NE(table.find("without AVX2"), std::string::npos);
+  EXPECT_NE(table.find("xbuild"), std::string::npos);
+  EXPECT_NE(table.find("2.50"), std::string::npos);  // 50 / 20
+  EXPECT_NE(table.find("leveldb"), std::string::npos);
+}
+
+TEST(ReportTest, JsonHasEveryField) {
+  std::ostringstream out;
+  PrintJson({SampleRow("leveldb", 50)}, out);
+  const std::string json = out.str();
+  for (const char* field :
+       {"impl", "workload", "keys", "key_bytes", "bits_per_key_config",
+        "bits_per_key", "fp_rate", "expected_fp_rate", "build_ns_per_key",
+        "query_ns_positive", "query_ns_negative", "query_ns_mixed",
+        "query_ns_batched", "hash_floor_ns", "memory_floor_ns", "reps"}) {
+    EXPECT_NE(json.find(std::string("\"") + field + "\":"), std::string::npos)
+        << field;
+  }
+  EXPECT_NE(json.find("\"query_ns_batched\":null"), std::string::npos);
+  EXPECT_EQ(std::count(json.begin(), json.end(), '\n'), 1);
+}
+
+}  // namespace
+}  // namespace bench
+}  // namespace sstfilter

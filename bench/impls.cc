@@ -1,0 +1,67 @@
+#include "bench/impls.h"
+
+#include "bench/leveldb_adapter.h"
+#include "bench/rocksdb_adapter.h"
+#include "bench/sstfilter_adapter.h"
+#include "filter/leveldb_bloom.h"
+// SSTFILTER_BENCH_NATIVE is set by bench/BUILD.bazel with NATIVE_POLICY_DEPS.
+#ifdef SSTFILTER_BENCH_NATIVE
+#include "filter/bloom.h"
+#endif
+
+namespace sstfilter {
+namespace bench {
+namespace {
+
+template <RocksDbFilterKind kKind>
+absl::StatusOr<std::unique_ptr<RocksDbAdapter>> CreateRocksDb(
+    const FilterOptions& o) {
+  return RocksDbAdapter::Create(kKind, o);
+}
+
+template <PolicyFactory kFactory>
+absl::StatusOr<std::unique_ptr<SstFilterAdapter>> CreateSstFilter(
+    const FilterOptions& o) {
+  return SstFilterAdapter::Create(kFactory, o);
+}
+
+}  // namespace
+
+const std::vector<ImplEntry>& Registry() {
+  static const auto* registry = new std::vector<ImplEntry>{
+  // sstfilter's policies first; later ones are named "sstfilter.<variant>".
+#ifdef SSTFILTER_BENCH_NATIVE
+      {"sstfilter",
+       "sstfilter's native cache-local Bloom (NewBloomFilterPolicy)",
+       MakeFactory<SstFilterAdapter>(CreateSstFilter<NewBloomFilterPolicy>)},
+#endif
+      {"sstfilter.leveldb_compat",
+       "sstfilter's LevelDB-compatible Bloom (NewLevelDbBloomPolicy)",
+       MakeFactory<SstFilterAdapter>(CreateSstFilter<NewLevelDbBloomPolicy>)},
+      // Peers, each through its own library.
+      {"leveldb", "LevelDB 1.23 built-in Bloom (leveldb::NewBloomFilterPolicy)",
+       MakeFactory<LevelDbAdapter>(LevelDbAdapter::Create)},
+      {"rocksdb.fastbloom",
+       "RocksDB 7.8.3 FastLocalBloom (NewBloomFilterPolicy, format_version 5)",
+       MakeFactory<RocksDbAdapter>(
+           CreateRocksDb<RocksDbFilterKind::kFastLocalBloom>)},
+      {"rocksdb.legacybloom",
+       "RocksDB 7.8.3 legacy Bloom (NewBloomFilterPolicy, format_version 4)",
+       MakeFactory<RocksDbAdapter>(
+           CreateRocksDb<RocksDbFilterKind::kLegacyBloom>)},
+      {"rocksdb.ribbon",
+       "RocksDB 7.8.3 Standard128Ribbon (NewRibbonFilterPolicy)",
+       MakeFactory<RocksDbAdapter>(CreateRocksDb<RocksDbFilterKind::kRibbon>)},
+  };
+  return *registry;
+}
+
+const ImplEntry* FindImpl(absl::string_view name) {
+  for (const ImplEntry& entry : Registry()) {
+    if (name == entry.name) return &entry;
+  }
+  return nullptr;
+}
+
+}  // namespace bench
+}  // namespace sstfilter

@@ -1,0 +1,60 @@
+// The registry of implementations filter_bench knows: name -> factory. Adding
+// an implementation is one line in impls.cc.
+
+#ifndef SSTFILTER_BENCH_IMPLS_H_
+#define SSTFILTER_BENCH_IMPLS_H_
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "bench/measure.h"
+#include "filter/filter_policy.h"
+
+namespace sstfilter {
+namespace bench {
+
+// The implementation ratios are taken against.
+constexpr char kBaselineImpl[] = "rocksdb.fastbloom";
+
+struct ImplEntry {
+  // Creates a runner for the given size; drop_one_key wraps the adapter so that
+  // one added key reads "no" (the harness's self-test).
+  using Factory = std::function<absl::StatusOr<std::unique_ptr<ImplRunner>>(
+      const FilterOptions& options, bool drop_one_key)>;
+
+  const char* name;
+  const char* description;
+  Factory make;
+};
+
+// Every registered implementation, in the order the table lists them.
+const std::vector<ImplEntry>& Registry();
+const ImplEntry* FindImpl(absl::string_view name);
+
+// Makes a Factory from an adapter's creation function
+// (absl::StatusOr<std::unique_ptr<Adapter>>(const FilterOptions&)).
+template <typename Adapter, typename Create>
+ImplEntry::Factory MakeFactory(Create create) {
+  return [create](
+             const FilterOptions& options,
+             bool drop_one_key) -> absl::StatusOr<std::unique_ptr<ImplRunner>> {
+    absl::StatusOr<std::unique_ptr<Adapter>> adapter = create(options);
+    if (!adapter.ok()) return adapter.status();
+    if (drop_one_key) {
+      return std::unique_ptr<ImplRunner>(new Runner<DropOneKeyAdapter<Adapter>>(
+          std::make_unique<DropOneKeyAdapter<Adapter>>(*std::move(adapter))));
+    }
+    return std::unique_ptr<ImplRunner>(
+        new Runner<Adapter>(*std::move(adapter)));
+  };
+}
+
+}  // namespace bench
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_BENCH_IMPLS_H_

@@ -1,0 +1,171 @@
+#include "bench/measure.h"
+
+#include <time.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstring>
+#include <thread>
+
+#include "xxhash.h"
+
+namespace sstfilter {
+namespace bench {
+namespace {
+
+// Bytes per cache line touched by the memory floor.
+constexpr size_t kLineBytes = 64;
+constexpr size_t kLineWords = kLineBytes / sizeof(uint64_t);
+
+std::atomic<uint64_t> g_sink{0};
+
+}  // namespace
+
+double NanosSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::nano>(Clock::now() - start).count();
+}
+
+double ThreadCpuNanos() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
+}
+
+double TimerOverheadNanos() {
+  static const double overhead = [] {
+    constexpr int kSamples = 1001;
+    std::vector<double> samples;
+    for (int i = 0; i < kSamples; ++i) {
+      const Clock::time_point start = Clock::now();
+      samples.push_back(NanosSince(start));
+    }
+    return Median(std::move(samples));
+  }();
+  return overhead;
+}
+
+size_t CheckThreads(uint64_t total_keys) {
+  constexpr uint64_t kKeysPerThread = 1'000'000;  // below this, one thread
+  const size_t hardware = std::max(1u, std::thread::hardware_concurrency());
+  return static_cast<size_t>(
+      std::clamp<uint64_t>(total_keys / kKeysPerThread, 1, hardware));
+}
+
+double GenerateKeysCpuNanos(const Workload& w, KeyChunk* chunk) {
+  uint64_t sum = 0;
+  const double start = ThreadCpuNanos();
+  for (size_t f = 0; f < w.num_filters; ++f) {
+    for (uint64_t j = 0; j < w.keys_per_filter; j += KeyChunk::kCapacity) {
+      chunk->Fill(
+          w.kind, w.first_index(f) + j,
+          std::min<uint64_t>(KeyChunk::kCapacity, w.keys_per_filter - j));
+      sum += chunk->size();
+    }
+  }
+  const double ns = ThreadCpuNanos() - start;
+  KeepResult(sum);
+  return ns;
+}
+
+double Median(std::vector<double> values) {
+  values.erase(std::remove_if(values.begin(), values.end(),
+                              [](double v) { return std::isnan(v); }),
+               values.end());
+  if (values.empty()) return kNotMeasured;
+  std::sort(values.begin(), values.end());
+  const size_t mid = values.size() / 2;
+  return values.size() % 2 == 1 ? values[mid]
+                                : (values[mid - 1] + values[mid]) / 2;
+}
+
+void KeepResult(uint64_t checksum) {
+  g_sink.fetch_add(checksum, std::memory_order_relaxed);
+}
+
+uint64_t DigestFilters(const std::vector<BuiltFilter>& filters) {
+  XXH3_state_t* state = XXH3_createState();
+  XXH3_64bits_reset(state);
+  for (const BuiltFilter& filter : filters) {
+    const uint64_t size = filter.bytes.size();
+    XXH3_64bits_update(state, &size, sizeof(size));
+    XXH3_64bits_update(state, filter.bytes.data(), filter.bytes.size());
+  }
+  const uint64_t digest = XXH3_64bits_digest(state);
+  XXH3_freeState(state);
+  return digest;
+}
+
+double MeasureHashFloor(const QuerySet& queries) {
+  uint64_t sum = 0;
+  KeyChunk chunk;
+  const double ns = ForEachBlock(
+      queries, &chunk,
+      [&sum](const absl::string_view* keys, const uint32_t*, size_t n) {
+        for (size_t i = 0; i < n; ++i) sum += Hash64(keys[i]);
+      });
+  KeepResult(sum);
+  return ns;
+}
+
+namespace {
+
+double MeasureMemoryFloor(const std::vector<uint64_t>& buffer,
+                          const std::vector<uint32_t>& random32,
+                          MemoryAccess access) {
+  const size_t lines = buffer.size() / kLineWords;
+  const uint64_t* words = buffer.data();
+  const auto line_of = [lines](uint32_t r) {
+    return static_cast<size_t>((uint64_t{r} * lines) >> 32);
+  };
+  // Timed in blocks of kQueryBlock, median over blocks, as the queries are.
+  const double overhead = TimerOverheadNanos();
+  std::vector<double> per_query;
+  uint64_t sum = 0;
+  for (size_t block = 0; block + kQueryBlock <= random32.size();
+       block += kQueryBlock) {
+    const uint32_t* random = random32.data() + block;
+    const Clock::time_point start = Clock::now();
+    if (access == MemoryAccess::kIndependent) {
+      for (size_t i = 0; i < kQueryBlock; ++i) {
+        sum += words[line_of(random[i]) * kLineWords];
+      }
+    } else if (access == MemoryAccess::kDependent) {
+      for (size_t i = 0; i < kQueryBlock; ++i) {
+        sum += words[line_of(random[i]) * kLineWords];
+        QueryFence();
+      }
+    } else {
+      for (size_t i = 0; i < kQueryBlock; i += kBatchSize) {
+        size_t at[kBatchSize];
+        for (int b = 0; b < kBatchSize; ++b) {
+          at[b] = line_of(random[i + b]) * kLineWords;
+          __builtin_prefetch(words + at[b]);
+        }
+        for (int b = 0; b < kBatchSize; ++b) sum += words[at[b]];
+      }
+    }
+    per_query.push_back((NanosSince(start) - overhead) / kQueryBlock);
+  }
+  KeepResult(sum);
+  return Median(std::move(per_query));
+}
+
+}  // namespace
+
+void MeasureMemoryFloors(size_t buffer_bytes,
+                         const std::vector<uint32_t>& random32,
+                         RepResult* result) {
+  const size_t lines = std::max<size_t>(1, buffer_bytes / kLineBytes);
+  // Filled, so that its pages are mapped before the timing.
+  const std::vector<uint64_t> buffer(lines * kLineWords, 1);
+  result->memory_floor_ns =
+      MeasureMemoryFloor(buffer, random32, MemoryAccess::kIndependent);
+  result->memory_floor_dependent_ns =
+      MeasureMemoryFloor(buffer, random32, MemoryAccess::kDependent);
+  result->memory_floor_batched_ns =
+      MeasureMemoryFloor(buffer, random32, MemoryAccess::kBatched);
+}
+
+}  // namespace bench
+}  // namespace sstfilter

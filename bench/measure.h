@@ -1,0 +1,486 @@
+// One repetition of one implementation on one case: build, check, measure.
+//
+// An adapter (leveldb_adapter.h, rocksdb_adapter.h, sstfilter_adapter.h)
+// presents a library in this shape, with no virtual calls of its own, so that
+// the timed loops below pay only the library's own dispatch:
+//
+//   class Adapter {
+//     static constexpr bool kHasBatch;  // the library has a batch API
+//     class Builder {
+//       void Add(string_view key);
+//       absl::Status Finish(BuiltFilter* out);
+//     };
+//     class Reader {
+//       bool MayMatch(string_view key) const;
+//       void MayMatchBatch(const string_view* keys, int n, bool* out) const;
+//       double ExpectedFpp(size_t num_keys) const;
+//     };
+//     std::unique_ptr<Builder> NewBuilder() const;
+//     Reader NewReader(string_view filter) const;  // movable
+//     absl::Status CheckKind(string_view filter) const;  // what we asked for?
+//     double ConfiguredBitsPerKey() const;
+//     std::string Details() const;
+//   };
+//
+// What each figure means:
+//  - build: thread CPU ns per key to create the builder, add every key and
+//    finish, minus the time to make the keys.
+//  - single (positive, negative, mixed): ns per MayMatch over 2^20 queries
+//    issued back to back with independent keys, results summed into a
+//    checksum. The CPU may overlap consecutive queries (as in RocksDB's
+//    filter_bench "single" figures): one thread's query throughput, not the
+//    latency of an isolated query.
+//  - dependent: the mixed queries again, each completing before the next
+//    starts (QueryFence), so no two overlap: the latency of one query.
+//  - batched: ns per key through the library's batch API, kBatchSize keys per
+//    call.
+//  - memory floor: ns per key to load one random 64-byte line of a buffer the
+//    filters' size, independently (as single queries), each load waiting for
+//    the previous one (as dependent queries), or kBatchSize at a time with
+//    prefetches (as batches).
+// Query figures are medians over blocks of kQueryBlock queries (ForEachBlock).
+
+#ifndef SSTFILTER_BENCH_MEASURE_H_
+#define SSTFILTER_BENCH_MEASURE_H_
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <emmintrin.h>
+#endif
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/string_view.h"
+#include "bench/built_filter.h"
+#include "bench/keys.h"
+#include "bench/workload.h"
+#include "util/hash.h"
+
+namespace sstfilter {
+namespace bench {
+
+constexpr double kNotMeasured = std::numeric_limits<double>::quiet_NaN();
+
+struct RepResult {
+  double build_ns_per_key = kNotMeasured;
+  // Filter bytes (trailers included) * 8 / keys.
+  double bits_per_key = kNotMeasured;
+  double fp_rate = kNotMeasured;
+  double expected_fp_rate = kNotMeasured;
+  double query_ns_positive = kNotMeasured;
+  double query_ns_negative = kNotMeasured;
+  double query_ns_mixed = kNotMeasured;
+  double query_ns_dependent = kNotMeasured;
+  double query_ns_batched = kNotMeasured;  // NaN: no batch API
+  double memory_floor_ns = kNotMeasured;
+  double memory_floor_dependent_ns = kNotMeasured;
+  double memory_floor_batched_ns = kNotMeasured;
+  uint64_t keys_checked = 0;  // added keys queried by the false-negative check
+  // Filter bytes identical to an earlier, fully checked filter set.
+  bool check_inherited = false;
+};
+
+// Runs repetitions of one implementation; type-erased so the registry can hold
+// any adapter. Remembers the digest of the last fully checked filter set across
+// reps.
+class ImplRunner {
+ public:
+  virtual ~ImplRunner() = default;
+  // measure_speed = false: build, check and false-positive rate only (for
+  // sweeps). A false negative is a DataLossError; a filter of the wrong kind an
+  // InternalError.
+  virtual absl::StatusOr<RepResult> RunRep(const CaseData& data,
+                                           bool measure_speed) = 0;
+  virtual bool HasBatch() const = 0;
+  virtual double ConfiguredBitsPerKey() const = 0;
+  virtual std::string Details() const = 0;
+};
+
+// Timing helpers (measure.cc).
+using Clock = std::chrono::steady_clock;
+double NanosSince(Clock::time_point start);
+// This thread's CPU time (user and system), in ns.
+double ThreadCpuNanos();
+// The cost of timing an empty region with Clock, subtracted from each block.
+double TimerOverheadNanos();
+// Defeats dead-code elimination of timed loops.
+void KeepResult(uint64_t checksum);
+// Waits until every earlier instruction has completed before any later one
+// starts (x86 LFENCE). A data dependency alone does not serialize queries: a
+// filter's answer usually comes from a branch, which the CPU predicts and runs
+// past while the cache miss is outstanding.
+inline void QueryFence() {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_lfence();
+#else
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+#endif
+}
+uint64_t DigestFilters(const std::vector<BuiltFilter>& filters);
+// Threads for the false-negative check of total keys: every hardware thread
+// for large workloads, one for small ones (thread start-up would dominate).
+size_t CheckThreads(uint64_t total_keys);
+// Thread CPU ns to make every added key of w, chunk by chunk, as a build does.
+double GenerateKeysCpuNanos(const Workload& w, KeyChunk* chunk);
+// The median of the non-NaN values (NaN when there are none).
+double Median(std::vector<double> values);
+
+// ns per key: the hash floor (XXH3-64 of each key, the native filter's hash),
+// keys made in blocks as for the queries.
+double MeasureHashFloor(const QuerySet& queries);
+// How the memory floor touches its lines: like single queries (independent
+// loads the CPU may overlap), like dependent queries (each load completes
+// before the next starts), or like batches (kBatchSize prefetches, then the
+// loads).
+enum class MemoryAccess { kIndependent, kDependent, kBatched };
+
+// Sets result's three memory floors: ns per key to load one random line per
+// query from a buffer of buffer_bytes, in each MemoryAccess way.
+void MeasureMemoryFloors(size_t buffer_bytes,
+                         const std::vector<uint32_t>& random32,
+                         RepResult* result);
+
+// Queries per timed block. Their keys (16 KB of random16 keys) are made just
+// before the block, outside the timed region, so a query finds its key in
+// cache, as a real lookup does.
+constexpr size_t kQueryBlock = KeyChunk::kCapacity;  // a multiple of kBatchSize
+static_assert(kQueryBlock % kBatchSize == 0, "batches must not span blocks");
+
+// Calls body(keys, filters, n) on consecutive blocks of the queries (filters is
+// null for a single filter). Returns ns per query: the median over blocks, so
+// that a block during which the thread was descheduled does not count.
+template <typename Body>
+double ForEachBlock(const QuerySet& queries, KeyChunk* chunk, Body body) {
+  const double overhead = TimerOverheadNanos();
+  std::vector<double> per_query;
+  per_query.reserve(queries.size() / kQueryBlock + 1);
+  for (size_t i = 0; i < queries.size(); i += kQueryBlock) {
+    const size_t n = std::min(kQueryBlock, queries.size() - i);
+    chunk->FillIndexes(queries.kind, queries.indexes.data() + i, n);
+    const uint32_t* filters =
+        queries.filters.empty() ? nullptr : queries.filters.data() + i;
+    const Clock::time_point start = Clock::now();
+    body(chunk->data(), filters, n);
+    per_query.push_back((NanosSince(start) - overhead) /
+                        static_cast<double>(n));
+  }
+  return Median(std::move(per_query));
+}
+
+template <typename Adapter>
+class Runner final : public ImplRunner {
+ public:
+  explicit Runner(std::unique_ptr<Adapter> adapter)
+      : adapter_(std::move(adapter)) {}
+
+  bool HasBatch() const override { return Adapter::kHasBatch; }
+  double ConfiguredBitsPerKey() const override {
+    return adapter_->ConfiguredBitsPerKey();
+  }
+  std::string Details() const override { return adapter_->Details(); }
+
+  absl::StatusOr<RepResult> RunRep(const CaseData& data,
+                                   bool measure_speed) override {
+    const Workload& w = data.workload;
+    RepResult result;
+    std::vector<BuiltFilter> filters(w.num_filters);
+
+    // Build, timed in this thread's CPU time (which other processes on a
+    // shared machine do not inflate): the whole loop, minus a pass that makes
+    // the same keys alone.
+    KeyChunk chunk;
+    const double generate_ns = GenerateKeysCpuNanos(w, &chunk);
+    const double build_start = ThreadCpuNanos();
+    for (size_t f = 0; f < w.num_filters; ++f) {
+      std::unique_ptr<typename Adapter::Builder> builder =
+          adapter_->NewBuilder();
+      for (uint64_t j = 0; j < w.keys_per_filter; j += KeyChunk::kCapacity) {
+        chunk.Fill(
+            w.kind, w.first_index(f) + j,
+            std::min<uint64_t>(KeyChunk::kCapacity, w.keys_per_filter - j));
+        for (size_t i = 0; i < chunk.size(); ++i) builder->Add(chunk[i]);
+      }
+      absl::Status finished = builder->Finish(&filters[f]);
+      if (!finished.ok()) return finished;
+    }
+    const double build_ns = ThreadCpuNanos() - build_start;
+    result.build_ns_per_key = std::max(0.0, build_ns - generate_ns) /
+                              static_cast<double>(w.total_keys());
+    size_t total_bytes = 0;
+    for (const BuiltFilter& filter : filters) {
+      absl::Status kind = adapter_->CheckKind(filter.bytes);
+      if (!kind.ok()) return kind;
+      total_bytes += filter.bytes.size();
+    }
+    result.bits_per_key =
+        total_bytes * 8.0 / static_cast<double>(w.total_keys());
+
+    // Readers side by side, as a table cache holds its tables' filter readers:
+    // a query's only pointer chasing is the library's own.
+    std::vector<Reader> readers;
+    readers.reserve(filters.size());
+    double expected = 0;
+    for (const BuiltFilter& filter : filters) {
+      readers.push_back(adapter_->NewReader(filter.bytes));
+      expected += readers.back().ExpectedFpp(w.keys_per_filter);
+    }
+    result.expected_fp_rate = expected / static_cast<double>(filters.size());
+
+    // Every added key must match before any figure counts. A filter set whose
+    // bytes equal the last fully checked one answers identically, so it
+    // inherits that check.
+    const uint64_t digest = DigestFilters(filters);
+    if (checked_digest_.has_value() && *checked_digest_ == digest) {
+      result.check_inherited = true;
+      result.keys_checked = w.total_keys();
+    } else {
+      absl::Status checked = CheckAllKeys(w, readers);
+      if (!checked.ok()) return checked;
+      checked_digest_ = digest;
+      result.keys_checked = w.total_keys();
+    }
+
+    // The absent queries give the false-positive rate and their timing (the
+    // check above has just touched the whole filter, as any query set would).
+    uint64_t false_positives = 0;
+    result.query_ns_negative =
+        CountSingle(readers, data.negative, &chunk, &false_positives);
+    result.fp_rate = static_cast<double>(false_positives) /
+                     static_cast<double>(data.negative.size());
+    if (!measure_speed) {
+      result.query_ns_negative = kNotMeasured;
+      return result;
+    }
+
+    uint64_t positives = 0;
+    result.query_ns_positive =
+        CountSingle(readers, data.positive, &chunk, &positives);
+    if (positives != data.positive.size()) {
+      return absl::DataLossError(absl::StrFormat(
+          "false negative: %d of %d added keys queried did not match",
+          data.positive.size() - positives, data.positive.size()));
+    }
+    uint64_t checksum = 0;
+    result.query_ns_mixed = CountSingle(readers, data.mixed, &chunk, &checksum);
+    result.query_ns_dependent =
+        CountDependent(readers, data.mixed, &chunk, &checksum);
+    if (Adapter::kHasBatch) {
+      result.query_ns_batched =
+          CountBatched(readers, data.batched, &chunk, &checksum);
+    }
+    KeepResult(checksum);
+    MeasureMemoryFloors(total_bytes, data.random32, &result);
+    return result;
+  }
+
+ private:
+  using Reader = typename Adapter::Reader;
+
+  // Queries every added key of every filter, through the batch API where there
+  // is one. Not timed, so it uses every core (readers are immutable).
+  absl::Status CheckAllKeys(const Workload& w,
+                            const std::vector<Reader>& readers) {
+    const uint64_t total = w.total_keys();
+    const size_t threads = CheckThreads(total);
+    std::vector<absl::Status> statuses(threads);
+    std::vector<std::thread> workers;
+    for (size_t t = 0; t < threads; ++t) {
+      workers.emplace_back([&, t] {
+        statuses[t] = CheckKeyRange(w, readers, total * t / threads,
+                                    total * (t + 1) / threads);
+      });
+    }
+    for (std::thread& worker : workers) worker.join();
+    for (const absl::Status& status : statuses) {
+      if (!status.ok()) return status;
+    }
+    return absl::OkStatus();
+  }
+
+  // Checks the added keys at positions [begin, end) of the workload (filter by
+  // filter, position p being key p % n of filter p / n).
+  static absl::Status CheckKeyRange(const Workload& w,
+                                    const std::vector<Reader>& readers,
+                                    uint64_t begin, uint64_t end) {
+    KeyChunk chunk;
+    const uint64_t n = w.keys_per_filter;
+    for (uint64_t p = begin; p < end;) {
+      const size_t f = p / n;
+      const uint64_t j = p % n;
+      const size_t count =
+          std::min<uint64_t>({KeyChunk::kCapacity, n - j, end - p});
+      chunk.Fill(w.kind, w.first_index(f) + j, count);
+      for (size_t i = 0; i < count; i += kBatchSize) {
+        const int m = static_cast<int>(std::min<size_t>(kBatchSize, count - i));
+        bool results[kBatchSize];
+        if (Adapter::kHasBatch) {
+          readers[f].MayMatchBatch(chunk.data() + i, m, results);
+        } else {
+          for (int b = 0; b < m; ++b) {
+            results[b] = readers[f].MayMatch(chunk[i + b]);
+          }
+        }
+        for (int b = 0; b < m; ++b) {
+          if (!results[b]) {
+            return absl::DataLossError(
+                absl::StrFormat("false negative: added key #%d of filter %d "
+                                "(%d bytes) did not match",
+                                j + i + b, f, chunk[i + b].size()));
+          }
+        }
+      }
+      p += count;
+    }
+    return absl::OkStatus();
+  }
+
+  // Each returns ns per query (ForEachBlock) and adds the matches to *hits.
+  static double CountSingle(const std::vector<Reader>& readers,
+                            const QuerySet& queries, KeyChunk* chunk,
+                            uint64_t* hits) {
+    uint64_t sum = 0;
+    const double ns = ForEachBlock(
+        queries, chunk,
+        [&](const absl::string_view* keys, const uint32_t* filters, size_t n) {
+          if (filters == nullptr) {
+            const Reader* reader = &readers[0];
+            for (size_t i = 0; i < n; ++i) sum += reader->MayMatch(keys[i]);
+          } else {
+            for (size_t i = 0; i < n; ++i) {
+              sum += readers[filters[i]].MayMatch(keys[i]);
+            }
+          }
+        });
+    *hits += sum;
+    return ns;
+  }
+
+  // Each query completes before the next begins (QueryFence), so no two
+  // overlap, even where the answer comes from a predicted branch.
+  static double CountDependent(const std::vector<Reader>& readers,
+                               const QuerySet& queries, KeyChunk* chunk,
+                               uint64_t* hits) {
+    uint64_t sum = 0;
+    const double ns = ForEachBlock(
+        queries, chunk,
+        [&](const absl::string_view* keys, const uint32_t* filters, size_t n) {
+          for (size_t i = 0; i < n; ++i) {
+            const Reader* reader =
+                filters == nullptr ? &readers[0] : &readers[filters[i]];
+            sum += reader->MayMatch(keys[i]);
+            QueryFence();
+          }
+        });
+    *hits += sum;
+    return ns;
+  }
+
+  static double CountBatched(const std::vector<Reader>& readers,
+                             const QuerySet& queries, KeyChunk* chunk,
+                             uint64_t* hits) {
+    uint64_t sum = 0;
+    const double ns = ForEachBlock(
+        queries, chunk,
+        [&](const absl::string_view* keys, const uint32_t* filters, size_t n) {
+          bool results[kBatchSize];
+          for (size_t i = 0; i + kBatchSize <= n; i += kBatchSize) {
+            const Reader* reader =
+                filters == nullptr ? &readers[0] : &readers[filters[i]];
+            reader->MayMatchBatch(keys + i, kBatchSize, results);
+            for (int b = 0; b < kBatchSize; ++b) sum += results[b];
+          }
+        });
+    *hits += sum;
+    return ns;
+  }
+
+  std::unique_ptr<Adapter> adapter_;
+  std::optional<uint64_t> checked_digest_;
+};
+
+// Test and self-check wrapper: answers "no" for the first key its builders were
+// given (an added key), so the harness must report a false negative. Used by
+// tests and by filter_bench --inject_false_negative.
+template <typename Inner>
+class DropOneKeyAdapter {
+ public:
+  static constexpr bool kHasBatch = Inner::kHasBatch;
+
+  explicit DropOneKeyAdapter(std::unique_ptr<Inner> inner)
+      : inner_(std::move(inner)), dropped_(std::make_shared<std::string>()) {}
+
+  class Builder {
+   public:
+    Builder(std::unique_ptr<typename Inner::Builder> inner,
+            std::shared_ptr<std::string> dropped)
+        : inner_(std::move(inner)), dropped_(std::move(dropped)) {}
+    void Add(absl::string_view key) {
+      if (dropped_->empty()) dropped_->assign(key.data(), key.size());
+      inner_->Add(key);
+    }
+    absl::Status Finish(BuiltFilter* out) { return inner_->Finish(out); }
+
+   private:
+    std::unique_ptr<typename Inner::Builder> inner_;
+    std::shared_ptr<std::string> dropped_;
+  };
+
+  class Reader {
+   public:
+    Reader(typename Inner::Reader inner, std::shared_ptr<std::string> dropped)
+        : inner_(std::move(inner)), dropped_(std::move(dropped)) {}
+    bool MayMatch(absl::string_view key) const {
+      return key != *dropped_ && inner_.MayMatch(key);
+    }
+    void MayMatchBatch(const absl::string_view* keys, int n,
+                       bool* results) const {
+      inner_.MayMatchBatch(keys, n, results);
+      for (int i = 0; i < n; ++i)
+        results[i] = results[i] && keys[i] != *dropped_;
+    }
+    double ExpectedFpp(size_t num_keys) const {
+      return inner_.ExpectedFpp(num_keys);
+    }
+
+   private:
+    typename Inner::Reader inner_;
+    std::shared_ptr<std::string> dropped_;
+  };
+
+  std::unique_ptr<Builder> NewBuilder() const {
+    return std::make_unique<Builder>(inner_->NewBuilder(), dropped_);
+  }
+  Reader NewReader(absl::string_view filter) const {
+    return Reader(inner_->NewReader(filter), dropped_);
+  }
+  absl::Status CheckKind(absl::string_view filter) const {
+    return inner_->CheckKind(filter);
+  }
+  double ConfiguredBitsPerKey() const { return inner_->ConfiguredBitsPerKey(); }
+  std::string Details() const {
+    return inner_->Details() + " (drops one added key)";
+  }
+
+ private:
+  std::unique_ptr<Inner> inner_;
+  std::shared_ptr<std::string> dropped_;
+};
+
+}  // namespace bench
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_BENCH_MEASURE_H_

@@ -1,0 +1,199 @@
+#include "bench/report.h"
+
+#include <cmath>
+#include <fstream>
+#include <thread>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/strip.h"
+#include "bench/impls.h"
+#include "bench/leveldb_adapter.h"
+#include "bench/rocksdb_adapter.h"
+
+namespace sstfilter {
+namespace bench {
+namespace {
+
+const Row* Baseline(const std::vector<Row>& rows, size_t begin, size_t end) {
+  for (size_t i = begin; i < end; ++i) {
+    if (rows[i].impl == kBaselineImpl) return &rows[i];
+  }
+  return nullptr;
+}
+
+// 10^k or m*10^k for round numbers from 1000, else the number.
+std::string Count(uint64_t n) {
+  int k = 0;
+  uint64_t m = n;
+  while (m >= 10 && m % 10 == 0) {
+    m /= 10;
+    ++k;
+  }
+  if (k < 3 || m >= 10) return absl::StrFormat("%d", n);
+  return m == 1 ? absl::StrFormat("10^%d", k)
+                : absl::StrFormat("%d*10^%d", m, k);
+}
+
+// A rate as a percentage with three significant digits (rates span 60% to
+// below 10^-4%).
+std::string Percent(double rate) {
+  if (std::isnan(rate)) return "-";
+  if (rate == 0) return "0";
+  return absl::StrFormat("%.3g", 100 * rate);
+}
+
+std::string CaseTitle(const Row& r) {
+  std::string size =
+      r.fpp_config.has_value()
+          ? absl::StrFormat("fpp %g", *r.fpp_config)
+          : absl::StrFormat("%g bits/key", r.bits_per_key_requested.value_or(
+                                               r.bits_per_key_config));
+  std::string keys = r.filters > 1 ? absl::StrFormat("%d filters x %s keys",
+                                                     r.filters, Count(r.keys))
+                                   : absl::StrFormat("%s keys", Count(r.keys));
+  return absl::StrFormat("%s, %s (%.1f B/key), %s; hash floor %.1f ns/key",
+                         r.workload, keys, r.key_bytes, size, r.hash_floor_ns);
+}
+
+std::string JsonNumber(double v) {
+  if (std::isnan(v) || std::isinf(v)) return "null";
+  return absl::StrFormat("%.6g", v);
+}
+
+std::string JsonString(absl::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      out += absl::StrFormat("\\u%04x", static_cast<unsigned char>(c));
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+std::string PeerVersions() {
+  return absl::StrFormat("peers: LevelDB %s, RocksDB %s",
+                         LevelDbAdapter::Version(), RocksDbAdapter::Version());
+}
+
+std::string MachineDescription() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  std::string model = "unknown CPU";
+  while (std::getline(cpuinfo, line)) {
+    if (absl::StartsWith(line, "model name")) {
+      const size_t colon = line.find(':');
+      if (colon != std::string::npos) {
+        model = std::string(absl::StripAsciiWhitespace(line.substr(colon + 1)));
+      }
+      break;
+    }
+  }
+  return absl::StrFormat("%s, %d hardware threads", model,
+                         std::thread::hardware_concurrency());
+}
+
+void PrintTable(const std::vector<Row>& rows, std::ostream& out) {
+  if (rows.empty()) return;
+  out << absl::StrFormat(
+      "filter_bench: medians of %d interleaved repetitions; times in ns per "
+      "key; machine: %s\n",
+      rows.front().reps, MachineDescription());
+  out << PeerVersions()
+      << "; Debian's RocksDB is built without AVX2 (portable x86-64 code).\n";
+  out << "present/absent/mixed: single queries back to back (one thread's "
+         "throughput); lat: one query at a time\n"
+         "  (an LFENCE after each); batch: 32 keys per call. mem, memlat, "
+         "mem32: one random cache line per key\n"
+         "  in a buffer the filter's size, loaded as the single, lat and batch "
+         "queries load theirs.\n"
+         "x columns: ratio to rocksdb.fastbloom in the same case (build, "
+         "mixed, batch, bits/key).\n";
+  const std::string header = absl::StrFormat(
+      "  %-26s %8s %8s %8s %7s %7s %7s %7s %7s %7s %6s %6s %6s | %6s %6s %6s "
+      "%6s\n",
+      "impl", "bits/key", "FP %", "exp FP%", "build", "present", "absent",
+      "mixed", "lat", "batch", "mem", "memlat", "mem32", "xbuild", "xmixed",
+      "xbatch", "xbits");
+  size_t begin = 0;
+  while (begin < rows.size()) {
+    size_t end = begin + 1;
+    while (end < rows.size() &&
+           rows[end].case_index == rows[begin].case_index) {
+      ++end;
+    }
+    const Row* base = Baseline(rows, begin, end);
+    out << "\n" << CaseTitle(rows[begin]) << "\n" << header;
+    for (size_t i = begin; i < end; ++i) {
+      const Row& r = rows[i];
+      const RepResult& m = r.median;
+      const auto ratio = [base](double v, double RepResult::*field) {
+        if (base == nullptr) return std::string("-");
+        const double b = base->median.*field;
+        if (std::isnan(v) || std::isnan(b) || b <= 0) return std::string("-");
+        return absl::StrFormat("%.2f", v / b);
+      };
+      out << absl::StrFormat(
+          "  %-26s %8.2f %8s %8s %7.1f %7.1f %7.1f %7.1f %7.1f %7s %6.1f "
+          "%6.1f %6.1f | %6s %6s %6s %6s\n",
+          r.impl, m.bits_per_key, Percent(m.fp_rate),
+          Percent(m.expected_fp_rate), m.build_ns_per_key, m.query_ns_positive,
+          m.query_ns_negative, m.query_ns_mixed, m.query_ns_dependent,
+          std::isnan(m.query_ns_batched)
+              ? std::string("-")
+              : absl::StrFormat("%.1f", m.query_ns_batched),
+          m.memory_floor_ns, m.memory_floor_dependent_ns,
+          m.memory_floor_batched_ns,
+          ratio(m.build_ns_per_key, &RepResult::build_ns_per_key),
+          ratio(m.query_ns_mixed, &RepResult::query_ns_mixed),
+          ratio(m.query_ns_batched, &RepResult::query_ns_batched),
+          ratio(m.bits_per_key, &RepResult::bits_per_key));
+    }
+    out << absl::StrFormat(
+        "  false-negative check: %s, per implementation and rep\n",
+        rows[begin].check);
+    begin = end;
+  }
+}
+
+void PrintJson(const std::vector<Row>& rows, std::ostream& out) {
+  for (const Row& r : rows) {
+    const RepResult& m = r.median;
+    out << "{\"impl\":" << JsonString(r.impl)
+        << ",\"details\":" << JsonString(r.details)
+        << ",\"workload\":" << JsonString(r.workload) << ",\"keys\":" << r.keys
+        << ",\"filters\":" << r.filters
+        << ",\"key_bytes\":" << JsonNumber(r.key_bytes)
+        << ",\"bits_per_key_config\":" << JsonNumber(r.bits_per_key_config)
+        << ",\"fpp_config\":"
+        << (r.fpp_config.has_value() ? JsonNumber(*r.fpp_config)
+                                     : std::string("null"))
+        << ",\"bits_per_key\":" << JsonNumber(m.bits_per_key)
+        << ",\"fp_rate\":" << JsonNumber(m.fp_rate)
+        << ",\"expected_fp_rate\":" << JsonNumber(m.expected_fp_rate)
+        << ",\"build_ns_per_key\":" << JsonNumber(m.build_ns_per_key)
+        << ",\"query_ns_positive\":" << JsonNumber(m.query_ns_positive)
+        << ",\"query_ns_negative\":" << JsonNumber(m.query_ns_negative)
+        << ",\"query_ns_mixed\":" << JsonNumber(m.query_ns_mixed)
+        << ",\"query_ns_dependent\":" << JsonNumber(m.query_ns_dependent)
+        << ",\"query_ns_batched\":" << JsonNumber(m.query_ns_batched)
+        << ",\"hash_floor_ns\":" << JsonNumber(r.hash_floor_ns)
+        << ",\"memory_floor_ns\":" << JsonNumber(m.memory_floor_ns)
+        << ",\"memory_floor_dependent_ns\":"
+        << JsonNumber(m.memory_floor_dependent_ns)
+        << ",\"memory_floor_batched_ns\":"
+        << JsonNumber(m.memory_floor_batched_ns) << ",\"reps\":" << r.reps
+        << ",\"keys_checked\":" << m.keys_checked
+        << ",\"check\":" << JsonString(r.check) << "}\n";
+  }
+}
+
+}  // namespace bench
+}  // namespace sstfilter
