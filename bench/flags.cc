@@ -195,11 +195,6 @@ absl::StatusOr<Options> MakeOptions(const RawFlags& raw) {
     std::set<std::string> seen;
     for (const std::string& name : SplitList(raw.impls)) {
       const ImplEntry* entry = FindImpl(name);
-      if (entry == nullptr && name == "sstfilter") {
-        return FlagError("impls", raw.impls,
-                         "the native policy is not in this build (set "
-                         "NATIVE_POLICY_DEPS in bench/BUILD.bazel)");
-      }
       if (entry == nullptr) {
         return FlagError(
             "impls", raw.impls,

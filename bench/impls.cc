@@ -3,11 +3,8 @@
 #include "bench/leveldb_adapter.h"
 #include "bench/rocksdb_adapter.h"
 #include "bench/sstfilter_adapter.h"
-#include "filter/leveldb_bloom.h"
-// SSTFILTER_BENCH_NATIVE is set by bench/BUILD.bazel with NATIVE_POLICY_DEPS.
-#ifdef SSTFILTER_BENCH_NATIVE
 #include "filter/bloom.h"
-#endif
+#include "filter/leveldb_bloom.h"
 
 namespace sstfilter {
 namespace bench {
@@ -30,11 +27,9 @@ absl::StatusOr<std::unique_ptr<SstFilterAdapter>> CreateSstFilter(
 const std::vector<ImplEntry>& Registry() {
   static const auto* registry = new std::vector<ImplEntry>{
   // sstfilter's policies first; later ones are named "sstfilter.<variant>".
-#ifdef SSTFILTER_BENCH_NATIVE
       {"sstfilter",
        "sstfilter's native cache-local Bloom (NewBloomFilterPolicy)",
        MakeFactory<SstFilterAdapter>(CreateSstFilter<NewBloomFilterPolicy>)},
-#endif
       {"sstfilter.leveldb_compat",
        "sstfilter's LevelDB-compatible Bloom (NewLevelDbBloomPolicy)",
        MakeFactory<SstFilterAdapter>(CreateSstFilter<NewLevelDbBloomPolicy>)},

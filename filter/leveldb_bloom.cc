@@ -12,46 +12,59 @@
 namespace sstfilter {
 namespace {
 
-constexpr size_t kMinFilterBits = 64;  // LevelDB's floor: tiny filters stay useful
-constexpr int kDeltaRotation = 17;      // delta = hash rotated right by this many bits
-constexpr double kLevelDbProbesPerBit = 0.69;  // LevelDB's k = floor(0.69 * bits/key)
+constexpr size_t kMinFilterBits =
+    64;  // LevelDB's floor: tiny filters stay useful
+constexpr int kDeltaRotation =
+    17;  // delta = hash rotated right by this many bits
+constexpr double kLevelDbProbesPerBit =
+    0.69;  // LevelDB's k = floor(0.69 * bits/key)
 
 uint32_t ProbeDelta(uint32_t h) {
   return (h >> kDeltaRotation) | (h << (32 - kDeltaRotation));
 }
 
-// Sets the bits of one key hash in an array of num_bits bits.
-void SetProbes(uint32_t h, int k, size_t num_bits, char* array) {
+// Sets the bits of one key hash in an array of num_bits bits. Bits is uint32_t
+// for arrays under 2^32 bits (a 32-bit division is several times cheaper than a
+// 64-bit one; h < 2^32, so both give the same bit).
+template <typename Bits>
+void SetProbes(uint32_t h, int k, Bits num_bits, char* array) {
   const uint32_t delta = ProbeDelta(h);
   for (int i = 0; i < k; ++i) {
-    const size_t bit = h % num_bits;
+    const Bits bit = h % num_bits;
     array[bit / 8] = static_cast<char>(array[bit / 8] | (1 << (bit % 8)));
     h += delta;
   }
 }
 
-bool TestProbes(uint32_t h, int k, size_t num_bits, const char* array) {
+template <typename Bits>
+bool TestProbes(uint32_t h, int k, Bits num_bits, const char* array) {
   const uint32_t delta = ProbeDelta(h);
   for (int i = 0; i < k; ++i) {
-    const size_t bit = h % num_bits;
+    const Bits bit = h % num_bits;
     if ((array[bit / 8] & (1 << (bit % 8))) == 0) return false;
     h += delta;
   }
   return true;
 }
 
+bool FitsUint32(size_t num_bits) { return num_bits <= UINT32_MAX; }
+
 class LevelDbBloomBuilder : public FilterBuilder {
  public:
-  LevelDbBloomBuilder(double bits_per_key, int k) : bits_per_key_(bits_per_key), k_(k) {}
+  LevelDbBloomBuilder(double bits_per_key, int k)
+      : bits_per_key_(bits_per_key), k_(k) {}
 
-  void AddKey(absl::string_view key) override { hashes_.push_back(LevelDbBloomHash(key)); }
+  void AddKey(absl::string_view key) override {
+    hashes_.push_back(LevelDbBloomHash(key));
+  }
 
   size_t NumAdded() const override { return hashes_.size(); }
 
   void Finish(std::string* dst) override {
-    // LevelDB computes n * bits_per_key in integers; for an integer bits_per_key the
-    // floor below is the same number.
-    size_t num_bits = static_cast<size_t>(static_cast<double>(hashes_.size()) * bits_per_key_);
+    // LevelDB computes n * bits_per_key in integers; for an integer
+    // bits_per_key the floor below is the same number.
+    size_t num_bits = static_cast<size_t>(static_cast<double>(hashes_.size()) *
+                                          bits_per_key_);
     num_bits = std::max(num_bits, kMinFilterBits);
     const size_t num_bytes = (num_bits + 7) / 8;
     num_bits = num_bytes * 8;
@@ -60,14 +73,20 @@ class LevelDbBloomBuilder : public FilterBuilder {
     dst->resize(start + num_bytes, 0);
     dst->push_back(static_cast<char>(k_));  // Remember # of probes in filter
     char* array = &(*dst)[start];
-    for (uint32_t h : hashes_) SetProbes(h, k_, num_bits, array);
+    if (FitsUint32(num_bits)) {
+      const auto bits32 = static_cast<uint32_t>(num_bits);
+      for (uint32_t h : hashes_) SetProbes(h, k_, bits32, array);
+    } else {
+      for (uint32_t h : hashes_) SetProbes(h, k_, num_bits, array);
+    }
     hashes_.clear();
   }
 
  private:
   const double bits_per_key_;
   const int k_;
-  std::vector<uint32_t> hashes_;  // 4 bytes per key; the keys themselves are not kept
+  std::vector<uint32_t>
+      hashes_;  // 4 bytes per key; the keys themselves are not kept
 };
 
 class LevelDbBloomReader : public FilterReader {
@@ -90,20 +109,27 @@ class LevelDbBloomReader : public FilterReader {
 
   bool MayMatch(absl::string_view key) const override {
     if (verdict_ != Verdict::kProbe) return verdict_ == Verdict::kMatchAll;
-    return TestProbes(LevelDbBloomHash(key), k_, num_bits_, array_);
+    const uint32_t h = LevelDbBloomHash(key);
+    if (FitsUint32(num_bits_)) {
+      return TestProbes(h, k_, static_cast<uint32_t>(num_bits_), array_);
+    }
+    return TestProbes(h, k_, num_bits_, array_);
   }
   using FilterReader::MayMatch;
 
-  // Estimated from the filter itself (the key count is not stored): a probe hits a set
-  // bit with probability (bits set / bits), so p ~= that fraction to the k-th power.
-  // Costs one pass over the filter.
+  // Estimated from the filter itself (the key count is not stored): a probe
+  // hits a set bit with probability (bits set / bits), so p ~= that fraction to
+  // the k-th power. Costs one pass over the filter.
   double ExpectedFpp() const override {
-    if (verdict_ != Verdict::kProbe) return verdict_ == Verdict::kMatchAll ? 1.0 : 0.0;
+    if (verdict_ != Verdict::kProbe)
+      return verdict_ == Verdict::kMatchAll ? 1.0 : 0.0;
     size_t set = 0;
     for (size_t i = 0; i < num_bits_ / 8; ++i) {
-      set += static_cast<size_t>(__builtin_popcount(static_cast<uint8_t>(array_[i])));
+      set += static_cast<size_t>(
+          __builtin_popcount(static_cast<uint8_t>(array_[i])));
     }
-    return std::pow(static_cast<double>(set) / static_cast<double>(num_bits_), k_);
+    return std::pow(static_cast<double>(set) / static_cast<double>(num_bits_),
+                    k_);
   }
 
  private:
@@ -116,7 +142,8 @@ class LevelDbBloomReader : public FilterReader {
 
 class LevelDbBloomPolicy : public FilterPolicy {
  public:
-  LevelDbBloomPolicy(double bits_per_key, int k) : bits_per_key_(bits_per_key), k_(k) {}
+  LevelDbBloomPolicy(double bits_per_key, int k)
+      : bits_per_key_(bits_per_key), k_(k) {}
 
   const char* Name() const override { return kLevelDbBloomName; }
   double BitsPerKey() const override { return bits_per_key_; }
@@ -126,11 +153,13 @@ class LevelDbBloomPolicy : public FilterPolicy {
     return std::make_unique<LevelDbBloomBuilder>(bits_per_key_, k_);
   }
 
-  std::unique_ptr<FilterReader> NewReader(absl::string_view filter) const override {
+  std::unique_ptr<FilterReader> NewReader(
+      absl::string_view filter) const override {
     return std::make_unique<LevelDbBloomReader>(filter);
   }
 
-  bool KeyMayMatch(absl::string_view key, absl::string_view filter) const override {
+  bool KeyMayMatch(absl::string_view key,
+                   absl::string_view filter) const override {
     return LevelDbBloomReader(filter).MayMatch(key);  // no allocation per query
   }
 
@@ -143,7 +172,8 @@ class LevelDbBloomPolicy : public FilterPolicy {
 
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewLevelDbBloomPolicy(
     const FilterOptions& options) {
-  if (absl::Status status = ValidateFilterOptions(options); !status.ok()) return status;
+  if (absl::Status status = ValidateFilterOptions(options); !status.ok())
+    return status;
   double bits_per_key;
   int k;
   if (options.fpp.has_value()) {
@@ -151,10 +181,11 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewLevelDbBloomPolicy(
     k = StandardBloomProbes(bits_per_key);
   } else {
     bits_per_key = *options.bits_per_key;
-    k = std::clamp(static_cast<int>(bits_per_key * kLevelDbProbesPerBit), kMinProbes,
-                   kMaxProbes);
+    k = std::clamp(static_cast<int>(bits_per_key * kLevelDbProbesPerBit),
+                   kMinProbes, kMaxProbes);
   }
-  return std::unique_ptr<const FilterPolicy>(new LevelDbBloomPolicy(bits_per_key, k));
+  return std::unique_ptr<const FilterPolicy>(
+      new LevelDbBloomPolicy(bits_per_key, k));
 }
 
 }  // namespace sstfilter
