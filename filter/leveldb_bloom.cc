@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -12,12 +13,14 @@
 namespace sstfilter {
 namespace {
 
-constexpr size_t kMinFilterBits =
-    64;  // LevelDB's floor: tiny filters stay useful
-constexpr int kDeltaRotation =
-    17;  // delta = hash rotated right by this many bits
-constexpr double kLevelDbProbesPerBit =
-    0.69;  // LevelDB's k = floor(0.69 * bits/key)
+// LevelDB's floor on the bit array: tiny filters stay useful.
+constexpr size_t kMinFilterBits = 64;
+// delta = hash rotated right by this many bits.
+constexpr int kDeltaRotation = 17;
+// LevelDB's k = floor(0.69 * bits/key).
+constexpr double kLevelDbProbesPerBit = 0.69;
+// Hash values ExpectedFpp tries against the filter.
+constexpr size_t kFppSampleHashes = size_t{1} << 15;
 
 uint32_t ProbeDelta(uint32_t h) {
   return (h >> kDeltaRotation) | (h << (32 - kDeltaRotation));
@@ -117,19 +120,45 @@ class LevelDbBloomReader : public FilterReader {
   }
   using FilterReader::MayMatch;
 
-  // Estimated from the filter itself (the key count is not stored): a probe
-  // hits a set bit with probability (bits set / bits), so p ~= that fraction to
-  // the k-th power. Costs one pass over the filter.
+  // Measured on the filter itself, since the format stores no key count: the
+  // fraction of kFppSampleHashes evenly spread 32-bit hash values that match.
+  // A formula from the fill would not do: LevelDB's probe sequence correlates
+  // probes, so large filters set fewer bits yet match more often than an ideal
+  // Bloom filter (1.3% measured against a 0.43% fill estimate at 10^6 keys and
+  // 10 bits/key), and the sample sees that. Sampling error is about
+  // 1 / sqrt(kFppSampleHashes * p) relative (6% at p = 1%). When no sample
+  // matches, the fill estimate (bits set / bits)^k stands in. Costs
+  // kFppSampleHashes probes.
   double ExpectedFpp() const override {
-    if (verdict_ != Verdict::kProbe)
+    if (verdict_ != Verdict::kProbe) {
       return verdict_ == Verdict::kMatchAll ? 1.0 : 0.0;
+    }
+    // Step between sample hashes: odd, so the samples are distinct, and near
+    // 2^32 / golden ratio, so they spread evenly over the hash space.
+    constexpr uint32_t kSampleStep = 0x9e3779b1;
+    size_t matches = 0;
+    uint32_t h = 0;
+    for (size_t i = 0; i < kFppSampleHashes; ++i, h += kSampleStep) {
+      matches +=
+          FitsUint32(num_bits_)
+              ? TestProbes(h, k_, static_cast<uint32_t>(num_bits_), array_)
+              : TestProbes(h, k_, num_bits_, array_);
+    }
+    if (matches > 0) {
+      return static_cast<double>(matches) /
+             static_cast<double>(kFppSampleHashes);
+    }
     size_t set = 0;
     for (size_t i = 0; i < num_bits_ / 8; ++i) {
       set += static_cast<size_t>(
           __builtin_popcount(static_cast<uint8_t>(array_[i])));
     }
-    return std::pow(static_cast<double>(set) / static_cast<double>(num_bits_),
-                    k_);
+    if (set == 0) return 0.0;  // no probe can match
+    // Never 0 for a filter that can match: the API reserves 0 for "matches
+    // nothing" (the power underflows for very sparse, very large arrays).
+    return std::max(
+        std::pow(static_cast<double>(set) / static_cast<double>(num_bits_), k_),
+        std::numeric_limits<double>::min());
   }
 
  private:

@@ -17,6 +17,10 @@
 //   (h + i * delta) mod num_bits, with delta = h rotated right by 17 bits, all in 32 bits;
 // bit b is bit (b mod 8) of byte b / 8.
 //
+// ExpectedFpp() of a reader measures the filter against 2^15 evenly spread hash
+// values (the format stores no key count, and no formula captures LevelDB's
+// correlated probes); it costs that many probes.
+//
 // Reader rules, as LevelDB's: fewer than 2 bytes matches nothing (an empty filter slice);
 // k > 30 (including bytes >= 0x80) is reserved for other encodings and matches everything;
 // k = 0 matches everything (no probe can fail).
