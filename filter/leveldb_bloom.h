@@ -42,8 +42,12 @@ constexpr char kLevelDbBloomName[] = "leveldb.BuiltinBloomFilter2";
 //  - bits_per_key = c: k = floor(0.69 * c), clamped to [1, 30], LevelDB's own rule (an
 //    integer c gives LevelDB-identical bytes; a fractional one is accepted and readable).
 //  - fpp = p: c = -ln p / (ln 2)^2 and k = round(ln 2 * c) clamped to [1, 30], the
-//    standard Bloom optimum (util/bloom_math.h). LevelDB reads k from the filter, so these
-//    filters are still readable by LevelDB.
+//    standard Bloom optimum (util/bloom_math.h). Because LevelDB's probe sequence
+//    does worse than that formula in filters of more than about 2^18 bits, a
+//    filter of 2^16 bits or more is measured against sample hashes when it is
+//    built and rebuilt 1.2 times larger (at most 8 times) until it meets p. LevelDB
+//    reads k and the size from the filter, so these filters are still readable by
+//    LevelDB.
 // Returns InvalidArgumentError for invalid options (see ValidateFilterOptions).
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewLevelDbBloomPolicy(
     const FilterOptions& options);

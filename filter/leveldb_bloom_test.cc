@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -339,13 +340,14 @@ TEST(LevelDbBloomFormatTest, SizeAndProbeByte) {
 // target, with 1,000,000 absent keys (about 1,000 false positives even at
 // 0.1%).
 //
-// 10,000 keys: LevelDB's probe sequence, (h + i * rotr17(h)) mod 2^32 mod bits,
-// drifts from an ideal Bloom filter once the array passes about 2^18 bits.
-// LevelDB 1.23 itself measures 1.46% at 100,000 keys and 10 bits/key, where the
-// ideal is 0.84%, whatever the hash; its per-2 KB filters hold far fewer keys.
-// leveldb_bloom.h documents the limit.
+// 100,000 keys: LevelDB's probe sequence, (h + i * rotr17(h)) mod 2^32 mod
+// bits, drifts from an ideal Bloom filter once the array passes about 2^18 bits
+// (LevelDB 1.23 itself measures 1.46% at 100,000 keys and 10 bits/key, where
+// the ideal is 0.84%), so the policy only keeps its promise because its builder
+// measures large filters and grows those that miss. Also checked: the stored
+// size is reported, so a test can see the growth is bounded.
 TEST(LevelDbBloomAccuracyTest, FppPolicyMeetsItsTarget) {
-  constexpr size_t kKeys = 10000;
+  constexpr size_t kKeys = 100000;
   constexpr size_t kProbes = 1000000;
   uint64_t seed = 0xacc0;
   for (double fpp : {0.1, 0.01, 0.001}) {
@@ -373,6 +375,12 @@ TEST(LevelDbBloomAccuracyTest, FppPolicyMeetsItsTarget) {
     }
     const double measured = static_cast<double>(positives) / kProbes;
     EXPECT_LE(measured, 1.15 * fpp);
+    // Growth stays within the builder's bound (kGrowthFactor^kMaxGrowths).
+    const double stored_bits_per_key = (filter.size() - 1) * 8.0 / kKeys;
+    EXPECT_LE(stored_bits_per_key, policy->BitsPerKey() * 4.3);
+    std::cout << "fpp " << fpp << ": measured " << measured << " at "
+              << stored_bits_per_key << " bits/key (formula "
+              << policy->BitsPerKey() << ")\n";
   }
 }
 
