@@ -26,7 +26,7 @@ absl::StatusOr<std::unique_ptr<SstFilterAdapter>> CreateSstFilter(
 
 const std::vector<ImplEntry>& Registry() {
   static const auto* registry = new std::vector<ImplEntry>{
-  // sstfilter's policies first; later ones are named "sstfilter.<variant>".
+      // sstfilter's policies first; later ones are named "sstfilter.<variant>".
       {"sstfilter",
        "sstfilter's native cache-local Bloom (NewBloomFilterPolicy)",
        MakeFactory<SstFilterAdapter>(CreateSstFilter<NewBloomFilterPolicy>)},

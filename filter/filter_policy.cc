@@ -23,8 +23,8 @@ absl::Status ValidateFilterOptions(const FilterOptions& options) {
   const double bits = *options.bits_per_key;
   if (!(bits >= kMinBitsPerKey && bits <= kMaxBitsPerKey)) {
     return absl::InvalidArgumentError(
-        absl::StrCat("FilterOptions: bits_per_key must be in [", kMinBitsPerKey, ", ",
-                     kMaxBitsPerKey, "], got ", bits));
+        absl::StrCat("FilterOptions: bits_per_key must be in [", kMinBitsPerKey,
+                     ", ", kMaxBitsPerKey, "], got ", bits));
   }
   return absl::OkStatus();
 }
@@ -41,7 +41,8 @@ void FilterPolicy::CreateFilter(absl::Span<const absl::string_view> keys,
   builder->Finish(dst);
 }
 
-bool FilterPolicy::KeyMayMatch(absl::string_view key, absl::string_view filter) const {
+bool FilterPolicy::KeyMayMatch(absl::string_view key,
+                               absl::string_view filter) const {
   return NewReader(filter)->MayMatch(key);
 }
 

@@ -100,8 +100,7 @@ TEST(ReadmeExampleTest, ReadmeShowsThisCode) {
       << "README.md's API example differs from tests/readme_example_test.cc; "
          "copy the code between the markers into README.md";
   // The BUILD snippet names the target the example needs.
-  EXPECT_THAT(readme.substr(section),
-              testing::HasSubstr("//filter:bloom"));
+  EXPECT_THAT(readme.substr(section), testing::HasSubstr("//filter:bloom"));
 }
 
 }  // namespace

@@ -48,12 +48,14 @@ double CacheLocalBloomFpp(double bits_per_key, int num_probes, int block_bits) {
 
 namespace {
 
-// Terms of the inclusion-exclusion sum shared by the two LocalBloom functions: for a query
-// whose k probes cover D distinct positions, P(all D set | m stored probes) =
-// sum_i (-1)^i C(D, i) (1 - i/B)^m. Grouping by i gives
-//   P(false positive | j keys) = sum_i weight[i] * base[i]^j,  base[i] = (1 - i/B)^k,
-// with weight[i] = (-1)^i sum_{D >= i} P(D) C(D, i) and P(D) from Stirling numbers of the
-// second kind. Long double: the alternating sum cancels about 14 digits at k = 30.
+// Terms of the inclusion-exclusion sum shared by the two LocalBloom functions:
+// for a query whose k probes cover D distinct positions, P(all D set | m stored
+// probes) = sum_i (-1)^i C(D, i) (1 - i/B)^m. Grouping by i gives
+//   P(false positive | j keys) = sum_i weight[i] * base[i]^j,  base[i] = (1 -
+//   i/B)^k,
+// with weight[i] = (-1)^i sum_{D >= i} P(D) C(D, i) and P(D) from Stirling
+// numbers of the second kind. Long double: the alternating sum cancels about 14
+// digits at k = 30.
 struct LocalBloomTerms {
   long double weight[kMaxProbes + 1];
   long double base[kMaxProbes + 1];
@@ -66,7 +68,8 @@ LocalBloomTerms ComputeLocalBloomTerms(int k, double block_bits) {
   // stirling[d] = S2(k, d), built row by row.
   long double stirling[kMaxProbes + 1] = {1.0L};
   for (int row = 1; row <= k; ++row) {
-    for (int d = row; d >= 1; --d) stirling[d] = d * stirling[d] + stirling[d - 1];
+    for (int d = row; d >= 1; --d)
+      stirling[d] = d * stirling[d] + stirling[d - 1];
     stirling[0] = 0.0L;
   }
   // p_distinct[d] = P(D = d) = b (b-1) ... (b-d+1) S2(k, d) / b^k.
@@ -74,7 +77,8 @@ LocalBloomTerms ComputeLocalBloomTerms(int k, double block_bits) {
   long double falling = 1.0L;  // b (b-1) ... (b-d+1) / b^d
   for (int d = 1; d <= k; ++d) {
     falling *= std::max(0.0L, (b - (d - 1)) / b);
-    p_distinct[d] = falling * stirling[d] * std::pow(b, static_cast<long double>(d - k));
+    p_distinct[d] =
+        falling * stirling[d] * std::pow(b, static_cast<long double>(d - k));
   }
   LocalBloomTerms terms;
   terms.count = k + 1;
@@ -108,11 +112,13 @@ double LocalBloomFpp(double bits_per_key, int num_probes, double block_bits) {
   return ClampProbability(total);
 }
 
-double LocalBloomFppWithKeys(double num_keys, int num_probes, double block_bits) {
+double LocalBloomFppWithKeys(double num_keys, int num_probes,
+                             double block_bits) {
   const LocalBloomTerms terms = ComputeLocalBloomTerms(num_probes, block_bits);
   long double total = 0.0L;
   for (int i = 0; i < terms.count; ++i) {
-    total += terms.weight[i] * std::pow(terms.base[i], static_cast<long double>(num_keys));
+    total += terms.weight[i] *
+             std::pow(terms.base[i], static_cast<long double>(num_keys));
   }
   return ClampProbability(total);
 }

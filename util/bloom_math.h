@@ -1,50 +1,55 @@
-// The false-positive math of Bloom filters, in one place: sizing from a target rate, and
-// the expected rate of a filter, used by policies (sizing, ExpectedFpp) and by tests
-// (measured rate against expected).
+// The false-positive math of Bloom filters, in one place: sizing from a target
+// rate, and the expected rate of a filter, used by policies (sizing,
+// ExpectedFpp) and by tests (measured rate against expected).
 //
-// Notation: c = bits per key, k = probes per key, p = false-positive probability.
+// Notation: c = bits per key, k = probes per key, p = false-positive
+// probability.
 
 #ifndef SSTFILTER_UTIL_BLOOM_MATH_H_
 #define SSTFILTER_UTIL_BLOOM_MATH_H_
 
 namespace sstfilter {
 
-// Probe counts any policy stores: the trailing byte holds k, and LevelDB's reader treats
-// k > 30 as reserved for future encodings.
+// Probe counts any policy stores: the trailing byte holds k, and LevelDB's
+// reader treats k > 30 as reserved for future encodings.
 constexpr int kMinProbes = 1;
 constexpr int kMaxProbes = 30;
 
-// Standard Bloom filter (probes spread over the whole bit array), in the limit of a large
-// array: p = (1 - e^(-k/c))^k.
+// Standard Bloom filter (probes spread over the whole bit array), in the limit
+// of a large array: p = (1 - e^(-k/c))^k.
 double StandardBloomFpp(double bits_per_key, int num_probes);
 
-// Bits per key that minimise the standard filter's size for rate p with the optimal k:
-// c = -ln p / (ln 2)^2 (about 1.44 log2(1/p)).
+// Bits per key that minimise the standard filter's size for rate p with the
+// optimal k: c = -ln p / (ln 2)^2 (about 1.44 log2(1/p)).
 double StandardBloomBitsPerKey(double fpp);
 
 // The optimal probe count of a standard filter: k = round(ln 2 * c), clamped to
 // [kMinProbes, kMaxProbes].
 int StandardBloomProbes(double bits_per_key);
 
-// Cache-local Bloom filter: each key's k probes fall in one block of block_bits bits, the
-// block chosen by the hash. The number of keys in a block is Poisson with mean
-// block_bits / c, so p is the standard formula for a block-sized filter averaged over that
-// distribution. At c = 10, k = 6, block_bits = 512: 0.9535%, as RocksDB's
-// util/bloom_impl.h has it (standard: 0.84%). Independent uniformly random probes do
-// slightly worse (0.9665% there, and 9% worse than this formula at 64-bit blocks).
+// Cache-local Bloom filter: each key's k probes fall in one block of block_bits
+// bits, the block chosen by the hash. The number of keys in a block is Poisson
+// with mean block_bits / c, so p is the standard formula for a block-sized
+// filter averaged over that distribution. At c = 10, k = 6, block_bits = 512:
+// 0.9535%, as RocksDB's util/bloom_impl.h has it (standard: 0.84%). Independent
+// uniformly random probes do slightly worse (0.9665% there, and 9% worse than
+// this formula at 64-bit blocks).
 double CacheLocalBloomFpp(double bits_per_key, int num_probes, int block_bits);
 
 // Exact form of the cache-local rate for independent uniform probes (drawn with
-// replacement, as hashed probes are): CacheLocalBloomFpp raises the expected fraction of
-// set bits to the k-th power, which underestimates E[(set fraction)^k] in a block as small
-// as 512 bits (at c = 10, k = 6: 0.966% exact, 0.957% by the power of the mean). Computed
-// by inclusion-exclusion over the query's distinct probe positions, averaged over the
-// Poisson number of keys per block (mean block_bits / c) in closed form.
+// replacement, as hashed probes are): CacheLocalBloomFpp raises the expected
+// fraction of set bits to the k-th power, which underestimates E[(set
+// fraction)^k] in a block as small as 512 bits (at c = 10, k = 6: 0.966% exact,
+// against CacheLocalBloomFpp's 0.9535%). Computed by inclusion-exclusion over
+// the query's distinct probe positions, averaged over the Poisson number of
+// keys per block (mean block_bits / c) in closed form.
 double LocalBloomFpp(double bits_per_key, int num_probes, double block_bits);
 
-// The same for one block holding exactly num_keys keys (no averaging): a filter that is a
-// single block, or one block of a filter whose key count per block is known.
-double LocalBloomFppWithKeys(double num_keys, int num_probes, double block_bits);
+// The same for one block holding exactly num_keys keys (no averaging): a filter
+// that is a single block, or one block of a filter whose key count per block is
+// known.
+double LocalBloomFppWithKeys(double num_keys, int num_probes,
+                             double block_bits);
 
 // The information-theoretic floor: log2(1/p) bits per key for rate p.
 double MinBitsPerKey(double fpp);

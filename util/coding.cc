@@ -67,7 +67,8 @@ const char* GetVarint64Ptr(const char* p, const char* limit, uint64_t* value) {
 
 const char* GetVarint32Ptr(const char* p, const char* limit, uint32_t* value) {
   // At most 5 bytes; the value must fit in 32 bits.
-  const char* const capped = (limit - p > kMaxVarint32Bytes) ? p + kMaxVarint32Bytes : limit;
+  const char* const capped =
+      (limit - p > kMaxVarint32Bytes) ? p + kMaxVarint32Bytes : limit;
   uint64_t wide = 0;
   const char* next = GetVarint64Ptr(p, capped, &wide);
   if (next == nullptr || wide > UINT32_MAX) return nullptr;

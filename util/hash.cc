@@ -23,7 +23,9 @@ uint32_t LevelDbHash32(const char* data, size_t n, uint32_t seed) {
     h *= kMultiplier;
     h ^= h >> 16;
   }
-  const auto byte = [](char c) { return static_cast<uint32_t>(static_cast<uint8_t>(c)); };
+  const auto byte = [](char c) {
+    return static_cast<uint32_t>(static_cast<uint8_t>(c));
+  };
   switch (limit - p) {
     case 3:
       h += byte(p[2]) << 16;
