@@ -3,8 +3,8 @@
 #include "bench/leveldb_adapter.h"
 #include "bench/rocksdb_adapter.h"
 #include "bench/sstfilter_adapter.h"
-#include "filter/bloom.h"
-#include "filter/leveldb_bloom.h"
+#include "filter/bloom/bloom.h"
+#include "filter/leveldb/leveldb_bloom.h"
 
 namespace sstfilter {
 namespace bench {

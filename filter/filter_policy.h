@@ -7,7 +7,7 @@
 // block. "No" is certain and saves a disk read; "maybe" is wrong at most with
 // the configured false-positive probability.
 //
-// Example (NewBloomFilterPolicy is in filter/bloom.h):
+// Example (NewBloomFilterPolicy is in filter/bloom/bloom.h):
 //
 //   absl::StatusOr<std::unique_ptr<const sstfilter::FilterPolicy>> policy =
 //       sstfilter::NewBloomFilterPolicy(sstfilter::FilterOptions::Fpp(0.01));

@@ -14,7 +14,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
-#include "filter/leveldb_bloom.h"
+#include "filter/leveldb/leveldb_bloom.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 

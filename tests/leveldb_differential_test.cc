@@ -16,7 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "filter/filter_policy.h"
-#include "filter/leveldb_bloom.h"
+#include "filter/leveldb/leveldb_bloom.h"
 #include "gtest/gtest.h"
 #include "leveldb/filter_policy.h"
 #include "leveldb/slice.h"
@@ -161,7 +161,7 @@ TEST(LevelDbDifferentialTest, EveryByteValueInEveryPosition) {
   }
 }
 
-// The key sets whose filter hashes filter/leveldb_bloom_test.cc freezes:
+// The key sets whose filter hashes filter/leveldb/leveldb_bloom_test.cc freezes:
 // LevelDB writes the same bytes, so those goldens are LevelDB's too.
 TEST(LevelDbDifferentialTest, GoldenKeySets) {
   std::vector<std::string> keys;

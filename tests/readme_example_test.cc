@@ -9,7 +9,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "filter/bloom.h"
+#include "filter/bloom/bloom.h"
 
 // Builds a filter for three keys at false-positive rate fpp, then asks it about
 // two keys. Invalid options come back as an error status, never a crash.

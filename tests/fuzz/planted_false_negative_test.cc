@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "filter/leveldb_bloom.h"
+#include "filter/leveldb/leveldb_bloom.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/fuzz/fuzz_checks.h"

@@ -4,7 +4,7 @@
 #include <utility>
 #include <vector>
 
-#include "filter/leveldb_bloom.h"
+#include "filter/leveldb/leveldb_bloom.h"
 
 namespace sstfilter {
 namespace fuzz {

@@ -1,6 +1,6 @@
 // Sizing of the native Bloom filter (see bloom_sizing.h).
 
-#include "filter/bloom_sizing.h"
+#include "filter/bloom/bloom_sizing.h"
 
 #include <algorithm>
 #include <cmath>

@@ -26,14 +26,14 @@
 // bits/key). A filter of n keys takes ceil(n c / 8) bytes plus a 4..13-byte
 // trailer.
 //
-// Format: filter/README.md. Name(): "sstfilter.LocalBloom1".
+// Format: filter/bloom/README.md. Name(): "sstfilter.LocalBloom1".
 //
 // Readers are immutable and thread-safe, and accept any bytes: too short to be
 // a filter -> matches nothing; unknown format or inconsistent trailer -> may
 // match everything.
 
-#ifndef SSTFILTER_FILTER_BLOOM_H_
-#define SSTFILTER_FILTER_BLOOM_H_
+#ifndef SSTFILTER_FILTER_BLOOM_BLOOM_H_
+#define SSTFILTER_FILTER_BLOOM_BLOOM_H_
 
 #include <memory>
 
@@ -49,4 +49,4 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBloomFilterPolicy(
 
 }  // namespace sstfilter
 
-#endif  // SSTFILTER_FILTER_BLOOM_H_
+#endif  // SSTFILTER_FILTER_BLOOM_BLOOM_H_

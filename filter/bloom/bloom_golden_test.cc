@@ -16,8 +16,8 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
-#include "filter/bloom.h"
-#include "filter/bloom_test_util.h"
+#include "filter/bloom/bloom.h"
+#include "filter/bloom/bloom_test_util.h"
 #include "gtest/gtest.h"
 #include "util/hash.h"
 

@@ -1,8 +1,8 @@
 // The native cache-local Bloom filter policy: builder, readers (scalar and
-// AVX2), policy. Format in bloom_format.h and filter/README.md; sizing in
+// AVX2), policy. Format in bloom_format.h and filter/bloom/README.md; sizing in
 // bloom_sizing.h.
 
-#include "filter/bloom.h"
+#include "filter/bloom/bloom.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "filter/bloom_format.h"
-#include "filter/bloom_hash.h"
-#include "filter/bloom_impl.h"
-#include "filter/bloom_probe.h"
-#include "filter/bloom_sizing.h"
+#include "filter/bloom/bloom_format.h"
+#include "filter/bloom/bloom_hash.h"
+#include "filter/bloom/bloom_impl.h"
+#include "filter/bloom/bloom_probe.h"
+#include "filter/bloom/bloom_sizing.h"
 
 namespace sstfilter {
 namespace bloom_internal {

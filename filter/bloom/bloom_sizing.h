@@ -2,15 +2,15 @@
 // layout (k probes in one 512-bit block, util/bloom_math.h LocalBloomFpp), and
 // the expected rate of one filter given its body and key count.
 //
-// Internal header: include filter/bloom.h instead.
+// Internal header: include filter/bloom/bloom.h instead.
 
-#ifndef SSTFILTER_FILTER_BLOOM_SIZING_H_
-#define SSTFILTER_FILTER_BLOOM_SIZING_H_
+#ifndef SSTFILTER_FILTER_BLOOM_BLOOM_SIZING_H_
+#define SSTFILTER_FILTER_BLOOM_BLOOM_SIZING_H_
 
 #include <cstdint>
 
 #include "absl/status/statusor.h"
-#include "filter/bloom_format.h"
+#include "filter/bloom/bloom_format.h"
 
 namespace sstfilter {
 namespace bloom_internal {
@@ -49,4 +49,4 @@ double FilterFpp(const BodyLayout& layout, uint64_t num_keys, int num_probes);
 }  // namespace bloom_internal
 }  // namespace sstfilter
 
-#endif  // SSTFILTER_FILTER_BLOOM_SIZING_H_
+#endif  // SSTFILTER_FILTER_BLOOM_BLOOM_SIZING_H_

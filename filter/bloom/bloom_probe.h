@@ -7,15 +7,15 @@
 // library needs no global -mavx2; call them only after CpuHasAvx2() returned
 // true, from code that carries the same attribute (so they inline).
 //
-// Internal header: include filter/bloom.h instead.
+// Internal header: include filter/bloom/bloom.h instead.
 
-#ifndef SSTFILTER_FILTER_BLOOM_PROBE_H_
-#define SSTFILTER_FILTER_BLOOM_PROBE_H_
+#ifndef SSTFILTER_FILTER_BLOOM_BLOOM_PROBE_H_
+#define SSTFILTER_FILTER_BLOOM_BLOOM_PROBE_H_
 
 #include <cstdint>
 #include <cstring>
 
-#include "filter/bloom_format.h"
+#include "filter/bloom/bloom_format.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define SSTFILTER_BLOOM_HAVE_AVX2_PATH 1
@@ -152,4 +152,4 @@ Avx2ProbeRegularBlock(uint32_t probe_hash, int k, const char* block) {
 }  // namespace bloom_internal
 }  // namespace sstfilter
 
-#endif  // SSTFILTER_FILTER_BLOOM_PROBE_H_
+#endif  // SSTFILTER_FILTER_BLOOM_BLOOM_PROBE_H_

@@ -3,7 +3,7 @@
 // the corrupt-filter decision table, and the scalar and AVX2 paths against a
 // plain reference of the format.
 
-#include "filter/bloom_format.h"
+#include "filter/bloom/bloom_format.h"
 
 #include <cmath>
 #include <cstdint>
@@ -13,11 +13,11 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "filter/bloom.h"
-#include "filter/bloom_hash.h"
-#include "filter/bloom_impl.h"
-#include "filter/bloom_probe.h"
-#include "filter/bloom_test_util.h"
+#include "filter/bloom/bloom.h"
+#include "filter/bloom/bloom_hash.h"
+#include "filter/bloom/bloom_impl.h"
+#include "filter/bloom/bloom_probe.h"
+#include "filter/bloom/bloom_test_util.h"
 #include "gtest/gtest.h"
 #include "util/bloom_math.h"
 #include "util/coding.h"
@@ -287,7 +287,7 @@ TEST(BloomFormatTest, ArbitraryBytes) {
   }
 }
 
-// The format as filter/README.md states it, written plainly: for tests only.
+// The format as filter/bloom/README.md states it, written plainly: for tests only.
 bool ReferenceMayMatch(absl::string_view filter, absl::string_view key) {
   const ParsedFilter parsed = ParseFilter(filter);
   if (parsed.verdict != Verdict::kProbe)

@@ -3,10 +3,10 @@
 // is the same function as util::Hash64 (the library call); bloom_format_test.cc
 // checks that.
 //
-// Internal header: include filter/bloom.h instead.
+// Internal header: include filter/bloom/bloom.h instead.
 
-#ifndef SSTFILTER_FILTER_BLOOM_HASH_H_
-#define SSTFILTER_FILTER_BLOOM_HASH_H_
+#ifndef SSTFILTER_FILTER_BLOOM_BLOOM_HASH_H_
+#define SSTFILTER_FILTER_BLOOM_BLOOM_HASH_H_
 
 #include <cstdint>
 
@@ -41,4 +41,4 @@ __attribute__((always_inline)) inline uint64_t KeyHash(absl::string_view key) {
 }  // namespace bloom_internal
 }  // namespace sstfilter
 
-#endif  // SSTFILTER_FILTER_BLOOM_HASH_H_
+#endif  // SSTFILTER_FILTER_BLOOM_BLOOM_HASH_H_

@@ -9,9 +9,9 @@
 #include <thread>
 #include <vector>
 
-#include "filter/bloom.h"
-#include "filter/bloom_impl.h"
-#include "filter/bloom_test_util.h"
+#include "filter/bloom/bloom.h"
+#include "filter/bloom/bloom_impl.h"
+#include "filter/bloom/bloom_test_util.h"
 #include "gtest/gtest.h"
 
 namespace sstfilter {

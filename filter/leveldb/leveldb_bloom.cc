@@ -1,4 +1,4 @@
-#include "filter/leveldb_bloom.h"
+#include "filter/leveldb/leveldb_bloom.h"
 
 #include <algorithm>
 #include <cmath>

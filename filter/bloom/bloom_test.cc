@@ -2,7 +2,7 @@
 // empty and small filters, no false negatives, LevelDB's VaryingLengths
 // criteria, space, batched queries, ExpectedFpp.
 
-#include "filter/bloom.h"
+#include "filter/bloom/bloom.h"
 
 #include <cmath>
 #include <limits>
@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "filter/bloom_format.h"
-#include "filter/bloom_test_util.h"
+#include "filter/bloom/bloom_format.h"
+#include "filter/bloom/bloom_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "util/bloom_math.h"

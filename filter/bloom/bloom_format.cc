@@ -1,7 +1,7 @@
 // Trailer encoding and decoding of the native Bloom filter (see
 // bloom_format.h).
 
-#include "filter/bloom_format.h"
+#include "filter/bloom/bloom_format.h"
 
 #include "util/bloom_math.h"
 #include "util/coding.h"

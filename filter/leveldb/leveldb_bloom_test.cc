@@ -1,9 +1,9 @@
-// Tests of the LevelDB-compatible Bloom filter (filter/leveldb_bloom.h):
+// Tests of the LevelDB-compatible Bloom filter (filter/leveldb/leveldb_bloom.h):
 // LevelDB's own golden vectors and accuracy criteria, frozen hashes of whole
 // filters, the reader's answers on malformed filters, and the API's contracts.
 // tests/leveldb_differential_test.cc compares the bytes with LevelDB itself.
 
-#include "filter/leveldb_bloom.h"
+#include "filter/leveldb/leveldb_bloom.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,8 +1,8 @@
 // Helpers shared by the native Bloom filter's tests: deterministic key sets and
 // false-positive measurement.
 
-#ifndef SSTFILTER_FILTER_BLOOM_TEST_UTIL_H_
-#define SSTFILTER_FILTER_BLOOM_TEST_UTIL_H_
+#ifndef SSTFILTER_FILTER_BLOOM_BLOOM_TEST_UTIL_H_
+#define SSTFILTER_FILTER_BLOOM_BLOOM_TEST_UTIL_H_
 
 #include <algorithm>
 #include <cstdint>
@@ -76,4 +76,4 @@ inline uint64_t CountMatches(const FilterReader& reader, uint64_t set,
 }  // namespace bloom_test
 }  // namespace sstfilter
 
-#endif  // SSTFILTER_FILTER_BLOOM_TEST_UTIL_H_
+#endif  // SSTFILTER_FILTER_BLOOM_BLOOM_TEST_UTIL_H_

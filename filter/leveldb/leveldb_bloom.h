@@ -27,8 +27,8 @@
 // encodings and matches everything; k = 0 matches everything (no probe can
 // fail).
 
-#ifndef SSTFILTER_FILTER_LEVELDB_BLOOM_H_
-#define SSTFILTER_FILTER_LEVELDB_BLOOM_H_
+#ifndef SSTFILTER_FILTER_LEVELDB_LEVELDB_BLOOM_H_
+#define SSTFILTER_FILTER_LEVELDB_LEVELDB_BLOOM_H_
 
 #include <memory>
 
@@ -60,4 +60,4 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewLevelDbBloomPolicy(
 
 }  // namespace sstfilter
 
-#endif  // SSTFILTER_FILTER_LEVELDB_BLOOM_H_
+#endif  // SSTFILTER_FILTER_LEVELDB_LEVELDB_BLOOM_H_

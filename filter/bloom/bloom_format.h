@@ -1,13 +1,13 @@
 // The on-disk format of sstfilter's native Bloom filter
 // ("sstfilter.LocalBloom1"), as constants and the pure functions that map a key
-// hash to bits. filter/README.md draws the layout; bloom_golden_test.cc pins
+// hash to bits. filter/bloom/README.md draws the layout; bloom_golden_test.cc pins
 // it. Everything here is frozen: a change is a new format (a new marker and
 // name).
 //
-// Internal header: include filter/bloom.h instead.
+// Internal header: include filter/bloom/bloom.h instead.
 
-#ifndef SSTFILTER_FILTER_BLOOM_FORMAT_H_
-#define SSTFILTER_FILTER_BLOOM_FORMAT_H_
+#ifndef SSTFILTER_FILTER_BLOOM_BLOOM_FORMAT_H_
+#define SSTFILTER_FILTER_BLOOM_BLOOM_FORMAT_H_
 
 #include <algorithm>
 #include <cstddef>
@@ -131,4 +131,4 @@ void AppendTrailer(uint64_t num_keys, int num_probes, std::string* dst);
 }  // namespace bloom_internal
 }  // namespace sstfilter
 
-#endif  // SSTFILTER_FILTER_BLOOM_FORMAT_H_
+#endif  // SSTFILTER_FILTER_BLOOM_BLOOM_FORMAT_H_

@@ -9,8 +9,8 @@
 #include <string>
 #include <tuple>
 
-#include "filter/bloom.h"
-#include "filter/bloom_test_util.h"
+#include "filter/bloom/bloom.h"
+#include "filter/bloom/bloom_test_util.h"
 #include "gtest/gtest.h"
 
 namespace sstfilter {

@@ -2,10 +2,10 @@
 // that need to pin the probe path (the policy picks AVX2 by itself when the CPU
 // has it).
 //
-// Internal header: include filter/bloom.h instead.
+// Internal header: include filter/bloom/bloom.h instead.
 
-#ifndef SSTFILTER_FILTER_BLOOM_IMPL_H_
-#define SSTFILTER_FILTER_BLOOM_IMPL_H_
+#ifndef SSTFILTER_FILTER_BLOOM_BLOOM_IMPL_H_
+#define SSTFILTER_FILTER_BLOOM_BLOOM_IMPL_H_
 
 #include <memory>
 
@@ -35,4 +35,4 @@ NewBloomFilterPolicyWithPath(const FilterOptions& options, ProbePath path);
 }  // namespace bloom_internal
 }  // namespace sstfilter
 
-#endif  // SSTFILTER_FILTER_BLOOM_IMPL_H_
+#endif  // SSTFILTER_FILTER_BLOOM_BLOOM_IMPL_H_

@@ -2,7 +2,7 @@
 // in util/bloom_math.h against a direct computation, the optimal-k search
 // against a full scan, and fpp -> bits/key.
 
-#include "filter/bloom_sizing.h"
+#include "filter/bloom/bloom_sizing.h"
 
 #include <cmath>
 #include <vector>
