@@ -14,6 +14,8 @@ packages=(
   libxxhash-dev        # XXH3-64, the native filter's hash
   libleveldb-dev       # LevelDB 1.23: peer in tests and benchmark
   librocksdb-dev       # RocksDB 7.8.3: peer in tests and benchmark
+  libsnappy-dev        # Snappy: LevelDB compresses its tables' index and metaindex blocks
+  nlohmann-json3-dev   # JSON output of the command-line tools
   clang                # fuzz targets (--config=fuzz)
   libclang-rt-14-dev   # libFuzzer and sanitizer runtimes for clang
   lld                  # the linker --config=fuzz uses
