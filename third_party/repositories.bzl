@@ -55,6 +55,12 @@ def sstfilter_repositories():
         libraries = {":xxhash": "-lxxhash"},
     )
     system_repository(
+        name = "com_github_google_snappy",
+        debian_package = "libsnappy-dev",
+        required_headers = ["snappy.h"],
+        libraries = {":snappy": "-lsnappy"},
+    )
+    system_repository(
         name = "com_github_google_leveldb",
         debian_package = "libleveldb-dev",
         required_headers = ["leveldb/filter_policy.h"],

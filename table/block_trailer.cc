@@ -1,0 +1,98 @@
+#include "table/block_trailer.h"
+
+#include <snappy.h>
+
+#include "absl/strings/str_format.h"
+#include "util/coding.h"
+#include "util/crc32c.h"
+
+namespace sstfilter {
+namespace {
+
+// Snappy's densest element copies 64 bytes for a 3-byte tag (its
+// format_description.txt), so n compressed bytes expand to less than
+// 22 n. Anything claiming more is corrupt.
+constexpr uint64_t kMaxSnappyExpansion = 22;
+
+}  // namespace
+
+const char* CompressionTypeName(uint8_t type) {
+  switch (static_cast<CompressionType>(type)) {
+    case CompressionType::kNone:
+      return "none";
+    case CompressionType::kSnappy:
+      return "Snappy";
+    case CompressionType::kZlib:
+      return "zlib";
+    case CompressionType::kBzip2:
+      return "bzip2";
+    case CompressionType::kLz4:
+      return "LZ4";
+    case CompressionType::kLz4hc:
+      return "LZ4HC";
+    case CompressionType::kXpress:
+      return "Xpress";
+    case CompressionType::kZstd:
+      return "ZSTD";
+  }
+  return "unknown";
+}
+
+uint32_t BlockChecksum(absl::string_view contents, uint8_t type) {
+  const char type_byte = static_cast<char>(type);
+  const uint32_t crc = crc32c::Value(contents.data(), contents.size());
+  return crc32c::Mask(crc32c::Extend(crc, &type_byte, 1));
+}
+
+void AppendBlockTrailer(CompressionType type, std::string* block) {
+  const uint8_t type_byte = static_cast<uint8_t>(type);
+  const uint32_t checksum = BlockChecksum(*block, type_byte);
+  block->push_back(static_cast<char>(type_byte));
+  PutFixed32(block, checksum);
+}
+
+absl::Status VerifyBlockTrailer(absl::string_view what,
+                                absl::string_view contents,
+                                absl::string_view trailer) {
+  const uint8_t type = static_cast<uint8_t>(trailer[0]);
+  const uint32_t stored = DecodeFixed32(trailer.data() + 1);
+  const uint32_t actual = BlockChecksum(contents, type);
+  if (stored == actual) return absl::OkStatus();
+  return absl::DataLossError(absl::StrFormat(
+      "%s block: checksum mismatch (stored 0x%08x, computed 0x%08x over %d "
+      "bytes)",
+      what, stored, actual, contents.size()));
+}
+
+absl::StatusOr<absl::string_view> UncompressBlock(absl::string_view what,
+                                                  uint8_t type,
+                                                  absl::string_view contents,
+                                                  std::string* scratch) {
+  switch (static_cast<CompressionType>(type)) {
+    case CompressionType::kNone:
+      return contents;
+    case CompressionType::kSnappy: {
+      size_t length = 0;
+      if (!snappy::GetUncompressedLength(contents.data(), contents.size(),
+                                         &length) ||
+          length > kMaxSnappyExpansion * contents.size()) {
+        return absl::DataLossError(absl::StrFormat(
+            "%s block: corrupt Snappy length header", what));
+      }
+      scratch->resize(length);
+      if (!snappy::RawUncompress(contents.data(), contents.size(),
+                                 scratch->data())) {
+        return absl::DataLossError(
+            absl::StrFormat("%s block: corrupt Snappy data", what));
+      }
+      return absl::string_view(*scratch);
+    }
+    default:
+      return absl::UnimplementedError(absl::StrFormat(
+          "%s block: compression type %d (%s) is not supported: only none "
+          "and Snappy are",
+          what, type, CompressionTypeName(type)));
+  }
+}
+
+}  // namespace sstfilter

@@ -1,0 +1,101 @@
+// The fixed parts of a table file that lead to its filter: block handles and
+// the footer, in the encodings LevelDB 1.23 and RocksDB 7.8.3 write.
+//
+// A table file ends with a footer that points at two blocks: the metaindex
+// (names of meta blocks such as the filter, each with a handle) and the index
+// (one handle per data block). table/README.md draws every byte; the facts come
+// from LevelDB's doc/table_format.md and table/format.{h,cc} and RocksDB's
+// table/format.{h,cc} at tag v7.8.3.
+//
+// Decoders here are total: any bytes in, either a value or a DataLossError
+// saying what is wrong (UnimplementedError for a valid file of a kind this
+// library does not read, naming it).
+
+#ifndef SSTFILTER_TABLE_FORMAT_H_
+#define SSTFILTER_TABLE_FORMAT_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace sstfilter {
+
+// Where a block lies in the file: its contents, not counting the 5-byte block
+// trailer that follows them.
+struct BlockHandle {
+  uint64_t offset = 0;  // bytes from the start of the file
+  uint64_t size = 0;    // bytes of contents, trailer excluded
+};
+
+// Encoded as varint64 offset, varint64 size: at most 20 bytes.
+constexpr size_t kMaxBlockHandleBytes = 20;
+
+// Decodes a handle from the front of *input and advances past it. Returns
+// DataLossError (input unchanged) when the varints are malformed or truncated.
+absl::Status DecodeBlockHandle(absl::string_view* input, BlockHandle* handle);
+void EncodeBlockHandle(const BlockHandle& handle, std::string* dst);
+
+// Magic numbers, the last 8 bytes of every table (fixed64, little-endian).
+// LevelDB's is also RocksDB's "legacy block-based" magic: RocksDB
+// format_version 0 writes LevelDB's footer.
+constexpr uint64_t kLevelDbTableMagic = 0xdb4775248b80fb57;
+constexpr uint64_t kRocksDbBlockBasedTableMagic = 0x88e241b785f4cff7;
+// RocksDB table kinds that hold no block-based filter: recognised only to
+// name them in an error.
+constexpr uint64_t kRocksDbPlainTableMagic = 0x8242229663bf9564;
+constexpr uint64_t kRocksDbLegacyPlainTableMagic = 0x4f3418eb7a8f13b8;
+constexpr uint64_t kRocksDbCuckooTableMagic = 0x926789d0c5f17873;
+
+// Footer sizes, in bytes. LevelDB (and RocksDB format_version 0): two handles
+// padded to 40 bytes, then the magic. RocksDB format_version >= 1: a checksum
+// type byte, the two padded handles, a fixed32 format_version, the magic.
+constexpr size_t kLevelDbFooterBytes = 2 * kMaxBlockHandleBytes + 8;        // 48
+constexpr size_t kRocksDbFooterBytes = 1 + 2 * kMaxBlockHandleBytes + 4 + 8;  // 53
+
+// RocksDB's block checksum types (include/rocksdb/table.h, ChecksumType).
+// LevelDB always uses CRC32C.
+enum class ChecksumType : uint8_t {
+  kNone = 0,
+  kCrc32c = 1,
+  kXxHash = 2,
+  kXxHash64 = 3,
+  kXxh3 = 4,
+};
+// "CRC32C", "xxHash", ..., or "unknown" for a byte no RocksDB writes.
+const char* ChecksumTypeName(uint8_t type);
+
+// The newest block-based format_version RocksDB 7.8.3 writes.
+constexpr uint32_t kMaxRocksDbFormatVersion = 5;
+
+enum class TableFormat {
+  kLevelDb,  // LevelDB's footer; also RocksDB format_version 0
+  kRocksDb,  // RocksDB's block-based footer, format_version 1..5
+};
+
+struct Footer {
+  TableFormat format = TableFormat::kLevelDb;
+  uint32_t format_version = 0;  // 0 for LevelDB's footer
+  uint8_t checksum_type = static_cast<uint8_t>(ChecksumType::kCrc32c);
+  BlockHandle metaindex;
+  BlockHandle index;
+};
+
+// Decodes the footer at the end of tail, the last bytes of a file of
+// file_size bytes (tail may be the whole file). Checks that the handles lie
+// inside the file before the footer. Errors, each naming what it saw:
+//   file shorter than the footer, unknown magic        -> DataLossError
+//   PlainTable / Cuckoo magic, format_version > 5,
+//   a checksum type other than CRC32C                  -> UnimplementedError
+//   malformed handle, handle outside the file          -> DataLossError
+absl::StatusOr<Footer> DecodeFooter(absl::string_view tail, uint64_t file_size);
+
+// Encodes footer as its format writes it (for tests and corpora).
+std::string EncodeFooter(const Footer& footer);
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_TABLE_FORMAT_H_

@@ -1,0 +1,74 @@
+// The metaindex block (names of a table's meta blocks, each with its handle)
+// and RocksDB's properties block, as the table reader needs them.
+//
+// Metaindex keys that name a filter (LevelDB table/table.cc, RocksDB 7.8.3
+// block_based_table_reader.cc):
+//   "filter." + policy name            LevelDB's per-2 KB filter block
+//   "fullfilter." + policy name        RocksDB's one filter for the table
+//   "partitionedfilter." + policy name RocksDB's partitioned filters
+// RocksDB's properties block is named "rocksdb.properties".
+
+#ifndef SSTFILTER_TABLE_META_BLOCKS_H_
+#define SSTFILTER_TABLE_META_BLOCKS_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "table/format.h"
+
+namespace sstfilter {
+
+constexpr char kLevelDbFilterPrefix[] = "filter.";
+constexpr char kFullFilterPrefix[] = "fullfilter.";
+constexpr char kPartitionedFilterPrefix[] = "partitionedfilter.";
+constexpr char kPropertiesBlockName[] = "rocksdb.properties";
+
+enum class FilterLayout {
+  kPerDataRange,  // "filter.": one filter per 2^base_lg bytes of data blocks
+  kFull,          // "fullfilter.": one filter for the whole table
+  kPartitioned,   // "partitionedfilter.": recognised, not read
+};
+const char* FilterLayoutName(FilterLayout layout);
+
+struct FilterLocation {
+  FilterLayout layout = FilterLayout::kFull;
+  std::string policy_name;  // the metaindex key without its prefix
+  BlockHandle handle;
+};
+
+struct MetaIndex {
+  std::map<std::string, BlockHandle> blocks;  // every entry, by name
+  // The filter entry, if any (the first in key order when a table has
+  // several, which neither LevelDB nor RocksDB writes).
+  std::optional<FilterLocation> filter;
+  std::optional<BlockHandle> properties;
+};
+
+// Parses uncompressed metaindex contents. DataLossError for a malformed
+// block or handle.
+absl::StatusOr<MetaIndex> ParseMetaIndex(absl::string_view contents);
+
+// The RocksDB table properties a filter reader uses (all optional: absent in
+// LevelDB tables and in older RocksDB ones).
+struct TableProperties {
+  std::optional<uint64_t> num_entries;         // "rocksdb.num.entries"
+  std::optional<uint64_t> num_filter_entries;  // "rocksdb.num.filter_entries"
+  std::optional<std::string> filter_policy;    // "rocksdb.filter.policy"
+  std::optional<std::string> comparator;       // "rocksdb.comparator"
+  std::optional<std::string> prefix_extractor;  // "rocksdb.prefix.extractor.name"
+  // "rocksdb.block.based.table.whole.key.filtering": false when the filter
+  // holds key prefixes only, so whole keys must not be looked up in it.
+  std::optional<bool> whole_key_filtering;
+};
+
+// Parses uncompressed properties contents. DataLossError for a malformed
+// block or numeric value.
+absl::StatusOr<TableProperties> ParseProperties(absl::string_view contents);
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_TABLE_META_BLOCKS_H_

@@ -1,0 +1,80 @@
+// Writes real table files with the real LevelDB 1.23 and RocksDB 7.8.3, for
+// tests that read them back: the stores' own writers are the oracle for every
+// byte of the table layer.
+
+#ifndef SSTFILTER_TESTS_TESTING_REAL_TABLES_H_
+#define SSTFILTER_TESTS_TESTING_REAL_TABLES_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
+namespace leveldb {
+class FilterPolicy;
+}
+namespace rocksdb {
+class FilterPolicy;
+}
+
+namespace sstfilter {
+namespace test {
+
+// A fresh directory under TEST_TMPDIR (or /tmp), removed with everything in
+// it when the object goes.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  const std::string& path() const { return path_; }
+  std::string File(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+struct LevelDbTableOptions {
+  const leveldb::FilterPolicy* filter_policy = nullptr;  // none: no filter
+  int block_size = 4096;    // bytes of data per block, before compression
+  bool compression = true;  // Snappy, LevelDB's default
+};
+
+// Writes keys (sorted, distinct) with leveldb::TableBuilder to path; each
+// value is "v" + key. The index and filter hold the keys as given (no
+// internal-key tag).
+absl::Status WriteLevelDbTable(const std::string& path,
+                               const std::vector<std::string>& keys,
+                               const LevelDbTableOptions& options);
+
+// Opens a LevelDB database in dir with this filter policy, puts every key
+// (value "v" + key), compacts everything, closes it, and returns the paths of
+// its table files (.ldb).
+absl::StatusOr<std::vector<std::string>> WriteLevelDbDatabase(
+    const std::string& dir, const std::vector<std::string>& keys,
+    const leveldb::FilterPolicy* filter_policy);
+
+struct RocksDbTableOptions {
+  std::shared_ptr<const rocksdb::FilterPolicy> filter_policy;  // none: none
+  int format_version = 5;
+  int block_size = 4096;
+  bool whole_key_filtering = true;
+};
+
+// Writes keys (sorted, distinct) with rocksdb::SstFileWriter to path.
+absl::Status WriteRocksDbTable(const std::string& path,
+                               const std::vector<std::string>& keys,
+                               const RocksDbTableOptions& options);
+
+// The whole file as bytes, and back.
+absl::StatusOr<std::string> ReadFileBytes(const std::string& path);
+absl::Status WriteFileBytes(const std::string& path, const std::string& bytes);
+
+}  // namespace test
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_TESTS_TESTING_REAL_TABLES_H_
