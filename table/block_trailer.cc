@@ -1,6 +1,9 @@
 #include "table/block_trailer.h"
 
 #include <snappy.h>
+// The state structs, so the streaming hashes need no allocation.
+#define XXH_STATIC_LINKING_ONLY
+#include <xxhash.h>
 
 #include "absl/strings/str_format.h"
 #include "util/coding.h"
@@ -13,6 +16,11 @@ namespace {
 // format_description.txt), so n compressed bytes expand to less than
 // 22 n. Anything claiming more is corrupt.
 constexpr uint64_t kMaxSnappyExpansion = 22;
+
+// RocksDB mixes the compression type into an XXH3 checksum with this
+// multiplier instead of hashing one more byte (table/format.cc,
+// ModifyChecksumForLastByte).
+constexpr uint32_t kXxh3LastByteMultiplier = 0x6b9083d9;
 
 }  // namespace
 
@@ -38,30 +46,72 @@ const char* CompressionTypeName(uint8_t type) {
   return "unknown";
 }
 
-uint32_t BlockChecksum(absl::string_view contents, uint8_t type) {
-  const char type_byte = static_cast<char>(type);
-  const uint32_t crc = crc32c::Value(contents.data(), contents.size());
-  return crc32c::Mask(crc32c::Extend(crc, &type_byte, 1));
+bool IsVerifiableChecksum(uint8_t checksum_type) {
+  switch (static_cast<ChecksumType>(checksum_type)) {
+    case ChecksumType::kCrc32c:
+    case ChecksumType::kXxHash:
+    case ChecksumType::kXxHash64:
+    case ChecksumType::kXxh3:
+      return true;
+    case ChecksumType::kNone:
+      break;
+  }
+  return false;
 }
 
-void AppendBlockTrailer(CompressionType type, std::string* block) {
+uint32_t BlockChecksum(absl::string_view contents, uint8_t type,
+                       ChecksumType checksum_type) {
+  const char type_byte = static_cast<char>(type);
+  switch (checksum_type) {
+    case ChecksumType::kCrc32c: {
+      const uint32_t crc = crc32c::Value(contents.data(), contents.size());
+      return crc32c::Mask(crc32c::Extend(crc, &type_byte, 1));
+    }
+    case ChecksumType::kXxHash: {
+      XXH32_state_t state;
+      XXH32_reset(&state, 0);
+      XXH32_update(&state, contents.data(), contents.size());
+      XXH32_update(&state, &type_byte, 1);
+      return XXH32_digest(&state);
+    }
+    case ChecksumType::kXxHash64: {
+      XXH64_state_t state;
+      XXH64_reset(&state, 0);
+      XXH64_update(&state, contents.data(), contents.size());
+      XXH64_update(&state, &type_byte, 1);
+      return static_cast<uint32_t>(XXH64_digest(&state));
+    }
+    case ChecksumType::kXxh3:
+      return static_cast<uint32_t>(
+                 XXH3_64bits(contents.data(), contents.size())) ^
+             (uint32_t{type} * kXxh3LastByteMultiplier);
+    case ChecksumType::kNone:
+      break;
+  }
+  return 0;
+}
+
+void AppendBlockTrailer(CompressionType type, ChecksumType checksum_type,
+                        std::string* block) {
   const uint8_t type_byte = static_cast<uint8_t>(type);
-  const uint32_t checksum = BlockChecksum(*block, type_byte);
+  const uint32_t checksum = BlockChecksum(*block, type_byte, checksum_type);
   block->push_back(static_cast<char>(type_byte));
   PutFixed32(block, checksum);
 }
 
 absl::Status VerifyBlockTrailer(absl::string_view what,
                                 absl::string_view contents,
-                                absl::string_view trailer) {
+                                absl::string_view trailer,
+                                ChecksumType checksum_type) {
   const uint8_t type = static_cast<uint8_t>(trailer[0]);
   const uint32_t stored = DecodeFixed32(trailer.data() + 1);
-  const uint32_t actual = BlockChecksum(contents, type);
+  const uint32_t actual = BlockChecksum(contents, type, checksum_type);
   if (stored == actual) return absl::OkStatus();
   return absl::DataLossError(absl::StrFormat(
-      "%s block: checksum mismatch (stored 0x%08x, computed 0x%08x over %d "
-      "bytes)",
-      what, stored, actual, contents.size()));
+      "%s block: %s checksum mismatch (stored 0x%08x, computed 0x%08x over "
+      "%d bytes)",
+      what, ChecksumTypeName(static_cast<uint8_t>(checksum_type)), stored,
+      actual, contents.size()));
 }
 
 absl::StatusOr<absl::string_view> UncompressBlock(absl::string_view what,
@@ -76,8 +126,8 @@ absl::StatusOr<absl::string_view> UncompressBlock(absl::string_view what,
       if (!snappy::GetUncompressedLength(contents.data(), contents.size(),
                                          &length) ||
           length > kMaxSnappyExpansion * contents.size()) {
-        return absl::DataLossError(absl::StrFormat(
-            "%s block: corrupt Snappy length header", what));
+        return absl::DataLossError(
+            absl::StrFormat("%s block: corrupt Snappy length header", what));
       }
       scratch->resize(length);
       if (!snappy::RawUncompress(contents.data(), contents.size(),

@@ -1,10 +1,12 @@
 // The 5 bytes that follow every block of a LevelDB or RocksDB block-based
 // table: how the contents are compressed, and a checksum that covers them.
 //
-//   [contents: n bytes][type: 1 byte][fixed32 masked CRC32C of contents + type]
+//   [contents: n bytes][type: 1 byte][fixed32 checksum of contents + type]
 //
-// Facts: LevelDB's doc/table_format.md and table/format.cc; RocksDB 7.8.3
-// table/format.cc (CRC32C is checksum type 1; both mask it the same way).
+// LevelDB's checksum is always the masked CRC32C; a RocksDB footer names its
+// checksum type (RocksDB 7.8.3 writes XXH3 by default). Facts: LevelDB's
+// doc/table_format.md and table/format.cc; RocksDB 7.8.3 table/format.cc
+// (ComputeBuiltinChecksumWithLastByte).
 
 #ifndef SSTFILTER_TABLE_BLOCK_TRAILER_H_
 #define SSTFILTER_TABLE_BLOCK_TRAILER_H_
@@ -16,6 +18,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "table/format.h"
 
 namespace sstfilter {
 
@@ -36,19 +39,33 @@ enum class CompressionType : uint8_t {
 // "none", "Snappy", ..., or "unknown".
 const char* CompressionTypeName(uint8_t type);
 
-// The masked CRC32C that the trailer of contents with this type byte holds.
-uint32_t BlockChecksum(absl::string_view contents, uint8_t type);
+// Whether blocks checksummed this way can be verified: CRC32C, xxHash,
+// xxHash64 and XXH3 (not "none", which leaves nothing to verify).
+bool IsVerifiableChecksum(uint8_t checksum_type);
+
+// The checksum that the trailer of contents with this compression type byte
+// holds:
+//   CRC32C    crc32c::Mask(CRC32C(contents + type))
+//   xxHash    XXH32(contents + type, seed 0)
+//   xxHash64  low 32 bits of XXH64(contents + type, seed 0)
+//   XXH3      low 32 bits of XXH3_64(contents) ^ type * 0x6b9083d9
+// REQUIRES: IsVerifiableChecksum(checksum_type).
+uint32_t BlockChecksum(absl::string_view contents, uint8_t type,
+                       ChecksumType checksum_type);
 
 // Appends the trailer (type byte and checksum) for the contents already in
 // *block, making it a block as it sits in a table file.
-void AppendBlockTrailer(CompressionType type, std::string* block);
+void AppendBlockTrailer(CompressionType type, ChecksumType checksum_type,
+                        std::string* block);
 
 // Checks the trailer that follows contents. Returns DataLossError naming
 // what, and both checksums, on a mismatch.
-// REQUIRES: trailer.size() == kBlockTrailerBytes.
+// REQUIRES: trailer.size() == kBlockTrailerBytes and
+// IsVerifiableChecksum(checksum_type).
 absl::Status VerifyBlockTrailer(absl::string_view what,
                                 absl::string_view contents,
-                                absl::string_view trailer);
+                                absl::string_view trailer,
+                                ChecksumType checksum_type);
 
 // The contents of a block whose trailer says `type`: contents itself for
 // kNone (*scratch untouched), else the uncompressed bytes, held in *scratch.

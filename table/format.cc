@@ -7,9 +7,9 @@
 namespace sstfilter {
 namespace {
 
-constexpr size_t kMagicBytes = 8;           // fixed64 at the very end
-constexpr size_t kFormatVersionBytes = 4;   // fixed32 before RocksDB's magic
-constexpr size_t kChecksumTypeBytes = 1;    // first byte of RocksDB's footer
+constexpr size_t kMagicBytes = 8;          // fixed64 at the very end
+constexpr size_t kFormatVersionBytes = 4;  // fixed32 before RocksDB's magic
+constexpr size_t kChecksumTypeBytes = 1;   // first byte of RocksDB's footer
 
 // Whether [handle.offset, handle.offset + size + trailer) lies within the
 // first `limit` bytes of the file, without overflow.
@@ -115,9 +115,10 @@ absl::StatusOr<Footer> DecodeFooter(absl::string_view tail,
           "LevelDB's 0x%016x nor RocksDB's 0x%016x",
           magic, kLevelDbTableMagic, kRocksDbBlockBasedTableMagic));
   }
-  if (footer.checksum_type != static_cast<uint8_t>(ChecksumType::kCrc32c)) {
+  if (!IsVerifiableChecksum(footer.checksum_type)) {
     return absl::UnimplementedError(absl::StrFormat(
-        "block checksum type %d (%s) is not supported: only CRC32C (1) is",
+        "block checksum type %d (%s) is not supported: only CRC32C (1), "
+        "xxHash (2), xxHash64 (3) and XXH3 (4) are",
         footer.checksum_type, ChecksumTypeName(footer.checksum_type)));
   }
   if (absl::Status s = DecodeBlockHandle(&handles, &footer.metaindex);

@@ -53,8 +53,9 @@ constexpr uint64_t kRocksDbCuckooTableMagic = 0x926789d0c5f17873;
 // Footer sizes, in bytes. LevelDB (and RocksDB format_version 0): two handles
 // padded to 40 bytes, then the magic. RocksDB format_version >= 1: a checksum
 // type byte, the two padded handles, a fixed32 format_version, the magic.
-constexpr size_t kLevelDbFooterBytes = 2 * kMaxBlockHandleBytes + 8;        // 48
-constexpr size_t kRocksDbFooterBytes = 1 + 2 * kMaxBlockHandleBytes + 4 + 8;  // 53
+constexpr size_t kLevelDbFooterBytes = 2 * kMaxBlockHandleBytes + 8;  // 48
+constexpr size_t kRocksDbFooterBytes =
+    1 + 2 * kMaxBlockHandleBytes + 4 + 8;  // 53
 
 // RocksDB's block checksum types (include/rocksdb/table.h, ChecksumType).
 // LevelDB always uses CRC32C.
@@ -89,7 +90,8 @@ struct Footer {
 // inside the file before the footer. Errors, each naming what it saw:
 //   file shorter than the footer, unknown magic        -> DataLossError
 //   PlainTable / Cuckoo magic, format_version > 5,
-//   a checksum type other than CRC32C                  -> UnimplementedError
+//   checksum type "none" or unknown (nothing to verify
+//   the filter block with)                             -> UnimplementedError
 //   malformed handle, handle outside the file          -> DataLossError
 absl::StatusOr<Footer> DecodeFooter(absl::string_view tail, uint64_t file_size);
 

@@ -80,9 +80,8 @@ absl::StatusOr<MetaIndex> ParseMetaIndex(absl::string_view contents) {
     absl::string_view value = it.value();
     BlockHandle handle;
     if (!DecodeBlockHandle(&value, &handle).ok()) {
-      return absl::DataLossError(
-          absl::StrCat("metaindex: malformed handle of entry '", it.key(),
-                       "'"));
+      return absl::DataLossError(absl::StrCat(
+          "metaindex: malformed handle of entry '", it.key(), "'"));
     }
     const std::string name(it.key());
     meta.blocks[name] = handle;

@@ -59,7 +59,8 @@ struct TableProperties {
   std::optional<uint64_t> num_filter_entries;  // "rocksdb.num.filter_entries"
   std::optional<std::string> filter_policy;    // "rocksdb.filter.policy"
   std::optional<std::string> comparator;       // "rocksdb.comparator"
-  std::optional<std::string> prefix_extractor;  // "rocksdb.prefix.extractor.name"
+  std::optional<std::string>
+      prefix_extractor;  // "rocksdb.prefix.extractor.name"
   // "rocksdb.block.based.table.whole.key.filtering": false when the filter
   // holds key prefixes only, so whole keys must not be looked up in it.
   std::optional<bool> whole_key_filtering;

@@ -16,7 +16,8 @@ absl::Status ErrnoStatus(const std::string& path, const char* op, int err) {
   const std::string message =
       absl::StrFormat("%s: %s failed: %s", path, op, std::strerror(err));
   if (err == ENOENT) return absl::NotFoundError(message);
-  if (err == EACCES || err == EPERM) return absl::PermissionDeniedError(message);
+  if (err == EACCES || err == EPERM)
+    return absl::PermissionDeniedError(message);
   return absl::InternalError(message);
 }
 
@@ -36,7 +37,8 @@ class PosixFile final : public RandomAccessFile {
 
   absl::StatusOr<absl::string_view> Read(uint64_t offset, size_t n,
                                          char* scratch) const override {
-    if (offset > size_ || n > size_ - offset) return ShortRead(offset, n, size_);
+    if (offset > size_ || n > size_ - offset)
+      return ShortRead(offset, n, size_);
     size_t done = 0;
     while (done < n) {
       const ssize_t got = pread(fd_, scratch + done, n - done,
@@ -90,9 +92,9 @@ absl::StatusOr<std::unique_ptr<RandomAccessFile>> OpenRandomAccessFile(
   }
   if (!S_ISREG(st.st_mode)) {
     close(fd);
-    return absl::FailedPreconditionError(absl::StrFormat(
-        "%s: not a regular file%s", path,
-        S_ISDIR(st.st_mode) ? " (a directory)" : ""));
+    return absl::FailedPreconditionError(
+        absl::StrFormat("%s: not a regular file%s", path,
+                        S_ISDIR(st.st_mode) ? " (a directory)" : ""));
   }
   return std::unique_ptr<RandomAccessFile>(
       new PosixFile(path, fd, static_cast<uint64_t>(st.st_size)));

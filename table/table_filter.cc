@@ -37,7 +37,8 @@ bool IsInternalKey(absl::string_view key) {
 
 absl::Status Prefixed(const std::string& where, const absl::Status& status) {
   if (where.empty()) return status;
-  return absl::Status(status.code(), absl::StrCat(where, ": ", status.message()));
+  return absl::Status(status.code(),
+                      absl::StrCat(where, ": ", status.message()));
 }
 
 }  // namespace
@@ -75,8 +76,8 @@ absl::Status TableFilter::Loader::CheckInFile(absl::string_view what,
     return absl::OkStatus();
   }
   return absl::DataLossError(absl::StrFormat(
-      "%s handle (offset %d, size %d) points outside the file (%d bytes)",
-      what, handle.offset, handle.size, size));
+      "%s handle (offset %d, size %d) points outside the file (%d bytes)", what,
+      handle.offset, handle.size, size));
 }
 
 absl::StatusOr<absl::string_view> TableFilter::Loader::ReadBlock(
@@ -97,7 +98,11 @@ absl::StatusOr<absl::string_view> TableFilter::Loader::ReadBlock(
   }
   const absl::string_view contents = raw.substr(0, handle.size);
   const absl::string_view trailer = raw.substr(handle.size);
-  if (absl::Status s = VerifyBlockTrailer(what, contents, trailer); !s.ok()) {
+  const auto checksum_type =
+      static_cast<ChecksumType>(table_->info_.footer.checksum_type);
+  if (absl::Status s =
+          VerifyBlockTrailer(what, contents, trailer, checksum_type);
+      !s.ok()) {
     return s;
   }
   const uint8_t type = static_cast<uint8_t>(trailer[0]);
@@ -112,9 +117,9 @@ absl::StatusOr<absl::string_view> TableFilter::Loader::ReadBlock(
 
 absl::Status TableFilter::Loader::Load(const TableFilterOptions& options) {
   const uint64_t size = file_.Size();
-  const uint64_t tail_bytes =
-      std::min<uint64_t>(size, std::max(options.tail_prefetch_bytes,
-                                        kRocksDbFooterBytes));
+  table_->info_.file_bytes = size;
+  const uint64_t tail_bytes = std::min<uint64_t>(
+      size, std::max(options.tail_prefetch_bytes, kRocksDbFooterBytes));
   tail_offset_ = size - tail_bytes;
   tail_.resize(tail_bytes);
   if (tail_bytes > 0) {
@@ -167,9 +172,9 @@ absl::Status TableFilter::Loader::LoadFilter(const FilterLocation& location) {
       FindReadPolicy(location.policy_name, location.layout);
   if (policy == nullptr) {
     return absl::UnimplementedError(absl::StrCat(
-        "filter '", location.policy_name, "' (", FilterLayoutName(location.layout),
-        " layout) is not one sstfilter reads; it reads ",
-        KnownFilterNames()));
+        "filter '", location.policy_name, "' (",
+        FilterLayoutName(location.layout),
+        " layout) is not one sstfilter reads; it reads ", KnownFilterNames()));
   }
   table_->policy_ = policy;
 
@@ -259,8 +264,8 @@ absl::StatusOr<std::unique_ptr<TableFilter>> TableFilter::Open(
 
 TableFilter::~TableFilter() = default;
 
-TableFilter::IndexLookup TableFilter::FindDataBlock(
-    absl::string_view user_key, uint64_t* offset) const {
+TableFilter::IndexLookup TableFilter::FindDataBlock(absl::string_view user_key,
+                                                    uint64_t* offset) const {
   absl::StatusOr<Block> block = Block::Parse(index_block_);
   if (!block.ok()) return IndexLookup::kUnknown;  // checked at Open
   BlockIterator it(*block);

@@ -73,11 +73,12 @@ struct TableFilterOptions {
 
 // What Open found, for tools and logs.
 struct TableFilterInfo {
+  uint64_t file_bytes = 0;
   Footer footer;
-  std::optional<FilterLocation> filter;  // absent: the table has no filter
+  std::optional<FilterLocation> filter;       // absent: the table has no filter
   std::optional<TableProperties> properties;  // RocksDB tables only
-  size_t filter_block_bytes = 0;  // contents, trailer excluded
-  size_t num_filters = 0;         // 1 for a full filter
+  size_t filter_block_bytes = 0;              // contents, trailer excluded
+  size_t num_filters = 0;                     // 1 for a full filter
 };
 
 struct IoStats {
@@ -126,8 +127,7 @@ class TableFilter {
     kPastLastKey,  // after the table's last key: certainly absent
     kUnknown,      // an index entry did not parse (Open checked them all)
   };
-  IndexLookup FindDataBlock(absl::string_view user_key,
-                            uint64_t* offset) const;
+  IndexLookup FindDataBlock(absl::string_view user_key, uint64_t* offset) const;
 
   TableFilterInfo info_;
   IoStats io_;

@@ -97,6 +97,7 @@ absl::Status WriteRocksDbTable(const std::string& path,
   table_options.filter_policy = options.filter_policy;
   table_options.format_version = options.format_version;
   table_options.block_size = options.block_size;
+  table_options.checksum = static_cast<rocksdb::ChecksumType>(options.checksum);
   table_options.whole_key_filtering = options.whole_key_filtering;
   rocksdb::Options db_options;
   db_options.table_factory.reset(
@@ -104,8 +105,8 @@ absl::Status WriteRocksDbTable(const std::string& path,
   rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), db_options);
   absl::Status status = FromRocksDb(writer.Open(path), "SstFileWriter::Open");
   for (size_t i = 0; status.ok() && i < keys.size(); ++i) {
-    status = FromRocksDb(writer.Put(keys[i], "v" + keys[i]),
-                         "SstFileWriter::Put");
+    status =
+        FromRocksDb(writer.Put(keys[i], "v" + keys[i]), "SstFileWriter::Put");
   }
   if (status.ok()) {
     status = FromRocksDb(writer.Finish(), "SstFileWriter::Finish");

@@ -62,6 +62,7 @@ struct RocksDbTableOptions {
   std::shared_ptr<const rocksdb::FilterPolicy> filter_policy;  // none: none
   int format_version = 5;
   int block_size = 4096;
+  int checksum = 4;  // rocksdb::ChecksumType: 7.8.3's default, XXH3
   bool whole_key_filtering = true;
 };
 

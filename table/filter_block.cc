@@ -1,0 +1,143 @@
+#include "table/filter_block.h"
+
+#include "util/coding.h"
+
+namespace sstfilter {
+namespace {
+
+constexpr size_t kOffsetBytes = 4;   // fixed32 per filter offset
+constexpr size_t kTrailerBytes = 5;  // fixed32 array offset + base_lg byte
+
+class FullFilterBlockReader final : public FilterBlockReader {
+ public:
+  FullFilterBlockReader(const FilterPolicy& policy, absl::string_view contents)
+      : contents_(contents), reader_(policy.NewReader(contents)) {}
+
+  bool KeyMayMatch(absl::string_view key, uint64_t) const override {
+    return reader_->MayMatch(key);
+  }
+  bool NeedsDataBlockOffset() const override { return false; }
+  size_t NumFilters() const override { return 1; }
+  absl::string_view Filter(size_t) const override { return contents_; }
+  double ExpectedFpp() const override { return reader_->ExpectedFpp(); }
+
+ private:
+  const absl::string_view contents_;
+  const std::unique_ptr<FilterReader> reader_;
+};
+
+class LevelDbFilterBlockReader final : public FilterBlockReader {
+ public:
+  LevelDbFilterBlockReader(const FilterPolicy& policy,
+                           absl::string_view contents)
+      : policy_(policy), contents_(contents) {
+    const size_t n = contents.size();
+    if (n < kTrailerBytes) return;  // malformed: matches everything
+    base_lg_ = static_cast<uint8_t>(contents[n - 1]);
+    const uint64_t array_offset = DecodeFixed32(contents.data() + n - 5);
+    if (array_offset > n - kTrailerBytes) return;
+    array_offset_ = array_offset;
+    num_filters_ = (n - kTrailerBytes - array_offset) / kOffsetBytes;
+    valid_ = true;
+  }
+
+  bool KeyMayMatch(absl::string_view key,
+                   uint64_t data_block_offset) const override {
+    if (!valid_) return true;
+    // LevelDB shifts by base_lg as stored; a shift of 64 or more leaves 0.
+    const uint64_t index =
+        base_lg_ < 64 ? data_block_offset >> base_lg_ : uint64_t{0};
+    if (index >= num_filters_) return true;  // errors are potential matches
+    absl::string_view filter;
+    if (!FilterBounds(index, &filter)) return true;
+    if (filter.empty()) return false;  // no key in this range
+    return policy_.KeyMayMatch(key, filter);
+  }
+
+  bool NeedsDataBlockOffset() const override { return true; }
+  size_t NumFilters() const override { return valid_ ? num_filters_ : 0; }
+
+  absl::string_view Filter(size_t i) const override {
+    absl::string_view filter;
+    FilterBounds(i, &filter);
+    return filter;
+  }
+
+  double ExpectedFpp() const override {
+    if (!valid_) return 1.0;
+    double weighted = 0;
+    double bytes = 0;
+    for (size_t i = 0; i < num_filters_; ++i) {
+      absl::string_view filter;
+      if (!FilterBounds(i, &filter)) return 1.0;
+      if (filter.empty()) continue;
+      weighted += policy_.NewReader(filter)->ExpectedFpp() * filter.size();
+      bytes += filter.size();
+    }
+    return bytes > 0 ? weighted / bytes : 0.0;
+  }
+
+ private:
+  // Filter i spans [offset i, offset i+1), the last ending at the offset
+  // array. False when those bounds are inconsistent.
+  bool FilterBounds(uint64_t i, absl::string_view* filter) const {
+    const char* array = contents_.data() + array_offset_;
+    const uint64_t start = DecodeFixed32(array + kOffsetBytes * i);
+    const uint64_t limit = i + 1 < num_filters_
+                               ? DecodeFixed32(array + kOffsetBytes * (i + 1))
+                               : array_offset_;
+    if (start > limit || limit > array_offset_) return false;
+    *filter = contents_.substr(start, limit - start);
+    return true;
+  }
+
+  const FilterPolicy& policy_;
+  const absl::string_view contents_;
+  bool valid_ = false;
+  uint8_t base_lg_ = 0;
+  uint64_t array_offset_ = 0;
+  uint64_t num_filters_ = 0;
+};
+
+}  // namespace
+
+std::string FullFilterBlockBuilder::Finish() {
+  std::string block;
+  builder_->Finish(&block);
+  return block;
+}
+
+void LevelDbFilterBlockBuilder::StartBlock(uint64_t data_block_offset) {
+  const uint64_t index = data_block_offset >> kLevelDbFilterBaseLg;
+  while (index > filter_offsets_.size()) GenerateFilter();
+}
+
+void LevelDbFilterBlockBuilder::GenerateFilter() {
+  filter_offsets_.push_back(static_cast<uint32_t>(result_.size()));
+  if (builder_->NumAdded() == 0) return;  // an empty filter: no keys here
+  builder_->Finish(&result_);
+}
+
+std::string LevelDbFilterBlockBuilder::Finish() {
+  if (builder_->NumAdded() > 0) GenerateFilter();
+  const uint32_t array_offset = static_cast<uint32_t>(result_.size());
+  for (uint32_t offset : filter_offsets_) PutFixed32(&result_, offset);
+  PutFixed32(&result_, array_offset);
+  result_.push_back(static_cast<char>(kLevelDbFilterBaseLg));  // base_lg
+  std::string block;
+  block.swap(result_);
+  filter_offsets_.clear();
+  return block;
+}
+
+std::unique_ptr<FilterBlockReader> NewFullFilterBlockReader(
+    const FilterPolicy& policy, absl::string_view contents) {
+  return std::make_unique<FullFilterBlockReader>(policy, contents);
+}
+
+std::unique_ptr<FilterBlockReader> NewLevelDbFilterBlockReader(
+    const FilterPolicy& policy, absl::string_view contents) {
+  return std::make_unique<LevelDbFilterBlockReader>(policy, contents);
+}
+
+}  // namespace sstfilter

@@ -1,0 +1,115 @@
+// A table's filter block: the filters of one table, on top of any
+// FilterPolicy, in the two layouts LevelDB and RocksDB write.
+//
+// Full filter block (RocksDB's "fullfilter."): one filter for every key of
+// the table; the block contents are exactly the policy's filter bytes.
+//
+// Per-2 KB filter block (LevelDB's "filter."; LevelDB 1.23
+// table/filter_block.cc and doc/table_format.md): one filter for the keys of
+// the data blocks that start in each 2^base_lg-byte range of file offsets:
+//
+//   [filter 0][filter 1]...[filter n-1]
+//   [fixed32 offset of filter 0]...[fixed32 offset of filter n-1]
+//   [fixed32 offset of the offset array][1 byte base_lg = 11]
+//
+// Filter i covers data blocks whose offset o has o >> base_lg == i; it ends
+// where filter i+1 begins (the last ends at the offset array). A range with
+// no data block gets an empty filter. table/README.md draws both layouts.
+
+#ifndef SSTFILTER_TABLE_FILTER_BLOCK_H_
+#define SSTFILTER_TABLE_FILTER_BLOCK_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "filter/filter_policy.h"
+
+namespace sstfilter {
+
+// LevelDB's base_lg: a new filter every 2^11 = 2,048 bytes of data-block
+// offsets.
+constexpr int kLevelDbFilterBaseLg = 11;
+
+// Builds a full filter block. The sequence of calls must match the regexp
+//   AddKey* Finish
+// REQUIRES: policy outlives the builder.
+class FullFilterBlockBuilder {
+ public:
+  explicit FullFilterBlockBuilder(const FilterPolicy& policy)
+      : builder_(policy.NewBuilder()) {}
+
+  void AddKey(absl::string_view key) { builder_->AddKey(key); }
+  // Returns the block contents.
+  std::string Finish();
+
+ private:
+  std::unique_ptr<FilterBuilder> builder_;
+};
+
+// Builds a per-2 KB filter block. The sequence of calls must match the regexp
+//   (StartBlock AddKey*)* Finish
+// StartBlock is given the file offset of each data block as the table
+// builder starts it, in increasing order; AddKey the keys of that block.
+// REQUIRES: policy outlives the builder.
+class LevelDbFilterBlockBuilder {
+ public:
+  explicit LevelDbFilterBlockBuilder(const FilterPolicy& policy)
+      : builder_(policy.NewBuilder()) {}
+
+  // REQUIRES: data_block_offset >= every offset given before.
+  void StartBlock(uint64_t data_block_offset);
+  void AddKey(absl::string_view key) { builder_->AddKey(key); }
+  // Returns the block contents.
+  std::string Finish();
+
+ private:
+  // Ends the current filter: the keys added since the last one.
+  void GenerateFilter();
+
+  std::unique_ptr<FilterBuilder> builder_;
+  std::string result_;                    // the filters so far
+  std::vector<uint32_t> filter_offsets_;  // where each filter starts
+};
+
+// Answers queries against one filter block. Readers parse the block once and
+// never read outside it: any bytes give a safe answer.
+// REQUIRES: the block contents and the policy outlive the reader.
+class FilterBlockReader {
+ public:
+  virtual ~FilterBlockReader() = default;
+
+  // False only if key is certainly not in the table. data_block_offset: the
+  // offset of the data block that would hold key, from the table's index
+  // (ignored when NeedsDataBlockOffset() is false).
+  virtual bool KeyMayMatch(absl::string_view key,
+                           uint64_t data_block_offset) const = 0;
+  virtual bool NeedsDataBlockOffset() const = 0;
+
+  // Number of filters in the block (0 for a malformed per-2 KB block).
+  virtual size_t NumFilters() const = 0;
+  // The bytes of filter i. REQUIRES: i < NumFilters().
+  virtual absl::string_view Filter(size_t i) const = 0;
+  // The policy's ExpectedFpp of each non-empty filter, weighted by its size
+  // in bytes (a proxy for its share of the keys); 1 for a malformed block, 0
+  // when every filter is empty.
+  virtual double ExpectedFpp() const = 0;
+};
+
+std::unique_ptr<FilterBlockReader> NewFullFilterBlockReader(
+    const FilterPolicy& policy, absl::string_view contents);
+
+// LevelDB's reader rules: a block under 5 bytes or whose offset array does not
+// fit matches everything (LevelDB treats errors as potential matches); a
+// data_block_offset past the last filter, or a filter whose bounds are
+// inconsistent, matches; an empty filter matches nothing (its range holds no
+// keys).
+std::unique_ptr<FilterBlockReader> NewLevelDbFilterBlockReader(
+    const FilterPolicy& policy, absl::string_view contents);
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_TABLE_FILTER_BLOCK_H_

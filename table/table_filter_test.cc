@@ -1,0 +1,205 @@
+// Tests of TableFilter on table files written by the real LevelDB 1.23 and
+// RocksDB 7.8.3: every key a table holds must match; absent keys are ruled
+// out at about the filter's rate; damage to the filter block costs reads,
+// never a key.
+
+#include "table/table_filter.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "gtest/gtest.h"
+#include "leveldb/filter_policy.h"
+#include "rocksdb/filter_policy.h"
+#include "tests/testing/random.h"
+#include "tests/testing/real_tables.h"
+
+namespace sstfilter {
+namespace {
+
+using test::TempDir;
+
+std::vector<std::string> SortedKeys(size_t n, uint64_t seed,
+                                    const std::string& prefix = "key") {
+  test::Random random(seed);
+  std::vector<std::string> keys;
+  for (size_t i = 0; i < n; ++i) {
+    keys.push_back(absl::StrFormat("%s%016x", prefix, random.Next64()));
+  }
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  return keys;
+}
+
+// Fraction of n absent keys (a prefix no present key has) that match.
+double AbsentMatchRate(const TableFilter& table, size_t n) {
+  const std::vector<std::string> absent = SortedKeys(n, 999, "kez");
+  size_t matches = 0;
+  for (const std::string& key : absent) matches += table.KeyMayMatch(key);
+  return static_cast<double>(matches) / static_cast<double>(absent.size());
+}
+
+void ExpectEveryKeyMatches(const TableFilter& table,
+                           const std::vector<std::string>& keys) {
+  for (const std::string& key : keys) {
+    ASSERT_TRUE(table.KeyMayMatch(key)) << "false negative: " << key;
+  }
+}
+
+class LevelDbTableTest : public ::testing::Test {
+ protected:
+  std::unique_ptr<const leveldb::FilterPolicy> policy_{
+      leveldb::NewBloomFilterPolicy(10)};
+  TempDir dir_;
+};
+
+TEST_F(LevelDbTableTest, TableBuilderTableWithUserKeys) {
+  const std::vector<std::string> keys = SortedKeys(5000, 1);
+  const std::string path = dir_.File("raw.ldb");
+  test::LevelDbTableOptions options;
+  options.filter_policy = policy_.get();
+  ASSERT_TRUE(test::WriteLevelDbTable(path, keys, options).ok());
+
+  TableFilterOptions read_options;
+  read_options.index_keys = IndexKeys::kUser;
+  absl::StatusOr<std::unique_ptr<TableFilter>> table =
+      TableFilter::OpenFile(path, read_options);
+  ASSERT_TRUE(table.ok()) << table.status();
+  EXPECT_TRUE((*table)->corruption().ok());
+  ASSERT_TRUE((*table)->info().filter.has_value());
+  EXPECT_EQ((*table)->info().filter->layout, FilterLayout::kPerDataRange);
+  EXPECT_EQ((*table)->info().filter->policy_name,
+            "leveldb.BuiltinBloomFilter2");
+  EXPECT_GT((*table)->info().num_filters, 10u);
+  EXPECT_EQ((*table)->io().reads, 1) << "the whole tail fits the prefetch";
+  ExpectEveryKeyMatches(**table, keys);
+  EXPECT_LT(AbsentMatchRate(**table, 20000), 0.03);
+}
+
+TEST_F(LevelDbTableTest, InternalKeyModeRefusesUserKeyIndex) {
+  const std::vector<std::string> keys = SortedKeys(500, 2);
+  const std::string path = dir_.File("raw.ldb");
+  test::LevelDbTableOptions options;
+  options.filter_policy = policy_.get();
+  ASSERT_TRUE(test::WriteLevelDbTable(path, keys, options).ok());
+  absl::StatusOr<std::unique_ptr<TableFilter>> table =
+      TableFilter::OpenFile(path, TableFilterOptions());
+  EXPECT_EQ(table.status().code(), absl::StatusCode::kInvalidArgument)
+      << table.status();
+}
+
+TEST_F(LevelDbTableTest, DatabaseTables) {
+  const std::vector<std::string> keys = SortedKeys(20000, 3);
+  absl::StatusOr<std::vector<std::string>> tables =
+      test::WriteLevelDbDatabase(dir_.path(), keys, policy_.get());
+  ASSERT_TRUE(tables.ok()) << tables.status();
+  ASSERT_FALSE(tables->empty());
+  size_t absent_matches = 0;
+  const std::vector<std::string> absent = SortedKeys(5000, 4, "kez");
+  std::vector<bool> found(keys.size(), false);
+  for (const std::string& path : *tables) {
+    absl::StatusOr<std::unique_ptr<TableFilter>> table =
+        TableFilter::OpenFile(path, TableFilterOptions());
+    ASSERT_TRUE(table.ok()) << table.status();
+    for (size_t i = 0; i < keys.size(); ++i) {
+      found[i] = found[i] || (*table)->KeyMayMatch(keys[i]);
+    }
+    for (const std::string& key : absent) {
+      absent_matches += (*table)->KeyMayMatch(key);
+    }
+  }
+  for (size_t i = 0; i < keys.size(); ++i) {
+    ASSERT_TRUE(found[i]) << "no table matches " << keys[i];
+  }
+  // About 1% per table (10 bits/key); every table is asked about every key.
+  EXPECT_LT(absent_matches, 0.03 * absent.size() * tables->size());
+}
+
+TEST_F(LevelDbTableTest, ZeroKeyTable) {
+  const std::string path = dir_.File("empty.ldb");
+  test::LevelDbTableOptions options;
+  options.filter_policy = policy_.get();
+  ASSERT_TRUE(test::WriteLevelDbTable(path, {}, options).ok());
+  TableFilterOptions read_options;
+  read_options.index_keys = IndexKeys::kUser;
+  absl::StatusOr<std::unique_ptr<TableFilter>> table =
+      TableFilter::OpenFile(path, read_options);
+  ASSERT_TRUE(table.ok()) << table.status();
+  EXPECT_FALSE((*table)->KeyMayMatch("anything"))
+      << "an empty table holds no key";
+}
+
+TEST_F(LevelDbTableTest, TableWithoutFilterMatchesEverything) {
+  const std::string path = dir_.File("nofilter.ldb");
+  ASSERT_TRUE(test::WriteLevelDbTable(path, SortedKeys(100, 5), {}).ok());
+  absl::StatusOr<std::unique_ptr<TableFilter>> table =
+      TableFilter::OpenFile(path, TableFilterOptions());
+  ASSERT_TRUE(table.ok()) << table.status();
+  EXPECT_FALSE((*table)->info().filter.has_value());
+  EXPECT_TRUE((*table)->KeyMayMatch("anything"));
+}
+
+// Every bit flip and truncation of the filter block of a small real table:
+// the checksum catches it (corruption reported, every key matches), or the
+// answer for every present key is still "may match".
+TEST_F(LevelDbTableTest, DamagedFilterBlockNeverLosesAKey) {
+  const std::vector<std::string> keys = SortedKeys(60, 6);
+  const std::string path = dir_.File("small.ldb");
+  test::LevelDbTableOptions options;
+  options.filter_policy = policy_.get();
+  options.block_size = 256;
+  ASSERT_TRUE(test::WriteLevelDbTable(path, keys, options).ok());
+  absl::StatusOr<std::string> bytes = test::ReadFileBytes(path);
+  ASSERT_TRUE(bytes.ok());
+  TableFilterOptions read_options;
+  read_options.index_keys = IndexKeys::kUser;
+  absl::StatusOr<std::unique_ptr<TableFilter>> good =
+      TableFilter::Open(NewStringFile(*bytes), read_options);
+  ASSERT_TRUE(good.ok()) << good.status();
+  const BlockHandle handle = (*good)->info().filter->handle;
+
+  int detected = 0;
+  const uint64_t end = handle.offset + handle.size + 5;  // with its trailer
+  for (uint64_t bit = 8 * handle.offset; bit < 8 * end; ++bit) {
+    std::string damaged = *bytes;
+    damaged[bit / 8] ^= static_cast<char>(1 << (bit % 8));
+    absl::StatusOr<std::unique_ptr<TableFilter>> table =
+        TableFilter::Open(NewStringFile(damaged), read_options);
+    ASSERT_TRUE(table.ok()) << table.status();
+    if (!(*table)->corruption().ok()) {
+      EXPECT_TRUE(absl::IsDataLoss((*table)->corruption()));
+      ++detected;
+    }
+    ExpectEveryKeyMatches(**table, keys);
+  }
+  EXPECT_EQ(detected, 8 * (end - handle.offset)) << "CRC32C catches every "
+                                                    "single-bit flip";
+}
+
+class RocksDbTableTest : public ::testing::TestWithParam<int> {
+ protected:
+  TempDir dir_;
+};
+
+TEST_P(RocksDbTableTest, TableWithoutFilterMatchesEverything) {
+  const std::string path = dir_.File("nofilter.sst");
+  test::RocksDbTableOptions options;
+  options.format_version = GetParam();
+  ASSERT_TRUE(test::WriteRocksDbTable(path, SortedKeys(100, 7), options).ok());
+  absl::StatusOr<std::unique_ptr<TableFilter>> table =
+      TableFilter::OpenFile(path, TableFilterOptions());
+  ASSERT_TRUE(table.ok()) << table.status();
+  EXPECT_FALSE((*table)->info().filter.has_value());
+  EXPECT_TRUE((*table)->KeyMayMatch("anything"));
+  ASSERT_TRUE((*table)->info().properties.has_value());
+  EXPECT_EQ((*table)->info().properties->num_entries, 100u);
+}
+
+INSTANTIATE_TEST_SUITE_P(FormatVersions, RocksDbTableTest,
+                         ::testing::Range(0, 6));
+
+}  // namespace
+}  // namespace sstfilter
