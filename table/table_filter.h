@@ -113,6 +113,14 @@ class TableFilter {
   const IoStats& io() const { return io_; }
   // The policy that reads the filter, or nullptr when there is none.
   const FilterPolicy* policy() const { return policy_; }
+  // The verified filter block contents (empty when there is no filter or it
+  // is corrupt), 64-byte aligned.
+  absl::string_view filter_block_contents() const {
+    return filter_block_ == nullptr
+               ? absl::string_view()
+               : absl::string_view(filter_bytes_.get(),
+                                   info_.filter_block_bytes);
+  }
   // The filter block reader, or nullptr when there is no filter or it is
   // corrupt.
   const FilterBlockReader* filter_block() const { return filter_block_.get(); }
