@@ -17,8 +17,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "bench/built_filter.h"
-#include "bench/rocksdb_filter_bits.h"
 #include "filter/filter_policy.h"
+#include "filter/rocksdb/rocksdb_filter_bits.h"
 #include "rocksdb/table.h"
 
 namespace sstfilter {

@@ -7,11 +7,16 @@
 // the shared library implements them. Calling through these declarations is
 // correct only while the vtable order matches the library's, so this header
 // refuses any other RocksDB release (8.x inserts AddKeyAndAlt before
-// EstimateEntriesAdded). The benchmark also checks the trailer of every filter
-// it builds (rocksdb_adapter.cc), so a mismatch cannot pass silently.
+// EstimateEntriesAdded).
+//
+// Users: code that drives RocksDB's own filter builders and readers (the
+// benchmark, the differential tests of filter/rocksdb/), and adapters that
+// present an sstfilter policy to RocksDB as a rocksdb::FilterPolicy. Such code
+// should also check the 5-byte trailer of the filters it gets back
+// (filter/rocksdb/rocksdb_format.h), so that a mismatch cannot pass silently.
 
-#ifndef SSTFILTER_BENCH_ROCKSDB_FILTER_BITS_H_
-#define SSTFILTER_BENCH_ROCKSDB_FILTER_BITS_H_
+#ifndef SSTFILTER_FILTER_ROCKSDB_ROCKSDB_FILTER_BITS_H_
+#define SSTFILTER_FILTER_ROCKSDB_ROCKSDB_FILTER_BITS_H_
 
 #include <cstddef>
 #include <memory>
@@ -23,7 +28,7 @@
 
 #if ROCKSDB_MAJOR != 7 || ROCKSDB_MINOR != 8
 #error \
-    "bench/rocksdb_filter_bits.h declares RocksDB 7.8's internal filter classes; \
+    "filter/rocksdb/rocksdb_filter_bits.h declares RocksDB 7.8's internal filter classes; \
 check table/block_based/filter_policy_internal.h of this RocksDB and update it"
 #endif
 
@@ -55,4 +60,4 @@ class FilterBitsReader {
 
 }  // namespace ROCKSDB_NAMESPACE
 
-#endif  // SSTFILTER_BENCH_ROCKSDB_FILTER_BITS_H_
+#endif  // SSTFILTER_FILTER_ROCKSDB_ROCKSDB_FILTER_BITS_H_
