@@ -11,14 +11,6 @@ constexpr size_t kMagicBytes = 8;          // fixed64 at the very end
 constexpr size_t kFormatVersionBytes = 4;  // fixed32 before RocksDB's magic
 constexpr size_t kChecksumTypeBytes = 1;   // first byte of RocksDB's footer
 
-// Whether [handle.offset, handle.offset + size + trailer) lies within the
-// first `limit` bytes of the file, without overflow.
-bool BlockFits(const BlockHandle& handle, uint64_t limit) {
-  if (handle.offset > limit) return false;
-  const uint64_t room = limit - handle.offset;
-  return handle.size <= room && room - handle.size >= kBlockTrailerBytes;
-}
-
 absl::Status CheckHandle(const char* what, const BlockHandle& handle,
                          uint64_t limit) {
   if (BlockFits(handle, limit)) return absl::OkStatus();
@@ -29,6 +21,12 @@ absl::Status CheckHandle(const char* what, const BlockHandle& handle,
 }
 
 }  // namespace
+
+bool BlockFits(const BlockHandle& handle, uint64_t limit) {
+  if (handle.offset > limit) return false;
+  const uint64_t room = limit - handle.offset;
+  return handle.size <= room && room - handle.size >= kBlockTrailerBytes;
+}
 
 absl::Status DecodeBlockHandle(absl::string_view* input, BlockHandle* handle) {
   absl::string_view rest = *input;

@@ -31,6 +31,10 @@ struct BlockHandle {
   uint64_t size = 0;    // bytes of contents, trailer excluded
 };
 
+// Whether the block at handle, with its 5-byte trailer, lies within the first
+// limit bytes of the file (computed without overflow).
+bool BlockFits(const BlockHandle& handle, uint64_t limit);
+
 // Encoded as varint64 offset, varint64 size: at most 20 bytes.
 constexpr size_t kMaxBlockHandleBytes = 20;
 

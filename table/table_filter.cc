@@ -71,10 +71,7 @@ class TableFilter::Loader {
 absl::Status TableFilter::Loader::CheckInFile(absl::string_view what,
                                               const BlockHandle& handle) {
   const uint64_t size = file_.Size();
-  if (handle.offset <= size && handle.size <= size - handle.offset &&
-      size - handle.offset - handle.size >= kBlockTrailerBytes) {
-    return absl::OkStatus();
-  }
+  if (BlockFits(handle, size)) return absl::OkStatus();
   return absl::DataLossError(absl::StrFormat(
       "%s handle (offset %d, size %d) points outside the file (%d bytes)", what,
       handle.offset, handle.size, size));

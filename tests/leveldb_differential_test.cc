@@ -161,8 +161,8 @@ TEST(LevelDbDifferentialTest, EveryByteValueInEveryPosition) {
   }
 }
 
-// The key sets whose filter hashes filter/leveldb/leveldb_bloom_test.cc freezes:
-// LevelDB writes the same bytes, so those goldens are LevelDB's too.
+// The key sets whose filter hashes filter/leveldb/leveldb_bloom_test.cc
+// freezes: LevelDB writes the same bytes, so those goldens are LevelDB's too.
 TEST(LevelDbDifferentialTest, GoldenKeySets) {
   std::vector<std::string> keys;
   for (int i = 0; i < 1000; ++i) keys.push_back(test::NumberedKey("key", i));

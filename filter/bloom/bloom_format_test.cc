@@ -287,7 +287,8 @@ TEST(BloomFormatTest, ArbitraryBytes) {
   }
 }
 
-// The format as filter/bloom/README.md states it, written plainly: for tests only.
+// The format as filter/bloom/README.md states it, written plainly: for tests
+// only.
 bool ReferenceMayMatch(absl::string_view filter, absl::string_view key) {
   const ParsedFilter parsed = ParseFilter(filter);
   if (parsed.verdict != Verdict::kProbe)

@@ -1,7 +1,8 @@
-// Tests of the LevelDB-compatible Bloom filter (filter/leveldb/leveldb_bloom.h):
-// LevelDB's own golden vectors and accuracy criteria, frozen hashes of whole
-// filters, the reader's answers on malformed filters, and the API's contracts.
-// tests/leveldb_differential_test.cc compares the bytes with LevelDB itself.
+// Tests of the LevelDB-compatible Bloom filter
+// (filter/leveldb/leveldb_bloom.h): LevelDB's own golden vectors and accuracy
+// criteria, frozen hashes of whole filters, the reader's answers on malformed
+// filters, and the API's contracts. tests/leveldb_differential_test.cc compares
+// the bytes with LevelDB itself.
 
 #include "filter/leveldb/leveldb_bloom.h"
 
