@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "util/bloom_math.h"
 #include "util/hash.h"
 
@@ -259,6 +260,12 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewLevelDbBloomPolicy(
   int k;
   double target_fpp = 0;
   if (options.fpp.has_value()) {
+    if (*options.fpp < kLevelDbBloomMinFpp) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("FilterOptions: fpp ", *options.fpp, " is below ",
+                       kLevelDbBloomMinFpp, ", the lowest ", kLevelDbBloomName,
+                       " reaches with at most ", kMaxProbes, " probes"));
+    }
     target_fpp = *options.fpp;
     bits_per_key = StandardBloomBitsPerKey(*options.fpp);
     k = StandardBloomProbes(bits_per_key);
