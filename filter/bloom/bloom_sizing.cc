@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "filter/filter_policy.h"
@@ -12,9 +13,26 @@
 namespace sstfilter {
 namespace bloom_internal {
 
+namespace {
+
+// The layout's rate for each k in [kMinProbes, kMaxProbes], prepared once per
+// process (30 sets of terms): sizing from an fpp evaluates it a few hundred
+// times, which costs milliseconds when each call prepares its own.
+const LocalBloomRate& LayoutRate(int num_probes) {
+  static const std::vector<LocalBloomRate>* const rates = [] {
+    auto* table = new std::vector<LocalBloomRate>;
+    for (int k = kMinProbes; k <= kMaxProbes; ++k) {
+      table->emplace_back(k, static_cast<double>(kBlockBits));
+    }
+    return table;
+  }();
+  return (*rates)[std::clamp(num_probes, kMinProbes, kMaxProbes) - kMinProbes];
+}
+
+}  // namespace
+
 double LayoutFpp(double bits_per_key, int num_probes) {
-  return LocalBloomFpp(bits_per_key, num_probes,
-                       static_cast<double>(kBlockBits));
+  return LayoutRate(num_probes).Fpp(bits_per_key);
 }
 
 int OptimalProbes(double bits_per_key) {
