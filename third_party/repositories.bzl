@@ -55,6 +55,12 @@ def sstfilter_repositories():
         libraries = {":xxhash": "-lxxhash"},
     )
     system_repository(
+        name = "com_github_nlohmann_json",
+        debian_package = "nlohmann-json3-dev",
+        required_headers = ["nlohmann/json.hpp"],
+        libraries = {":json": ""},  # header-only
+    )
+    system_repository(
         name = "com_github_google_leveldb",
         debian_package = "libleveldb-dev",
         required_headers = ["leveldb/filter_policy.h"],
