@@ -16,6 +16,7 @@
 #include "bench/report.h"
 #include "bench/rocksdb_adapter.h"
 #include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
 #include "util/hash.h"
 
 namespace sstfilter {
@@ -299,6 +300,34 @@ TEST(ReportTest, JsonHasEveryField) {
   }
   EXPECT_NE(json.find("\"query_ns_batched\":null"), std::string::npos);
   EXPECT_EQ(std::count(json.begin(), json.end(), '\n'), 1);
+}
+
+// Every line parses back as JSON with the row's values: strings escaped
+// whatever they hold, figures to six significant digits, unmeasured ones null.
+TEST(ReportTest, JsonRowsParseBack) {
+  Row row = SampleRow("leveldb", 50);
+  row.details = "k=\"6\" \\ tab\t newline\n \x01 end";
+  row.fpp_config = 0.01;
+  row.median.fp_rate = 0.0123456789;
+  std::ostringstream out;
+  PrintJson({row, SampleRow("rocksdb.fastbloom", 20)}, out);
+  std::istringstream lines(out.str());
+  std::vector<nlohmann::json> parsed;
+  for (std::string line; std::getline(lines, line);) {
+    parsed.push_back(nlohmann::json::parse(line, /*cb=*/nullptr,
+                                           /*allow_exceptions=*/false));
+    ASSERT_FALSE(parsed.back().is_discarded()) << line;
+  }
+  ASSERT_EQ(parsed.size(), 2u);
+  EXPECT_EQ(parsed[0]["impl"], "leveldb");
+  EXPECT_EQ(parsed[0]["details"], row.details);
+  EXPECT_EQ(parsed[0]["keys"], 1000);
+  EXPECT_EQ(parsed[0]["fpp_config"], 0.01);
+  EXPECT_EQ(parsed[0]["fp_rate"], 0.0123457);
+  EXPECT_EQ(parsed[0]["build_ns_per_key"], 50);
+  EXPECT_TRUE(parsed[0]["query_ns_batched"].is_null());
+  EXPECT_EQ(parsed[1]["impl"], "rocksdb.fastbloom");
+  EXPECT_TRUE(parsed[1]["fpp_config"].is_null());
 }
 
 }  // namespace

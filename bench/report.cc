@@ -5,11 +5,13 @@
 #include <thread>
 
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/strip.h"
 #include "bench/impls.h"
 #include "bench/leveldb_adapter.h"
 #include "bench/rocksdb_adapter.h"
+#include "nlohmann/json.hpp"
 
 namespace sstfilter {
 namespace bench {
@@ -56,24 +58,14 @@ std::string CaseTitle(const Row& r) {
                          r.workload, keys, r.key_bytes, size, r.hash_floor_ns);
 }
 
-std::string JsonNumber(double v) {
-  if (std::isnan(v) || std::isinf(v)) return "null";
-  return absl::StrFormat("%.6g", v);
-}
-
-std::string JsonString(absl::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      out += absl::StrFormat("\\u%04x", static_cast<unsigned char>(c));
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
+// A figure for JSON: null when it was not measured (NaN) or is infinite, else
+// the number to six significant digits, as the table prints it (the timings
+// carry no more).
+nlohmann::ordered_json Figure(double v) {
+  if (!std::isfinite(v)) return nullptr;
+  double rounded = v;
+  if (!absl::SimpleAtod(absl::StrFormat("%.6g", v), &rounded)) rounded = v;
+  return rounded;
 }
 
 }  // namespace
@@ -166,32 +158,38 @@ void PrintTable(const std::vector<Row>& rows, std::ostream& out) {
 void PrintJson(const std::vector<Row>& rows, std::ostream& out) {
   for (const Row& r : rows) {
     const RepResult& m = r.median;
-    out << "{\"impl\":" << JsonString(r.impl)
-        << ",\"details\":" << JsonString(r.details)
-        << ",\"workload\":" << JsonString(r.workload) << ",\"keys\":" << r.keys
-        << ",\"filters\":" << r.filters
-        << ",\"key_bytes\":" << JsonNumber(r.key_bytes)
-        << ",\"bits_per_key_config\":" << JsonNumber(r.bits_per_key_config)
-        << ",\"fpp_config\":"
-        << (r.fpp_config.has_value() ? JsonNumber(*r.fpp_config)
-                                     : std::string("null"))
-        << ",\"bits_per_key\":" << JsonNumber(m.bits_per_key)
-        << ",\"fp_rate\":" << JsonNumber(m.fp_rate)
-        << ",\"expected_fp_rate\":" << JsonNumber(m.expected_fp_rate)
-        << ",\"build_ns_per_key\":" << JsonNumber(m.build_ns_per_key)
-        << ",\"query_ns_positive\":" << JsonNumber(m.query_ns_positive)
-        << ",\"query_ns_negative\":" << JsonNumber(m.query_ns_negative)
-        << ",\"query_ns_mixed\":" << JsonNumber(m.query_ns_mixed)
-        << ",\"query_ns_dependent\":" << JsonNumber(m.query_ns_dependent)
-        << ",\"query_ns_batched\":" << JsonNumber(m.query_ns_batched)
-        << ",\"hash_floor_ns\":" << JsonNumber(r.hash_floor_ns)
-        << ",\"memory_floor_ns\":" << JsonNumber(m.memory_floor_ns)
-        << ",\"memory_floor_dependent_ns\":"
-        << JsonNumber(m.memory_floor_dependent_ns)
-        << ",\"memory_floor_batched_ns\":"
-        << JsonNumber(m.memory_floor_batched_ns) << ",\"reps\":" << r.reps
-        << ",\"keys_checked\":" << m.keys_checked
-        << ",\"check\":" << JsonString(r.check) << "}\n";
+    // Ordered: the fields come out in the order bench/README.md lists them.
+    nlohmann::ordered_json row;
+    row["impl"] = r.impl;
+    row["details"] = r.details;
+    row["workload"] = r.workload;
+    row["keys"] = r.keys;
+    row["filters"] = r.filters;
+    row["key_bytes"] = Figure(r.key_bytes);
+    row["bits_per_key_config"] = Figure(r.bits_per_key_config);
+    row["fpp_config"] =
+        r.fpp_config.has_value() ? Figure(*r.fpp_config) : nullptr;
+    row["bits_per_key"] = Figure(m.bits_per_key);
+    row["fp_rate"] = Figure(m.fp_rate);
+    row["expected_fp_rate"] = Figure(m.expected_fp_rate);
+    row["build_ns_per_key"] = Figure(m.build_ns_per_key);
+    row["query_ns_positive"] = Figure(m.query_ns_positive);
+    row["query_ns_negative"] = Figure(m.query_ns_negative);
+    row["query_ns_mixed"] = Figure(m.query_ns_mixed);
+    row["query_ns_dependent"] = Figure(m.query_ns_dependent);
+    row["query_ns_batched"] = Figure(m.query_ns_batched);
+    row["hash_floor_ns"] = Figure(r.hash_floor_ns);
+    row["memory_floor_ns"] = Figure(m.memory_floor_ns);
+    row["memory_floor_dependent_ns"] = Figure(m.memory_floor_dependent_ns);
+    row["memory_floor_batched_ns"] = Figure(m.memory_floor_batched_ns);
+    row["reps"] = r.reps;
+    row["keys_checked"] = m.keys_checked;
+    row["check"] = r.check;
+    // One object per line. Bytes that are not UTF-8 (none of the strings
+    // should hold any) become U+FFFD rather than an exception.
+    out << row.dump(/*indent=*/-1, /*indent_char=*/' ', /*ensure_ascii=*/false,
+                    nlohmann::ordered_json::error_handler_t::replace)
+        << "\n";
   }
 }
 

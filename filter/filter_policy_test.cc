@@ -5,6 +5,7 @@
 
 #include "filter/filter_policy.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -14,9 +15,11 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "filter/leveldb/leveldb_bloom.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "util/bloom_math.h"
 
 namespace sstfilter {
 namespace {
@@ -100,9 +103,9 @@ TEST(NewLevelDbBloomPolicyTest, DerivesSizeFromFpp) {
       {0.1, 4.792529, 3},      // round(3.32)
       {0.001, 14.377588, 10},  // round(9.97)
       {0.5, 1.442695, 1},
-      {0.9, 0.219294, 1},      // k clamped up from round(0.15) = 0
-      {1e-9, 43.132763, 30},   // round(29.9)
-      {1e-12, 57.510350, 30},  // clamped down from round(39.9)
+      {0.9, 0.219294, 1},     // k clamped up from round(0.15) = 0
+      {1e-9, 43.132763, 30},  // round(29.9)
+      {kLevelDbBloomMinFpp, 43.997604, 30},  // round(30.497)
   };
   for (const auto& c : kCases) {
     auto policy = NewLevelDbBloomPolicy(FilterOptions::Fpp(c.fpp));
@@ -110,6 +113,61 @@ TEST(NewLevelDbBloomPolicyTest, DerivesSizeFromFpp) {
     EXPECT_NEAR((*policy)->BitsPerKey(), c.bits_per_key, 1e-6) << c.fpp;
     EXPECT_EQ((*policy)->NumProbes(), c.num_probes) << c.fpp;
     EXPECT_STREQ((*policy)->Name(), "leveldb.BuiltinBloomFilter2");
+  }
+}
+
+// filter_policy.h: every policy accepts any fpp down to kMinGuaranteedFpp. The
+// LevelDB-compatible one accepts every fpp down to its own, lower floor, each
+// with the standard optimum k, unclamped (k never passes kMaxProbes), within
+// kMaxBitsPerKey.
+TEST(NewLevelDbBloomPolicyTest, AcceptsEveryFppDownToItsFloor) {
+  EXPECT_LT(kLevelDbBloomMinFpp, kMinGuaranteedFpp);
+  std::vector<double> rates = {kMinGuaranteedFpp, kLevelDbBloomMinFpp};
+  for (double fpp = 0.999; fpp >= kLevelDbBloomMinFpp; fpp /= 1.05) {
+    rates.push_back(fpp);
+  }
+  for (double fpp : rates) {
+    auto policy = NewLevelDbBloomPolicy(FilterOptions::Fpp(fpp));
+    ASSERT_TRUE(policy.ok()) << fpp << ": " << policy.status();
+    const double bits_per_key = (*policy)->BitsPerKey();
+    EXPECT_LE(bits_per_key, kMaxBitsPerKey) << fpp;
+    EXPECT_EQ(
+        (*policy)->NumProbes(),
+        std::max<double>(kMinProbes, std::round(std::log(2.0) * bits_per_key)))
+        << fpp;
+  }
+}
+
+// The floor sits just above 2^-30.5, where the standard optimum
+// k = round(log2(1/p)) passes kMaxProbes, the most the format stores; below it
+// k would be held at 30 and the rate would miss the target.
+TEST(NewLevelDbBloomPolicyTest, FloorIsWhereTheOptimalProbesPassTheMost) {
+  const double ln2 = std::log(2.0);
+  EXPECT_LE(std::round(ln2 * StandardBloomBitsPerKey(kLevelDbBloomMinFpp)),
+            kMaxProbes);
+  const double two_to_minus_30_5 = std::exp2(-30.5);
+  EXPECT_GT(kLevelDbBloomMinFpp, two_to_minus_30_5);
+  EXPECT_LT(kLevelDbBloomMinFpp, 1.003 * two_to_minus_30_5);
+  EXPECT_GT(
+      std::round(ln2 * StandardBloomBitsPerKey(0.999 * two_to_minus_30_5)),
+      kMaxProbes);
+  // At 10^-12, the standard size with k held at 30 gives 1.9 * 10^-12.
+  EXPECT_GT(StandardBloomFpp(StandardBloomBitsPerKey(1e-12), kMaxProbes),
+            1.8e-12);
+}
+
+// Below the floor the policy refuses, naming the value, rather than build a
+// filter that misses the rate it was asked for (the formula alone would size
+// 1e-300 at 1,437.76 bits/key).
+TEST(NewLevelDbBloomPolicyTest, RefusesFppBelowItsFloor) {
+  const double just_below = std::nextafter(kLevelDbBloomMinFpp, 0.0);
+  for (double fpp : {just_below, 6.5e-10, 1e-12, 1e-300,
+                     std::numeric_limits<double>::denorm_min()}) {
+    auto policy = NewLevelDbBloomPolicy(FilterOptions::Fpp(fpp));
+    ASSERT_FALSE(policy.ok()) << fpp;
+    EXPECT_TRUE(absl::IsInvalidArgument(policy.status())) << policy.status();
+    EXPECT_THAT(std::string(policy.status().message()),
+                testing::HasSubstr(absl::StrCat("fpp ", fpp, " is below")));
   }
 }
 

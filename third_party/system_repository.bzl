@@ -8,12 +8,13 @@ directory. Nothing is downloaded. A project that builds the real upstream reposi
 depend on sstfilter without edits, because the labels are the same.
 
 Each library is given as "package:target" -> link flags, where the flags are either literal
-(`-lgtest -pthread`) or `pkg-config:NAME ...`, resolved when the repository is created.
+(`-lgtest -pthread`) or `pkg-config:NAME ...`, resolved when the repository is created. A
+header-only library has no flags: the empty string.
 """
 
 def _link_flags(ctx, spec):
     if not spec.startswith("pkg-config:"):
-        return spec.split(" ")
+        return [flag for flag in spec.split(" ") if flag]
     modules = spec[len("pkg-config:"):].split(" ")
     result = ctx.execute(["pkg-config", "--libs"] + modules)
     if result.return_code != 0:

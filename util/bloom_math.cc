@@ -48,22 +48,23 @@ double CacheLocalBloomFpp(double bits_per_key, int num_probes, int block_bits) {
 
 namespace {
 
-// Terms of the inclusion-exclusion sum shared by the two LocalBloom functions:
-// for a query whose k probes cover D distinct positions, P(all D set | m stored
-// probes) = sum_i (-1)^i C(D, i) (1 - i/B)^m. Grouping by i gives
-//   P(false positive | j keys) = sum_i weight[i] * base[i]^j,  base[i] = (1 -
-//   i/B)^k,
+double ClampProbability(long double p) {
+  return static_cast<double>(std::clamp(p, 0.0L, 1.0L));
+}
+
+}  // namespace
+
+// The inclusion-exclusion terms: for a query whose k probes cover D distinct
+// positions, P(all D set | m stored probes) = sum_i (-1)^i C(D, i) (1 - i/B)^m.
+// Grouping by i gives
+//   P(false positive | j keys) = sum_i weight[i] * base[i]^j,
+//   base[i] = (1 - i/B)^k,
 // with weight[i] = (-1)^i sum_{D >= i} P(D) C(D, i) and P(D) from Stirling
 // numbers of the second kind. Long double: the alternating sum cancels about 14
 // digits at k = 30.
-struct LocalBloomTerms {
-  long double weight[kMaxProbes + 1];
-  long double base[kMaxProbes + 1];
-  int count;
-};
-
-LocalBloomTerms ComputeLocalBloomTerms(int k, double block_bits) {
-  k = std::clamp(k, kMinProbes, kMaxProbes);
+LocalBloomRate::LocalBloomRate(int num_probes, double block_bits)
+    : block_bits_(block_bits) {
+  const int k = std::clamp(num_probes, kMinProbes, kMaxProbes);
   const long double b = block_bits;
   // stirling[d] = S2(k, d), built row by row.
   long double stirling[kMaxProbes + 1] = {1.0L};
@@ -80,8 +81,7 @@ LocalBloomTerms ComputeLocalBloomTerms(int k, double block_bits) {
     p_distinct[d] =
         falling * stirling[d] * std::pow(b, static_cast<long double>(d - k));
   }
-  LocalBloomTerms terms;
-  terms.count = k + 1;
+  count_ = k + 1;
   for (int i = 0; i <= k; ++i) {
     long double sum = 0.0L;
     long double choose = 1.0L;  // C(d, i), starting at d = i
@@ -89,38 +89,37 @@ LocalBloomTerms ComputeLocalBloomTerms(int k, double block_bits) {
       if (d > i) choose = choose * d / (d - i);
       sum += p_distinct[d] * choose;
     }
-    terms.weight[i] = (i % 2 == 0) ? sum : -sum;
-    terms.base[i] = std::pow(1.0L - i / b, static_cast<long double>(k));
+    weight_[i] = (i % 2 == 0) ? sum : -sum;
+    base_[i] = std::pow(1.0L - i / b, static_cast<long double>(k));
   }
-  return terms;
 }
 
-double ClampProbability(long double p) {
-  return static_cast<double>(std::clamp(p, 0.0L, 1.0L));
-}
-
-}  // namespace
-
-double LocalBloomFpp(double bits_per_key, int num_probes, double block_bits) {
-  const LocalBloomTerms terms = ComputeLocalBloomTerms(num_probes, block_bits);
+double LocalBloomRate::Fpp(double bits_per_key) const {
   // E[base^J] for J ~ Poisson(mean) is exp(-mean (1 - base)).
-  const long double mean = block_bits / bits_per_key;
+  const long double mean = block_bits_ / bits_per_key;
   long double total = 0.0L;
-  for (int i = 0; i < terms.count; ++i) {
-    total += terms.weight[i] * std::exp(-mean * (1.0L - terms.base[i]));
+  for (int i = 0; i < count_; ++i) {
+    total += weight_[i] * std::exp(-mean * (1.0L - base_[i]));
   }
   return ClampProbability(total);
+}
+
+double LocalBloomRate::FppWithKeys(double num_keys) const {
+  long double total = 0.0L;
+  for (int i = 0; i < count_; ++i) {
+    total +=
+        weight_[i] * std::pow(base_[i], static_cast<long double>(num_keys));
+  }
+  return ClampProbability(total);
+}
+
+double LocalBloomFpp(double bits_per_key, int num_probes, double block_bits) {
+  return LocalBloomRate(num_probes, block_bits).Fpp(bits_per_key);
 }
 
 double LocalBloomFppWithKeys(double num_keys, int num_probes,
                              double block_bits) {
-  const LocalBloomTerms terms = ComputeLocalBloomTerms(num_probes, block_bits);
-  long double total = 0.0L;
-  for (int i = 0; i < terms.count; ++i) {
-    total += terms.weight[i] *
-             std::pow(terms.base[i], static_cast<long double>(num_keys));
-  }
-  return ClampProbability(total);
+  return LocalBloomRate(num_probes, block_bits).FppWithKeys(num_keys);
 }
 
 double MinBitsPerKey(double fpp) { return -std::log2(fpp); }

@@ -3,7 +3,9 @@
 #include "filter/bloom/bloom_sizing.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "filter/filter_policy.h"
@@ -12,9 +14,34 @@
 namespace sstfilter {
 namespace bloom_internal {
 
+namespace {
+
+constexpr int kNumProbeCounts = kMaxProbes - kMinProbes + 1;
+
+template <size_t... i>
+std::array<LocalBloomRate, kNumProbeCounts> MakeLayoutRates(
+    std::index_sequence<i...>) {
+  return {LocalBloomRate(kMinProbes + static_cast<int>(i),
+                         static_cast<double>(kBlockBits))...};
+}
+
+// The layout's rate for each k in [kMinProbes, kMaxProbes], prepared once per
+// process (30 sets of terms): sizing from an fpp evaluates it a few hundred
+// times, which costs milliseconds when each call prepares its own. Static
+// storage, not the heap: the table is 30 KB, and held in the middle of a
+// process's heap it can change when glibc returns freed memory to the system
+// (filter_bench's builds of 10^4 keys took twice as long, faulting their pages
+// back in on every repetition).
+const LocalBloomRate& LayoutRate(int num_probes) {
+  static const std::array<LocalBloomRate, kNumProbeCounts> rates =
+      MakeLayoutRates(std::make_index_sequence<kNumProbeCounts>());
+  return rates[std::clamp(num_probes, kMinProbes, kMaxProbes) - kMinProbes];
+}
+
+}  // namespace
+
 double LayoutFpp(double bits_per_key, int num_probes) {
-  return LocalBloomFpp(bits_per_key, num_probes,
-                       static_cast<double>(kBlockBits));
+  return LayoutRate(num_probes).Fpp(bits_per_key);
 }
 
 int OptimalProbes(double bits_per_key) {

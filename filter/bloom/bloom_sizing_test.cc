@@ -78,6 +78,17 @@ TEST(LocalBloomFppTest, AboveTheMeanFillApproximation) {
               1e-3 * 0.01);
 }
 
+// LayoutFpp reads a table prepared once per k; it must be the formula itself,
+// for every k the format stores.
+TEST(BloomSizingTest, LayoutFppIsTheLocalBloomFormula) {
+  for (int k = kMinProbes; k <= kMaxProbes; ++k) {
+    for (double c : {1.0, 2.5, 9.6, 10.0, 44.0, 100.0}) {
+      EXPECT_EQ(LayoutFpp(c, k), LocalBloomFpp(c, k, kBlockBits))
+          << c << " " << k;
+    }
+  }
+}
+
 TEST(BloomSizingTest, OptimalProbesIsTheMinimum) {
   for (double c = 1.0; c <= 100.0; c += 0.37) {
     int best = kMinProbes;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "util/bloom_math.h"
 #include "util/hash.h"
 
@@ -52,8 +53,11 @@ void SetProbes(uint32_t h, int k, Bits num_bits, char* array) {
   }
 }
 
+// Always inlined, so that CountSampleMatches below holds its own copy.
 template <typename Bits>
-bool TestProbes(uint32_t h, int k, Bits num_bits, const char* array) {
+__attribute__((always_inline)) inline bool TestProbes(uint32_t h, int k,
+                                                      Bits num_bits,
+                                                      const char* array) {
   const uint32_t delta = ProbeDelta(h);
   for (int i = 0; i < k; ++i) {
     const Bits bit = h % num_bits;
@@ -72,6 +76,33 @@ bool ProbesMatch(uint32_t h, int k, size_t num_bits, const char* array) {
   return TestProbes(h, k, num_bits, array);
 }
 
+// Clang's coverage instrumentation (libFuzzer's guidance) left out of one
+// function. ExpectedFpp and the builder's check probe the filter with tens of
+// thousands of fixed sample hashes; traced, every comparison in that loop is a
+// call, which made ExpectedFpp 5 times slower under libFuzzer (about 0.6 ms a
+// reader) and told the fuzzer nothing, as the hashes do not come from its
+// input. AddressSanitizer and UBSan still check the loop.
+#if defined(__clang__)
+#define SSTFILTER_NO_COVERAGE __attribute__((no_sanitize("coverage")))
+#else
+#define SSTFILTER_NO_COVERAGE
+#endif
+
+// The number of the hashes 0, step, 2 * step, ... (num_samples of them, mod
+// 2^32) that match.
+template <typename Bits>
+SSTFILTER_NO_COVERAGE size_t CountSampleMatches(const char* array,
+                                                Bits num_bits, int k,
+                                                size_t num_samples,
+                                                uint32_t step) {
+  size_t matches = 0;
+  uint32_t h = 0;
+  for (size_t i = 0; i < num_samples; ++i, h += step) {
+    matches += TestProbes(h, k, num_bits, array);
+  }
+  return matches;
+}
+
 // The fraction of num_samples evenly spread 32-bit hash values that match: the
 // false-positive rate of the filter for a uniformly distributed hash, measured
 // rather than modelled, because no formula captures LevelDB's correlated
@@ -80,11 +111,11 @@ bool ProbesMatch(uint32_t h, int k, size_t num_bits, const char* array) {
 double SampledFpp(const char* array, size_t num_bits, int k,
                   size_t num_samples) {
   constexpr uint32_t kSampleStep = 0x9e3779b1;
-  size_t matches = 0;
-  uint32_t h = 0;
-  for (size_t i = 0; i < num_samples; ++i, h += kSampleStep) {
-    matches += ProbesMatch(h, k, num_bits, array);
-  }
+  const size_t matches =
+      FitsUint32(num_bits)
+          ? CountSampleMatches(array, static_cast<uint32_t>(num_bits), k,
+                               num_samples, kSampleStep)
+          : CountSampleMatches(array, num_bits, k, num_samples, kSampleStep);
   return static_cast<double>(matches) / static_cast<double>(num_samples);
 }
 
@@ -259,6 +290,12 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewLevelDbBloomPolicy(
   int k;
   double target_fpp = 0;
   if (options.fpp.has_value()) {
+    if (*options.fpp < kLevelDbBloomMinFpp) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("FilterOptions: fpp ", *options.fpp, " is below ",
+                       kLevelDbBloomMinFpp, ", the lowest ", kLevelDbBloomName,
+                       " reaches with at most ", kMaxProbes, " probes"));
+    }
     target_fpp = *options.fpp;
     bits_per_key = StandardBloomBitsPerKey(*options.fpp);
     k = StandardBloomProbes(bits_per_key);

@@ -41,20 +41,29 @@ namespace sstfilter {
 // once).
 constexpr char kLevelDbBloomName[] = "leveldb.BuiltinBloomFilter2";
 
+// The smallest fpp NewLevelDbBloomPolicy accepts. Sized from p, the filter
+// has c = -ln p / (ln 2)^2 bits/key and k = round(ln 2 * c) = round(log2(1/p))
+// probes; below 2^-30.5 (6.59e-10) that k passes 30, the most the format
+// stores, and with k held at 30 the rate misses p (1.9e-12 at p = 1e-12).
+// Adding bits at k = 30 would promise rates the format cannot keep: the 32-bit
+// hash alone gives about n * 2^-32 false positives in a filter of n keys
+// (7e-10 at three keys). At this floor, c = 44.0 bits/key and k = 30.
+constexpr double kLevelDbBloomMinFpp = 6.6e-10;
+
 // Sizing:
 //  - bits_per_key = c: k = floor(0.69 * c), clamped to [1, 30], LevelDB's own
-//  rule (an
-//    integer c gives LevelDB-identical bytes; a fractional one is accepted and
-//    readable).
-//  - fpp = p: c = -ln p / (ln 2)^2 and k = round(ln 2 * c) clamped to [1, 30],
-//  the
-//    standard Bloom optimum (util/bloom_math.h). Because LevelDB's probe
-//    sequence does worse than that formula in filters of more than about 2^18
-//    bits, a filter of 2^16 bits or more is measured against sample hashes when
-//    it is built and rebuilt 1.2 times larger (at most 8 times) until it meets
-//    p. LevelDB reads k and the size from the filter, so these filters are
-//    still readable by LevelDB.
-// Returns InvalidArgumentError for invalid options (see ValidateFilterOptions).
+//    rule (an integer c gives LevelDB-identical bytes; a fractional one is
+//    accepted and readable).
+//  - fpp = p, in [kLevelDbBloomMinFpp, 1): c = -ln p / (ln 2)^2 and
+//    k = round(ln 2 * c), at least 1: the standard Bloom optimum
+//    (util/bloom_math.h). Because LevelDB's probe sequence does worse than
+//    that formula in filters of more than about 2^18 bits, a filter of 2^16
+//    bits or more is measured against sample hashes when it is built and
+//    rebuilt 1.2 times larger (at most 8 times) until it meets p. LevelDB reads
+//    k and the size from the filter, so these filters are still readable by
+//    LevelDB.
+// Returns InvalidArgumentError for invalid options (see ValidateFilterOptions)
+// and for an fpp below kLevelDbBloomMinFpp, naming the value.
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewLevelDbBloomPolicy(
     const FilterOptions& options);
 

@@ -385,6 +385,58 @@ TEST(LevelDbBloomAccuracyTest, FppPolicyMeetsItsTarget) {
   }
 }
 
+// The measure-and-grow pass of a builder sized from an fpp (filters of 2^16
+// bits and more, beyond the round-trip fuzzers' key counts) must keep the
+// builder's contract: every added key matches through every query path,
+// Finish appends after the bytes already in *dst, and the builder is empty and
+// reusable afterwards. At 1% and 100,000 keys the filter grows from 9.6 to
+// about 11.5 bits/key; at 10^-6 and 20,000 keys it grows to kMaxBitsPerKey, as
+// the 32-bit hash alone gives 20,000 / 2^32 = 4.7 * 10^-6.
+TEST(LevelDbBloomAccuracyTest, GrownFiltersKeepTheBuildersContract) {
+  const struct {
+    double fpp;
+    size_t num_keys;
+    double min_stored_bits_per_key;
+  } kCases[] = {{0.01, 100000, 10.5}, {1e-6, 20000, kMaxBitsPerKey}};
+  test::Random rng(0x96f0);
+  for (const auto& c : kCases) {
+    SCOPED_TRACE(testing::Message() << "fpp " << c.fpp);
+    std::unique_ptr<const FilterPolicy> policy =
+        MakePolicy(FilterOptions::Fpp(c.fpp));
+    const std::vector<std::string> keys =
+        test::RandomKeys(&rng, c.num_keys, 8, 24);
+    std::unique_ptr<FilterBuilder> builder = policy->NewBuilder();
+    for (const std::string& key : keys) builder->AddKey(key);
+    std::string dst = "prefix";
+    builder->Finish(&dst);
+    EXPECT_EQ(builder->NumAdded(), 0u);
+    ASSERT_EQ(dst.substr(0, 6), "prefix");
+    const absl::string_view filter = absl::string_view(dst).substr(6);
+    EXPECT_EQ(filter, BuildFilter(*policy, keys));  // growth is deterministic
+    EXPECT_GE((filter.size() - 1) * 8.0 / static_cast<double>(c.num_keys),
+              c.min_stored_bits_per_key);
+
+    std::unique_ptr<FilterReader> reader = policy->NewReader(filter);
+    const std::vector<absl::string_view> views(keys.begin(), keys.end());
+    std::unique_ptr<bool[]> batched(new bool[views.size()]);
+    reader->MayMatch(views, batched.get());
+    for (size_t i = 0; i < views.size(); ++i) {
+      ASSERT_TRUE(reader->MayMatch(views[i])) << absl::CEscape(views[i]);
+      ASSERT_TRUE(batched[i]) << absl::CEscape(views[i]);
+      ASSERT_TRUE(policy->KeyMayMatch(views[i], filter))
+          << absl::CEscape(views[i]);
+    }
+
+    // The builder starts afresh: a small filter after a grown one is the
+    // filter a new builder makes.
+    const std::vector<std::string> small = {"apple", "banana", "cherry"};
+    for (const std::string& key : small) builder->AddKey(key);
+    std::string next;
+    builder->Finish(&next);
+    EXPECT_EQ(next, BuildFilter(*policy, small));
+  }
+}
+
 // The reader's decision table on hand-made filters. Each case says why it must
 // answer as it does; a wrong "no" would lose data, so every doubtful case
 // answers "maybe".

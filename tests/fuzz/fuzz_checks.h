@@ -68,14 +68,15 @@ absl::Status CheckReaderIsTotal(const FilterPolicy& policy, const uint8_t* data,
 // factory for a policy, builds two filters with one builder and checks the
 // contract:
 //  - invalid options give InvalidArgumentError, valid ones a policy (except
-//  that an fpp
-//    below 1e-6 may be refused with InvalidArgumentError by a format that
-//    cannot reach it within kMaxBitsPerKey);
-//  - NumAdded() counts the AddKey calls; Finish appends and leaves the builder
-//  empty;
+//    that an fpp below 1e-6 may be refused with InvalidArgumentError by a
+//    format that cannot reach it);
+//  - NumAdded() counts the AddKey calls; Finish appends and leaves the
+//    builder empty;
 //  - every added key matches (single, batched and KeyMayMatch): no false
-//  negatives;
+//    negatives;
 //  - ExpectedFpp() is in [0, 1].
+// An input holds at most 1,022 keys (see fuzz_checks.cc), so that each round
+// trip stays cheap.
 // Returns an error describing the first violation (a false negative names the
 // key).
 absl::Status CheckRoundTrip(const PolicyFactory& factory, const uint8_t* data,

@@ -1,0 +1,26 @@
+// The native Bloom filter's builder: it keeps the 64-bit hash of each key
+// added, then sets every key's probe bits in a zeroed body, a block at a time
+// in hash order, and appends the trailer. Format in bloom_format.h; body size
+// in bloom_sizing.h.
+//
+// Internal header: include filter/bloom/bloom.h instead.
+
+#ifndef SSTFILTER_FILTER_BLOOM_BLOOM_BUILDER_H_
+#define SSTFILTER_FILTER_BLOOM_BLOOM_BUILDER_H_
+
+#include <memory>
+
+#include "filter/filter_policy.h"
+
+namespace sstfilter {
+namespace bloom_internal {
+
+// A builder of filters with bits_per_key bits per key and num_probes probes per
+// key (as the policy's sizing chose them).
+std::unique_ptr<FilterBuilder> NewLocalBloomBuilder(double bits_per_key,
+                                                    int num_probes);
+
+}  // namespace bloom_internal
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_FILTER_BLOOM_BLOOM_BUILDER_H_

@@ -1,0 +1,77 @@
+// The native Bloom filter's AVX2 reader (see bloom_reader.h). Every function
+// that runs the AVX2 probe code carries target("avx2"), so that the code
+// inlines and the library needs no global -mavx2; the policy creates this
+// reader only when CpuHasAvx2().
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "filter/bloom/bloom_reader.h"
+
+#if SSTFILTER_BLOOM_HAVE_AVX2_PATH
+
+namespace sstfilter {
+namespace bloom_internal {
+namespace {
+
+__attribute__((target("avx2"), always_inline)) inline bool Avx2Probe(
+    const ParsedFilter& filter, uint64_t block, uint32_t probe_hash) {
+  const char* data = filter.body + block * kBlockBytes;
+  if (block < filter.layout.regular_blocks) {
+    return Avx2ProbeRegularBlock(probe_hash, filter.num_probes, data);
+  }
+  return ScalarProbeBlock(probe_hash, filter.num_probes,
+                          filter.layout.last_block_bits, data);
+}
+
+__attribute__((target("avx2"), always_inline)) inline bool Avx2MayMatch(
+    const ParsedFilter& filter, absl::string_view key) {
+  const uint64_t hash = KeyHash(key);
+  return Avx2Probe(
+      filter,
+      BlockIndex(hash, filter.layout.body_bits, filter.layout.num_blocks),
+      ProbeHash(hash));
+}
+
+class Avx2Reader final : public LocalBloomReaderBase {
+ public:
+  using LocalBloomReaderBase::LocalBloomReaderBase;
+
+  __attribute__((target("avx2"))) bool MayMatch(
+      absl::string_view key) const override {
+    return Avx2MayMatch(filter_, key);
+  }
+
+  __attribute__((target("avx2"))) void MayMatch(
+      absl::Span<const absl::string_view> keys, bool* results) const override {
+    BatchSlot slots[kQueryBatch];
+    for (size_t start = 0; start < keys.size(); start += kQueryBatch) {
+      const size_t count = std::min(kQueryBatch, keys.size() - start);
+      PrepareBatch(filter_, keys.data() + start, count, slots);
+      for (size_t i = 0; i < count; ++i) {
+        results[start + i] =
+            Avx2Probe(filter_, slots[i].block, slots[i].probe_hash);
+      }
+    }
+  }
+};
+
+}  // namespace
+
+__attribute__((target("avx2"), noinline)) bool Avx2MayMatchOutOfLine(
+    const ParsedFilter& filter, absl::string_view key) {
+  return Avx2MayMatch(filter, key);
+}
+
+std::unique_ptr<FilterReader> NewAvx2Reader(const ParsedFilter& filter) {
+  return std::make_unique<Avx2Reader>(filter);
+}
+
+}  // namespace bloom_internal
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_BLOOM_HAVE_AVX2_PATH
