@@ -1,0 +1,81 @@
+// NewRocksDbFilterReader: one reader per format DescribeRocksDbFilter finds.
+
+#include "filter/rocksdb/rocksdb_reader.h"
+
+#include <algorithm>
+
+#include "filter/rocksdb/fast_local_bloom.h"
+#include "filter/rocksdb/legacy_bloom.h"
+#include "util/rocksdb_hash.h"
+
+namespace sstfilter {
+namespace {
+
+// Answers every key alike: "no" for an empty key set, "maybe" for a filter
+// that cannot or must not be probed.
+class ConstantReader : public FilterReader {
+ public:
+  explicit ConstantReader(bool answer) : answer_(answer) {}
+
+  bool MayMatch(absl::string_view /*key*/) const override { return answer_; }
+
+  void MayMatch(absl::Span<const absl::string_view> keys,
+                bool* results) const override {
+    std::fill(results, results + keys.size(), answer_);
+  }
+
+  double ExpectedFpp() const override { return answer_ ? 1.0 : 0.0; }
+
+ private:
+  const bool answer_;
+};
+
+}  // namespace
+
+std::unique_ptr<FilterReader> NewRocksDbFilterReader(absl::string_view filter) {
+  const RocksDbFilterInfo info = DescribeRocksDbFilter(filter);
+  switch (info.format) {
+    case RocksDbFilterFormat::kAlwaysFalse:
+      return std::make_unique<ConstantReader>(false);
+    case RocksDbFilterFormat::kFastLocalBloom:
+      return rocksdb_internal::NewFastLocalBloomReader(
+          filter.data(), info.num_lines, info.num_probes);
+    case RocksDbFilterFormat::kLegacyBloom:
+      return rocksdb_internal::NewLegacyBloomReader(
+          filter.data(), info.num_lines, info.line_bytes, info.num_probes);
+    case RocksDbFilterFormat::kRibbon:  // recognised, not probed: "may match"
+    case RocksDbFilterFormat::kAlwaysTrue:
+      break;
+  }
+  return std::make_unique<ConstantReader>(true);
+}
+
+namespace rocksdb_internal {
+
+bool FilterMayMatch(absl::string_view filter, absl::string_view key) {
+  const RocksDbFilterInfo info = DescribeRocksDbFilter(filter);
+  switch (info.format) {
+    case RocksDbFilterFormat::kAlwaysFalse:
+      return false;
+    case RocksDbFilterFormat::kFastLocalBloom: {
+      const uint64_t hash = RocksDbHash64(key);
+      return FastLocalBloomLineMatches(
+          hash, info.num_probes,
+          filter.data() + FastLocalBloomLineOffset(hash, info.num_lines));
+    }
+    case RocksDbFilterFormat::kLegacyBloom: {
+      const uint32_t hash = RocksDbBloomHash(key);
+      const uint64_t line = hash % info.num_lines;
+      return LegacyBloomLineMatches(hash, info.num_probes,
+                                    __builtin_ctz(info.line_bytes) + 3,
+                                    filter.data() + line * info.line_bytes);
+    }
+    case RocksDbFilterFormat::kRibbon:
+    case RocksDbFilterFormat::kAlwaysTrue:
+      break;
+  }
+  return true;
+}
+
+}  // namespace rocksdb_internal
+}  // namespace sstfilter
