@@ -204,7 +204,7 @@ TEST(RocksDbBloomAccuracyTest, FppPoliciesMeetTheirTargets) {
            {Format::kFastLocalBloom, 0.1, 1000000},
            {Format::kFastLocalBloom, 0.01, 2000000},
            {Format::kFastLocalBloom, 0.001, 4000000},
-           {Format::kFastLocalBloom, 1e-4, 20000000},
+           {Format::kFastLocalBloom, 1e-4, 10000000},
            {Format::kLegacyBloom, 0.1, 1000000},
            {Format::kLegacyBloom, 0.01, 2000000},
            {Format::kLegacyBloom, 0.003, 4000000},

@@ -6,6 +6,7 @@
 
 #include "filter/rocksdb/fast_local_bloom.h"
 #include "filter/rocksdb/legacy_bloom.h"
+#include "filter/rocksdb/ribbon.h"
 #include "util/rocksdb_hash.h"
 
 namespace sstfilter {
@@ -43,7 +44,9 @@ std::unique_ptr<FilterReader> NewRocksDbFilterReader(absl::string_view filter) {
     case RocksDbFilterFormat::kLegacyBloom:
       return rocksdb_internal::NewLegacyBloomReader(
           filter.data(), info.num_lines, info.line_bytes, info.num_probes);
-    case RocksDbFilterFormat::kRibbon:  // recognised, not probed: "may match"
+    case RocksDbFilterFormat::kRibbon:
+      return rocksdb_internal::NewRibbonReader(
+          filter.data(), info.body_bytes, info.ribbon_blocks, info.ribbon_seed);
     case RocksDbFilterFormat::kAlwaysTrue:
       break;
   }
@@ -71,6 +74,10 @@ bool FilterMayMatch(absl::string_view filter, absl::string_view key) {
                                     filter.data() + line * info.line_bytes);
     }
     case RocksDbFilterFormat::kRibbon:
+      return RibbonMayMatch(
+          MakeRibbonLayout(filter.data(), info.body_bytes, info.ribbon_blocks,
+                           info.ribbon_seed),
+          RocksDbHash64(key));
     case RocksDbFilterFormat::kAlwaysTrue:
       break;
   }

@@ -31,9 +31,11 @@
 //                   2^16 evenly spread 32-bit hash values the filter matches
 //                   (its probes are correlated, so no formula of the fill
 //                   fits; sampling error about 4% relative at 1%).
-//   Ribbon          Standard128Ribbon is recognised and described, and every
-//                   key "may match" (a safe answer; the query is not
-//                   implemented). ExpectedFpp: 1.
+//   Ribbon          Standard128Ribbon queried exactly as RocksDB does (its
+//                   filters are read, not written); batched queries prefetch
+//                   a step of keys' segments first. ExpectedFpp: RocksDB's
+//                   estimate from the layout, 2^-columns weighted by the
+//                   share of blocks with each column count.
 //   AlwaysTrue      matches every key; ExpectedFpp 1.
 //   AlwaysFalse     matches no key; ExpectedFpp 0.
 
