@@ -195,13 +195,6 @@ TEST(RocksDbDifferentialTest, RibbonExpectedFppTracksTheMeasuredRate) {
   }
 }
 
-// A legacy trailer: k, then the fixed32 line count.
-std::string LegacyTrailer(int k, uint32_t lines) {
-  std::string trailer(1, static_cast<char>(k));
-  PutFixed32(&trailer, lines);
-  return trailer;
-}
-
 // RocksDB on other machines (CACHE_LINE_SIZE 128 or 256) writes legacy lines
 // of that size, and every RocksDB reads them by dividing the body by the line
 // count. Random bodies, half the bits set, every power-of-two line size from 1
@@ -249,8 +242,7 @@ TEST(RocksDbDifferentialTest, RandomBodiesAnswerAsRocksDb) {
     std::string filter;
     if (round % 2 == 0) {
       const int k = static_cast<int>(rng.Range(1, 30));
-      filter = body + std::string("\xff\x00", 2) + static_cast<char>(k) +
-               std::string(2, '\0');
+      filter = body + NewBloomTrailer(0, k, 0, 0);
       ASSERT_EQ(DescribeRocksDbFilter(filter).format,
                 RocksDbFilterFormat::kFastLocalBloom);
     } else {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <initializer_list>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -127,6 +128,34 @@ inline std::vector<std::string> QueryKeys(size_t n, test::Random* rng) {
     keys.push_back(rng->Bytes(rng->Range(0, 40)));
   }
   return keys;
+}
+
+// Trailers, byte by byte (filter/rocksdb/README.md draws them).
+inline std::string Bytes(std::initializer_list<int> bytes) {
+  std::string s;
+  for (int b : bytes) s.push_back(static_cast<char>(b));
+  return s;
+}
+
+// FastLocalBloom family: 0xFF, sub-implementation, block-size/k byte, two
+// reserved bytes.
+inline std::string NewBloomTrailer(int sub_impl, int block_and_k, int b3,
+                                   int b4) {
+  return Bytes({0xFF, sub_impl, block_and_k, b3, b4});
+}
+
+// Legacy Bloom: k, then the fixed32 line count.
+inline std::string LegacyTrailer(int k, uint32_t lines) {
+  std::string trailer(1, static_cast<char>(k));
+  PutFixed32(&trailer, lines);
+  return trailer;
+}
+
+// Ribbon: 0xFE, the ordinal seed, the 24-bit block count.
+inline std::string RibbonTrailer(int seed, uint32_t blocks) {
+  return Bytes({0xFE, seed, static_cast<int>(blocks & 0xff),
+                static_cast<int>((blocks >> 8) & 0xff),
+                static_cast<int>(blocks >> 16)});
 }
 
 // A heap copy of exactly the filter's bytes.
