@@ -36,9 +36,9 @@ double LegacyBloomModelFpp(int whole_bits_per_key) {
   // 10^4..2*10^5 uniformly random 32-bit hashes, 2^20 other hashes queried in
   // each, at each whole bits/key 1..100. Filters of different key counts
   // differ by about 5% either way, occasionally 40%. The rate stops falling
-  // near 20 bits/key (0.26%) and never goes below 0.095%: 1 query in 512 has a
-  // probe step of 0 and probes one bit k times, 1 in 512 has two positions, and
-  // so on.
+  // near 20 bits/key (0.26%) and never goes below about 0.0965%: 1 query in 512
+  // has a probe step of 0 and probes one bit k times, 1 in 512 has two
+  // positions, and so on.
   static constexpr double kMeasured[] = {
       0.6296,    0.3925,    0.2361,   0.1548,   0.09332,  0.05848,  0.03825,
       0.02484,   0.01694,   0.01163,  0.008538, 0.006661, 0.005018, 0.004418,

@@ -14,7 +14,7 @@
 //   FastLocalBloom: the exact rate of a cache-local Bloom with independent
 //     probes, 512-bit lines and Poisson keys per line (util/bloom_math.h
 //     LocalBloomFpp) at k = RocksDB's choice for the millibits. RocksDB's
-//     golden-ratio probes measure within 0.3% of it, and the 64-byte rounding
+//     golden-ratio probes measure within 0.5% of it, and the 64-byte rounding
 //     of the body only adds bits.
 //   Legacy Bloom: rates measured by simulation, one per whole bits/key
 //     (rocksdb_sizing.cc has the table, rocksdb_sizing_test.cc measures it
@@ -22,10 +22,10 @@
 //     progression modulo 512 whose step is 0 for 1 hash in 512 (k probes of
 //     one bit), has period 2 for another 1 in 512, and so on, and keys with
 //     related steps cover each other's probes. So the rate stops falling near
-//     20 bits/key (about 0.26%) and is never below 0.095%. The 32-bit hash adds
-//     n / 2^32 for n keys, which no setting removes (RocksDB warns from 3
-//     million keys).
-// Targets below the model's rate at 100 bits/key are refused.
+//     20 bits/key (about 0.26%) and is never below about 0.0965%. The 32-bit
+//     hash adds n / 2^32 for n keys, which no setting removes (RocksDB warns
+//     from 3 million keys).
+// Targets below the lowest rate any setting reaches are refused.
 
 #ifndef SSTFILTER_FILTER_ROCKSDB_ROCKSDB_SIZING_H_
 #define SSTFILTER_FILTER_ROCKSDB_ROCKSDB_SIZING_H_
