@@ -119,9 +119,7 @@ class FastLocalBloomReader : public FilterReader {
       : body_(body), num_lines_(num_lines), k_(k) {}
 
   bool MayMatch(absl::string_view key) const override {
-    const uint64_t hash = RocksDbHash64(key);
-    return FastLocalBloomLineMatches(
-        hash, k_, body_ + FastLocalBloomLineOffset(hash, num_lines_));
+    return FastLocalBloomMayMatch(RocksDbHash64(key), k_, body_, num_lines_);
   }
 
   // As RocksDB's batched reader: hash every key of a step and prefetch both

@@ -67,6 +67,13 @@ inline bool FastLocalBloomLineMatches(uint64_t hash, int k, const char* line) {
   return true;
 }
 
+// The whole query of one hash against a body of num_lines lines.
+inline bool FastLocalBloomMayMatch(uint64_t hash, int k, const char* body,
+                                   uint32_t num_lines) {
+  return FastLocalBloomLineMatches(
+      hash, k, body + FastLocalBloomLineOffset(hash, num_lines));
+}
+
 // A builder writing RocksDB's exact bytes for millibits_per_key (as
 // BloomLikeFilterPolicy rounds it) and optimize_filters_for_memory = false.
 // Like RocksDB, a key whose hash equals the previous key's is not counted

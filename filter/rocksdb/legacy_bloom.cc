@@ -156,7 +156,7 @@ class LegacyBloomReader : public FilterReader {
   }
 
   bool HashMatches(uint32_t hash) const {
-    return LegacyBloomLineMatches(hash, k_, log2_line_bytes_ + 3, Line(hash));
+    return LegacyBloomMayMatch(hash, k_, body_, num_lines_, log2_line_bytes_);
   }
 
   const char* const body_;

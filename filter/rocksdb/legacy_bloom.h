@@ -67,6 +67,14 @@ inline bool LegacyBloomLineMatches(uint32_t hash, int k, int log2_line_bits,
   return true;
 }
 
+// The whole query of one hash against a body of num_lines lines of
+// 2^log2_line_bytes bytes.
+inline bool LegacyBloomMayMatch(uint32_t hash, int k, const char* body,
+                                uint32_t num_lines, int log2_line_bytes) {
+  const char* line = body + (uint64_t{hash % num_lines} << log2_line_bytes);
+  return LegacyBloomLineMatches(hash, k, log2_line_bytes + 3, line);
+}
+
 // A builder writing RocksDB's exact bytes for whole_bits_per_key (as
 // BloomLikeFilterPolicy rounds bits/key for this format). Like RocksDB, a key
 // whose hash equals the previous key's is not counted again. REQUIRES:

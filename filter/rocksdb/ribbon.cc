@@ -23,8 +23,9 @@ constexpr uint64_t kToRawSeedFactor = 0xc78219a23eeadd03;
 constexpr uint64_t kSeedMixMask = 0xf0f0f0f0f0f0f0f0;
 constexpr int kSeedMixShift = 4;        // bits
 constexpr uint32_t kSegmentBytes = 16;  // one 128-bit coefficient row
-constexpr uint32_t kCoeffBits = 128;    // slots per block
-constexpr uint32_t kMaxColumns = 32;    // bits of a result row
+// Coefficients per row, which is also the slots per block.
+constexpr uint32_t kCoeffBits = kRibbonSlotsPerBlock;
+constexpr uint32_t kMaxColumns = 32;  // bits of a result row
 
 Row LoadSegment(const char* body, uint32_t segment) {
   const char* p = body + uint64_t{segment} * kSegmentBytes;

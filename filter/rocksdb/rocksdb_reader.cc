@@ -60,19 +60,13 @@ bool FilterMayMatch(absl::string_view filter, absl::string_view key) {
   switch (info.format) {
     case RocksDbFilterFormat::kAlwaysFalse:
       return false;
-    case RocksDbFilterFormat::kFastLocalBloom: {
-      const uint64_t hash = RocksDbHash64(key);
-      return FastLocalBloomLineMatches(
-          hash, info.num_probes,
-          filter.data() + FastLocalBloomLineOffset(hash, info.num_lines));
-    }
-    case RocksDbFilterFormat::kLegacyBloom: {
-      const uint32_t hash = RocksDbBloomHash(key);
-      const uint64_t line = hash % info.num_lines;
-      return LegacyBloomLineMatches(hash, info.num_probes,
-                                    __builtin_ctz(info.line_bytes) + 3,
-                                    filter.data() + line * info.line_bytes);
-    }
+    case RocksDbFilterFormat::kFastLocalBloom:
+      return FastLocalBloomMayMatch(RocksDbHash64(key), info.num_probes,
+                                    filter.data(), info.num_lines);
+    case RocksDbFilterFormat::kLegacyBloom:
+      return LegacyBloomMayMatch(RocksDbBloomHash(key), info.num_probes,
+                                 filter.data(), info.num_lines,
+                                 __builtin_ctz(info.line_bytes));
     case RocksDbFilterFormat::kRibbon:
       return RibbonMayMatch(
           MakeRibbonLayout(filter.data(), info.body_bytes, info.ribbon_blocks,
