@@ -2,20 +2,18 @@
 // same keys and bits/key, the filter bytes are identical to RocksDB's, so a
 // table written with these policies reads in RocksDB and vice versa.
 //
-//   NewRocksDbFastLocalBloomPolicy  what RocksDB writes with format_version 5
-//                                   (its default): one 64-byte line per key,
-//                                   64-bit hash.
-//   NewRocksDbLegacyBloomPolicy     what RocksDB writes with format_version <
-//   5:
-//                                   one 64-byte line per key, 32-bit hash; less
-//                                   accurate (about 1.2% at 10 bits/key, and no
-//                                   better than about 0.1% at any size).
+// - NewRocksDbFastLocalBloomPolicy: what RocksDB writes with format_version 5
+//   (its default). One 64-byte line per key, 64-bit hash.
+// - NewRocksDbLegacyBloomPolicy: what RocksDB writes with format_version < 5.
+//   One 64-byte line per key, 32-bit hash; less accurate (1.16% at 10
+//   bits/key, and never better than about 0.1%).
 //
 // Example:
 //
 //   auto policy = sstfilter::NewRocksDbFastLocalBloomPolicy(
 //       sstfilter::FilterOptions::BitsPerKey(10));
 //   if (!policy.ok()) return policy.status();
+//   std::vector<absl::string_view> keys = ...;
 //   std::string filter;
 //   (*policy)->CreateFilter(keys, &filter);  // RocksDB's bytes for these keys
 //   // Store it under "fullfilter." + (*policy)->Name() in the metaindex.

@@ -6,10 +6,9 @@
 // Example (a table reader, or the sst_probe tool):
 //
 //   absl::string_view filter = ...;  // a full filter block's contents
-//   sstfilter::RocksDbFilterInfo info =
-//   sstfilter::DescribeRocksDbFilter(filter); std::cout <<
-//   sstfilter::RocksDbFilterFormatName(info.format) << " k="
-//             << info.num_probes << " (" << info.reason << ")\n";
+//   const auto info = sstfilter::DescribeRocksDbFilter(filter);
+//   std::cout << sstfilter::RocksDbFilterFormatName(info.format)
+//             << " k=" << info.num_probes << " (" << info.reason << ")\n";
 //   std::unique_ptr<sstfilter::FilterReader> reader =
 //       sstfilter::NewRocksDbFilterReader(filter);
 //   if (!reader->MayMatch(key)) { /* the key is not in the table */ }
@@ -25,7 +24,7 @@
 //                   ExpectedFpp: the filter's measured fill, line by line,
 //                   (bits set / 512)^k averaged over up to 2^16 evenly spaced
 //                   lines (exact for independent probes, which RocksDB's are
-//                   to within 0.3%).
+//                   to within 0.5%).
 //   LegacyBloom     probes as RocksDB (format_version < 5), including lines of
 //                   a size other than 64 bytes. ExpectedFpp: the fraction of
 //                   2^16 evenly spread 32-bit hash values the filter matches
