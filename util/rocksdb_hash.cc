@@ -114,14 +114,19 @@ void ScrambleLanes(uint64_t* lanes, const char* secret) {
 uint64_t HashStripes(const char* p, size_t n, const char* secret) {
   uint64_t lanes[kLanes] = {kPrime32_3, kPrime64_1, kPrime64_2, kPrime64_3,
                             kPrime64_4, kPrime32_2, kPrime64_5, kPrime32_1};
-  const size_t total_stripes = n / kStripeBytes;
-  for (size_t s = 0; s < total_stripes; ++s) {
-    const size_t in_block = s % kStripesPerBlock;
-    AccumulateStripe(lanes, p + kStripeBytes * s,
-                     secret + kSecretStepBytes * in_block);
-    if (in_block == kStripesPerBlock - 1) {
-      ScrambleLanes(lanes, secret + kScrambleSecretOffset);
+  constexpr size_t kBlockBytes = kStripesPerBlock * kStripeBytes;
+  const size_t whole_blocks = n / kBlockBytes;
+  for (size_t b = 0; b < whole_blocks; ++b) {
+    for (size_t s = 0; s < kStripesPerBlock; ++s) {
+      AccumulateStripe(lanes, p + b * kBlockBytes + kStripeBytes * s,
+                       secret + kSecretStepBytes * s);
     }
+    ScrambleLanes(lanes, secret + kScrambleSecretOffset);
+  }
+  const size_t last_stripes = (n - whole_blocks * kBlockBytes) / kStripeBytes;
+  for (size_t s = 0; s < last_stripes; ++s) {
+    AccumulateStripe(lanes, p + whole_blocks * kBlockBytes + kStripeBytes * s,
+                     secret + kSecretStepBytes * s);
   }
   if (n % kStripeBytes != 0) {
     AccumulateStripe(lanes, p + n - kStripeBytes,

@@ -1,0 +1,109 @@
+// The two RocksDB Bloom policies (rocksdb_bloom.h): options to RocksDB's
+// settings, builders of each format, and the shared reader.
+
+#include "filter/rocksdb/rocksdb_bloom.h"
+
+#include "filter/rocksdb/fast_local_bloom.h"
+#include "filter/rocksdb/legacy_bloom.h"
+#include "filter/rocksdb/rocksdb_reader.h"
+#include "filter/rocksdb/rocksdb_sizing.h"
+
+namespace sstfilter {
+namespace {
+
+using rocksdb_internal::FastLocalBloomMillibitsForFpp;
+using rocksdb_internal::FastLocalBloomProbes;
+using rocksdb_internal::LegacyBloomProbes;
+using rocksdb_internal::LegacyBloomWholeBitsForFpp;
+using rocksdb_internal::RocksDbMillibitsPerKey;
+using rocksdb_internal::RocksDbWholeBitsPerKey;
+
+// What the two policies share: the name, and a reader for any RocksDB full
+// filter (a filter stored under this name may be any of RocksDB's formats).
+class RocksDbPolicy : public FilterPolicy {
+ public:
+  const char* Name() const override { return kRocksDbBuiltinFilterName; }
+
+  std::unique_ptr<FilterReader> NewReader(
+      absl::string_view filter) const override {
+    return NewRocksDbFilterReader(filter);
+  }
+
+  // Parses the trailer and probes in place: no allocation per query.
+  bool KeyMayMatch(absl::string_view key,
+                   absl::string_view filter) const override {
+    return rocksdb_internal::FilterMayMatch(filter, key);
+  }
+};
+
+class FastLocalBloomPolicy : public RocksDbPolicy {
+ public:
+  explicit FastLocalBloomPolicy(int millibits_per_key)
+      : millibits_per_key_(millibits_per_key) {}
+
+  double BitsPerKey() const override { return millibits_per_key_ / 1000.0; }
+  int NumProbes() const override {
+    return FastLocalBloomProbes(millibits_per_key_);
+  }
+  std::unique_ptr<FilterBuilder> NewBuilder() const override {
+    return rocksdb_internal::NewFastLocalBloomBuilder(millibits_per_key_);
+  }
+
+ private:
+  const int millibits_per_key_;
+};
+
+class LegacyBloomPolicy : public RocksDbPolicy {
+ public:
+  explicit LegacyBloomPolicy(int whole_bits_per_key)
+      : whole_bits_per_key_(whole_bits_per_key) {}
+
+  double BitsPerKey() const override { return whole_bits_per_key_; }
+  int NumProbes() const override {
+    return LegacyBloomProbes(whole_bits_per_key_);
+  }
+  std::unique_ptr<FilterBuilder> NewBuilder() const override {
+    return rocksdb_internal::NewLegacyBloomBuilder(whole_bits_per_key_);
+  }
+
+ private:
+  const int whole_bits_per_key_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<const FilterPolicy>>
+NewRocksDbFastLocalBloomPolicy(const FilterOptions& options) {
+  if (absl::Status status = ValidateFilterOptions(options); !status.ok()) {
+    return status;
+  }
+  int millibits;
+  if (options.fpp.has_value()) {
+    absl::StatusOr<int> chosen = FastLocalBloomMillibitsForFpp(*options.fpp);
+    if (!chosen.ok()) return chosen.status();
+    millibits = *chosen;
+  } else {
+    millibits = RocksDbMillibitsPerKey(*options.bits_per_key);
+  }
+  return std::unique_ptr<const FilterPolicy>(
+      new FastLocalBloomPolicy(millibits));
+}
+
+absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewRocksDbLegacyBloomPolicy(
+    const FilterOptions& options) {
+  if (absl::Status status = ValidateFilterOptions(options); !status.ok()) {
+    return status;
+  }
+  int whole_bits;
+  if (options.fpp.has_value()) {
+    absl::StatusOr<int> chosen = LegacyBloomWholeBitsForFpp(*options.fpp);
+    if (!chosen.ok()) return chosen.status();
+    whole_bits = *chosen;
+  } else {
+    whole_bits =
+        RocksDbWholeBitsPerKey(RocksDbMillibitsPerKey(*options.bits_per_key));
+  }
+  return std::unique_ptr<const FilterPolicy>(new LegacyBloomPolicy(whole_bits));
+}
+
+}  // namespace sstfilter
