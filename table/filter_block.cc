@@ -43,10 +43,10 @@ class LevelDbFilterBlockReader final : public FilterBlockReader {
 
   bool KeyMayMatch(absl::string_view key,
                    uint64_t data_block_offset) const override {
-    if (!valid_) return true;
-    // LevelDB shifts by base_lg as stored; a shift of 64 or more leaves 0.
-    const uint64_t index =
-        base_lg_ < 64 ? data_block_offset >> base_lg_ : uint64_t{0};
+    // LevelDB shifts by base_lg as stored. A shift of 64 or more is
+    // undefined there and never written; no range is known, so may match.
+    if (!valid_ || base_lg_ >= 64) return true;
+    const uint64_t index = data_block_offset >> base_lg_;
     if (index >= num_filters_) return true;  // errors are potential matches
     absl::string_view filter;
     if (!FilterBounds(index, &filter)) return true;

@@ -97,6 +97,10 @@ TEST(LevelDbFilterBlockTest, MalformedBlocks) {
   EncodeFixed32(&start_after_limit[array], 1000);  // filter 0 starts past 1
   std::string limit_past_array = good;
   EncodeFixed32(&limit_past_array[array + 8], 0x7fffffff);  // filter 2's start
+  std::string huge_base_lg = good;
+  huge_base_lg.back() = 64;
+  std::string ragged_array = good;  // a stray byte after the offset array
+  ragged_array.insert(ragged_array.size() - 5, 1, 'x');
   const Case cases[] = {
       {"under 5 bytes: no filter can be read, so every key may match",
        good.substr(0, 4), 0, true},
@@ -109,6 +113,11 @@ TEST(LevelDbFilterBlockTest, MalformedBlocks) {
       {"a filter whose bounds pass the offset array: may match",
        limit_past_array, 4096, true},
       {"an empty filter: its range holds no keys", good, 2048, false},
+      {"base_lg 64: no range can be computed (undefined in LevelDB), may match",
+       huge_base_lg, 2048, true},
+      {"array length not a multiple of 4: the whole entries are read, as "
+       "LevelDB does, so filter 1 is still empty",
+       ragged_array, 2048, false},
   };
   for (const Case& c : cases) {
     const auto reader = NewLevelDbFilterBlockReader(*policy, c.block);
@@ -184,7 +193,7 @@ TEST(LevelDbFilterBlockTest, SameBytesAsLevelDb) {
       leveldb::NewBloomFilterPolicy(10));
   const auto policy = LevelDbPolicy();
   test::TempDir dir;
-  for (int round = 0; round < 6; ++round) {
+  for (int round = 0; round < 12; ++round) {
     test::Random random(round);
     std::vector<std::string> keys;
     const size_t n = random.Range(1, 3000);
@@ -196,7 +205,11 @@ TEST(LevelDbFilterBlockTest, SameBytesAsLevelDb) {
     const std::string path = dir.File(absl::StrFormat("t%d.ldb", round));
     test::LevelDbTableOptions options;
     options.filter_policy = leveldb_policy.get();
-    options.block_size = static_cast<int>(random.Range(64, 4096));
+    // Every third round writes blocks far larger than 2 KB, so the last data
+    // block spans several filter ranges.
+    options.block_size = round % 3 == 2
+                             ? 64 * 1024
+                             : static_cast<int>(random.Range(64, 4096));
     options.compression = round % 2 == 0;
     ASSERT_TRUE(test::WriteLevelDbTable(path, keys, options).ok());
 
@@ -212,6 +225,13 @@ TEST(LevelDbFilterBlockTest, SameBytesAsLevelDb) {
         leveldb::Table::Open(open_options, file, size, &raw_table).ok());
     std::unique_ptr<leveldb::Table> table(raw_table);
 
+    TableFilterOptions read_options;
+    read_options.index_keys = IndexKeys::kUser;
+    absl::StatusOr<std::unique_ptr<TableFilter>> theirs =
+        TableFilter::OpenFile(path, read_options);
+    ASSERT_TRUE(theirs.ok()) << theirs.status();
+    ASSERT_TRUE((*theirs)->info().filter.has_value());
+
     LevelDbFilterBlockBuilder builder(*policy);
     uint64_t current = UINT64_MAX;
     for (const std::string& key : keys) {
@@ -220,13 +240,12 @@ TEST(LevelDbFilterBlockTest, SameBytesAsLevelDb) {
       current = offset;
       builder.AddKey(key);
     }
+    // leveldb::TableBuilder::Finish starts one more block at the end of the
+    // data blocks, which is where the filter block begins; when the last data
+    // block ends past a 2 KB boundary this adds empty filters' offsets.
+    builder.StartBlock((*theirs)->info().filter->handle.offset);
     const std::string ours = builder.Finish();
 
-    TableFilterOptions read_options;
-    read_options.index_keys = IndexKeys::kUser;
-    absl::StatusOr<std::unique_ptr<TableFilter>> theirs =
-        TableFilter::OpenFile(path, read_options);
-    ASSERT_TRUE(theirs.ok()) << theirs.status();
     ASSERT_EQ(absl::BytesToHexString(ours),
               absl::BytesToHexString((*theirs)->filter_block_contents()))
         << "round " << round << ", " << keys.size() << " keys";
