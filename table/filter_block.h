@@ -54,6 +54,8 @@ class FullFilterBlockBuilder {
 //   (StartBlock AddKey*)* Finish
 // StartBlock is given the file offset of each data block as the table
 // builder starts it, in increasing order; AddKey the keys of that block.
+// To write the bytes LevelDB's TableBuilder writes, end with one more
+// StartBlock given the offset where the data blocks end.
 // REQUIRES: policy outlives the builder.
 class LevelDbFilterBlockBuilder {
  public:
