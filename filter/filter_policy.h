@@ -44,9 +44,12 @@ namespace sstfilter {
 struct FilterOptions {
   // Target false-positive probability, in (0, 1). The policy derives bits/key
   // and the number of probes from its own false-positive formula (documented
-  // with each policy). Every policy accepts any fpp down to kMinGuaranteedFpp;
-  // below it, a policy whose layout cannot reach the rate within kMaxBitsPerKey
-  // refuses it with InvalidArgumentError rather than silently missing it.
+  // with each policy). A policy never silently misses its rate: an fpp its
+  // layout cannot reach within kMaxBitsPerKey is an InvalidArgumentError
+  // naming the value. Every policy written for new stores accepts any fpp
+  // down to kMinGuaranteedFpp; a compatibility format may stop earlier, and
+  // says so (RocksDB's legacy Bloom, whose probes repeat positions, cannot go
+  // below about 1e-3).
   std::optional<double> fpp;
   // Filter size in bits per key, in [1, 100]. For callers migrating from
   // LevelDB's NewBloomFilterPolicy(bits_per_key) or RocksDB's

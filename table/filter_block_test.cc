@@ -207,9 +207,8 @@ TEST(LevelDbFilterBlockTest, SameBytesAsLevelDb) {
     options.filter_policy = leveldb_policy.get();
     // Every third round writes blocks far larger than 2 KB, so the last data
     // block spans several filter ranges.
-    options.block_size = round % 3 == 2
-                             ? 64 * 1024
-                             : static_cast<int>(random.Range(64, 4096));
+    options.block_size =
+        round % 3 == 2 ? 64 * 1024 : static_cast<int>(random.Range(64, 4096));
     options.compression = round % 2 == 0;
     ASSERT_TRUE(test::WriteLevelDbTable(path, keys, options).ok());
 

@@ -5,6 +5,7 @@
 #include "absl/strings/str_join.h"
 #include "filter/bloom/bloom.h"
 #include "filter/leveldb/leveldb_bloom.h"
+#include "filter/rocksdb/rocksdb_bloom.h"
 
 namespace sstfilter {
 namespace {
@@ -33,9 +34,21 @@ const FilterPolicy* NativePolicy() {
   return policy;
 }
 
+// Its reader takes the format (FastLocalBloom, legacy Bloom, Ribbon) from
+// each filter's trailer, whichever RocksDB policy or format_version wrote it.
+const FilterPolicy* RocksDbPolicy() {
+  static const FilterPolicy* const policy =
+      NewRocksDbFastLocalBloomPolicy(
+          FilterOptions::BitsPerKey(kReaderBitsPerKey))
+          ->release();
+  return policy;
+}
+
 constexpr Entry kEntries[] = {
     {kLevelDbBloomName, true, true, &LevelDbPolicy},
     {"sstfilter.LocalBloom1", true, true, &NativePolicy},
+    // RocksDB writes its builtin filters only as full (or partitioned) filters.
+    {kRocksDbBuiltinFilterName, false, true, &RocksDbPolicy},
 };
 
 }  // namespace

@@ -5,6 +5,9 @@
 //   name                          layouts read      policy
 //   leveldb.BuiltinBloomFilter2   per-2 KB, full    NewLevelDbBloomPolicy
 //   sstfilter.LocalBloom1         per-2 KB, full    NewBloomFilterPolicy
+//   rocksdb.BuiltinBloomFilter    full              NewRocksDbFilterReader
+//                                 (FastLocalBloom, legacy Bloom or Ribbon,
+//                                 as each filter's trailer says)
 //
 // A reader takes the probe count and size from the filter's own bytes, so one
 // policy reads every filter of its name whatever bits/key wrote it.

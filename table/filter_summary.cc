@@ -6,6 +6,8 @@
 #include "filter/bloom/bloom_format.h"
 #include "filter/filter_policy.h"
 #include "filter/leveldb/leveldb_bloom.h"
+#include "filter/rocksdb/rocksdb_bloom.h"
+#include "filter/rocksdb/rocksdb_reader.h"
 #include "table/filter_block.h"
 
 namespace sstfilter {
@@ -45,6 +47,11 @@ void DescribeFilters(const FilterBlockReader& block, FilterSummary* s) {
       keys += EstimateKeys(filter.substr(0, filter.size() - 1), k);
       body_bits += 8 * (filter.size() - 1);
       s->keys_estimated = true;
+    } else if (s->policy_name == kRocksDbBuiltinFilterName) {
+      // The key count comes from the table's properties (SummarizeFilter).
+      const RocksDbFilterInfo info = DescribeRocksDbFilter(filter);
+      s->format = RocksDbFilterFormatName(info.format);
+      s->num_probes = info.num_probes;
     }
   }
   if (body_bits > 0 && keys > 0) {
@@ -74,8 +81,13 @@ FilterSummary SummarizeFilter(const TableFilter& table) {
   s.layout = info.filter->layout == FilterLayout::kFull ? "full" : "per-2 KB";
   s.filter_bytes = info.filter_block_bytes;
   s.num_filters = info.num_filters;
-  s.format =
-      s.policy_name == kNativeName ? "cache-local Bloom" : "LevelDB Bloom";
+  if (s.policy_name == kNativeName) {
+    s.format = "cache-local Bloom";
+  } else if (s.policy_name == kLevelDbBloomName) {
+    s.format = "LevelDB Bloom";
+  } else {
+    s.format = "RocksDB builtin";  // refined from the trailer below
+  }
   const FilterBlockReader* block = table.filter_block();
   if (!table.corruption().ok() || block == nullptr) {
     s.note = absl::StrFormat("%s: every key may match",

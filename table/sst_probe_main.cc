@@ -7,7 +7,8 @@
 // Exit status: 0 when every answer came from a sound filter (or the table has
 // none), 1 when the file could not be read as a table or its filter is corrupt
 // (then every key is reported as "may match", the safe answer), 2 for a
-// usage error. table/README.md describes the output.
+// usage error found here. Abseil's parser exits 1 for a flag it refuses.
+// table/README.md describes the output.
 
 #include <cstdio>
 #include <iostream>

@@ -232,7 +232,7 @@ absl::Status TableFilter::Loader::LoadIndex(IndexKeys index_keys) {
       return absl::InvalidArgumentError(
           "index keys are not a LevelDB database's internal keys (user key + "
           "8-byte tag): a table written directly by leveldb::TableBuilder? "
-          "Read it with IndexKeys::kUser");
+          "Read it with IndexKeys::kUser (sst_probe --index_keys=user)");
     }
   }
   if (!it.status().ok()) return Prefixed("index", it.status());

@@ -14,6 +14,7 @@
 #include "gtest/gtest.h"
 #include "leveldb/filter_policy.h"
 #include "rocksdb/filter_policy.h"
+#include "table/filter_summary.h"
 #include "tests/testing/random.h"
 #include "tests/testing/real_tables.h"
 
@@ -22,21 +23,9 @@ namespace {
 
 using test::TempDir;
 
-std::vector<std::string> SortedKeys(size_t n, uint64_t seed,
-                                    const std::string& prefix = "key") {
-  test::Random random(seed);
-  std::vector<std::string> keys;
-  for (size_t i = 0; i < n; ++i) {
-    keys.push_back(absl::StrFormat("%s%016x", prefix, random.Next64()));
-  }
-  std::sort(keys.begin(), keys.end());
-  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-  return keys;
-}
-
 // Fraction of n absent keys (a prefix no present key has) that match.
 double AbsentMatchRate(const TableFilter& table, size_t n) {
-  const std::vector<std::string> absent = SortedKeys(n, 999, "kez");
+  const std::vector<std::string> absent = test::SortedHexKeys(n, 999, "kez");
   size_t matches = 0;
   for (const std::string& key : absent) matches += table.KeyMayMatch(key);
   return static_cast<double>(matches) / static_cast<double>(absent.size());
@@ -57,7 +46,7 @@ class LevelDbTableTest : public ::testing::Test {
 };
 
 TEST_F(LevelDbTableTest, TableBuilderTableWithUserKeys) {
-  const std::vector<std::string> keys = SortedKeys(5000, 1);
+  const std::vector<std::string> keys = test::SortedHexKeys(5000, 1);
   const std::string path = dir_.File("raw.ldb");
   test::LevelDbTableOptions options;
   options.filter_policy = policy_.get();
@@ -80,7 +69,7 @@ TEST_F(LevelDbTableTest, TableBuilderTableWithUserKeys) {
 }
 
 TEST_F(LevelDbTableTest, InternalKeyModeRefusesUserKeyIndex) {
-  const std::vector<std::string> keys = SortedKeys(500, 2);
+  const std::vector<std::string> keys = test::SortedHexKeys(500, 2);
   const std::string path = dir_.File("raw.ldb");
   test::LevelDbTableOptions options;
   options.filter_policy = policy_.get();
@@ -92,13 +81,13 @@ TEST_F(LevelDbTableTest, InternalKeyModeRefusesUserKeyIndex) {
 }
 
 TEST_F(LevelDbTableTest, DatabaseTables) {
-  const std::vector<std::string> keys = SortedKeys(20000, 3);
+  const std::vector<std::string> keys = test::SortedHexKeys(20000, 3);
   absl::StatusOr<std::vector<std::string>> tables =
       test::WriteLevelDbDatabase(dir_.path(), keys, policy_.get());
   ASSERT_TRUE(tables.ok()) << tables.status();
   ASSERT_FALSE(tables->empty());
   size_t absent_matches = 0;
-  const std::vector<std::string> absent = SortedKeys(5000, 4, "kez");
+  const std::vector<std::string> absent = test::SortedHexKeys(5000, 4, "kez");
   std::vector<bool> found(keys.size(), false);
   for (const std::string& path : *tables) {
     absl::StatusOr<std::unique_ptr<TableFilter>> table =
@@ -134,7 +123,8 @@ TEST_F(LevelDbTableTest, ZeroKeyTable) {
 
 TEST_F(LevelDbTableTest, TableWithoutFilterMatchesEverything) {
   const std::string path = dir_.File("nofilter.ldb");
-  ASSERT_TRUE(test::WriteLevelDbTable(path, SortedKeys(100, 5), {}).ok());
+  ASSERT_TRUE(
+      test::WriteLevelDbTable(path, test::SortedHexKeys(100, 5), {}).ok());
   absl::StatusOr<std::unique_ptr<TableFilter>> table =
       TableFilter::OpenFile(path, TableFilterOptions());
   ASSERT_TRUE(table.ok()) << table.status();
@@ -146,7 +136,7 @@ TEST_F(LevelDbTableTest, TableWithoutFilterMatchesEverything) {
 // the checksum catches it (corruption reported, every key matches), or the
 // answer for every present key is still "may match".
 TEST_F(LevelDbTableTest, DamagedFilterBlockNeverLosesAKey) {
-  const std::vector<std::string> keys = SortedKeys(60, 6);
+  const std::vector<std::string> keys = test::SortedHexKeys(60, 6);
   const std::string path = dir_.File("small.ldb");
   test::LevelDbTableOptions options;
   options.filter_policy = policy_.get();
@@ -188,7 +178,8 @@ TEST_P(RocksDbTableTest, TableWithoutFilterMatchesEverything) {
   const std::string path = dir_.File("nofilter.sst");
   test::RocksDbTableOptions options;
   options.format_version = GetParam();
-  ASSERT_TRUE(test::WriteRocksDbTable(path, SortedKeys(100, 7), options).ok());
+  ASSERT_TRUE(
+      test::WriteRocksDbTable(path, test::SortedHexKeys(100, 7), options).ok());
   absl::StatusOr<std::unique_ptr<TableFilter>> table =
       TableFilter::OpenFile(path, TableFilterOptions());
   ASSERT_TRUE(table.ok()) << table.status();
@@ -196,6 +187,57 @@ TEST_P(RocksDbTableTest, TableWithoutFilterMatchesEverything) {
   EXPECT_TRUE((*table)->KeyMayMatch("anything"));
   ASSERT_TRUE((*table)->info().properties.has_value());
   EXPECT_EQ((*table)->info().properties->num_entries, 100u);
+}
+
+// RocksDB's own filters, as each format_version writes them: legacy Bloom
+// before 5, FastLocalBloom or Ribbon from 5. The reader takes the format from
+// each filter's trailer.
+TEST_P(RocksDbTableTest, RocksDbsOwnFilters) {
+  const int format_version = GetParam();
+  struct Written {
+    std::shared_ptr<const rocksdb::FilterPolicy> policy;
+    const char* expected_format;
+  };
+  std::vector<Written> cases = {
+      {std::shared_ptr<const rocksdb::FilterPolicy>(
+           rocksdb::NewBloomFilterPolicy(10)),
+       format_version >= 5 ? "FastLocalBloom" : "LegacyBloom"}};
+  if (format_version >= 5) {
+    cases.push_back({std::shared_ptr<const rocksdb::FilterPolicy>(
+                         rocksdb::NewRibbonFilterPolicy(10)),
+                     "Ribbon"});
+  }
+  const std::vector<std::string> keys = test::SortedHexKeys(20000, 11);
+  for (const Written& written : cases) {
+    SCOPED_TRACE(written.expected_format);
+    const std::string path = dir_.File("filtered.sst");
+    test::RocksDbTableOptions options;
+    options.format_version = format_version;
+    options.filter_policy = written.policy;
+    ASSERT_TRUE(test::WriteRocksDbTable(path, keys, options).ok());
+    absl::StatusOr<std::unique_ptr<TableFilter>> table =
+        TableFilter::OpenFile(path, TableFilterOptions());
+    ASSERT_TRUE(table.ok()) << table.status();
+    ASSERT_TRUE((*table)->corruption().ok());
+    ASSERT_TRUE((*table)->info().filter.has_value());
+    EXPECT_EQ((*table)->info().filter->policy_name,
+              "rocksdb.BuiltinBloomFilter");
+    ExpectEveryKeyMatches(**table, keys);
+
+    const FilterSummary summary = SummarizeFilter(**table);
+    EXPECT_EQ(summary.format, written.expected_format);
+    ASSERT_TRUE(summary.num_keys.has_value());
+    EXPECT_EQ(*summary.num_keys, keys.size());  // from the properties
+    EXPECT_FALSE(summary.keys_estimated);
+    // 10 bits/key: about 1% for each format; the filter's own estimate and
+    // the measured rate over 100,000 absent keys agree within sampling error
+    // and the estimates' own error.
+    EXPECT_GT(summary.expected_fpp, 0.004);
+    EXPECT_LT(summary.expected_fpp, 0.02);
+    const double measured = AbsentMatchRate(**table, 100000);
+    EXPECT_GT(measured, 0.5 * summary.expected_fpp);
+    EXPECT_LT(measured, 1.5 * summary.expected_fpp);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(FormatVersions, RocksDbTableTest,

@@ -2,7 +2,10 @@
 
 #include "tests/testing/random.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "util/coding.h"
 
 namespace sstfilter {
@@ -53,6 +56,19 @@ std::string Fixed32Key(uint32_t i) {
   std::string key;
   PutFixed32(&key, i);
   return key;
+}
+
+std::vector<std::string> SortedHexKeys(size_t n, uint64_t seed,
+                                       const std::string& prefix) {
+  Random random(seed);
+  std::vector<std::string> keys;
+  keys.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    keys.push_back(absl::StrFormat("%s%016x", prefix, random.Next64()));
+  }
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  return keys;
 }
 
 }  // namespace test

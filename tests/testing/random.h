@@ -44,6 +44,11 @@ class Random {
 std::vector<std::string> RandomKeys(Random* rng, size_t n, size_t min_len,
                                     size_t max_len);
 
+// Up to n distinct keys "<prefix><16 hex digits>" from seed, sorted: the keys
+// of a table (a prefix no other set uses gives keys certainly absent from it).
+std::vector<std::string> SortedHexKeys(size_t n, uint64_t seed,
+                                       const std::string& prefix = "key");
+
 // "<prefix><i>", e.g. NumberedKey("key", 7) == "key7": readable keys for golden
 // tests.
 std::string NumberedKey(const char* prefix, int i);
