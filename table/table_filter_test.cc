@@ -14,9 +14,14 @@
 #include "gtest/gtest.h"
 #include "leveldb/filter_policy.h"
 #include "rocksdb/filter_policy.h"
+#include "table/block_trailer.h"
 #include "table/filter_summary.h"
+#include "table/format.h"
+#include "table/meta_blocks.h"
+#include "table/random_access_file.h"
 #include "tests/testing/random.h"
 #include "tests/testing/real_tables.h"
+#include "util/coding.h"
 
 namespace sstfilter {
 namespace {
@@ -167,6 +172,64 @@ TEST_F(LevelDbTableTest, DamagedFilterBlockNeverLosesAKey) {
   }
   EXPECT_EQ(detected, 8 * (end - handle.offset)) << "CRC32C catches every "
                                                     "single-bit flip";
+}
+
+// A metaindex block of one entry (one restart point), with its trailer.
+std::string OneEntryMetaIndex(const std::string& key,
+                              const BlockHandle& handle) {
+  std::string value;
+  EncodeBlockHandle(handle, &value);
+  std::string block;
+  PutVarint32(&block, 0);  // shared key bytes
+  PutVarint32(&block, static_cast<uint32_t>(key.size()));
+  PutVarint32(&block, static_cast<uint32_t>(value.size()));
+  block += key;
+  block += value;
+  PutFixed32(&block, 0);  // the restart point
+  PutFixed32(&block, 1);  // restart count
+  AppendBlockTrailer(CompressionType::kNone, ChecksumType::kCrc32c, &block);
+  return block;
+}
+
+// Every truncation of the filter block: the table is rewritten with a valid
+// metaindex whose filter handle is n bytes shorter, so the reader reads a
+// shorter block followed by bytes that are not its trailer. The checksum
+// catches it, and no present key is ruled out.
+TEST_F(LevelDbTableTest, TruncatedFilterBlockNeverLosesAKey) {
+  const std::vector<std::string> keys = test::SortedHexKeys(60, 6);
+  const std::string path = dir_.File("small.ldb");
+  test::LevelDbTableOptions options;
+  options.filter_policy = policy_.get();
+  options.block_size = 256;
+  ASSERT_TRUE(test::WriteLevelDbTable(path, keys, options).ok());
+  const std::string bytes = test::ReadFileBytes(path).value();
+  TableFilterOptions read_options;
+  read_options.index_keys = IndexKeys::kUser;
+  absl::StatusOr<std::unique_ptr<TableFilter>> good =
+      TableFilter::Open(NewStringFile(bytes), read_options);
+  ASSERT_TRUE(good.ok()) << good.status();
+  const Footer footer = (*good)->info().footer;
+  const FilterLocation filter = *(*good)->info().filter;
+  const std::string footer_bytes = EncodeFooter(footer);
+  const std::string body = bytes.substr(0, bytes.size() - footer_bytes.size());
+
+  int detected = 0;
+  for (uint64_t size = 0; size < filter.handle.size; ++size) {
+    std::string damaged = body;
+    Footer moved = footer;
+    const std::string metaindex = OneEntryMetaIndex(
+        "filter." + filter.policy_name, {filter.handle.offset, size});
+    moved.metaindex = {damaged.size(), metaindex.size() - kBlockTrailerBytes};
+    damaged += metaindex;
+    damaged += EncodeFooter(moved);
+    absl::StatusOr<std::unique_ptr<TableFilter>> table =
+        TableFilter::Open(NewStringFile(damaged), read_options);
+    ASSERT_TRUE(table.ok()) << "size " << size << ": " << table.status();
+    ASSERT_EQ((*table)->info().filter->handle.size, size);
+    detected += absl::IsDataLoss((*table)->corruption());
+    ExpectEveryKeyMatches(**table, keys);
+  }
+  EXPECT_EQ(detected, filter.handle.size) << "the checksum catches every cut";
 }
 
 class RocksDbTableTest : public ::testing::TestWithParam<int> {
