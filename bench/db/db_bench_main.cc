@@ -1,0 +1,162 @@
+// db_bench: what sstfilter's filters buy a real database. Builds a RocksDB
+// 7.8.3 and a LevelDB 1.23 database per filter configuration, at the same
+// filter memory, and times point lookups of absent and present keys.
+//
+//   bazel run -c opt //bench:db_bench -- [--keys=10000000] [--stores=...]
+//       [--configs=...] [--format=table|json] [--dir=/tmp]
+//
+// Progress goes to stderr, the table (or JSON lines) to stdout. Exit status 0;
+// 1 when a database could not be built or read; 2 for a bad flag value.
+
+#include <algorithm>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "bench/db/db_configs.h"
+#include "bench/db/db_report.h"
+#include "bench/db/leveldb_store.h"
+#include "bench/db/rocksdb_store.h"
+
+ABSL_FLAG(uint64_t, keys, 10'000'000, "keys in each database");
+ABSL_FLAG(uint64_t, value_bytes, 32, "bytes of each value");
+ABSL_FLAG(uint64_t, lookups, 200'000,
+          "lookups of each kind (absent, present) per repetition");
+ABSL_FLAG(int, reps, 3,
+          "repetitions of each kind of lookup; the median counts");
+ABSL_FLAG(std::string, stores, "rocksdb,leveldb", "stores to run");
+ABSL_FLAG(
+    std::string, configs, "",
+    "configurations to run, comma-separated (default: all; --configs=list "
+    "lists them)");
+ABSL_FLAG(std::string, format, "table", "table or json");
+ABSL_FLAG(std::string, dir, "",
+          "parent directory of the databases (default: $TEST_TMPDIR, else "
+          "/tmp); each database is removed after its run");
+
+namespace sstfilter {
+namespace bench {
+namespace {
+
+constexpr int kErrorExit = 1;
+constexpr int kUsageExit = 2;
+
+int Usage(const std::string& message) {
+  std::cerr << "db_bench: " << message << "\n";
+  return kUsageExit;
+}
+
+std::string DefaultDir() {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  return tmp != nullptr && *tmp != '\0' ? tmp : "/tmp";
+}
+
+int Main(int argc, char** argv) {
+  absl::SetProgramUsageMessage(
+      "db_bench [--keys=N] [--stores=rocksdb,leveldb] [--configs=a,b] "
+      "[--format=table|json]\nBuilds real RocksDB and LevelDB databases with "
+      "each filter configuration and times point lookups.");
+  absl::ParseCommandLine(argc, argv);
+  DbShape shape;
+  shape.keys = absl::GetFlag(FLAGS_keys);
+  shape.value_bytes = absl::GetFlag(FLAGS_value_bytes);
+  shape.lookups = absl::GetFlag(FLAGS_lookups);
+  shape.reps = absl::GetFlag(FLAGS_reps);
+  shape.dir = absl::GetFlag(FLAGS_dir).empty() ? DefaultDir()
+                                               : absl::GetFlag(FLAGS_dir);
+  const std::string format = absl::GetFlag(FLAGS_format);
+  if (shape.keys == 0) return Usage("--keys must be at least 1");
+  if (shape.lookups == 0) return Usage("--lookups must be at least 1");
+  if (shape.reps < 1) return Usage("--reps must be at least 1");
+  if (format != "table" && format != "json") {
+    return Usage("--format must be table or json, got '" + format + "'");
+  }
+  const std::vector<std::string> stores =
+      absl::StrSplit(absl::GetFlag(FLAGS_stores), ',', absl::SkipEmpty());
+  for (const std::string& store : stores) {
+    if (store != "rocksdb" && store != "leveldb") {
+      return Usage("--stores takes rocksdb and leveldb, got '" + store + "'");
+    }
+  }
+  const auto wants_store = [&](const std::string& store) {
+    return std::find(stores.begin(), stores.end(), store) != stores.end();
+  };
+
+  absl::StatusOr<DbConfigs> configs = MakeDbConfigs();
+  if (!configs.ok()) {
+    std::cerr << "db_bench: " << configs.status().message() << "\n";
+    return kErrorExit;
+  }
+  std::vector<std::string> all_names;
+  for (const RocksDbConfig& c : configs->rocksdb) all_names.push_back(c.name);
+  for (const LevelDbConfig& c : configs->leveldb) all_names.push_back(c.name);
+  const std::string config_flag = absl::GetFlag(FLAGS_configs);
+  if (config_flag == "list") {
+    for (const std::string& name : all_names) std::cout << name << "\n";
+    return 0;
+  }
+  const std::vector<std::string> chosen =
+      absl::StrSplit(config_flag, ',', absl::SkipEmpty());
+  for (const std::string& name : chosen) {
+    if (std::find(all_names.begin(), all_names.end(), name) ==
+        all_names.end()) {
+      return Usage("unknown --configs entry '" + name +
+                   "'; known: " + absl::StrJoin(all_names, ","));
+    }
+  }
+  const auto wants = [&](const std::string& name) {
+    return chosen.empty() ||
+           std::find(chosen.begin(), chosen.end(), name) != chosen.end();
+  };
+
+  const absl::Time start = absl::Now();
+  const Progress progress = [&](const std::string& line) {
+    std::cerr << absl::StrFormat("[%4.0fs] ",
+                                 absl::ToDoubleSeconds(absl::Now() - start))
+              << line << std::endl;
+  };
+  std::vector<DbResult> results;
+  const auto keep = [&](absl::StatusOr<DbResult> result) {
+    if (!result.ok()) {
+      std::cerr << "db_bench: " << result.status().message() << "\n";
+      return false;
+    }
+    results.push_back(*std::move(result));
+    return true;
+  };
+  if (wants_store("rocksdb")) {
+    for (const RocksDbConfig& config : configs->rocksdb) {
+      if (wants(config.name) && !keep(RunRocksDb(config, shape, progress))) {
+        return kErrorExit;
+      }
+    }
+  }
+  if (wants_store("leveldb")) {
+    for (const LevelDbConfig& config : configs->leveldb) {
+      if (wants(config.name) && !keep(RunLevelDb(config, shape, progress))) {
+        return kErrorExit;
+      }
+    }
+  }
+  if (format == "json") {
+    PrintJson(shape, results, std::cout);
+  } else {
+    PrintTable(shape, results, std::cout);
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace bench
+}  // namespace sstfilter
+
+int main(int argc, char** argv) { return sstfilter::bench::Main(argc, argv); }

@@ -1,0 +1,101 @@
+#include "bench/db/db_report.h"
+
+#include <cmath>
+#include <string>
+
+#include "absl/strings/str_format.h"
+#include "bench/db/lookups.h"
+#include "nlohmann/json.hpp"
+
+namespace sstfilter {
+namespace bench {
+namespace {
+
+const DbResult* Find(const std::vector<DbResult>& results,
+                     const std::string& config) {
+  for (const DbResult& r : results) {
+    if (r.config == config) return &r;
+  }
+  return nullptr;
+}
+
+// "a / b = ratio" lines for the comparisons the targets are stated in, when
+// both configurations ran.
+void PrintRatio(const std::vector<DbResult>& results, const char* what,
+                const std::string& numerator, const std::string& denominator,
+                double (*figure)(const DbResult&), std::ostream& out) {
+  const DbResult* a = Find(results, numerator);
+  const DbResult* b = Find(results, denominator);
+  if (a == nullptr || b == nullptr || figure(*b) == 0) return;
+  out << absl::StrFormat("%s: %s / %s = %.3f\n", what, numerator, denominator,
+                         figure(*a) / figure(*b));
+}
+
+double AbsentRate(const DbResult& r) { return r.absent.lookups_per_second; }
+double AbsentReads(const DbResult& r) { return r.absent.data_reads_per_lookup; }
+
+}  // namespace
+
+void PrintTable(const DbShape& shape, const std::vector<DbResult>& results,
+                std::ostream& out) {
+  out << absl::StrFormat(
+      "%d keys of 16 bytes, %d-byte values; %d lookups of each kind per "
+      "repetition, median of %d repetitions\n\n",
+      shape.keys, shape.value_bytes, shape.lookups, shape.reps);
+  out << absl::StrFormat("%-8s %-22s %8s %10s %-16s %8s %12s %12s %12s %12s\n",
+                         "store", "config", "bits/key", "filter MiB",
+                         "files by level", "build s", "absent/s",
+                         "absent reads", "present/s", "present reads");
+  for (const DbResult& r : results) {
+    out << absl::StrFormat(
+        "%-8s %-22s %8.2f %10.1f %-16s %8.0f %12.0f %12.4f %12.0f %12.4f\n",
+        r.store, r.config, r.bits_per_key,
+        static_cast<double>(r.filter_bytes) / (1 << 20),
+        FormatLevels(r.files_per_level), r.build_seconds,
+        r.absent.lookups_per_second, r.absent.data_reads_per_lookup,
+        r.present.lookups_per_second, r.present.data_reads_per_lookup);
+  }
+  out << "\n";
+  for (const DbResult& r : results) {
+    out << absl::StrFormat("%-22s %s\n", r.config, r.filter);
+  }
+  out << "\n";
+  PrintRatio(results, "absent lookups/s", "sstfilter.native", "rocksdb.bloom",
+             AbsentRate, out);
+  PrintRatio(results, "absent lookups/s", "sstfilter.native", "rocksdb.ribbon",
+             AbsentRate, out);
+  PrintRatio(results, "data reads per absent lookup", "sstfilter.per_level",
+             "sstfilter.native", AbsentReads, out);
+  PrintRatio(results, "absent lookups/s", "leveldb+sstfilter.native",
+             "leveldb.bloom", AbsentRate, out);
+}
+
+void PrintJson(const DbShape& shape, const std::vector<DbResult>& results,
+               std::ostream& out) {
+  for (const DbResult& r : results) {
+    nlohmann::ordered_json row;
+    row["store"] = r.store;
+    row["config"] = r.config;
+    row["filter"] = r.filter;
+    row["keys"] = r.keys;
+    row["value_bytes"] = shape.value_bytes;
+    row["lookups_per_rep"] = shape.lookups;
+    row["reps"] = shape.reps;
+    row["build_seconds"] = r.build_seconds;
+    row["filter_bytes"] = r.filter_bytes;
+    row["bits_per_key"] = r.bits_per_key;
+    row["files_per_level"] = r.files_per_level;
+    for (const auto& [name, figures] :
+         {std::make_pair("absent", &r.absent),
+          std::make_pair("present", &r.present)}) {
+      row[name] = {{"lookups_per_second", figures->lookups_per_second},
+                   {"data_reads_per_lookup", figures->data_reads_per_lookup},
+                   {"found", figures->found},
+                   {"lookups", figures->lookups}};
+    }
+    out << row.dump() << "\n";
+  }
+}
+
+}  // namespace bench
+}  // namespace sstfilter

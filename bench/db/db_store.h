@@ -1,0 +1,57 @@
+// What db_bench measures for one configuration of one store, and the shape of
+// the database it builds. The stores (rocksdb_store.h, leveldb_store.h) fill
+// these in; db_report.h prints them.
+
+#ifndef SSTFILTER_BENCH_DB_DB_STORE_H_
+#define SSTFILTER_BENCH_DB_DB_STORE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace sstfilter {
+namespace bench {
+
+// The database every configuration builds: keys random 16-byte keys
+// (KeyKind::kRandom16 of indexes 0 .. keys - 1) written in index order, which
+// is random key order, so compactions rewrite every table and each level's
+// filters are built at that level.
+struct DbShape {
+  uint64_t keys = 10'000'000;
+  size_t value_bytes = 32;
+  // Lookups per repetition, of each kind; every repetition draws fresh keys.
+  uint64_t lookups = 200'000;
+  int reps = 3;
+  std::string dir;  // parent of the databases; each is removed after its run
+};
+
+// One kind of lookup (absent or present keys), the median repetition.
+struct LookupFigures {
+  double lookups_per_second = 0;
+  double data_reads_per_lookup = 0;  // data blocks read from the file
+  uint64_t found = 0;                // keys found, over all repetitions
+  uint64_t lookups = 0;              // over all repetitions
+};
+
+struct DbResult {
+  std::string store;   // "rocksdb" or "leveldb"
+  std::string config;  // e.g. "rocksdb.bloom"
+  std::string filter;  // the policy as configured
+  uint64_t keys = 0;
+  double build_seconds = 0;   // writes, flushes and compactions
+  uint64_t filter_bytes = 0;  // every table's filter block
+  double bits_per_key = 0;    // filter_bytes * 8 / keys
+  std::vector<int> files_per_level;
+  LookupFigures absent;
+  LookupFigures present;
+};
+
+// Progress lines for stderr.
+using Progress = std::function<void(const std::string&)>;
+
+}  // namespace bench
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_BENCH_DB_DB_STORE_H_

@@ -1,0 +1,74 @@
+#include "bench/db/lookups.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "absl/strings/str_join.h"
+#include "bench/keys.h"
+
+namespace sstfilter {
+namespace bench {
+namespace {
+
+// Warm-up lookups use the keys past every timed repetition's.
+constexpr uint64_t kWarmupOffset = 50'000'000'000;
+constexpr uint64_t kMaxWarmupLookups = 50'000;
+// Present keys are drawn by mixing a counter: a different stream from the one
+// that wrote them.
+constexpr uint64_t kPresentDrawSalt = 0x2545f4914f6cdd1dULL;
+
+uint64_t KeyIndex(LookupKind kind, uint64_t draw, uint64_t num_keys) {
+  if (kind == LookupKind::kAbsent) return kAbsentBase + draw;
+  return Mix64(draw ^ kPresentDrawSalt) % num_keys;
+}
+
+}  // namespace
+
+double Median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values[(values.size() - 1) / 2];
+}
+
+LookupFigures TimeLookups(LookupKind kind, const DbShape& shape,
+                          const LookupFn& lookup,
+                          const ReadCounterFn& data_reads) {
+  char key[kMaxKeyBytes];
+  const uint64_t warmup = std::min(shape.lookups, kMaxWarmupLookups);
+  for (uint64_t i = 0; i < warmup; ++i) {
+    const size_t len = MakeKey(
+        KeyKind::kRandom16, KeyIndex(kind, kWarmupOffset + i, shape.keys), key);
+    lookup(absl::string_view(key, len));
+  }
+  LookupFigures figures;
+  std::vector<double> rates;
+  std::vector<double> reads;
+  for (int rep = 0; rep < shape.reps; ++rep) {
+    const uint64_t first = static_cast<uint64_t>(rep) * shape.lookups;
+    const uint64_t reads_before = data_reads();
+    uint64_t found = 0;
+    const auto start = std::chrono::steady_clock::now();
+    for (uint64_t i = 0; i < shape.lookups; ++i) {
+      const size_t len = MakeKey(KeyKind::kRandom16,
+                                 KeyIndex(kind, first + i, shape.keys), key);
+      found += lookup(absl::string_view(key, len));
+    }
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+    const double n = static_cast<double>(shape.lookups);
+    rates.push_back(n / seconds);
+    reads.push_back(static_cast<double>(data_reads() - reads_before) / n);
+    figures.found += found;
+    figures.lookups += shape.lookups;
+  }
+  figures.lookups_per_second = Median(rates);
+  figures.data_reads_per_lookup = Median(reads);
+  return figures;
+}
+
+std::string FormatLevels(const std::vector<int>& files_per_level) {
+  return absl::StrJoin(files_per_level, " ");
+}
+
+}  // namespace bench
+}  // namespace sstfilter

@@ -1,0 +1,171 @@
+#include "bench/db/rocksdb_store.h"
+
+#include <chrono>
+#include <thread>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "bench/db/lookups.h"
+#include "bench/keys.h"
+#include "rocksdb/cache.h"
+#include "rocksdb/db.h"
+#include "rocksdb/statistics.h"
+#include "rocksdb/table.h"
+#include "rocksdb/table_properties.h"
+
+namespace sstfilter {
+namespace bench {
+namespace {
+
+// Data blocks come through a block cache far smaller than the data, so a data
+// block a lookup needs is almost always read from the file: each block cache
+// miss is a read. Index and filter blocks stay in the table readers (RocksDB's
+// default, cache_index_and_filter_blocks = false), so they are never counted.
+constexpr size_t kBlockCacheBytes = 8 << 20;
+constexpr size_t kWriteBufferBytes = 8 << 20;
+constexpr size_t kWriteBatchKeys = 1000;
+
+absl::Status ToStatus(const rocksdb::Status& s, const std::string& what) {
+  if (s.ok()) return absl::OkStatus();
+  return absl::InternalError(absl::StrCat(what, ": ", s.ToString()));
+}
+
+rocksdb::Options MakeOptions(const RocksDbConfig& config) {
+  rocksdb::BlockBasedTableOptions table;
+  table.filter_policy = config.policy;
+  table.block_cache = rocksdb::NewLRUCache(kBlockCacheBytes);
+  rocksdb::Options options;
+  options.create_if_missing = true;
+  options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  options.num_levels = kRocksDbNumLevels;
+  options.write_buffer_size = kWriteBufferBytes;
+  options.target_file_size_base = kWriteBufferBytes;
+  options.max_bytes_for_level_base = kRocksDbLevel1Bytes;
+  options.max_bytes_for_level_multiplier = kRocksDbFanOut;
+  options.max_background_jobs = 2;
+  options.max_open_files =
+      -1;  // every table opened (and its filter loaded) at open
+  options.statistics = rocksdb::CreateDBStatistics();
+  return options;
+}
+
+uint64_t IntProperty(rocksdb::DB* db, const std::string& name) {
+  uint64_t value = 0;
+  db->GetIntProperty(name, &value);
+  return value;
+}
+
+// Waits until no flush or compaction is running or pending.
+void WaitForCompactions(rocksdb::DB* db) {
+  while (IntProperty(db, "rocksdb.compaction-pending") != 0 ||
+         IntProperty(db, "rocksdb.num-running-compactions") != 0 ||
+         IntProperty(db, "rocksdb.num-running-flushes") != 0 ||
+         IntProperty(db, "rocksdb.mem-table-flush-pending") != 0) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+}
+
+absl::Status Build(const RocksDbConfig& config, const DbShape& shape,
+                   const std::string& path) {
+  rocksdb::DB* raw = nullptr;
+  absl::Status status =
+      ToStatus(rocksdb::DB::Open(MakeOptions(config), path, &raw), "open");
+  if (!status.ok()) return status;
+  std::unique_ptr<rocksdb::DB> db(raw);
+  rocksdb::WriteOptions write_options;
+  write_options.disableWAL = true;  // the database is rebuilt, never recovered
+  const std::string value(shape.value_bytes, 'v');
+  char key[kMaxKeyBytes];
+  rocksdb::WriteBatch batch;
+  for (uint64_t i = 0; i < shape.keys; ++i) {
+    const size_t len = MakeKey(KeyKind::kRandom16, i, key);
+    batch.Put(rocksdb::Slice(key, len), value);
+    if (batch.Count() == kWriteBatchKeys || i + 1 == shape.keys) {
+      status = ToStatus(db->Write(write_options, &batch), "write");
+      if (!status.ok()) return status;
+      batch.Clear();
+    }
+  }
+  status = ToStatus(db->Flush(rocksdb::FlushOptions()), "flush");
+  if (!status.ok()) return status;
+  WaitForCompactions(db.get());
+  return ToStatus(db->Close(), "close");
+}
+
+void Describe(rocksdb::DB* db, DbResult* result) {
+  rocksdb::TablePropertiesCollection tables;
+  db->GetPropertiesOfAllTables(&tables);
+  for (const auto& entry : tables) {
+    result->filter_bytes += entry.second->filter_size;
+  }
+  rocksdb::ColumnFamilyMetaData meta;
+  db->GetColumnFamilyMetaData(&meta);
+  for (const rocksdb::LevelMetaData& level : meta.levels) {
+    result->files_per_level.push_back(static_cast<int>(level.files.size()));
+  }
+  while (!result->files_per_level.empty() &&
+         result->files_per_level.back() == 0) {
+    result->files_per_level.pop_back();
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<DbResult> RunRocksDb(const RocksDbConfig& config,
+                                    const DbShape& shape,
+                                    const Progress& progress) {
+  const std::string path = absl::StrCat(shape.dir, "/", config.name);
+  DbResult result;
+  result.store = "rocksdb";
+  result.config = config.name;
+  result.filter = config.filter;
+  result.keys = shape.keys;
+
+  progress(absl::StrFormat("%s: writing %d keys", config.name, shape.keys));
+  const auto start = std::chrono::steady_clock::now();
+  absl::Status status = Build(config, shape, path);
+  result.build_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  if (status.ok()) {
+    const rocksdb::Options options = MakeOptions(config);
+    rocksdb::DB* raw = nullptr;
+    status = ToStatus(rocksdb::DB::Open(options, path, &raw), "reopen");
+    if (status.ok()) {
+      std::unique_ptr<rocksdb::DB> db(raw);
+      Describe(db.get(), &result);
+      const auto lookup = [&](absl::string_view key) {
+        std::string value;
+        const rocksdb::Status s =
+            db->Get(rocksdb::ReadOptions(),
+                    rocksdb::Slice(key.data(), key.size()), &value);
+        return s.ok();
+      };
+      const auto data_reads = [&] {
+        return options.statistics->getTickerCount(
+            rocksdb::BLOCK_CACHE_DATA_MISS);
+      };
+      progress(absl::StrFormat("%s: %s files by level; timing lookups",
+                               config.name,
+                               FormatLevels(result.files_per_level)));
+      result.absent =
+          TimeLookups(LookupKind::kAbsent, shape, lookup, data_reads);
+      result.present =
+          TimeLookups(LookupKind::kPresent, shape, lookup, data_reads);
+      status = ToStatus(db->Close(), "close");
+    }
+  }
+  rocksdb::DestroyDB(path, rocksdb::Options());
+  if (!status.ok()) {
+    return absl::Status(status.code(),
+                        absl::StrCat(config.name, ": ", status.message()));
+  }
+  result.bits_per_key = 8.0 * static_cast<double>(result.filter_bytes) /
+                        static_cast<double>(shape.keys);
+  return result;
+}
+
+}  // namespace bench
+}  // namespace sstfilter
