@@ -17,6 +17,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "bench/built_filter.h"
 #include "bench/impls.h"
 #include "bench/workload.h"
 
@@ -43,6 +44,9 @@ ABSL_FLAG(std::string, format, "table",
 ABSL_FLAG(std::string, plot, "",
           "also sweep 6..20 bits/key and draw FP rate against bits/key to "
           "this PNG");
+ABSL_FLAG(std::string, placement, "natural",
+          "where each filter's first byte sits: natural (where its builder "
+          "left it) or 0..63 bytes past a 64-byte cache line boundary");
 ABSL_FLAG(bool, quick, false,
           "small sizes and no lsm6400: finishes in under a minute");
 ABSL_FLAG(bool, list, false,
@@ -276,6 +280,16 @@ absl::StatusOr<Options> MakeOptions(const RawFlags& raw) {
     bench.reps = reps;
   }
 
+  if (raw.placement != "natural") {
+    int placement;
+    if (!absl::SimpleAtoi(raw.placement, &placement) || placement < 0 ||
+        placement >= static_cast<int>(kCacheLineBytes)) {
+      return FlagError("placement", raw.placement,
+                       "must be natural or a byte offset in [0, 63]");
+    }
+    bench.placement = placement;
+  }
+
   if (raw.format == "table") {
     options.format = Format::kTable;
   } else if (raw.format == "json") {
@@ -312,6 +326,7 @@ absl::StatusOr<Options> ParseCommandLine(int argc, char** argv) {
   raw.reps = absl::GetFlag(FLAGS_reps);
   raw.format = absl::GetFlag(FLAGS_format);
   raw.plot = absl::GetFlag(FLAGS_plot);
+  raw.placement = absl::GetFlag(FLAGS_placement);
   raw.quick = absl::GetFlag(FLAGS_quick);
   raw.list = absl::GetFlag(FLAGS_list);
   raw.inject_false_negative = absl::GetFlag(FLAGS_inject_false_negative);
@@ -325,7 +340,8 @@ std::string UsageText() {
          "  filter_bench [--impls=a,b] [--workloads=a,b] [--keys=N,...]\n"
          "               [--bits_per_key=X,...] [--fpp=P,...] [--reps=N] "
          "[--quick]\n"
-         "               [--format=table|json] [--plot=FILE.png] [--list]\n\n"
+         "               [--placement=natural|0..63] [--format=table|json]\n"
+         "               [--plot=FILE.png] [--list]\n\n"
          "Exit status: 0 ok, 1 error, 2 bad flags, 3 false negative.";
 }
 

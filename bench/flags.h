@@ -28,6 +28,7 @@ struct RawFlags {
   std::string fpp;
   std::string reps;
   std::string format = "table";
+  std::string placement = "natural";
   std::string plot;
   bool quick = false;
   bool list = false;

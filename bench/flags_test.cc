@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "bench/built_filter.h"
 #include "gtest/gtest.h"
 
 namespace sstfilter {
@@ -25,7 +26,29 @@ TEST(FlagsTest, DefaultsCoverEverything) {
   ASSERT_EQ(options->bench.filter_sizes.size(), 1u);
   EXPECT_EQ(options->bench.filter_sizes[0].bits_per_key, 10.0);
   EXPECT_EQ(options->bench.reps, 3);
+  EXPECT_EQ(options->bench.placement, kNaturalPlacement);
   EXPECT_EQ(options->format, Format::kTable);
+}
+
+TEST(FlagsTest, PlacementIsAnOffsetFromACacheLine) {
+  RawFlags raw;
+  raw.placement = "48";
+  absl::StatusOr<Options> options = MakeOptions(raw);
+  ASSERT_TRUE(options.ok()) << options.status();
+  EXPECT_EQ(options->bench.placement, 48);
+}
+
+TEST(FlagsTest, PlaceFilterPutsTheSameBytesAtTheOffset) {
+  BuiltFilter filter;
+  filter.storage = "some filter bytes";
+  filter.bytes = filter.storage;
+  for (int placement : {0, 16, 33, 63}) {
+    PlaceFilter(placement, &filter);
+    EXPECT_EQ(filter.bytes, "some filter bytes");
+    EXPECT_EQ(
+        reinterpret_cast<uintptr_t>(filter.bytes.data()) % kCacheLineBytes,
+        static_cast<uintptr_t>(placement));
+  }
 }
 
 TEST(FlagsTest, QuickDropsTheLargestSizeAndLsm) {
@@ -87,6 +110,9 @@ TEST(FlagsTest, BadValuesAreOneLineErrorsNamingTheFlag) {
       {"reps", "0"},
       {"reps", "x"},
       {"format", "xml"},
+      {"placement", "64"},
+      {"placement", "-1"},
+      {"placement", "aligned"},
   };
   for (const BadCase& c : cases) {
     RawFlags raw;
@@ -98,6 +124,7 @@ TEST(FlagsTest, BadValuesAreOneLineErrorsNamingTheFlag) {
     if (flag == "fpp") raw.fpp = c.value;
     if (flag == "reps") raw.reps = c.value;
     if (flag == "format") raw.format = c.value;
+    if (flag == "placement") raw.placement = c.value;
     absl::StatusOr<Options> options = MakeOptions(raw);
     ASSERT_FALSE(options.ok()) << flag << "=" << c.value;
     EXPECT_EQ(options.status().code(), absl::StatusCode::kInvalidArgument);

@@ -43,6 +43,7 @@ RepResult MedianOf(const std::vector<RepResult>& reps) {
     m.*field = median(field);
   }
   m.keys_checked = reps.front().keys_checked;
+  m.line_offsets = reps.front().line_offsets;
   return m;
 }
 
@@ -52,7 +53,8 @@ absl::Status RunCase(const BenchConfig& config, const Workload& workload,
   const std::string title = Describe(workload, options);
   progress(absl::StrFormat("%s: generating %d queries per set", title,
                            config.queries));
-  const CaseData data = MakeCaseData(workload, options, config.queries);
+  CaseData data = MakeCaseData(workload, options, config.queries);
+  data.placement = config.placement;
 
   std::vector<std::unique_ptr<ImplRunner>> runners;
   for (const ImplEntry* impl : config.impls) {
@@ -106,6 +108,7 @@ absl::Status RunCase(const BenchConfig& config, const Workload& workload,
     row.median = MedianOf(results[i]);
     row.hash_floor_ns = hash_floor;
     row.reps = config.reps;
+    row.placement = config.placement;
     const bool inherited =
         std::any_of(results[i].begin(), results[i].end(),
                     [](const RepResult& r) { return r.check_inherited; });

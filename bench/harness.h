@@ -30,6 +30,7 @@ struct BenchConfig {
   size_t queries = size_t{1}
                    << 20;     // per query set; at least 10^6 for the FP rate
   bool drop_one_key = false;  // --inject_false_negative
+  int placement = -1;         // --placement: kNaturalPlacement or 0..63
 };
 
 // One line of the report: medians over reps of one implementation on one case.
@@ -49,6 +50,7 @@ struct Row {
   double hash_floor_ns = 0;
   int reps = 0;
   std::string check;   // which added keys were checked
+  int placement = -1;  // as requested (kNaturalPlacement: as built)
   int case_index = 0;  // rows of one case share it
 };
 

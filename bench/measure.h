@@ -54,6 +54,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -92,6 +93,8 @@ struct RepResult {
   uint64_t keys_checked = 0;  // added keys queried by the false-negative check
   // Filter bytes identical to an earlier, fully checked filter set.
   bool check_inherited = false;
+  // Filters by their first byte's offset from a cache line.
+  std::map<int, size_t> line_offsets;
 };
 
 // Runs repetitions of one implementation; type-erased so the registry can hold
@@ -221,10 +224,15 @@ class Runner final : public ImplRunner {
     result.build_ns_per_key = std::max(0.0, build_ns - generate_ns) /
                               static_cast<double>(w.total_keys());
     size_t total_bytes = 0;
-    for (const BuiltFilter& filter : filters) {
+    for (BuiltFilter& filter : filters) {
       absl::Status kind = adapter_->CheckKind(filter.bytes);
       if (!kind.ok()) return kind;
       total_bytes += filter.bytes.size();
+      if (data.placement != kNaturalPlacement) {
+        PlaceFilter(data.placement, &filter);
+      }
+      ++result.line_offsets[static_cast<int>(
+          reinterpret_cast<uintptr_t>(filter.bytes.data()) % kCacheLineBytes)];
     }
     result.bits_per_key =
         total_bytes * 8.0 / static_cast<double>(w.total_keys());

@@ -2,11 +2,15 @@
 
 #include <cmath>
 #include <fstream>
+#include <map>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
 #include "bench/impls.h"
 #include "bench/leveldb_adapter.h"
@@ -54,8 +58,27 @@ std::string CaseTitle(const Row& r) {
   std::string keys = r.filters > 1 ? absl::StrFormat("%d filters x %s keys",
                                                      r.filters, Count(r.keys))
                                    : absl::StrFormat("%s keys", Count(r.keys));
-  return absl::StrFormat("%s, %s (%.1f B/key), %s; hash floor %.1f ns/key",
-                         r.workload, keys, r.key_bytes, size, r.hash_floor_ns);
+  const std::string placement =
+      r.placement == kNaturalPlacement
+          ? std::string("filters where built")
+          : absl::StrFormat("filters at +%d B from a cache line", r.placement);
+  return absl::StrFormat("%s, %s (%.1f B/key), %s; %s; hash floor %.1f ns/key",
+                         r.workload, keys, r.key_bytes, size, placement,
+                         r.hash_floor_ns);
+}
+
+// "+0 25%, +16 75%": where each implementation's filters start, relative to a
+// cache line.
+std::string LineOffsets(const std::map<int, size_t>& offsets) {
+  size_t total = 0;
+  for (const auto& [offset, count] : offsets) total += count;
+  std::vector<std::string> parts;
+  for (const auto& [offset, count] : offsets) {
+    parts.push_back(absl::StrFormat(
+        "+%d %.0f%%", offset,
+        100.0 * static_cast<double>(count) / static_cast<double>(total)));
+  }
+  return absl::StrJoin(parts, ", ");
 }
 
 // A figure for JSON: null when it was not measured (NaN) or is infinite, else
@@ -151,6 +174,15 @@ void PrintTable(const std::vector<Row>& rows, std::ostream& out) {
     out << absl::StrFormat(
         "  false-negative check: %s, per implementation and rep\n",
         rows[begin].check);
+    if (rows[begin].placement == kNaturalPlacement) {
+      std::vector<std::string> placements;
+      for (size_t i = begin; i < end; ++i) {
+        placements.push_back(absl::StrFormat(
+            "%s %s", rows[i].impl, LineOffsets(rows[i].median.line_offsets)));
+      }
+      out << "  filters' first byte from a cache line: "
+          << absl::StrJoin(placements, "; ") << "\n";
+    }
     begin = end;
   }
 }
@@ -163,6 +195,14 @@ void PrintJson(const std::vector<Row>& rows, std::ostream& out) {
     row["impl"] = r.impl;
     row["details"] = r.details;
     row["workload"] = r.workload;
+    row["placement"] = r.placement == kNaturalPlacement
+                           ? nlohmann::ordered_json("natural")
+                           : nlohmann::ordered_json(r.placement);
+    nlohmann::ordered_json offsets = nlohmann::ordered_json::object();
+    for (const auto& [offset, count] : m.line_offsets) {
+      offsets[std::to_string(offset)] = count;
+    }
+    row["filter_line_offsets"] = offsets;
     row["keys"] = r.keys;
     row["filters"] = r.filters;
     row["key_bytes"] = Figure(r.key_bytes);
