@@ -29,9 +29,6 @@ constexpr uint64_t kAbsentSeed = 0xab5e47;
 constexpr int kMaxOpenFiles = 1000;
 constexpr size_t kMaxTables = 900;
 
-// The value WriteLevelDbDatabase stores for key.
-std::string ValueOf(const std::string& key) { return "v" + key; }
-
 DbKeys MakeKeys() {
   DbKeys keys;
   keys.sorted = SortedHexKeys(kNumKeys, kKeySeed);
@@ -48,11 +45,6 @@ DbKeys MakeKeys() {
     std::swap(keys.written[i - 1], keys.written[rng.Uniform(i)]);
   }
   return keys;
-}
-
-absl::Status FromLevelDb(const leveldb::Status& s, const std::string& what) {
-  if (s.ok()) return absl::OkStatus();
-  return absl::InternalError(absl::StrCat(what, ": ", s.ToString()));
 }
 
 absl::Status CheckGet(leveldb::DB& db, const std::string& key) {
@@ -137,12 +129,11 @@ absl::StatusOr<ReadCounts> CountReads(
   options.block_cache = no_block_cache.get();
   options.filter_policy = read_policy;
   options.max_open_files = kMaxOpenFiles;
-  leveldb::DB* raw = nullptr;
-  absl::Status status =
-      FromLevelDb(leveldb::DB::Open(options, dir, &raw), "DB::Open");
-  if (!status.ok()) return status;
-  const std::unique_ptr<leveldb::DB> db(raw);  // deleted before env, cache
-  status = CheckScan(*db);
+  absl::StatusOr<std::unique_ptr<leveldb::DB>> opened =
+      OpenLevelDb(options, dir);
+  if (!opened.ok()) return opened.status();
+  const std::unique_ptr<leveldb::DB> db = *std::move(opened);  // before env
+  absl::Status status = CheckScan(*db);
   if (!status.ok()) return status;
 
   ReadCounts counts;
