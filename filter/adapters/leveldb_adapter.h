@@ -21,8 +21,10 @@
 //
 // How LevelDB uses it:
 //  - CreateFilter is called with the keys of each 2 KB stretch of a table's
-//    data blocks, from the thread that writes the table (a flush or a
-//    compaction). It appends the policy's filter for them.
+//    data blocks, from the thread that writes the table (a flush, a
+//    compaction, or DB::Open replaying the log). It appends the policy's
+//    filter for them. LevelDB strips its 8-byte sequence/type tag first: the
+//    policy sees user keys, in KeyMayMatch too.
 //  - KeyMayMatch is called once per lookup per table the lookup reaches, with
 //    the filter's bytes and no reader object: LevelDB's API has no place to
 //    keep one. It answers through FilterPolicy::KeyMayMatch, which parses the
