@@ -20,17 +20,28 @@ namespace sstfilter {
 namespace test {
 namespace {
 
-absl::Status FromLevelDb(const leveldb::Status& s, const char* what) {
-  if (s.ok()) return absl::OkStatus();
-  return absl::InternalError(absl::StrCat(what, ": ", s.ToString()));
-}
-
 absl::Status FromRocksDb(const rocksdb::Status& s, const char* what) {
   if (s.ok()) return absl::OkStatus();
   return absl::InternalError(absl::StrCat(what, ": ", s.ToString()));
 }
 
 }  // namespace
+
+std::string ValueOf(const std::string& key) { return "v" + key; }
+
+absl::Status FromLevelDb(const leveldb::Status& s, const std::string& what) {
+  if (s.ok()) return absl::OkStatus();
+  return absl::InternalError(absl::StrCat(what, ": ", s.ToString()));
+}
+
+absl::StatusOr<std::unique_ptr<leveldb::DB>> OpenLevelDb(
+    const leveldb::Options& options, const std::string& dir) {
+  leveldb::DB* db = nullptr;
+  absl::Status status =
+      FromLevelDb(leveldb::DB::Open(options, dir, &db), "DB::Open");
+  if (!status.ok()) return status;
+  return std::unique_ptr<leveldb::DB>(db);
+}
 
 TempDir::TempDir() {
   const char* base = std::getenv("TEST_TMPDIR");
@@ -59,7 +70,7 @@ absl::Status WriteLevelDbTable(const std::string& path,
   if (!status.ok()) return status;
   std::unique_ptr<leveldb::WritableFile> owned(file);
   leveldb::TableBuilder builder(db_options, file);
-  for (const std::string& key : keys) builder.Add(key, "v" + key);
+  for (const std::string& key : keys) builder.Add(key, ValueOf(key));
   status = FromLevelDb(builder.Finish(), "TableBuilder::Finish");
   if (status.ok()) status = FromLevelDb(file->Close(), "close table");
   return status;
@@ -71,18 +82,19 @@ absl::StatusOr<std::vector<std::string>> WriteLevelDbDatabase(
   leveldb::Options options;
   options.create_if_missing = true;
   options.filter_policy = filter_policy;
-  leveldb::DB* raw = nullptr;
-  absl::Status status =
-      FromLevelDb(leveldb::DB::Open(options, dir, &raw), "DB::Open");
-  if (!status.ok()) return status;
-  std::unique_ptr<leveldb::DB> db(raw);
+  absl::StatusOr<std::unique_ptr<leveldb::DB>> db = OpenLevelDb(options, dir);
+  if (!db.ok()) return db.status();
   for (const std::string& key : keys) {
-    status = FromLevelDb(db->Put(leveldb::WriteOptions(), key, "v" + key),
-                         "DB::Put");
+    const absl::Status status = FromLevelDb(
+        (*db)->Put(leveldb::WriteOptions(), key, ValueOf(key)), "DB::Put");
     if (!status.ok()) return status;
   }
-  db->CompactRange(nullptr, nullptr);
-  db.reset();
+  (*db)->CompactRange(nullptr, nullptr);
+  db->reset();
+  return LevelDbTableFiles(dir);
+}
+
+std::vector<std::string> LevelDbTableFiles(const std::string& dir) {
   std::vector<std::string> tables;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     if (entry.path().extension() == ".ldb") tables.push_back(entry.path());
@@ -105,8 +117,8 @@ absl::Status WriteRocksDbTable(const std::string& path,
   rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), db_options);
   absl::Status status = FromRocksDb(writer.Open(path), "SstFileWriter::Open");
   for (size_t i = 0; status.ok() && i < keys.size(); ++i) {
-    status =
-        FromRocksDb(writer.Put(keys[i], "v" + keys[i]), "SstFileWriter::Put");
+    status = FromRocksDb(writer.Put(keys[i], ValueOf(keys[i])),
+                         "SstFileWriter::Put");
   }
   if (status.ok()) {
     status = FromRocksDb(writer.Finish(), "SstFileWriter::Finish");

@@ -13,8 +13,11 @@
 #include "absl/status/statusor.h"
 
 namespace leveldb {
+class DB;
 class FilterPolicy;
-}
+struct Options;
+class Status;
+}  // namespace leveldb
 namespace rocksdb {
 class FilterPolicy;
 }
@@ -38,6 +41,17 @@ class TempDir {
   std::string path_;
 };
 
+// The value these writers store for key: "v" + key.
+std::string ValueOf(const std::string& key);
+
+// OK for an ok LevelDB status, else an InternalError "what: <LevelDB's
+// message>".
+absl::Status FromLevelDb(const leveldb::Status& s, const std::string& what);
+
+// Opens the LevelDB database in dir with options.
+absl::StatusOr<std::unique_ptr<leveldb::DB>> OpenLevelDb(
+    const leveldb::Options& options, const std::string& dir);
+
 struct LevelDbTableOptions {
   const leveldb::FilterPolicy* filter_policy = nullptr;  // none: no filter
   int block_size = 4096;    // bytes of data per block, before compression
@@ -45,18 +59,21 @@ struct LevelDbTableOptions {
 };
 
 // Writes keys (sorted, distinct) with leveldb::TableBuilder to path; each
-// value is "v" + key. The index and filter hold the keys as given (no
+// value is ValueOf(key). The index and filter hold the keys as given (no
 // internal-key tag).
 absl::Status WriteLevelDbTable(const std::string& path,
                                const std::vector<std::string>& keys,
                                const LevelDbTableOptions& options);
 
 // Opens a LevelDB database in dir with this filter policy, puts every key
-// (value "v" + key), compacts everything, closes it, and returns the paths of
-// its table files (.ldb).
+// (value ValueOf(key)), compacts everything, closes it, and returns the paths
+// of its table files (.ldb).
 absl::StatusOr<std::vector<std::string>> WriteLevelDbDatabase(
     const std::string& dir, const std::vector<std::string>& keys,
     const leveldb::FilterPolicy* filter_policy);
+
+// The paths of the table files (.ldb) of the LevelDB database in dir.
+std::vector<std::string> LevelDbTableFiles(const std::string& dir);
 
 struct RocksDbTableOptions {
   std::shared_ptr<const rocksdb::FilterPolicy> filter_policy;  // none: none
