@@ -94,8 +94,7 @@ class SstProbeTest : public ::testing::Test {
                     const std::vector<std::string>& present,
                     const std::string& policy_name, const std::string& format,
                     const std::vector<std::string>& extra_flags = {}) {
-    const std::vector<std::string> absent =
-        test::SortedHexKeys(200, 77, "absent");
+    const std::vector<std::string> absent = test::SortedHexKeys(200, 77);
     std::vector<std::string> args = {"--format=json"};
     args.insert(args.end(), extra_flags.begin(), extra_flags.end());
     args.push_back(path);
@@ -278,7 +277,7 @@ TEST_F(SstProbeTest, CorruptFilterBlock) {
   const std::string corrupt = dir_.File("corrupt.ldb");
   ASSERT_TRUE(test::WriteFileBytes(corrupt, bytes).ok());
 
-  const std::vector<std::string> absent = test::SortedHexKeys(20, 3, "absent");
+  const std::vector<std::string> absent = test::SortedHexKeys(20, 3);
   std::vector<std::string> args = {"--index_keys=user", corrupt};
   args.insert(args.end(), absent.begin(), absent.end());
   const ProbeRun run = RunProbe(dir_, args);

@@ -45,7 +45,10 @@ std::vector<std::string> RandomKeys(Random* rng, size_t n, size_t min_len,
                                     size_t max_len);
 
 // Up to n distinct keys "<prefix><16 hex digits>" from seed, sorted: the keys
-// of a table (a prefix no other set uses gives keys certainly absent from it).
+// of a table. Another seed with the same prefix gives keys absent from it
+// (with probability about 1 - n^2 / 2^64) that interleave with its keys, as
+// the absent keys of a lookup do; a different prefix sorts them all before or
+// after the table's keys, where a reader may rule them out without a filter.
 std::vector<std::string> SortedHexKeys(size_t n, uint64_t seed,
                                        const std::string& prefix = "key");
 
