@@ -31,14 +31,11 @@ absl::Status FilterExample(double fpp, std::ostream& out) {
 }
 // [END readme_example]
 
-#include <cstdlib>
-#include <fstream>
 #include <sstream>
 
-#include "absl/strings/str_cat.h"
-#include "absl/strings/string_view.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/readme.h"
 
 namespace sstfilter {
 namespace {
@@ -59,44 +56,16 @@ TEST(ReadmeExampleTest, ReportsBadOptions) {
   EXPECT_EQ(out.str(), "");
 }
 
-// Reads a file of this workspace from the test's runfiles.
-std::string ReadRunfile(const std::string& path) {
-  const char* srcdir = std::getenv("TEST_SRCDIR");
-  const char* workspace = std::getenv("TEST_WORKSPACE");
-  EXPECT_NE(srcdir, nullptr) << "run me with bazel test";
-  if (srcdir == nullptr) return "";
-  const std::string full = std::string(srcdir) + "/" +
-                           (workspace != nullptr ? workspace : "sstfilter") +
-                           "/" + path;
-  std::ifstream in(full, std::ios::binary);
-  EXPECT_TRUE(in.good()) << "cannot open " << full;
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  return contents.str();
-}
-
-// The text strictly between the first line equal to begin_line after position
-// from, and the next line equal to end_line; empty if either is missing.
-std::string Between(absl::string_view text, absl::string_view begin_line,
-                    absl::string_view end_line, size_t from = 0) {
-  const size_t begin = text.find(absl::StrCat("\n", begin_line, "\n"), from);
-  if (begin == absl::string_view::npos) return "";
-  const size_t start = begin + begin_line.size() + 2;
-  const size_t end = text.find(absl::StrCat("\n", end_line, "\n"), start - 1);
-  if (end == absl::string_view::npos) return "";
-  return std::string(text.substr(start, end + 1 - start));
-}
-
 TEST(ReadmeExampleTest, ReadmeShowsThisCode) {
-  const std::string readme = ReadRunfile("README.md");
-  const std::string source = ReadRunfile("tests/readme_example_test.cc");
-  const std::string code =
-      Between(source, "// [START readme_example]", "// [END readme_example]");
+  const std::string readme = test::ReadRunfile("README.md");
+  const std::string source = test::ReadRunfile("tests/readme_example_test.cc");
+  const std::string code = test::Between(source, "// [START readme_example]",
+                                         "// [END readme_example]");
   ASSERT_THAT(code, testing::HasSubstr("NewBloomFilterPolicy"));
 
   const size_t section = readme.find("\n## API example\n");
   ASSERT_NE(section, std::string::npos) << "README.md lost its API example";
-  EXPECT_EQ(Between(readme, "```c++", "```", section), code)
+  EXPECT_EQ(test::Between(readme, "```c++", "```", section), code)
       << "README.md's API example differs from tests/readme_example_test.cc; "
          "copy the code between the markers into README.md";
   // The BUILD snippet names the target the example needs.
