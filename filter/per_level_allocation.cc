@@ -67,6 +67,13 @@ absl::Status ValidateCost(const FilterCost& cost) {
   return absl::OkStatus();
 }
 
+absl::Status ValidateInputs(absl::Span<const TreeLevel> tree, double budget,
+                            const FilterCost& cost) {
+  if (absl::Status s = ValidateTree(tree); !s.ok()) return s;
+  if (absl::Status s = ValidateBudget(budget); !s.ok()) return s;
+  return ValidateCost(cost);
+}
+
 double TotalKeys(absl::Span<const TreeLevel> tree) {
   double total = 0;
   for (const TreeLevel& level : tree) total += level.keys;
@@ -226,9 +233,10 @@ const FilterCost& StandardBloomCost() {
 absl::StatusOr<FilterAllocation> AllocateFilterBits(
     absl::Span<const TreeLevel> tree, double budget_bits_per_key,
     const FilterCost& cost) {
-  if (absl::Status s = ValidateTree(tree); !s.ok()) return s;
-  if (absl::Status s = ValidateBudget(budget_bits_per_key); !s.ok()) return s;
-  if (absl::Status s = ValidateCost(cost); !s.ok()) return s;
+  if (absl::Status s = ValidateInputs(tree, budget_bits_per_key, cost);
+      !s.ok()) {
+    return s;
+  }
   const double budget_bits = budget_bits_per_key * TotalKeys(tree);
 
   // Levels by keys per run, largest first: the order in which they give up
@@ -270,9 +278,10 @@ absl::StatusOr<FilterAllocation> AllocateFilterBits(
 absl::StatusOr<FilterAllocation> UniformFilterBits(
     absl::Span<const TreeLevel> tree, double budget_bits_per_key,
     const FilterCost& cost) {
-  if (absl::Status s = ValidateTree(tree); !s.ok()) return s;
-  if (absl::Status s = ValidateBudget(budget_bits_per_key); !s.ok()) return s;
-  if (absl::Status s = ValidateCost(cost); !s.ok()) return s;
+  if (absl::Status s = ValidateInputs(tree, budget_bits_per_key, cost);
+      !s.ok()) {
+    return s;
+  }
   FilterAllocation out;
   out.levels.resize(tree.size());
   if (budget_bits_per_key == 0) {

@@ -15,7 +15,8 @@
 //
 // AllocateFilterBits takes that form with the real price of a rate
 // (FilterCost; for the native filter, the bits/key NewBloomFilterPolicy
-// chooses for FilterOptions::Fpp(p)) and finds lambda by bisection, so that
+// chooses for FilterOptions::Fpp(p)) and finds lambda by a bracketed search
+// (regula falsi, bisection's safe cousin), so that
 // the budget is spent exactly. A level gets either no filter (p = 1) or a
 // filter between the cost's smallest and largest sizes (1 and 100 bits/key for
 // the native filter). Which levels go without is chosen by expected reads:

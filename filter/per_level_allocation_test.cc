@@ -54,6 +54,24 @@ double NativeFpp(double bits_per_key) {
                                    bloom_internal::OptimalProbes(bits_per_key));
 }
 
+// Monkey's and the uniform allocation of budget over tree, native cost.
+struct Allocations {
+  FilterAllocation monkey;
+  FilterAllocation uniform;
+};
+
+void AllocateBoth(const std::vector<TreeLevel>& tree, double budget,
+                  Allocations* out) {
+  absl::StatusOr<FilterAllocation> monkey =
+      AllocateFilterBits(tree, budget, NativeBloomCost());
+  ASSERT_TRUE(monkey.ok()) << monkey.status();
+  absl::StatusOr<FilterAllocation> uniform =
+      UniformFilterBits(tree, budget, NativeBloomCost());
+  ASSERT_TRUE(uniform.ok()) << uniform.status();
+  out->monkey = *std::move(monkey);
+  out->uniform = *std::move(uniform);
+}
+
 TEST(LeveledTreeTest, EachLevelFanOutTimesTheOneAbove) {
   const std::vector<TreeLevel> tree = SevenLevels();
   ASSERT_EQ(tree.size(), 7u);
@@ -179,37 +197,35 @@ TEST(AllocateFilterBitsTest, LargerLevelsGetHigherRatesAndFewerBits) {
 // nothing, on a 7-level tree with fan-out 10 at 10 bits/key.
 TEST(AllocateFilterBitsTest, FewerReadsThanUniformOnSevenLevels) {
   const std::vector<TreeLevel> tree = SevenLevels();
-  absl::StatusOr<FilterAllocation> monkey =
-      AllocateFilterBits(tree, 10, NativeBloomCost());
-  absl::StatusOr<FilterAllocation> uniform =
-      UniformFilterBits(tree, 10, NativeBloomCost());
-  ASSERT_TRUE(monkey.ok()) << monkey.status();
-  ASSERT_TRUE(uniform.ok()) << uniform.status();
+  Allocations both;
+  ASSERT_NO_FATAL_FAILURE(AllocateBoth(tree, 10, &both));
+  const FilterAllocation& monkey = both.monkey;
+  const FilterAllocation& uniform = both.uniform;
   std::printf(
       "7 levels, fan-out 10, 10 bits/key: expected reads %.4f "
       "per-level, %.4f uniform\n",
-      monkey->expected_reads, uniform->expected_reads);
+      monkey.expected_reads, uniform.expected_reads);
   for (size_t i = 0; i < tree.size(); ++i) {
     std::printf("  level %zu: %.3f bits/key, fpp %.3g\n", i,
-                monkey->levels[i].bits_per_key, monkey->levels[i].fpp);
+                monkey.levels[i].bits_per_key, monkey.levels[i].fpp);
   }
   testing::Test::RecordProperty("expected_reads_per_level",
-                                absl::StrCat(monkey->expected_reads));
+                                absl::StrCat(monkey.expected_reads));
   testing::Test::RecordProperty("expected_reads_uniform",
-                                absl::StrCat(uniform->expected_reads));
+                                absl::StrCat(uniform.expected_reads));
   // Uniform: seven filters of the native rate at 10 bits/key.
-  EXPECT_NEAR(uniform->expected_reads, 7 * NativeFpp(10), 1e-6);
+  EXPECT_NEAR(uniform.expected_reads, 7 * NativeFpp(10), 1e-6);
   // Each level's rate a tenth of the next one's, as its keys are.
   for (size_t i = 0; i + 1 < tree.size(); ++i) {
-    EXPECT_NEAR(monkey->levels[i].fpp / monkey->levels[i + 1].fpp, 0.1, 1e-9)
+    EXPECT_NEAR(monkey.levels[i].fpp / monkey.levels[i + 1].fpp, 0.1, 1e-9)
         << "level " << i;
   }
   // Monkey's drop: the per-level sum is about the largest level's rate alone,
   // p_6 (1 + 1/10 + 1/100 + ...), against seven uniform rates; p_6 is higher
   // than the uniform rate (the largest level gives up bits) but not 1.5 times
   // higher, so the sum falls by more than 7 / (1.5 * 1.12) = 4.2 times.
-  EXPECT_LT(monkey->levels[6].fpp, 1.5 * uniform->levels[6].fpp);
-  EXPECT_LT(monkey->expected_reads, uniform->expected_reads / 4.2);
+  EXPECT_LT(monkey.levels[6].fpp, 1.5 * uniform.levels[6].fpp);
+  EXPECT_LT(monkey.expected_reads, uniform.expected_reads / 4.2);
 }
 
 // Under the native cost, proportional rates are Monkey's form rather than the
@@ -243,16 +259,14 @@ TEST(AllocateFilterBitsTest, NativeCostTransfersOfBitsGainLittle) {
 
 TEST(AllocateFilterBitsTest, EqualLevelsGetTheUniformAllocation) {
   const std::vector<TreeLevel> tree(5, TreeLevel{1000, 1});
-  absl::StatusOr<FilterAllocation> monkey =
-      AllocateFilterBits(tree, 10, NativeBloomCost());
-  absl::StatusOr<FilterAllocation> uniform =
-      UniformFilterBits(tree, 10, NativeBloomCost());
-  ASSERT_TRUE(monkey.ok()) << monkey.status();
-  ASSERT_TRUE(uniform.ok()) << uniform.status();
+  Allocations both;
+  ASSERT_NO_FATAL_FAILURE(AllocateBoth(tree, 10, &both));
+  const FilterAllocation& monkey = both.monkey;
+  const FilterAllocation& uniform = both.uniform;
   for (size_t i = 0; i < tree.size(); ++i) {
-    EXPECT_NEAR(monkey->levels[i].bits_per_key, 10, 1e-6);
-    EXPECT_NEAR(uniform->levels[i].bits_per_key, 10, 1e-6);
-    EXPECT_NEAR(monkey->levels[i].fpp, uniform->levels[i].fpp, 1e-9);
+    EXPECT_NEAR(monkey.levels[i].bits_per_key, 10, 1e-6);
+    EXPECT_NEAR(uniform.levels[i].bits_per_key, 10, 1e-6);
+    EXPECT_NEAR(monkey.levels[i].fpp, uniform.levels[i].fpp, 1e-9);
   }
 }
 
@@ -283,19 +297,17 @@ TEST(AllocateFilterBitsTest, ZeroBudgetBuildsNoFilters) {
 // each). Dropping the largest level's filter pays 9 bits/key to the others.
 TEST(AllocateFilterBitsTest, SmallBudgetDropsTheLargestLevelsFilter) {
   const std::vector<TreeLevel> tree = SevenLevels();
-  absl::StatusOr<FilterAllocation> monkey =
-      AllocateFilterBits(tree, 1, NativeBloomCost());
-  absl::StatusOr<FilterAllocation> uniform =
-      UniformFilterBits(tree, 1, NativeBloomCost());
-  ASSERT_TRUE(monkey.ok()) << monkey.status();
-  ASSERT_TRUE(uniform.ok()) << uniform.status();
-  EXPECT_EQ(monkey->levels[6].bits_per_key, 0.0);
-  EXPECT_EQ(monkey->levels[6].fpp, 1.0);
+  Allocations both;
+  ASSERT_NO_FATAL_FAILURE(AllocateBoth(tree, 1, &both));
+  const FilterAllocation& monkey = both.monkey;
+  const FilterAllocation& uniform = both.uniform;
+  EXPECT_EQ(monkey.levels[6].bits_per_key, 0.0);
+  EXPECT_EQ(monkey.levels[6].fpp, 1.0);
   for (size_t i = 0; i < 6; ++i) {
-    EXPECT_GE(monkey->levels[i].bits_per_key, 1.0) << "level " << i;
+    EXPECT_GE(monkey.levels[i].bits_per_key, 1.0) << "level " << i;
   }
-  EXPECT_NEAR(SpentBitsPerKey(tree, *monkey), 1.0, 0.005);
-  EXPECT_LT(monkey->expected_reads, uniform->expected_reads / 3);
+  EXPECT_NEAR(SpentBitsPerKey(tree, monkey), 1.0, 1e-6);
+  EXPECT_LT(monkey.expected_reads, uniform.expected_reads / 3);
 }
 
 // A budget below the smallest filter: only the largest levels can go without,

@@ -57,19 +57,15 @@ TEST(ReadmeExampleTest, ReportsBadOptions) {
 }
 
 TEST(ReadmeExampleTest, ReadmeShowsThisCode) {
-  const std::string readme = test::ReadRunfile("README.md");
-  const std::string source = test::ReadRunfile("tests/readme_example_test.cc");
-  const std::string code = test::Between(source, "// [START readme_example]",
-                                         "// [END readme_example]");
+  const std::string code =
+      test::MarkedCode("tests/readme_example_test.cc", "readme_example");
   ASSERT_THAT(code, testing::HasSubstr("NewBloomFilterPolicy"));
-
-  const size_t section = readme.find("\n## API example\n");
-  ASSERT_NE(section, std::string::npos) << "README.md lost its API example";
-  EXPECT_EQ(test::Between(readme, "```c++", "```", section), code)
+  const std::string section = test::ReadmeSection("## API example");
+  EXPECT_EQ(test::FirstCppBlock(section), code)
       << "README.md's API example differs from tests/readme_example_test.cc; "
          "copy the code between the markers into README.md";
   // The BUILD snippet names the target the example needs.
-  EXPECT_THAT(readme.substr(section), testing::HasSubstr("//filter:bloom"));
+  EXPECT_THAT(section, testing::HasSubstr("//filter:bloom"));
 }
 
 }  // namespace

@@ -78,23 +78,18 @@ TEST(ReadmeRocksDbExampleTest, Runs) {
 }
 
 TEST(ReadmeRocksDbExampleTest, ReadmeShowsThisCode) {
-  const std::string readme = test::ReadRunfile("README.md");
-  const std::string source =
-      test::ReadRunfile("tests/integration/readme_rocksdb_example_test.cc");
   const std::string code =
-      test::Between(source, "// [START readme_rocksdb_example]",
-                    "// [END readme_rocksdb_example]");
+      test::MarkedCode("tests/integration/readme_rocksdb_example_test.cc",
+                       "readme_rocksdb_example");
   ASSERT_THAT(code, testing::HasSubstr("AsRocksDbFilterPolicy"));
-
-  const size_t section = readme.find("\n## Inside RocksDB\n");
-  ASSERT_NE(section, std::string::npos) << "README.md lost Inside RocksDB";
-  EXPECT_EQ(test::Between(readme, "```c++", "```", section), code)
+  const std::string section = test::ReadmeSection("## Inside RocksDB");
+  EXPECT_EQ(test::FirstCppBlock(section), code)
       << "README.md's RocksDB example differs from "
          "tests/integration/readme_rocksdb_example_test.cc; copy the code "
          "between the markers into README.md";
-  // The section names the target the example needs.
-  EXPECT_THAT(readme.substr(section),
-              testing::HasSubstr("//filter/adapters:rocksdb"));
+  // The section names the target the example needs, and what it is tied to.
+  EXPECT_THAT(section, testing::HasSubstr("//filter/adapters:rocksdb"));
+  EXPECT_THAT(section, testing::HasSubstr("RocksDB 7.8"));
 }
 
 }  // namespace

@@ -190,24 +190,40 @@ GetOutcomes GetAll(rocksdb::DB* db, const std::vector<Entry>& entries) {
   return outcomes;
 }
 
-GetOutcomes MultiGetAll(rocksdb::DB* db, const std::vector<Entry>& entries,
-                        size_t batch_keys) {
-  GetOutcomes outcomes;
+namespace {
+
+// Looks up n keys with MultiGet, batch_keys a call, and hands each result to
+// visit(i, status, value).
+template <typename Key, typename Visit>
+void MultiGetInBatches(rocksdb::DB* db, size_t n, size_t batch_keys, Key key,
+                       Visit visit) {
   std::vector<rocksdb::Slice> keys(batch_keys);
   std::vector<rocksdb::PinnableSlice> values(batch_keys);
   std::vector<rocksdb::Status> statuses(batch_keys);
-  for (size_t start = 0; start < entries.size(); start += batch_keys) {
-    const size_t n = std::min(batch_keys, entries.size() - start);
-    for (size_t i = 0; i < n; ++i) {
-      keys[i] = entries[start + i].key;
+  for (size_t start = 0; start < n; start += batch_keys) {
+    const size_t count = std::min(batch_keys, n - start);
+    for (size_t i = 0; i < count; ++i) {
+      keys[i] = key(start + i);
       values[i].Reset();
     }
-    db->MultiGet(rocksdb::ReadOptions(), db->DefaultColumnFamily(), n,
+    db->MultiGet(rocksdb::ReadOptions(), db->DefaultColumnFamily(), count,
                  keys.data(), values.data(), statuses.data());
-    for (size_t i = 0; i < n; ++i) {
-      Record(statuses[i], values[i].ToString(), entries[start + i], &outcomes);
-    }
+    for (size_t i = 0; i < count; ++i) visit(start + i, statuses[i], values[i]);
   }
+}
+
+}  // namespace
+
+GetOutcomes MultiGetAll(rocksdb::DB* db, const std::vector<Entry>& entries,
+                        size_t batch_keys) {
+  GetOutcomes outcomes;
+  MultiGetInBatches(
+      db, entries.size(), batch_keys,
+      [&](size_t i) { return rocksdb::Slice(entries[i].key); },
+      [&](size_t i, const rocksdb::Status& s,
+          const rocksdb::PinnableSlice& value) {
+        Record(s, value.ToString(), entries[i], &outcomes);
+      });
   return outcomes;
 }
 
@@ -225,19 +241,12 @@ size_t GetAbsent(rocksdb::DB* db, const std::vector<std::string>& keys) {
 size_t MultiGetAbsent(rocksdb::DB* db, const std::vector<std::string>& keys,
                       size_t batch_keys) {
   size_t unexpected = 0;
-  std::vector<rocksdb::Slice> slices(batch_keys);
-  std::vector<rocksdb::PinnableSlice> values(batch_keys);
-  std::vector<rocksdb::Status> statuses(batch_keys);
-  for (size_t start = 0; start < keys.size(); start += batch_keys) {
-    const size_t n = std::min(batch_keys, keys.size() - start);
-    for (size_t i = 0; i < n; ++i) {
-      slices[i] = keys[start + i];
-      values[i].Reset();
-    }
-    db->MultiGet(rocksdb::ReadOptions(), db->DefaultColumnFamily(), n,
-                 slices.data(), values.data(), statuses.data());
-    for (size_t i = 0; i < n; ++i) unexpected += !statuses[i].IsNotFound();
-  }
+  MultiGetInBatches(
+      db, keys.size(), batch_keys,
+      [&](size_t i) { return rocksdb::Slice(keys[i]); },
+      [&](size_t, const rocksdb::Status& s, const rocksdb::PinnableSlice&) {
+        unexpected += !s.IsNotFound();
+      });
   return unexpected;
 }
 

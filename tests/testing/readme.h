@@ -1,10 +1,11 @@
 // Helpers for the tests that compile README.md's examples and check that the
-// README shows exactly the code they compile.
+// README shows exactly the code they compile: the code between the lines
+// "// [START <marker>]" and "// [END <marker>]" of a test's source must equal
+// the first ```c++ block of its README section.
 
 #ifndef SSTFILTER_TESTS_TESTING_README_H_
 #define SSTFILTER_TESTS_TESTING_README_H_
 
-#include <cstddef>
 #include <string>
 
 #include "absl/strings/string_view.h"
@@ -12,14 +13,16 @@
 namespace sstfilter {
 namespace test {
 
-// The contents of a file of this workspace (path relative to its root), read
-// from the test's runfiles; "" and a test failure when it cannot be read.
-std::string ReadRunfile(const std::string& path);
+// README.md's section under the line `heading` ("## API example"), up to the
+// next "## " heading; "" and a test failure when there is none.
+std::string ReadmeSection(absl::string_view heading);
 
-// The text strictly between the first line equal to begin_line after position
-// from, and the next line equal to end_line; empty if either is missing.
-std::string Between(absl::string_view text, absl::string_view begin_line,
-                    absl::string_view end_line, size_t from = 0);
+// The code of the first ```c++ block of text; "" if there is none.
+std::string FirstCppBlock(absl::string_view text);
+
+// The lines strictly between "// [START <marker>]" and "// [END <marker>]" in
+// the workspace file at path; "" and a test failure when it cannot be read.
+std::string MarkedCode(const std::string& path, absl::string_view marker);
 
 }  // namespace test
 }  // namespace sstfilter
