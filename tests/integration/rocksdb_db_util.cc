@@ -13,6 +13,7 @@
 #include "rocksdb/metadata.h"
 #include "rocksdb/table.h"
 #include "rocksdb/write_batch.h"
+#include "table/table_filter.h"
 #include "tests/testing/random.h"
 
 namespace sstfilter {
@@ -287,6 +288,17 @@ std::vector<std::string> TableFiles(const std::string& dir) {
   }
   std::sort(tables.begin(), tables.end());
   return tables;
+}
+
+absl::StatusOr<double> TableExpectedFpp(const std::string& path) {
+  absl::StatusOr<std::unique_ptr<TableFilter>> table =
+      TableFilter::OpenFile(path, {});
+  if (!table.ok()) return table.status();
+  if ((*table)->policy() == nullptr) return 1.0;
+  return (*table)
+      ->policy()
+      ->NewReader((*table)->filter_block_contents())
+      ->ExpectedFpp();
 }
 
 std::shared_ptr<const FilterPolicy> CountingPolicy(

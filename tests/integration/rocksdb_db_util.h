@@ -102,6 +102,11 @@ size_t KeysInTableRanges(rocksdb::DB* db, const std::vector<std::string>& keys);
 // The .sst files in dir, sorted.
 std::vector<std::string> TableFiles(const std::string& dir);
 
+// The false-positive rate the filter of the table file at path is expected to
+// have, from its own size and key count, read with sstfilter's table reader;
+// 1 for a table without a filter.
+absl::StatusOr<double> TableExpectedFpp(const std::string& path);
+
 // How RocksDB called the readers of a CountingPolicy.
 struct MayMatchCalls {
   std::atomic<uint64_t> single{0};        // MayMatch(key)

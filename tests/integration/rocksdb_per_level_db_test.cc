@@ -28,7 +28,6 @@
 #include "rocksdb/db.h"
 #include "rocksdb/metadata.h"
 #include "rocksdb/table_properties.h"
-#include "table/table_filter.h"
 #include "tests/integration/rocksdb_db_util.h"
 #include "tests/testing/real_tables.h"
 
@@ -324,14 +323,10 @@ Prediction Predict(rocksdb::DB* db, const std::vector<std::string>& keys) {
   db->GetLiveFilesMetaData(&files);
   std::vector<double> fpp(files.size(), 1.0);
   for (size_t i = 0; i < files.size(); ++i) {
-    absl::StatusOr<std::unique_ptr<TableFilter>> table =
-        TableFilter::OpenFile(files[i].db_path + files[i].name, {});
-    EXPECT_TRUE(table.ok()) << table.status();
-    if (!table.ok()) continue;
-    fpp[i] = (*table)
-                 ->policy()
-                 ->NewReader((*table)->filter_block_contents())
-                 ->ExpectedFpp();
+    absl::StatusOr<double> table_fpp =
+        test::TableExpectedFpp(files[i].db_path + files[i].name);
+    EXPECT_TRUE(table_fpp.ok()) << table_fpp.status();
+    if (table_fpp.ok()) fpp[i] = *table_fpp;
   }
   Prediction prediction;
   for (const std::string& key : keys) {
