@@ -38,9 +38,11 @@
 //    partitioned). The table properties record filter_policy_name = Name(),
 //    filter_size = the bytes and num_filter_entries = EstimateEntriesAdded().
 //  - Opening a table: RocksDB looks up "fullfilter." + CompatibilityName() of
-//    the *configured* policy, then "partitionedfilter." and the obsolete
-//    "filter." prefix, by exact name for any name outside its built-in family
-//    ("rocksdb.BuiltinBloomFilter" and aliases, which accept only each other).
+//    the *configured* policy, then "partitionedfilter." + the same (and
+//    "filter." + the same, the obsolete block-based filter, which it finds
+//    but no longer reads), by exact name for any name outside its built-in
+//    family ("rocksdb.BuiltinBloomFilter" and aliases, which accept only each
+//    other).
 //    The properties' filter_policy_name is not consulted. So a table written
 //    under another name is read with no filter (every key may match: its data
 //    blocks are read, nothing is lost), and RocksDB's own policies ignore

@@ -6,7 +6,7 @@
 // 7-level tree with fan-out 10 at 10 bits/key, 0.0140 expected reads against
 // 0.0677).
 //
-// Example: a leveled RocksDB whose L1 holds 64 MB, fan-out 10, 7 levels:
+// Example: a leveled tree of 7 levels, each 10 times the one above:
 //
 //   absl::StatusOr<std::vector<sstfilter::TreeLevel>> tree =
 //       sstfilter::LeveledTree(7, 10);  // or the tree's real level sizes
@@ -19,10 +19,18 @@
 //
 // tree[i] describes RocksDB level i, L0 first, with L0's files as its runs
 // (TreeLevel::runs); the levels' keys need only be in the right ratios. The
-// model should be the tree's shape when it is full: RocksDB fills a leveled
-// tree from L0 down, and a level holds its target size
-// (max_bytes_for_level_base times max_bytes_for_level_multiplier^(i-1) for Li)
-// once a deeper level has data.
+// model should be the tree's shape once it holds its data: with
+// level_compaction_dynamic_level_bytes, the last level holds most of it and
+// each level above a fan-out's share of the next.
+//
+// A table is sized once, when RocksDB writes it. A table that a compaction
+// moves down a level unchanged (a trivial move: nothing in the level below
+// overlaps it) keeps the filter of the level it was written to. In a growing
+// tree with static level sizes RocksDB 7.8 fills the last level largely that
+// way (200,000 random keys into L0..L3: none of the 60 tables in L3 had been
+// written there; they held 10.3 bits/key, L2's size, against L3's 8.7);
+// level_compaction_dynamic_level_bytes compacts L0 into the deepest level in
+// use, so the last level's tables are written there.
 //
 // Which filter a table gets, from RocksDB 7.8.3's FilterBuildingContext:
 //  - level_at_creation i under kCompactionStyleLevel: level i's allocation;
