@@ -1,0 +1,139 @@
+// rocksdb::FilterPolicy, FilterBitsBuilder and FilterBitsReader over an
+// sstfilter policy, builder and reader (see rocksdb_adapter.h).
+
+#include "filter/adapters/rocksdb_adapter.h"
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "filter/rocksdb/rocksdb_filter_bits.h"
+#include "rocksdb/slice.h"
+
+namespace sstfilter {
+namespace {
+
+// RocksDB's MultiGet batch (MultiGetContext::MAX_BATCH_SIZE in 7.8.3's
+// table/multiget_context.h): the most keys one batched MayMatch call gets
+// from RocksDB. Larger calls are answered in chunks of this many.
+constexpr int kBatchKeys = 32;
+
+// A filter's trailer is what an empty one takes, plus up to this many bytes:
+// the native trailer stores the key count as a varint64, 1 byte for none and
+// at most 10.
+constexpr size_t kKeyCountGrowth = 9;  // bytes
+
+absl::string_view View(const rocksdb::Slice& slice) {
+  return absl::string_view(slice.data(), slice.size());
+}
+
+class BitsBuilder final : public rocksdb::FilterBitsBuilder {
+ public:
+  BitsBuilder(std::unique_ptr<FilterBuilder> builder, double bits_per_key,
+              size_t trailer_bytes)
+      : builder_(std::move(builder)),
+        bits_per_key_(bits_per_key),
+        trailer_bytes_(trailer_bytes) {}
+
+  void AddKey(const rocksdb::Slice& key) override {
+    builder_->AddKey(View(key));
+  }
+
+  size_t EstimateEntriesAdded() override { return builder_->NumAdded(); }
+
+  rocksdb::Slice Finish(std::unique_ptr<const char[]>* buf) override {
+    std::string filter;
+    builder_->Finish(&filter);
+    std::unique_ptr<char[]> bytes(new char[filter.size()]);
+    std::memcpy(bytes.get(), filter.data(), filter.size());
+    const rocksdb::Slice result(bytes.get(), filter.size());
+    *buf = std::move(bytes);
+    return result;
+  }
+
+  // Keys whose filter fits in bytes: the body at the policy's bits/key, after
+  // the trailer. RocksDB sizes filter partitions with it.
+  size_t ApproximateNumEntries(size_t bytes) override {
+    if (bytes <= trailer_bytes_) return 0;
+    return static_cast<size_t>(static_cast<double>(bytes - trailer_bytes_) *
+                               8.0 / bits_per_key_);
+  }
+
+ private:
+  const std::unique_ptr<FilterBuilder> builder_;
+  const double bits_per_key_;
+  const size_t trailer_bytes_;
+};
+
+class BitsReader final : public rocksdb::FilterBitsReader {
+ public:
+  explicit BitsReader(std::unique_ptr<FilterReader> reader)
+      : reader_(std::move(reader)) {}
+
+  bool MayMatch(const rocksdb::Slice& key) override {
+    return reader_->MayMatch(View(key));
+  }
+
+  // RocksDB's batch is an array of pointers to slices; sstfilter's is a span
+  // of views, filled here on the stack a chunk at a time.
+  void MayMatch(int num_keys, rocksdb::Slice** keys, bool* may_match) override {
+    absl::string_view views[kBatchKeys];
+    for (int start = 0; start < num_keys; start += kBatchKeys) {
+      const int n = std::min(kBatchKeys, num_keys - start);
+      for (int i = 0; i < n; ++i) views[i] = View(*keys[start + i]);
+      reader_->MayMatch(absl::MakeConstSpan(views, n), may_match + start);
+    }
+  }
+
+ private:
+  const std::unique_ptr<FilterReader> reader_;
+};
+
+class RocksDbPolicy final : public rocksdb::FilterPolicy {
+ public:
+  explicit RocksDbPolicy(std::shared_ptr<const sstfilter::FilterPolicy> policy)
+      : policy_(std::move(policy)),
+        bits_per_key_(std::max(policy_->BitsPerKey(), kMinBitsPerKey)),
+        trailer_bytes_(EmptyFilterBytes(*policy_) + kKeyCountGrowth) {}
+
+  // One name for both: the filters of one format read each other whatever
+  // their bits/key, and no other format reads them.
+  const char* Name() const override { return policy_->Name(); }
+  const char* CompatibilityName() const override { return policy_->Name(); }
+
+  rocksdb::FilterBitsBuilder* GetBuilderWithContext(
+      const rocksdb::FilterBuildingContext& /*context*/) const override {
+    return new BitsBuilder(policy_->NewBuilder(), bits_per_key_,
+                           trailer_bytes_);
+  }
+
+  rocksdb::FilterBitsReader* GetFilterBitsReader(
+      const rocksdb::Slice& contents) const override {
+    return new BitsReader(policy_->NewReader(View(contents)));
+  }
+
+ private:
+  static size_t EmptyFilterBytes(const sstfilter::FilterPolicy& policy) {
+    std::string empty;
+    policy.CreateFilter({}, &empty);
+    return empty.size();
+  }
+
+  const std::shared_ptr<const sstfilter::FilterPolicy> policy_;
+  const double bits_per_key_;
+  const size_t trailer_bytes_;
+};
+
+}  // namespace
+
+std::shared_ptr<const rocksdb::FilterPolicy> AsRocksDbFilterPolicy(
+    std::shared_ptr<const FilterPolicy> policy) {
+  if (policy == nullptr) return nullptr;
+  return std::make_shared<const RocksDbPolicy>(std::move(policy));
+}
+
+}  // namespace sstfilter

@@ -1,0 +1,312 @@
+#include "tests/integration/rocksdb_db_util.h"
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <thread>
+#include <unordered_set>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "rocksdb/cache.h"
+#include "rocksdb/metadata.h"
+#include "rocksdb/table.h"
+#include "rocksdb/write_batch.h"
+#include "table/table_filter.h"
+#include "tests/testing/random.h"
+
+namespace sstfilter {
+namespace test {
+namespace {
+
+constexpr size_t kKeyBytes = 16;
+constexpr size_t kWriteBatchEntries = 1000;
+
+void Record(const rocksdb::Status& s, const std::string& got,
+            const Entry& entry, GetOutcomes* outcomes) {
+  if (s.ok() && got == entry.value) {
+    ++outcomes->found;
+    return;
+  }
+  if (s.IsCorruption()) {
+    ++outcomes->corruption;
+    return;
+  }
+  if (s.IsNotFound()) {
+    ++outcomes->not_found;
+  } else {
+    ++outcomes->wrong;
+  }
+  if (outcomes->first_failure.empty()) {
+    outcomes->first_failure =
+        absl::StrCat(s.ToString(), " for the key of value ", entry.value);
+  }
+}
+
+class CountingReader final : public FilterReader {
+ public:
+  CountingReader(std::unique_ptr<FilterReader> inner,
+                 std::shared_ptr<MayMatchCalls> calls)
+      : inner_(std::move(inner)), calls_(std::move(calls)) {}
+
+  bool MayMatch(absl::string_view key) const override {
+    calls_->single.fetch_add(1, std::memory_order_relaxed);
+    return inner_->MayMatch(key);
+  }
+  void MayMatch(absl::Span<const absl::string_view> keys,
+                bool* results) const override {
+    calls_->batches.fetch_add(1, std::memory_order_relaxed);
+    calls_->batched_keys.fetch_add(keys.size(), std::memory_order_relaxed);
+    inner_->MayMatch(keys, results);
+  }
+  double ExpectedFpp() const override { return inner_->ExpectedFpp(); }
+
+ private:
+  const std::unique_ptr<FilterReader> inner_;
+  const std::shared_ptr<MayMatchCalls> calls_;
+};
+
+class CountingPolicyImpl final : public FilterPolicy {
+ public:
+  CountingPolicyImpl(std::shared_ptr<const FilterPolicy> inner,
+                     std::shared_ptr<MayMatchCalls> calls)
+      : inner_(std::move(inner)), calls_(std::move(calls)) {}
+
+  const char* Name() const override { return inner_->Name(); }
+  double BitsPerKey() const override { return inner_->BitsPerKey(); }
+  int NumProbes() const override { return inner_->NumProbes(); }
+  std::unique_ptr<FilterBuilder> NewBuilder() const override {
+    return inner_->NewBuilder();
+  }
+  std::unique_ptr<FilterReader> NewReader(
+      absl::string_view filter) const override {
+    return std::make_unique<CountingReader>(inner_->NewReader(filter), calls_);
+  }
+
+ private:
+  const std::shared_ptr<const FilterPolicy> inner_;
+  const std::shared_ptr<MayMatchCalls> calls_;
+};
+
+}  // namespace
+
+std::vector<Entry> RandomEntries(size_t n, size_t value_bytes, uint64_t seed) {
+  Random rng(seed);
+  std::unordered_set<std::string> seen;
+  std::vector<Entry> entries;
+  entries.reserve(n);
+  while (entries.size() < n) {
+    std::string key = rng.Bytes(kKeyBytes);
+    if (!seen.insert(key).second) continue;
+    std::string value = absl::StrCat("value", entries.size(), "-");
+    value.resize(std::max(value_bytes, value.size()), 'v');
+    entries.push_back({std::move(key), std::move(value)});
+  }
+  return entries;
+}
+
+std::vector<std::string> AbsentKeys(size_t n, uint64_t seed,
+                                    const std::vector<Entry>& entries) {
+  std::unordered_set<std::string> taken;
+  for (const Entry& entry : entries) taken.insert(entry.key);
+  Random rng(seed);
+  std::vector<std::string> keys;
+  keys.reserve(n);
+  while (keys.size() < n) {
+    std::string key = rng.Bytes(kKeyBytes);
+    if (taken.insert(key).second) keys.push_back(std::move(key));
+  }
+  return keys;
+}
+
+absl::Status FromRocksDb(const rocksdb::Status& s, const std::string& what) {
+  if (s.ok()) return absl::OkStatus();
+  return absl::InternalError(absl::StrCat(what, ": ", s.ToString()));
+}
+
+rocksdb::Options CountingOptions(
+    std::shared_ptr<const rocksdb::FilterPolicy> filter_policy) {
+  rocksdb::BlockBasedTableOptions table_options;
+  table_options.filter_policy = std::move(filter_policy);
+  table_options.block_cache = rocksdb::NewLRUCache(0);
+  table_options.cache_index_and_filter_blocks = false;
+  table_options.index_shortening =
+      rocksdb::BlockBasedTableOptions::IndexShorteningMode::kNoShortening;
+  rocksdb::Options options;
+  options.create_if_missing = true;
+  options.table_factory.reset(
+      rocksdb::NewBlockBasedTableFactory(table_options));
+  options.compression = rocksdb::kNoCompression;
+  options.max_open_files = -1;
+  options.statistics = rocksdb::CreateDBStatistics();
+  return options;
+}
+
+absl::StatusOr<std::unique_ptr<rocksdb::DB>> OpenDb(
+    const rocksdb::Options& options, const std::string& path) {
+  rocksdb::DB* raw = nullptr;
+  absl::Status s = FromRocksDb(rocksdb::DB::Open(options, path, &raw),
+                               absl::StrCat("DB::Open ", path));
+  if (!s.ok()) return s;
+  return std::unique_ptr<rocksdb::DB>(raw);
+}
+
+absl::Status PutAll(rocksdb::DB* db, const std::vector<Entry>& entries) {
+  rocksdb::WriteOptions write_options;
+  write_options.disableWAL = true;
+  rocksdb::WriteBatch batch;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    batch.Put(entries[i].key, entries[i].value);
+    if (batch.Count() == kWriteBatchEntries || i + 1 == entries.size()) {
+      absl::Status s = FromRocksDb(db->Write(write_options, &batch), "Write");
+      if (!s.ok()) return s;
+      batch.Clear();
+    }
+  }
+  return absl::OkStatus();
+}
+
+void WaitForCompactions(rocksdb::DB* db) {
+  const auto busy = [db](const char* property) {
+    uint64_t value = 0;
+    return db->GetIntProperty(property, &value) && value != 0;
+  };
+  while (busy("rocksdb.compaction-pending") ||
+         busy("rocksdb.num-running-compactions") ||
+         busy("rocksdb.num-running-flushes") ||
+         busy("rocksdb.mem-table-flush-pending")) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+GetOutcomes GetAll(rocksdb::DB* db, const std::vector<Entry>& entries) {
+  GetOutcomes outcomes;
+  std::string value;
+  for (const Entry& entry : entries) {
+    const rocksdb::Status s =
+        db->Get(rocksdb::ReadOptions(), entry.key, &value);
+    Record(s, value, entry, &outcomes);
+  }
+  return outcomes;
+}
+
+namespace {
+
+// Looks up n keys with MultiGet, batch_keys a call, and hands each result to
+// visit(i, status, value).
+template <typename Key, typename Visit>
+void MultiGetInBatches(rocksdb::DB* db, size_t n, size_t batch_keys, Key key,
+                       Visit visit) {
+  std::vector<rocksdb::Slice> keys(batch_keys);
+  std::vector<rocksdb::PinnableSlice> values(batch_keys);
+  std::vector<rocksdb::Status> statuses(batch_keys);
+  for (size_t start = 0; start < n; start += batch_keys) {
+    const size_t count = std::min(batch_keys, n - start);
+    for (size_t i = 0; i < count; ++i) {
+      keys[i] = key(start + i);
+      values[i].Reset();
+    }
+    db->MultiGet(rocksdb::ReadOptions(), db->DefaultColumnFamily(), count,
+                 keys.data(), values.data(), statuses.data());
+    for (size_t i = 0; i < count; ++i) visit(start + i, statuses[i], values[i]);
+  }
+}
+
+}  // namespace
+
+GetOutcomes MultiGetAll(rocksdb::DB* db, const std::vector<Entry>& entries,
+                        size_t batch_keys) {
+  GetOutcomes outcomes;
+  MultiGetInBatches(
+      db, entries.size(), batch_keys,
+      [&](size_t i) { return rocksdb::Slice(entries[i].key); },
+      [&](size_t i, const rocksdb::Status& s,
+          const rocksdb::PinnableSlice& value) {
+        Record(s, value.ToString(), entries[i], &outcomes);
+      });
+  return outcomes;
+}
+
+size_t GetAbsent(rocksdb::DB* db, const std::vector<std::string>& keys) {
+  size_t unexpected = 0;
+  std::string value;
+  for (const std::string& key : keys) {
+    if (!db->Get(rocksdb::ReadOptions(), key, &value).IsNotFound()) {
+      ++unexpected;
+    }
+  }
+  return unexpected;
+}
+
+size_t MultiGetAbsent(rocksdb::DB* db, const std::vector<std::string>& keys,
+                      size_t batch_keys) {
+  size_t unexpected = 0;
+  MultiGetInBatches(
+      db, keys.size(), batch_keys,
+      [&](size_t i) { return rocksdb::Slice(keys[i]); },
+      [&](size_t, const rocksdb::Status& s, const rocksdb::PinnableSlice&) {
+        unexpected += !s.IsNotFound();
+      });
+  return unexpected;
+}
+
+ReadTickers Tickers(const rocksdb::Statistics& statistics) {
+  ReadTickers t;
+  t.filter_useful = statistics.getTickerCount(rocksdb::BLOOM_FILTER_USEFUL);
+  t.data_misses = statistics.getTickerCount(rocksdb::BLOCK_CACHE_DATA_MISS);
+  t.data_hits = statistics.getTickerCount(rocksdb::BLOCK_CACHE_DATA_HIT);
+  return t;
+}
+
+ReadTickers operator-(const ReadTickers& a, const ReadTickers& b) {
+  ReadTickers d;
+  d.filter_useful = a.filter_useful - b.filter_useful;
+  d.data_misses = a.data_misses - b.data_misses;
+  d.data_hits = a.data_hits - b.data_hits;
+  return d;
+}
+
+size_t KeysInTableRanges(rocksdb::DB* db,
+                         const std::vector<std::string>& keys) {
+  std::vector<rocksdb::LiveFileMetaData> files;
+  db->GetLiveFilesMetaData(&files);
+  size_t in_range = 0;
+  for (const std::string& key : keys) {
+    in_range += std::any_of(
+        files.begin(), files.end(), [&key](const rocksdb::LiveFileMetaData& f) {
+          return f.smallestkey <= key && key <= f.largestkey;
+        });
+  }
+  return in_range;
+}
+
+std::vector<std::string> TableFiles(const std::string& dir) {
+  std::vector<std::string> tables;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() == ".sst") tables.push_back(entry.path());
+  }
+  std::sort(tables.begin(), tables.end());
+  return tables;
+}
+
+absl::StatusOr<double> TableExpectedFpp(const std::string& path) {
+  absl::StatusOr<std::unique_ptr<TableFilter>> table =
+      TableFilter::OpenFile(path, {});
+  if (!table.ok()) return table.status();
+  if ((*table)->policy() == nullptr) return 1.0;
+  return (*table)
+      ->policy()
+      ->NewReader((*table)->filter_block_contents())
+      ->ExpectedFpp();
+}
+
+std::shared_ptr<const FilterPolicy> CountingPolicy(
+    std::shared_ptr<const FilterPolicy> inner,
+    std::shared_ptr<MayMatchCalls> calls) {
+  return std::make_shared<CountingPolicyImpl>(std::move(inner),
+                                              std::move(calls));
+}
+
+}  // namespace test
+}  // namespace sstfilter
