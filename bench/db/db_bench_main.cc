@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -134,10 +135,32 @@ int Main(int argc, char** argv) {
     return true;
   };
   if (wants_store("rocksdb")) {
-    for (const RocksDbConfig& config : configs->rocksdb) {
-      if (wants(config.name) && !keep(RunRocksDb(config, shape, progress))) {
-        return kErrorExit;
+    // An index: results grows, so a pointer into it would not stay valid.
+    std::optional<size_t> uniform;
+    for (const RocksDbConfig& listed : configs->rocksdb) {
+      const bool per_level = listed.name == kPerLevelConfig;
+      // The per-level policy needs the uniform run's tree: it runs it too.
+      const bool needed =
+          wants(listed.name) ||
+          (listed.name == kUniformConfig && wants(kPerLevelConfig));
+      if (!needed) continue;
+      RocksDbConfig config = listed;
+      if (per_level) {
+        if (!uniform.has_value()) {
+          std::cerr << "db_bench: " << kPerLevelConfig << " needs "
+                    << kUniformConfig << "'s run first\n";
+          return kErrorExit;
+        }
+        absl::StatusOr<RocksDbConfig> made =
+            MakePerLevelConfig(results[*uniform]);
+        if (!made.ok()) {
+          std::cerr << "db_bench: " << made.status().message() << "\n";
+          return kErrorExit;
+        }
+        config = *std::move(made);
       }
+      if (!keep(RunRocksDb(config, shape, progress))) return kErrorExit;
+      if (listed.name == kUniformConfig) uniform = results.size() - 1;
     }
   }
   if (wants_store("leveldb")) {

@@ -1,8 +1,14 @@
 #include "bench/db/db_configs.h"
 
+#include <algorithm>
 #include <memory>
 
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "filter/adapters/leveldb_adapter.h"
+#include "filter/adapters/rocksdb_adapter.h"
+#include "filter/adapters/rocksdb_per_level_policy.h"
+#include "filter/bloom/bloom.h"
 #include "leveldb/filter_policy.h"
 #include "rocksdb/filter_policy.h"
 
@@ -18,9 +24,22 @@ constexpr double kRibbonBloomEquivalentBitsPerKey = 14;
 // filters in flushes).
 constexpr int kRibbonAtEveryLevel = -1;
 
+absl::StatusOr<std::shared_ptr<const FilterPolicy>> NativePolicy() {
+  absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
+      NewBloomFilterPolicy(FilterOptions::BitsPerKey(kDbBitsPerKey));
+  if (!policy.ok()) return policy.status();
+  return std::shared_ptr<const FilterPolicy>(*std::move(policy));
+}
+
 }  // namespace
 
 absl::StatusOr<DbConfigs> MakeDbConfigs() {
+  absl::StatusOr<std::shared_ptr<const FilterPolicy>> native = NativePolicy();
+  if (!native.ok()) return native.status();
+  const std::string native_text =
+      absl::StrFormat("sstfilter NewBloomFilterPolicy(BitsPerKey(%g)) (%s)",
+                      kDbBitsPerKey, (*native)->Name());
+
   DbConfigs configs;
   configs.rocksdb.push_back(
       {"rocksdb.bloom",
@@ -36,12 +55,54 @@ absl::StatusOr<DbConfigs> MakeDbConfigs() {
        std::shared_ptr<const rocksdb::FilterPolicy>(
            rocksdb::NewRibbonFilterPolicy(kRibbonBloomEquivalentBitsPerKey,
                                           kRibbonAtEveryLevel))});
+  configs.rocksdb.push_back({kUniformConfig,
+                             "AsRocksDbFilterPolicy of " + native_text,
+                             AsRocksDbFilterPolicy(*native)});
+  configs.rocksdb.push_back({kPerLevelConfig, "", nullptr});
+
   configs.leveldb.push_back(
       {"leveldb.bloom",
        absl::StrFormat("leveldb::NewBloomFilterPolicy(%g)", kDbBitsPerKey),
        std::unique_ptr<const leveldb::FilterPolicy>(
            leveldb::NewBloomFilterPolicy(static_cast<int>(kDbBitsPerKey)))});
+  configs.leveldb.push_back({"leveldb+sstfilter.native",
+                             "AsLevelDbFilterPolicy of " + native_text,
+                             AsLevelDbFilterPolicy(*native)});
   return configs;
+}
+
+absl::StatusOr<RocksDbConfig> MakePerLevelConfig(const DbResult& uniform) {
+  // Level i of the model is RocksDB's level i. An empty level between full
+  // ones gets one key: its filters, if any are ever written, are then as
+  // tight as the budget allows.
+  std::vector<TreeLevel> tree;
+  for (size_t i = 0; i < uniform.entries_per_level.size(); ++i) {
+    TreeLevel level;
+    level.keys = static_cast<double>(
+        std::max<uint64_t>(1, uniform.entries_per_level[i]));
+    level.runs = i == 0 ? std::max(1, uniform.files_per_level[0]) : 1;
+    tree.push_back(level);
+  }
+  if (tree.empty()) tree.push_back(TreeLevel{1.0, 1});
+  absl::StatusOr<std::shared_ptr<const rocksdb::FilterPolicy>> policy =
+      NewRocksDbPerLevelFilterPolicy(tree, kDbBitsPerKey);
+  if (!policy.ok()) return policy.status();
+  absl::StatusOr<FilterAllocation> allocation =
+      AllocateFilterBits(tree, kDbBitsPerKey, NativeBloomCost());
+  std::string bits = "?";
+  if (allocation.ok()) {
+    std::vector<std::string> per_level;
+    for (const LevelFilter& level : allocation->levels) {
+      per_level.push_back(absl::StrFormat("%.1f", level.bits_per_key));
+    }
+    bits = absl::StrJoin(per_level, "/");
+  }
+  return RocksDbConfig{
+      kPerLevelConfig,
+      absl::StrFormat("NewRocksDbPerLevelFilterPolicy, %g bits/key over the "
+                      "tree of %s (bits/key by level: %s)",
+                      kDbBitsPerKey, kUniformConfig, bits),
+      *std::move(policy)};
 }
 
 }  // namespace bench

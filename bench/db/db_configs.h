@@ -16,12 +16,20 @@ namespace bench {
 // The memory every configuration is given.
 constexpr double kDbBitsPerKey = 10;
 
+// The per-level policy is sized for the tree the uniform native filter's
+// database ended up with: its keys per level, and L0's files as runs.
+constexpr char kUniformConfig[] = "sstfilter.native";
+constexpr char kPerLevelConfig[] = "sstfilter.per_level";
+
 struct DbConfigs {
-  std::vector<RocksDbConfig> rocksdb;
+  std::vector<RocksDbConfig> rocksdb;  // kPerLevelConfig's policy is null
   std::vector<LevelDbConfig> leveldb;
 };
 
 absl::StatusOr<DbConfigs> MakeDbConfigs();
+
+// The per-level policy for the tree of `uniform` (kUniformConfig's result).
+absl::StatusOr<RocksDbConfig> MakePerLevelConfig(const DbResult& uniform);
 
 }  // namespace bench
 }  // namespace sstfilter

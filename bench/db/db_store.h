@@ -44,6 +44,7 @@ struct DbResult {
   uint64_t filter_bytes = 0;  // every table's filter block
   double bits_per_key = 0;    // filter_bytes * 8 / keys
   std::vector<int> files_per_level;
+  std::vector<uint64_t> entries_per_level;  // RocksDB: keys in each level
   LookupFigures absent;
   LookupFigures present;
 };

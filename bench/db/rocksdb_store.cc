@@ -104,10 +104,16 @@ void Describe(rocksdb::DB* db, DbResult* result) {
   db->GetColumnFamilyMetaData(&meta);
   for (const rocksdb::LevelMetaData& level : meta.levels) {
     result->files_per_level.push_back(static_cast<int>(level.files.size()));
+    uint64_t entries = 0;
+    for (const rocksdb::SstFileMetaData& file : level.files) {
+      entries += file.num_entries;
+    }
+    result->entries_per_level.push_back(entries);
   }
   while (!result->files_per_level.empty() &&
          result->files_per_level.back() == 0) {
     result->files_per_level.pop_back();
+    result->entries_per_level.pop_back();
   }
 }
 
