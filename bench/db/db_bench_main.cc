@@ -125,17 +125,20 @@ int Main(int argc, char** argv) {
                                  absl::ToDoubleSeconds(absl::Now() - start))
               << line << std::endl;
   };
-  std::vector<DbResult> results;
-  const auto keep = [&](absl::StatusOr<DbResult> result) {
-    if (!result.ok()) {
-      std::cerr << "db_bench: " << result.status().message() << "\n";
+  // Every database is built first and kept open; then each repetition asks
+  // every database in turn, so that drift in the machine's speed (10-60%
+  // here over minutes) reaches every configuration alike.
+  std::vector<std::unique_ptr<OpenDb>> dbs;
+  const auto keep = [&](absl::StatusOr<std::unique_ptr<OpenDb>> db) {
+    if (!db.ok()) {
+      std::cerr << "db_bench: " << db.status().message() << "\n";
       return false;
     }
-    results.push_back(*std::move(result));
+    dbs.push_back(*std::move(db));
     return true;
   };
   if (wants_store("rocksdb")) {
-    // An index: results grows, so a pointer into it would not stay valid.
+    // An index: dbs grows, so a pointer into it would not stay valid.
     std::optional<size_t> uniform;
     for (const RocksDbConfig& listed : configs->rocksdb) {
       const bool per_level = listed.name == kPerLevelConfig;
@@ -148,28 +151,55 @@ int Main(int argc, char** argv) {
       if (per_level) {
         if (!uniform.has_value()) {
           std::cerr << "db_bench: " << kPerLevelConfig << " needs "
-                    << kUniformConfig << "'s run first\n";
+                    << kUniformConfig << " built first\n";
           return kErrorExit;
         }
         absl::StatusOr<RocksDbConfig> made =
-            MakePerLevelConfig(results[*uniform]);
+            MakePerLevelConfig(dbs[*uniform]->result, shape.value_bytes);
         if (!made.ok()) {
           std::cerr << "db_bench: " << made.status().message() << "\n";
           return kErrorExit;
         }
         config = *std::move(made);
       }
-      if (!keep(RunRocksDb(config, shape, progress))) return kErrorExit;
-      if (listed.name == kUniformConfig) uniform = results.size() - 1;
+      if (!keep(BuildRocksDb(config, shape, progress))) return kErrorExit;
+      if (listed.name == kUniformConfig) uniform = dbs.size() - 1;
     }
   }
   if (wants_store("leveldb")) {
     for (const LevelDbConfig& config : configs->leveldb) {
-      if (wants(config.name) && !keep(RunLevelDb(config, shape, progress))) {
+      if (wants(config.name) && !keep(BuildLevelDb(config, shape, progress))) {
         return kErrorExit;
       }
     }
   }
+
+  progress("warming up every database");
+  for (const auto& db : dbs) {
+    WarmUp(LookupKind::kAbsent, shape, db.get());
+    WarmUp(LookupKind::kPresent, shape, db.get());
+  }
+  std::vector<std::vector<RepFigures>> absent(dbs.size());
+  std::vector<std::vector<RepFigures>> present(dbs.size());
+  for (int rep = 0; rep < shape.reps; ++rep) {
+    progress(absl::StrFormat("repetition %d of %d", rep + 1, shape.reps));
+    for (size_t i = 0; i < dbs.size(); ++i) {
+      absent[i].push_back(
+          TimeRep(LookupKind::kAbsent, rep, shape, dbs[i].get()));
+    }
+    for (size_t i = 0; i < dbs.size(); ++i) {
+      present[i].push_back(
+          TimeRep(LookupKind::kPresent, rep, shape, dbs[i].get()));
+    }
+  }
+  std::vector<DbResult> results;
+  for (size_t i = 0; i < dbs.size(); ++i) {
+    DbResult result = dbs[i]->result;
+    result.absent = Summarize(absent[i], shape.lookups);
+    result.present = Summarize(present[i], shape.lookups);
+    results.push_back(std::move(result));
+  }
+  dbs.clear();  // closes and removes every database
   if (format == "json") {
     PrintJson(shape, results, std::cout);
   } else {

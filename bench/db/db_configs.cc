@@ -24,6 +24,18 @@ constexpr double kRibbonBloomEquivalentBitsPerKey = 14;
 // filters in flushes).
 constexpr int kRibbonAtEveryLevel = -1;
 
+// Flushed tables a lookup meets in L0, on average: RocksDB compacts L0 when it
+// holds 4 (level0_file_num_compaction_trigger).
+constexpr int kL0Runs = 2;
+// A memtable entry's bytes beyond its key and value (skiplist node, varint
+// lengths, sequence number): an estimate, good enough for L0's share.
+constexpr size_t kMemtableEntryOverheadBytes = 24;
+
+uint64_t KeysPerFlush(size_t value_bytes) {
+  return kRocksDbWriteBufferBytes /
+         (16 + value_bytes + kMemtableEntryOverheadBytes);
+}
+
 absl::StatusOr<std::shared_ptr<const FilterPolicy>> NativePolicy() {
   absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
       NewBloomFilterPolicy(FilterOptions::BitsPerKey(kDbBitsPerKey));
@@ -71,16 +83,26 @@ absl::StatusOr<DbConfigs> MakeDbConfigs() {
   return configs;
 }
 
-absl::StatusOr<RocksDbConfig> MakePerLevelConfig(const DbResult& uniform) {
+absl::StatusOr<RocksDbConfig> MakePerLevelConfig(const DbResult& uniform,
+                                                 size_t value_bytes) {
   // Level i of the model is RocksDB's level i. An empty level between full
   // ones gets one key: its filters, if any are ever written, are then as
   // tight as the budget allows.
+  //
+  // L0 is modelled as it is while the database runs, not as it ends up
+  // (empty): flushed tables of one memtable each, kL0Runs of them at a time.
+  // Its tables are often moved to the base level unchanged, so their filters
+  // should cost about what the base level's do.
   std::vector<TreeLevel> tree;
   for (size_t i = 0; i < uniform.entries_per_level.size(); ++i) {
     TreeLevel level;
     level.keys = static_cast<double>(
         std::max<uint64_t>(1, uniform.entries_per_level[i]));
-    level.runs = i == 0 ? std::max(1, uniform.files_per_level[0]) : 1;
+    if (i == 0) {
+      level.keys =
+          std::max(level.keys, static_cast<double>(KeysPerFlush(value_bytes)));
+      level.runs = kL0Runs;
+    }
     tree.push_back(level);
   }
   if (tree.empty()) tree.push_back(TreeLevel{1.0, 1});

@@ -29,7 +29,8 @@ struct DbConfigs {
 absl::StatusOr<DbConfigs> MakeDbConfigs();
 
 // The per-level policy for the tree of `uniform` (kUniformConfig's result).
-absl::StatusOr<RocksDbConfig> MakePerLevelConfig(const DbResult& uniform);
+absl::StatusOr<RocksDbConfig> MakePerLevelConfig(const DbResult& uniform,
+                                                 size_t value_bytes);
 
 }  // namespace bench
 }  // namespace sstfilter

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "bench/db/lookups.h"
 #include "nlohmann/json.hpp"
 
@@ -42,13 +43,13 @@ void PrintTable(const DbShape& shape, const std::vector<DbResult>& results,
       "%d keys of 16 bytes, %d-byte values; %d lookups of each kind per "
       "repetition, median of %d repetitions\n\n",
       shape.keys, shape.value_bytes, shape.lookups, shape.reps);
-  out << absl::StrFormat("%-8s %-22s %8s %10s %-16s %8s %12s %12s %12s %12s\n",
+  out << absl::StrFormat("%-8s %-24s %8s %10s %-16s %8s %12s %12s %12s %12s\n",
                          "store", "config", "bits/key", "filter MiB",
                          "files by level", "build s", "absent/s",
                          "absent reads", "present/s", "present reads");
   for (const DbResult& r : results) {
     out << absl::StrFormat(
-        "%-8s %-22s %8.2f %10.1f %-16s %8.0f %12.0f %12.4f %12.0f %12.4f\n",
+        "%-8s %-24s %8.2f %10.1f %-16s %8.0f %12.0f %12.4f %12.0f %12.4f\n",
         r.store, r.config, r.bits_per_key,
         static_cast<double>(r.filter_bytes) / (1 << 20),
         FormatLevels(r.files_per_level), r.build_seconds,
@@ -57,7 +58,18 @@ void PrintTable(const DbShape& shape, const std::vector<DbResult>& results,
   }
   out << "\n";
   for (const DbResult& r : results) {
-    out << absl::StrFormat("%-22s %s\n", r.config, r.filter);
+    out << absl::StrFormat("%-24s %s\n", r.config, r.filter);
+    if (!r.bits_per_key_per_level.empty()) {
+      std::vector<std::string> levels;
+      for (size_t i = 0; i < r.bits_per_key_per_level.size(); ++i) {
+        if (r.entries_per_level[i] == 0) continue;
+        levels.push_back(absl::StrFormat(
+            "L%d %.1f (%.1f%% of keys)", i, r.bits_per_key_per_level[i],
+            100.0 * r.entries_per_level[i] / static_cast<double>(r.keys)));
+      }
+      out << absl::StrFormat("%-24s   bits/key by level: %s\n", "",
+                             absl::StrJoin(levels, ", "));
+    }
   }
   out << "\n";
   PrintRatio(results, "absent lookups/s", "sstfilter.native", "rocksdb.bloom",
@@ -85,6 +97,8 @@ void PrintJson(const DbShape& shape, const std::vector<DbResult>& results,
     row["filter_bytes"] = r.filter_bytes;
     row["bits_per_key"] = r.bits_per_key;
     row["files_per_level"] = r.files_per_level;
+    row["entries_per_level"] = r.entries_per_level;
+    row["bits_per_key_per_level"] = r.bits_per_key_per_level;
     for (const auto& [name, figures] :
          {std::make_pair("absent", &r.absent),
           std::make_pair("present", &r.present)}) {

@@ -44,7 +44,8 @@ struct DbResult {
   uint64_t filter_bytes = 0;  // every table's filter block
   double bits_per_key = 0;    // filter_bytes * 8 / keys
   std::vector<int> files_per_level;
-  std::vector<uint64_t> entries_per_level;  // RocksDB: keys in each level
+  std::vector<uint64_t> entries_per_level;     // RocksDB: keys in each level
+  std::vector<double> bits_per_key_per_level;  // RocksDB: filter bits / keys
   LookupFigures absent;
   LookupFigures present;
 };

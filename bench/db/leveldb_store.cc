@@ -164,59 +164,74 @@ absl::Status Describe(leveldb::DB* db, const std::string& path,
   return absl::OkStatus();
 }
 
+class OpenLevelDb final : public OpenDb {
+ public:
+  explicit OpenLevelDb(std::string path) : path_(std::move(path)) {}
+  ~OpenLevelDb() override {
+    db_.reset();  // before the Env it reads through
+    leveldb::DestroyDB(path_, leveldb::Options());
+  }
+
+  absl::Status Open(const LevelDbConfig& config) {
+    leveldb::DB* raw = nullptr;
+    absl::Status status = ToStatus(
+        leveldb::DB::Open(MakeOptions(config, &env_), path_, &raw), "reopen");
+    db_.reset(raw);
+    return status;
+  }
+  leveldb::DB* db() { return db_.get(); }
+
+  bool Lookup(absl::string_view key) override {
+    return db_
+        ->Get(leveldb::ReadOptions(), leveldb::Slice(key.data(), key.size()),
+              &value_)
+        .ok();
+  }
+  uint64_t DataReads() override { return env_.reads(); }
+
+ private:
+  const std::string path_;
+  CountingEnv env_;  // counts the lookups of the thread that opened the db
+  std::unique_ptr<leveldb::DB> db_;
+  std::string value_;
+};
+
 }  // namespace
 
-absl::StatusOr<DbResult> RunLevelDb(const LevelDbConfig& config,
-                                    const DbShape& shape,
-                                    const Progress& progress) {
+absl::StatusOr<std::unique_ptr<OpenDb>> BuildLevelDb(
+    const LevelDbConfig& config, const DbShape& shape,
+    const Progress& progress) {
   const std::string path = absl::StrCat(shape.dir, "/", config.name);
-  DbResult result;
+  leveldb::DestroyDB(path, leveldb::Options());  // a leftover of a killed run
+  const auto fail = [&](const absl::Status& status) {
+    leveldb::DestroyDB(path, leveldb::Options());
+    return absl::Status(status.code(),
+                        absl::StrCat(config.name, ": ", status.message()));
+  };
+  progress(absl::StrFormat("%s: writing %d keys", config.name, shape.keys));
+  const auto start = std::chrono::steady_clock::now();
+  absl::Status status = Build(config, shape, path);
+  if (!status.ok()) return fail(status);
+  const double build_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  auto db = std::make_unique<OpenLevelDb>(path);
+  status = db->Open(config);
+  if (!status.ok()) return fail(status);
+  DbResult& result = db->result;
   result.store = "leveldb";
   result.config = config.name;
   result.filter = config.filter;
   result.keys = shape.keys;
-
-  progress(absl::StrFormat("%s: writing %d keys", config.name, shape.keys));
-  const auto start = std::chrono::steady_clock::now();
-  absl::Status status = Build(config, shape, path);
-  result.build_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
-  if (status.ok()) {
-    CountingEnv env;
-    leveldb::DB* raw = nullptr;
-    status = ToStatus(leveldb::DB::Open(MakeOptions(config, &env), path, &raw),
-                      "reopen");
-    if (status.ok()) {
-      std::unique_ptr<leveldb::DB> db(raw);
-      status = Describe(db.get(), path, &result);
-      const auto lookup = [&](absl::string_view key) {
-        std::string value;
-        return db
-            ->Get(leveldb::ReadOptions(),
-                  leveldb::Slice(key.data(), key.size()), &value)
-            .ok();
-      };
-      const auto data_reads = [&] { return env.reads(); };
-      if (status.ok()) {
-        progress(absl::StrFormat("%s: %s files by level; timing lookups",
-                                 config.name,
-                                 FormatLevels(result.files_per_level)));
-        result.absent =
-            TimeLookups(LookupKind::kAbsent, shape, lookup, data_reads);
-        result.present =
-            TimeLookups(LookupKind::kPresent, shape, lookup, data_reads);
-      }
-    }
-  }
-  leveldb::DestroyDB(path, leveldb::Options());
-  if (!status.ok()) {
-    return absl::Status(status.code(),
-                        absl::StrCat(config.name, ": ", status.message()));
-  }
+  result.build_seconds = build_seconds;
+  status = Describe(db->db(), path, &result);
+  if (!status.ok()) return fail(status);
   result.bits_per_key = 8.0 * static_cast<double>(result.filter_bytes) /
                         static_cast<double>(shape.keys);
-  return result;
+  progress(absl::StrFormat("%s: built in %.0f s, %s files by level",
+                           config.name, build_seconds,
+                           FormatLevels(result.files_per_level)));
+  return db;
 }
 
 }  // namespace bench

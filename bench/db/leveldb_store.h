@@ -1,5 +1,5 @@
-// db_bench's LevelDB 1.23 runs: build a database of DbShape's keys with a
-// filter policy, wait for its compactions, reopen it, and time point lookups.
+// db_bench's LevelDB 1.23 databases: one per filter configuration, built
+// from DbShape's keys and reopened for lookups.
 
 #ifndef SSTFILTER_BENCH_DB_LEVELDB_STORE_H_
 #define SSTFILTER_BENCH_DB_LEVELDB_STORE_H_
@@ -9,6 +9,7 @@
 
 #include "absl/status/statusor.h"
 #include "bench/db/db_store.h"
+#include "bench/db/lookups.h"
 #include "leveldb/filter_policy.h"
 
 namespace sstfilter {
@@ -20,10 +21,11 @@ struct LevelDbConfig {
   std::unique_ptr<const leveldb::FilterPolicy> policy;
 };
 
-// Builds, measures and removes one database under shape.dir.
-absl::StatusOr<DbResult> RunLevelDb(const LevelDbConfig& config,
-                                    const DbShape& shape,
-                                    const Progress& progress);
+// Builds one database under shape.dir, waits for its compactions and
+// reopens it. The database is removed when the OpenDb goes.
+absl::StatusOr<std::unique_ptr<OpenDb>> BuildLevelDb(
+    const LevelDbConfig& config, const DbShape& shape,
+    const Progress& progress);
 
 }  // namespace bench
 }  // namespace sstfilter

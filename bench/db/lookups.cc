@@ -29,37 +29,47 @@ double Median(std::vector<double> values) {
   return values[(values.size() - 1) / 2];
 }
 
-LookupFigures TimeLookups(LookupKind kind, const DbShape& shape,
-                          const LookupFn& lookup,
-                          const ReadCounterFn& data_reads) {
+void WarmUp(LookupKind kind, const DbShape& shape, OpenDb* db) {
   char key[kMaxKeyBytes];
   const uint64_t warmup = std::min(shape.lookups, kMaxWarmupLookups);
   for (uint64_t i = 0; i < warmup; ++i) {
     const size_t len = MakeKey(
         KeyKind::kRandom16, KeyIndex(kind, kWarmupOffset + i, shape.keys), key);
-    lookup(absl::string_view(key, len));
+    db->Lookup(absl::string_view(key, len));
   }
+}
+
+RepFigures TimeRep(LookupKind kind, int rep, const DbShape& shape, OpenDb* db) {
+  char key[kMaxKeyBytes];
+  const uint64_t first = static_cast<uint64_t>(rep) * shape.lookups;
+  const uint64_t reads_before = db->DataReads();
+  RepFigures figures;
+  const auto start = std::chrono::steady_clock::now();
+  for (uint64_t i = 0; i < shape.lookups; ++i) {
+    const size_t len =
+        MakeKey(KeyKind::kRandom16, KeyIndex(kind, first + i, shape.keys), key);
+    figures.found += db->Lookup(absl::string_view(key, len));
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  const double n = static_cast<double>(shape.lookups);
+  figures.lookups_per_second = n / seconds;
+  figures.data_reads_per_lookup =
+      static_cast<double>(db->DataReads() - reads_before) / n;
+  return figures;
+}
+
+LookupFigures Summarize(const std::vector<RepFigures>& reps,
+                        uint64_t lookups_per_rep) {
   LookupFigures figures;
   std::vector<double> rates;
   std::vector<double> reads;
-  for (int rep = 0; rep < shape.reps; ++rep) {
-    const uint64_t first = static_cast<uint64_t>(rep) * shape.lookups;
-    const uint64_t reads_before = data_reads();
-    uint64_t found = 0;
-    const auto start = std::chrono::steady_clock::now();
-    for (uint64_t i = 0; i < shape.lookups; ++i) {
-      const size_t len = MakeKey(KeyKind::kRandom16,
-                                 KeyIndex(kind, first + i, shape.keys), key);
-      found += lookup(absl::string_view(key, len));
-    }
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-            .count();
-    const double n = static_cast<double>(shape.lookups);
-    rates.push_back(n / seconds);
-    reads.push_back(static_cast<double>(data_reads() - reads_before) / n);
-    figures.found += found;
-    figures.lookups += shape.lookups;
+  for (const RepFigures& rep : reps) {
+    rates.push_back(rep.lookups_per_second);
+    reads.push_back(rep.data_reads_per_lookup);
+    figures.found += rep.found;
+    figures.lookups += lookups_per_rep;
   }
   figures.lookups_per_second = Median(rates);
   figures.data_reads_per_lookup = Median(reads);

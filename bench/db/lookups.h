@@ -22,17 +22,35 @@ enum class LookupKind {
   kPresent,  // keys drawn uniformly from the written ones
 };
 
-// Looks a key up; returns whether it was found.
-using LookupFn = std::function<bool(absl::string_view key)>;
-// The store's running count of data blocks read from table files.
-using ReadCounterFn = std::function<uint64_t()>;
+// A built database, reopened and ready for lookups. Closing it (the
+// destructor) removes it from disk.
+class OpenDb {
+ public:
+  virtual ~OpenDb() = default;
+  // Looks a key up; returns whether it was found.
+  virtual bool Lookup(absl::string_view key) = 0;
+  // The store's running count of data blocks read from table files.
+  virtual uint64_t DataReads() = 0;
+  // What was built: everything but the lookup figures.
+  DbResult result;
+};
 
-// Runs shape.reps repetitions of shape.lookups lookups of kind, after a
-// warm-up of lookups from a separate range of keys, and returns the median
-// repetition's rates with the totals.
-LookupFigures TimeLookups(LookupKind kind, const DbShape& shape,
-                          const LookupFn& lookup,
-                          const ReadCounterFn& data_reads);
+// Looks up a range of keys of kind that no timed repetition uses: opens what
+// a store opens lazily and fills its caches as a running store's are.
+void WarmUp(LookupKind kind, const DbShape& shape, OpenDb* db);
+
+// One timed repetition: shape.lookups keys of kind, the same keys for every
+// database and fresh ones for every rep.
+struct RepFigures {
+  double lookups_per_second = 0;
+  double data_reads_per_lookup = 0;
+  uint64_t found = 0;
+};
+RepFigures TimeRep(LookupKind kind, int rep, const DbShape& shape, OpenDb* db);
+
+// The median repetition's figures, with the totals.
+LookupFigures Summarize(const std::vector<RepFigures>& reps,
+                        uint64_t lookups_per_rep);
 
 // The median of values (the lower middle for an even count). REQUIRES: not
 // empty.

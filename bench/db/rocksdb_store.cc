@@ -24,7 +24,6 @@ namespace {
 // miss is a read. Index and filter blocks stay in the table readers (RocksDB's
 // default, cache_index_and_filter_blocks = false), so they are never counted.
 constexpr size_t kBlockCacheBytes = 8 << 20;
-constexpr size_t kWriteBufferBytes = 8 << 20;
 constexpr size_t kWriteBatchKeys = 1000;
 
 absl::Status ToStatus(const rocksdb::Status& s, const std::string& what) {
@@ -40,10 +39,15 @@ rocksdb::Options MakeOptions(const RocksDbConfig& config) {
   options.create_if_missing = true;
   options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
   options.num_levels = kRocksDbNumLevels;
-  options.write_buffer_size = kWriteBufferBytes;
-  options.target_file_size_base = kWriteBufferBytes;
-  options.max_bytes_for_level_base = kRocksDbLevel1Bytes;
+  options.write_buffer_size = kRocksDbWriteBufferBytes;
+  options.target_file_size_base = kRocksDbWriteBufferBytes;
+  options.max_bytes_for_level_base = kRocksDbBaseLevelBytes;
   options.max_bytes_for_level_multiplier = kRocksDbFanOut;
+  // Levels sized from the last one up (RocksDB's recommended setting): the
+  // last level holds most keys from the start, and compactions into it merge
+  // with its data, so each table's filter is built at the level it lives in
+  // rather than moved down unchanged from a level above.
+  options.level_compaction_dynamic_level_bytes = true;
   options.max_background_jobs = 2;
   options.max_open_files =
       -1;  // every table opened (and its filter loaded) at open
@@ -94,83 +98,108 @@ absl::Status Build(const RocksDbConfig& config, const DbShape& shape,
   return ToStatus(db->Close(), "close");
 }
 
+// Files, keys and filter bits by level, from the tables' properties (keyed by
+// path) joined with the levels' file lists.
 void Describe(rocksdb::DB* db, DbResult* result) {
   rocksdb::TablePropertiesCollection tables;
   db->GetPropertiesOfAllTables(&tables);
-  for (const auto& entry : tables) {
-    result->filter_bytes += entry.second->filter_size;
-  }
   rocksdb::ColumnFamilyMetaData meta;
   db->GetColumnFamilyMetaData(&meta);
   for (const rocksdb::LevelMetaData& level : meta.levels) {
-    result->files_per_level.push_back(static_cast<int>(level.files.size()));
     uint64_t entries = 0;
+    uint64_t filter_bytes = 0;
     for (const rocksdb::SstFileMetaData& file : level.files) {
       entries += file.num_entries;
+      const auto found =
+          tables.find(file.directory + "/" + file.relative_filename);
+      if (found != tables.end()) filter_bytes += found->second->filter_size;
     }
+    result->files_per_level.push_back(static_cast<int>(level.files.size()));
     result->entries_per_level.push_back(entries);
+    result->bits_per_key_per_level.push_back(
+        entries == 0 ? 0.0
+                     : 8.0 * static_cast<double>(filter_bytes) /
+                           static_cast<double>(entries));
+  }
+  for (const auto& entry : tables) {
+    result->filter_bytes += entry.second->filter_size;
   }
   while (!result->files_per_level.empty() &&
          result->files_per_level.back() == 0) {
     result->files_per_level.pop_back();
     result->entries_per_level.pop_back();
+    result->bits_per_key_per_level.pop_back();
   }
 }
 
+class OpenRocksDb final : public OpenDb {
+ public:
+  OpenRocksDb(std::string path, rocksdb::Options options,
+              std::unique_ptr<rocksdb::DB> db)
+      : path_(std::move(path)),
+        options_(std::move(options)),
+        db_(std::move(db)) {}
+  ~OpenRocksDb() override {
+    db_->Close();
+    db_.reset();
+    rocksdb::DestroyDB(path_, rocksdb::Options());
+  }
+
+  bool Lookup(absl::string_view key) override {
+    return db_
+        ->Get(rocksdb::ReadOptions(), rocksdb::Slice(key.data(), key.size()),
+              &value_)
+        .ok();
+  }
+  uint64_t DataReads() override {
+    return options_.statistics->getTickerCount(rocksdb::BLOCK_CACHE_DATA_MISS);
+  }
+
+ private:
+  const std::string path_;
+  const rocksdb::Options options_;
+  std::unique_ptr<rocksdb::DB> db_;
+  std::string value_;
+};
+
 }  // namespace
 
-absl::StatusOr<DbResult> RunRocksDb(const RocksDbConfig& config,
-                                    const DbShape& shape,
-                                    const Progress& progress) {
+absl::StatusOr<std::unique_ptr<OpenDb>> BuildRocksDb(
+    const RocksDbConfig& config, const DbShape& shape,
+    const Progress& progress) {
   const std::string path = absl::StrCat(shape.dir, "/", config.name);
-  DbResult result;
+  rocksdb::DestroyDB(path, rocksdb::Options());  // a leftover of a killed run
+  const auto fail = [&](const absl::Status& status) {
+    rocksdb::DestroyDB(path, rocksdb::Options());
+    return absl::Status(status.code(),
+                        absl::StrCat(config.name, ": ", status.message()));
+  };
+  progress(absl::StrFormat("%s: writing %d keys", config.name, shape.keys));
+  const auto start = std::chrono::steady_clock::now();
+  absl::Status status = Build(config, shape, path);
+  if (!status.ok()) return fail(status);
+  const double build_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  rocksdb::Options options = MakeOptions(config);
+  rocksdb::DB* raw = nullptr;
+  status = ToStatus(rocksdb::DB::Open(options, path, &raw), "reopen");
+  if (!status.ok()) return fail(status);
+  auto db = std::make_unique<OpenRocksDb>(path, options,
+                                          std::unique_ptr<rocksdb::DB>(raw));
+  DbResult& result = db->result;
   result.store = "rocksdb";
   result.config = config.name;
   result.filter = config.filter;
   result.keys = shape.keys;
-
-  progress(absl::StrFormat("%s: writing %d keys", config.name, shape.keys));
-  const auto start = std::chrono::steady_clock::now();
-  absl::Status status = Build(config, shape, path);
-  result.build_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
-  if (status.ok()) {
-    const rocksdb::Options options = MakeOptions(config);
-    rocksdb::DB* raw = nullptr;
-    status = ToStatus(rocksdb::DB::Open(options, path, &raw), "reopen");
-    if (status.ok()) {
-      std::unique_ptr<rocksdb::DB> db(raw);
-      Describe(db.get(), &result);
-      const auto lookup = [&](absl::string_view key) {
-        std::string value;
-        const rocksdb::Status s =
-            db->Get(rocksdb::ReadOptions(),
-                    rocksdb::Slice(key.data(), key.size()), &value);
-        return s.ok();
-      };
-      const auto data_reads = [&] {
-        return options.statistics->getTickerCount(
-            rocksdb::BLOCK_CACHE_DATA_MISS);
-      };
-      progress(absl::StrFormat("%s: %s files by level; timing lookups",
-                               config.name,
-                               FormatLevels(result.files_per_level)));
-      result.absent =
-          TimeLookups(LookupKind::kAbsent, shape, lookup, data_reads);
-      result.present =
-          TimeLookups(LookupKind::kPresent, shape, lookup, data_reads);
-      status = ToStatus(db->Close(), "close");
-    }
-  }
-  rocksdb::DestroyDB(path, rocksdb::Options());
-  if (!status.ok()) {
-    return absl::Status(status.code(),
-                        absl::StrCat(config.name, ": ", status.message()));
-  }
+  result.build_seconds = build_seconds;
+  Describe(raw, &result);
   result.bits_per_key = 8.0 * static_cast<double>(result.filter_bytes) /
                         static_cast<double>(shape.keys);
-  return result;
+  progress(absl::StrFormat("%s: built in %.0f s, %s files by level",
+                           config.name, build_seconds,
+                           FormatLevels(result.files_per_level)));
+  return db;
 }
 
 }  // namespace bench

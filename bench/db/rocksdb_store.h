@@ -1,5 +1,5 @@
-// db_bench's RocksDB 7.8.3 runs: build a database of DbShape's keys with a
-// filter policy, wait for its compactions, reopen it, and time point lookups.
+// db_bench's RocksDB 7.8.3 databases: one per filter configuration, built
+// from DbShape's keys and reopened for lookups.
 
 #ifndef SSTFILTER_BENCH_DB_ROCKSDB_STORE_H_
 #define SSTFILTER_BENCH_DB_ROCKSDB_STORE_H_
@@ -9,6 +9,7 @@
 
 #include "absl/status/statusor.h"
 #include "bench/db/db_store.h"
+#include "bench/db/lookups.h"
 #include "rocksdb/filter_policy.h"
 
 namespace sstfilter {
@@ -20,16 +21,19 @@ struct RocksDbConfig {
   std::shared_ptr<const rocksdb::FilterPolicy> policy;
 };
 
-// The tree's shape: memtables and L1 small enough that 10^7 keys spread over
-// L0..L3 (a 10x fan-out from a 32 MB L1), as a store of a few hundred MB has.
+// The tree's shape: 1 MB memtables and tables, levels a 10x fan-out apart
+// sized from the last one up, and a base level of at least 1 MB, so that 10^7
+// keys (about 250 MB of tables) fill the last three of 7 levels.
 constexpr int kRocksDbNumLevels = 7;
-constexpr uint64_t kRocksDbLevel1Bytes = 32ull << 20;
+constexpr size_t kRocksDbWriteBufferBytes = 1 << 20;  // also each table's size
+constexpr uint64_t kRocksDbBaseLevelBytes = 1ull << 20;
 constexpr int kRocksDbFanOut = 10;
 
-// Builds, measures and removes one database under shape.dir.
-absl::StatusOr<DbResult> RunRocksDb(const RocksDbConfig& config,
-                                    const DbShape& shape,
-                                    const Progress& progress);
+// Builds one database under shape.dir, waits for its compactions and
+// reopens it. The database is removed when the OpenDb goes.
+absl::StatusOr<std::unique_ptr<OpenDb>> BuildRocksDb(
+    const RocksDbConfig& config, const DbShape& shape,
+    const Progress& progress);
 
 }  // namespace bench
 }  // namespace sstfilter
