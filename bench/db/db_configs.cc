@@ -85,27 +85,27 @@ absl::StatusOr<DbConfigs> MakeDbConfigs() {
 
 absl::StatusOr<RocksDbConfig> MakePerLevelConfig(const DbResult& uniform,
                                                  size_t value_bytes) {
-  // Level i of the model is RocksDB's level i. An empty level between full
-  // ones gets one key: its filters, if any are ever written, are then as
-  // tight as the budget allows.
+  // The model is the full tree RocksDB's dynamic level sizes aim at: the last
+  // level as the uniform run left it, each level above it a fan-out smaller.
+  // Levels that happened to be empty when the uniform run ended get their
+  // share all the same, since RocksDB writes tables there as the tree grows
+  // and may move them down unchanged.
   //
-  // L0 is modelled as it is while the database runs, not as it ends up
-  // (empty): flushed tables of one memtable each, kL0Runs of them at a time.
-  // Its tables are often moved to the base level unchanged, so their filters
-  // should cost about what the base level's do.
-  std::vector<TreeLevel> tree;
-  for (size_t i = 0; i < uniform.entries_per_level.size(); ++i) {
-    TreeLevel level;
-    level.keys = static_cast<double>(
-        std::max<uint64_t>(1, uniform.entries_per_level[i]));
-    if (i == 0) {
-      level.keys =
-          std::max(level.keys, static_cast<double>(KeysPerFlush(value_bytes)));
-      level.runs = kL0Runs;
-    }
-    tree.push_back(level);
+  // L0 is modelled as it is while the database runs, not as it ends up:
+  // flushed tables of one memtable each, kL0Runs of them at a time.
+  std::vector<TreeLevel> tree(
+      std::max<size_t>(1, uniform.entries_per_level.size()));
+  double keys = uniform.entries_per_level.empty()
+                    ? 1.0
+                    : static_cast<double>(std::max<uint64_t>(
+                          1, uniform.entries_per_level.back()));
+  for (size_t i = tree.size(); i-- > 1;) {
+    tree[i].keys = keys;
+    keys /= kRocksDbFanOut;
   }
-  if (tree.empty()) tree.push_back(TreeLevel{1.0, 1});
+  tree[0].keys = static_cast<double>(KeysPerFlush(value_bytes));
+  tree[0].runs = kL0Runs;
+
   absl::StatusOr<std::shared_ptr<const rocksdb::FilterPolicy>> policy =
       NewRocksDbPerLevelFilterPolicy(tree, kDbBitsPerKey);
   if (!policy.ok()) return policy.status();
