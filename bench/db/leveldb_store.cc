@@ -212,25 +212,16 @@ absl::StatusOr<std::unique_ptr<OpenDb>> BuildLevelDb(
   const auto start = std::chrono::steady_clock::now();
   absl::Status status = Build(config, shape, path);
   if (!status.ok()) return fail(status);
-  const double build_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
+  const double build_seconds = SecondsSince(start);
   auto db = std::make_unique<OpenLevelDb>(path);
   status = db->Open(config);
   if (!status.ok()) return fail(status);
+  db->result =
+      BuiltResult("leveldb", config.name, config.filter, shape, build_seconds);
   DbResult& result = db->result;
-  result.store = "leveldb";
-  result.config = config.name;
-  result.filter = config.filter;
-  result.keys = shape.keys;
-  result.build_seconds = build_seconds;
   status = Describe(db->db(), path, &result);
   if (!status.ok()) return fail(status);
-  result.bits_per_key = 8.0 * static_cast<double>(result.filter_bytes) /
-                        static_cast<double>(shape.keys);
-  progress(absl::StrFormat("%s: built in %.0f s, %s files by level",
-                           config.name, build_seconds,
-                           FormatLevels(result.files_per_level)));
+  FinishBuiltResult(progress, &result);
   return db;
 }
 

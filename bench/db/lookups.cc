@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "bench/keys.h"
 
@@ -23,6 +24,31 @@ uint64_t KeyIndex(LookupKind kind, uint64_t draw, uint64_t num_keys) {
 }
 
 }  // namespace
+
+DbResult BuiltResult(const char* store, const std::string& config,
+                     const std::string& filter, const DbShape& shape,
+                     double build_seconds) {
+  DbResult result;
+  result.store = store;
+  result.config = config;
+  result.filter = filter;
+  result.keys = shape.keys;
+  result.build_seconds = build_seconds;
+  return result;
+}
+
+void FinishBuiltResult(const Progress& progress, DbResult* result) {
+  result->bits_per_key = 8.0 * static_cast<double>(result->filter_bytes) /
+                         static_cast<double>(result->keys);
+  progress(absl::StrFormat("%s: built in %.0f s, %s files by level",
+                           result->config, result->build_seconds,
+                           FormatLevels(result->files_per_level)));
+}
+
+double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+      .count();
+}
 
 double Median(std::vector<double> values) {
   std::sort(values.begin(), values.end());

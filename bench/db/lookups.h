@@ -6,6 +6,7 @@
 #ifndef SSTFILTER_BENCH_DB_LOOKUPS_H_
 #define SSTFILTER_BENCH_DB_LOOKUPS_H_
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -51,6 +52,19 @@ RepFigures TimeRep(LookupKind kind, int rep, const DbShape& shape, OpenDb* db);
 // The median repetition's figures, with the totals.
 LookupFigures Summarize(const std::vector<RepFigures>& reps,
                         uint64_t lookups_per_rep);
+
+// The figures of a database just built, before Describe fills in its levels
+// and filter bytes.
+DbResult BuiltResult(const char* store, const std::string& config,
+                     const std::string& filter, const DbShape& shape,
+                     double build_seconds);
+
+// Derives bits/key from the filter bytes Describe found, and reports the
+// build on progress.
+void FinishBuiltResult(const Progress& progress, DbResult* result);
+
+// Seconds from start to now.
+double SecondsSince(std::chrono::steady_clock::time_point start);
 
 // The median of values (the lower middle for an even count). REQUIRES: not
 // empty.

@@ -178,27 +178,18 @@ absl::StatusOr<std::unique_ptr<OpenDb>> BuildRocksDb(
   const auto start = std::chrono::steady_clock::now();
   absl::Status status = Build(config, shape, path);
   if (!status.ok()) return fail(status);
-  const double build_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
+  const double build_seconds = SecondsSince(start);
   rocksdb::Options options = MakeOptions(config);
   rocksdb::DB* raw = nullptr;
   status = ToStatus(rocksdb::DB::Open(options, path, &raw), "reopen");
   if (!status.ok()) return fail(status);
   auto db = std::make_unique<OpenRocksDb>(path, options,
                                           std::unique_ptr<rocksdb::DB>(raw));
+  db->result =
+      BuiltResult("rocksdb", config.name, config.filter, shape, build_seconds);
   DbResult& result = db->result;
-  result.store = "rocksdb";
-  result.config = config.name;
-  result.filter = config.filter;
-  result.keys = shape.keys;
-  result.build_seconds = build_seconds;
   Describe(raw, &result);
-  result.bits_per_key = 8.0 * static_cast<double>(result.filter_bytes) /
-                        static_cast<double>(shape.keys);
-  progress(absl::StrFormat("%s: built in %.0f s, %s files by level",
-                           config.name, build_seconds,
-                           FormatLevels(result.files_per_level)));
+  FinishBuiltResult(progress, &result);
   return db;
 }
 

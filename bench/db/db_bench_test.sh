@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Runs the real db_bench binary on tiny databases: one JSON row per configuration with
+# every present key found and no absent key found, the text table with its comparisons,
+# --configs=list, and exit status 2 with one line for each bad flag value.
+set -uo pipefail
+
+bench="$1"
+tmp="${TEST_TMPDIR:-$(mktemp -d)}"
+failures=0
+
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+tiny=(--keys=20000 --lookups=500 --reps=2 --dir="$tmp")
+
+for args in "--keys=0" "--lookups=0" "--reps=0" "--format=xml" "--stores=mysql" \
+            "--configs=nosuch"; do
+  "$bench" "${tiny[@]}" $args >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  [ "$rc" -eq 2 ] || fail "$args: exit status $rc, want 2"
+  [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "$args: stderr is not one line: $(cat "$tmp/err")"
+done
+
+"$bench" --configs=list >"$tmp/out" 2>"$tmp/err" || fail "--configs=list failed"
+for name in rocksdb.bloom rocksdb.ribbon sstfilter.native sstfilter.per_level \
+            leveldb.bloom leveldb+sstfilter.native; do
+  grep -qx "$name" "$tmp/out" || fail "--configs=list lacks $name"
+done
+
+# Every configuration, JSON: 2 reps x 500 lookups of each kind.
+"$bench" "${tiny[@]}" --format=json >"$tmp/json" 2>"$tmp/err" || fail "json run: $(cat "$tmp/err")"
+[ "$(wc -l <"$tmp/json")" -eq 6 ] || fail "want 6 JSON rows, got: $(cat "$tmp/json")"
+while read -r row; do
+  for field in '"store":' '"bits_per_key":' '"files_per_level":' '"lookups_per_second":' \
+               '"data_reads_per_lookup":' '"filter_bytes":'; do
+    [[ "$row" == *"$field"* ]] || fail "row lacks $field: $row"
+  done
+  [[ "$row" == *'"absent":{'*'"found":0,'* ]] || fail "an absent key was found: $row"
+  [[ "$row" == *'"present":{'*'"found":1000,"lookups":1000'* ]] ||
+    fail "a present key was not found: $row"
+done <"$tmp/json"
+
+# The text table with the comparisons the README quotes; the databases are removed.
+"$bench" "${tiny[@]}" --stores=rocksdb --configs=rocksdb.bloom,sstfilter.native \
+  >"$tmp/text" 2>"$tmp/err" || fail "table run: $(cat "$tmp/err")"
+grep -q "sstfilter.native / rocksdb.bloom" "$tmp/text" || fail "no ratio line: $(cat "$tmp/text")"
+[ -z "$(ls -A "$tmp" | grep -v -e '^out$' -e '^err$' -e '^json$' -e '^text$')" ] ||
+  fail "databases left behind: $(ls "$tmp")"
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures failures" >&2
+  exit 1
+fi
+echo "db_bench_test: all checks passed"
