@@ -41,7 +41,8 @@ int main() {
   table_options.filter_policy = sstfilter::AsRocksDbFilterPolicy(shared);
   rocksdb::Options options;
   options.create_if_missing = true;
-  options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table_options));
+  options.table_factory.reset(
+      rocksdb::NewBlockBasedTableFactory(table_options));
   std::string value;
   {
     rocksdb::DB* raw = nullptr;
