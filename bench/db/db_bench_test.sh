@@ -29,11 +29,15 @@ for name in rocksdb.bloom rocksdb.ribbon sstfilter.native sstfilter.per_level \
   grep -qx "$name" "$tmp/out" || fail "--configs=list lacks $name"
 done
 
-# Every configuration, JSON: 2 reps x 500 lookups of each kind.
+# Every configuration, JSON: 2 reps x 500 lookups of each kind; the RocksDB ones
+# settled and again with two flushes in L0.
 "$bench" "${tiny[@]}" --format=json >"$tmp/json" 2>"$tmp/err" || fail "json run: $(cat "$tmp/err")"
-[ "$(wc -l <"$tmp/json")" -eq 6 ] || fail "want 6 JSON rows, got: $(cat "$tmp/json")"
+[ "$(wc -l <"$tmp/json")" -eq 10 ] || fail "want 10 JSON rows, got: $(cat "$tmp/json")"
+[ "$(grep -c '"tree":"settled"' "$tmp/json")" -eq 6 ] || fail "want 6 settled rows: $(cat "$tmp/json")"
+[ "$(grep -c '"store":"rocksdb","config":"[a-z._]*","tree":"2 flushes in L0".*"files_per_level":\[2,' \
+     "$tmp/json")" -eq 4 ] || fail "want 4 RocksDB rows with 2 tables in L0: $(cat "$tmp/json")"
 while read -r row; do
-  for field in '"store":' '"bits_per_key":' '"files_per_level":' '"lookups_per_second":' \
+  for field in '"store":' '"tree":' '"bits_per_key":' '"files_per_level":' '"lookups_per_second":' \
                '"data_reads_per_lookup":' '"filter_bytes":'; do
     [[ "$row" == *"$field"* ]] || fail "row lacks $field: $row"
   done
@@ -45,7 +49,10 @@ done <"$tmp/json"
 # The text table with the comparisons the README quotes; the databases are removed.
 "$bench" "${tiny[@]}" --stores=rocksdb --configs=rocksdb.bloom,sstfilter.native \
   >"$tmp/text" 2>"$tmp/err" || fail "table run: $(cat "$tmp/err")"
-grep -q "sstfilter.native / rocksdb.bloom" "$tmp/text" || fail "no ratio line: $(cat "$tmp/text")"
+for tree in "settled" "2 flushes in L0"; do
+  grep -q "absent lookups/s, $tree: sstfilter.native / rocksdb.bloom" "$tmp/text" ||
+    fail "no ratio line for the $tree tree: $(cat "$tmp/text")"
+done
 [ -z "$(ls -A "$tmp" | grep -v -e '^out$' -e '^err$' -e '^json$' -e '^text$')" ] ||
   fail "databases left behind: $(ls "$tmp")"
 

@@ -24,18 +24,6 @@ constexpr double kRibbonBloomEquivalentBitsPerKey = 14;
 // filters in flushes).
 constexpr int kRibbonAtEveryLevel = -1;
 
-// Flushed tables a lookup meets in L0, on average: RocksDB compacts L0 when it
-// holds 4 (level0_file_num_compaction_trigger).
-constexpr int kL0Runs = 2;
-// A memtable entry's bytes beyond its key and value (skiplist node, varint
-// lengths, sequence number): an estimate, good enough for L0's share.
-constexpr size_t kMemtableEntryOverheadBytes = 24;
-
-uint64_t KeysPerFlush(size_t value_bytes) {
-  return kRocksDbWriteBufferBytes /
-         (16 + value_bytes + kMemtableEntryOverheadBytes);
-}
-
 absl::StatusOr<std::shared_ptr<const FilterPolicy>> NativePolicy() {
   absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
       NewBloomFilterPolicy(FilterOptions::BitsPerKey(kDbBitsPerKey));
@@ -92,7 +80,7 @@ absl::StatusOr<RocksDbConfig> MakePerLevelConfig(const DbResult& uniform,
   // and may move them down unchanged.
   //
   // L0 is modelled as it is while the database runs, not as it ends up:
-  // flushed tables of one memtable each, kL0Runs of them at a time.
+  // flushed tables of one memtable each, kRocksDbRecentFlushes of them.
   std::vector<TreeLevel> tree(
       std::max<size_t>(1, uniform.entries_per_level.size()));
   double keys = uniform.entries_per_level.empty()
@@ -103,8 +91,8 @@ absl::StatusOr<RocksDbConfig> MakePerLevelConfig(const DbResult& uniform,
     tree[i].keys = keys;
     keys /= kRocksDbFanOut;
   }
-  tree[0].keys = static_cast<double>(KeysPerFlush(value_bytes));
-  tree[0].runs = kL0Runs;
+  tree[0].keys = static_cast<double>(RocksDbKeysPerFlush(value_bytes));
+  tree[0].runs = kRocksDbRecentFlushes;
 
   absl::StatusOr<std::shared_ptr<const rocksdb::FilterPolicy>> policy =
       NewRocksDbPerLevelFilterPolicy(tree, kDbBitsPerKey);

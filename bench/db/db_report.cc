@@ -13,23 +13,25 @@ namespace bench {
 namespace {
 
 const DbResult* Find(const std::vector<DbResult>& results,
-                     const std::string& config) {
+                     const std::string& config, const std::string& tree) {
   for (const DbResult& r : results) {
-    if (r.config == config) return &r;
+    if (r.config == config && r.tree == tree) return &r;
   }
   return nullptr;
 }
 
-// "a / b = ratio" lines for the comparisons the targets are stated in, when
-// both configurations ran.
+// "what, tree: a / b = ratio" lines for the comparisons the targets are
+// stated in, when both configurations ran in that tree.
 void PrintRatio(const std::vector<DbResult>& results, const char* what,
                 const std::string& numerator, const std::string& denominator,
                 double (*figure)(const DbResult&), std::ostream& out) {
-  const DbResult* a = Find(results, numerator);
-  const DbResult* b = Find(results, denominator);
-  if (a == nullptr || b == nullptr || figure(*b) == 0) return;
-  out << absl::StrFormat("%s: %s / %s = %.3f\n", what, numerator, denominator,
-                         figure(*a) / figure(*b));
+  for (const char* tree : {kSettledTree, kRecentFlushesTree}) {
+    const DbResult* a = Find(results, numerator, tree);
+    const DbResult* b = Find(results, denominator, tree);
+    if (a == nullptr || b == nullptr || figure(*b) == 0) continue;
+    out << absl::StrFormat("%s, %s: %s / %s = %.3f\n", what, tree, numerator,
+                           denominator, figure(*a) / figure(*b));
+  }
 }
 
 double AbsentRate(const DbResult& r) { return r.absent.lookups_per_second; }
@@ -43,14 +45,15 @@ void PrintTable(const DbShape& shape, const std::vector<DbResult>& results,
       "%d keys of 16 bytes, %d-byte values; %d lookups of each kind per "
       "repetition, median of %d repetitions\n\n",
       shape.keys, shape.value_bytes, shape.lookups, shape.reps);
-  out << absl::StrFormat("%-8s %-24s %8s %10s %-16s %8s %12s %12s %12s %12s\n",
-                         "store", "config", "bits/key", "filter MiB",
-                         "files by level", "build s", "absent/s",
-                         "absent reads", "present/s", "present reads");
+  out << absl::StrFormat(
+      "%-8s %-24s %-15s %8s %10s %-16s %8s %12s %12s %12s %12s\n", "store",
+      "config", "tree", "bits/key", "filter MiB", "files by level", "build s",
+      "absent/s", "absent reads", "present/s", "present reads");
   for (const DbResult& r : results) {
     out << absl::StrFormat(
-        "%-8s %-24s %8.2f %10.1f %-16s %8.0f %12.0f %12.4f %12.0f %12.4f\n",
-        r.store, r.config, r.bits_per_key,
+        "%-8s %-24s %-15s %8.2f %10.1f %-16s %8.0f %12.0f %12.4f %12.0f "
+        "%12.4f\n",
+        r.store, r.config, r.tree, r.bits_per_key,
         static_cast<double>(r.filter_bytes) / (1 << 20),
         FormatLevels(r.files_per_level), r.build_seconds,
         r.absent.lookups_per_second, r.absent.data_reads_per_lookup,
@@ -58,7 +61,12 @@ void PrintTable(const DbShape& shape, const std::vector<DbResult>& results,
   }
   out << "\n";
   for (const DbResult& r : results) {
-    out << absl::StrFormat("%-24s %s\n", r.config, r.filter);
+    if (r.tree == kSettledTree) {
+      out << absl::StrFormat("%-24s %s\n", r.config, r.filter);
+    }
+  }
+  out << "\n";
+  for (const DbResult& r : results) {
     if (!r.bits_per_key_per_level.empty()) {
       std::vector<std::string> levels;
       for (size_t i = 0; i < r.bits_per_key_per_level.size(); ++i) {
@@ -67,8 +75,8 @@ void PrintTable(const DbShape& shape, const std::vector<DbResult>& results,
             "L%d %.1f (%.1f%% of keys)", i, r.bits_per_key_per_level[i],
             100.0 * r.entries_per_level[i] / static_cast<double>(r.keys)));
       }
-      out << absl::StrFormat("%-24s   bits/key by level: %s\n", "",
-                             absl::StrJoin(levels, ", "));
+      out << absl::StrFormat("%-24s %-15s bits/key by level: %s\n", r.config,
+                             r.tree, absl::StrJoin(levels, ", "));
     }
   }
   out << "\n";
@@ -88,6 +96,7 @@ void PrintJson(const DbShape& shape, const std::vector<DbResult>& results,
     nlohmann::ordered_json row;
     row["store"] = r.store;
     row["config"] = r.config;
+    row["tree"] = r.tree;
     row["filter"] = r.filter;
     row["keys"] = r.keys;
     row["value_bytes"] = shape.value_bytes;

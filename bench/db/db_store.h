@@ -30,16 +30,29 @@ struct DbShape {
 // One kind of lookup (absent or present keys), the median repetition.
 struct LookupFigures {
   double lookups_per_second = 0;
-  double data_reads_per_lookup = 0;  // data blocks read from the file
-  uint64_t found = 0;                // keys found, over all repetitions
-  uint64_t lookups = 0;              // over all repetitions
+  // Data blocks read from table files. Lookups do not fill the block cache
+  // (ReadOptions::fill_cache = false), so every data block a lookup needs is
+  // read, whatever the luck of a cache.
+  double data_reads_per_lookup = 0;
+  uint64_t found = 0;    // keys found, over all repetitions
+  uint64_t lookups = 0;  // over all repetitions
 };
+
+// The states of a tree lookups are timed in. Settled: every flush and
+// compaction done (RocksDB: L0 compacted too, so that every configuration has
+// the same shape).
+// Recent flushes (RocksDB): the settled tree plus kRocksDbRecentFlushes
+// memtables flushed into L0 and not yet compacted, as a store receiving writes
+// has them; each is one more run that every lookup consults.
+constexpr char kSettledTree[] = "settled";
+constexpr char kRecentFlushesTree[] = "2 flushes in L0";
 
 struct DbResult {
   std::string store;   // "rocksdb" or "leveldb"
   std::string config;  // e.g. "rocksdb.bloom"
-  std::string filter;  // the policy as configured
-  uint64_t keys = 0;
+  std::string tree = kSettledTree;
+  std::string filter;         // the policy as configured
+  uint64_t keys = 0;          // in the tree, recent flushes included
   double build_seconds = 0;   // writes, flushes and compactions
   uint64_t filter_bytes = 0;  // every table's filter block
   double bits_per_key = 0;    // filter_bytes * 8 / keys

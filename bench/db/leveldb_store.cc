@@ -37,8 +37,8 @@ absl::Status ToStatus(const leveldb::Status& s, const std::string& what) {
 class CountingEnv;
 
 // Counts the reads of a table file after it is open: with the index and
-// filter blocks held by the open table, and data blocks through LevelDB's
-// 8 MB block cache, each read is a data block a lookup needed.
+// filter blocks held by the open table, and lookups that do not fill the block
+// cache, each read is a data block a lookup needed.
 class CountingFile : public leveldb::RandomAccessFile {
  public:
   CountingFile(std::unique_ptr<leveldb::RandomAccessFile> file,
@@ -182,10 +182,9 @@ class OpenLevelDb final : public OpenDb {
   leveldb::DB* db() { return db_.get(); }
 
   bool Lookup(absl::string_view key) override {
-    return db_
-        ->Get(leveldb::ReadOptions(), leveldb::Slice(key.data(), key.size()),
-              &value_)
-        .ok();
+    leveldb::ReadOptions read;
+    read.fill_cache = false;  // every data block a lookup needs is read
+    return db_->Get(read, leveldb::Slice(key.data(), key.size()), &value_).ok();
   }
   uint64_t DataReads() override { return env_.reads(); }
 

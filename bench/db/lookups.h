@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "bench/db/db_store.h"
 
@@ -32,6 +33,13 @@ class OpenDb {
   virtual bool Lookup(absl::string_view key) = 0;
   // The store's running count of data blocks read from table files.
   virtual uint64_t DataReads() = 0;
+  // Moves the database from the settled tree to kRecentFlushesTree: writes
+  // keys past shape.keys, flushes them into L0, and updates result. Stores
+  // without that state return UnimplementedError.
+  virtual absl::Status AddRecentFlushes(const DbShape& shape) {
+    (void)shape;
+    return absl::UnimplementedError("only the settled tree");
+  }
   // What was built: everything but the lookup figures.
   DbResult result;
 };

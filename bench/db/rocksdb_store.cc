@@ -19,12 +19,20 @@ namespace sstfilter {
 namespace bench {
 namespace {
 
-// Data blocks come through a block cache far smaller than the data, so a data
-// block a lookup needs is almost always read from the file: each block cache
-// miss is a read. Index and filter blocks stay in the table readers (RocksDB's
-// default, cache_index_and_filter_blocks = false), so they are never counted.
+// Lookups do not fill the block cache (ReadOptions::fill_cache = false), so
+// each data block a lookup needs is a block cache miss and a read of the
+// file. Index and filter blocks stay in the table readers (RocksDB's default,
+// cache_index_and_filter_blocks = false), so they are never counted.
 constexpr size_t kBlockCacheBytes = 8 << 20;
 constexpr size_t kWriteBatchKeys = 1000;
+// A recent flush's memtable is filled to this share of its size, in steps of
+// kFillStepKeys keys: RocksDB flushes by itself a little above 0.95.
+constexpr double kFullMemtable = 0.9;
+constexpr uint64_t kFillStepKeys = 100;
+// A memtable entry's bytes beyond its key and value (skiplist node, varint
+// lengths, sequence number, arena slack), as measured: 11,400 entries of 16 +
+// 32 bytes filled kFullMemtable of a 1 MB memtable.
+constexpr size_t kMemtableEntryOverheadBytes = 35;
 
 absl::Status ToStatus(const rocksdb::Status& s, const std::string& what) {
   if (s.ok()) return absl::OkStatus();
@@ -41,6 +49,7 @@ rocksdb::Options MakeOptions(const RocksDbConfig& config) {
   options.num_levels = kRocksDbNumLevels;
   options.write_buffer_size = kRocksDbWriteBufferBytes;
   options.target_file_size_base = kRocksDbWriteBufferBytes;
+  options.level0_file_num_compaction_trigger = kRocksDbL0CompactionTrigger;
   options.max_bytes_for_level_base = kRocksDbBaseLevelBytes;
   options.max_bytes_for_level_multiplier = kRocksDbFanOut;
   // Levels sized from the last one up (RocksDB's recommended setting): the
@@ -71,6 +80,26 @@ void WaitForCompactions(rocksdb::DB* db) {
   }
 }
 
+// Writes keys [first, first + count) with shape's values, in batches.
+absl::Status WriteKeys(rocksdb::DB* db, uint64_t first, uint64_t count,
+                       size_t value_bytes) {
+  rocksdb::WriteOptions write_options;
+  write_options.disableWAL = true;  // the database is rebuilt, never recovered
+  const std::string value(value_bytes, 'v');
+  char key[kMaxKeyBytes];
+  rocksdb::WriteBatch batch;
+  for (uint64_t i = first; i < first + count; ++i) {
+    const size_t len = MakeKey(KeyKind::kRandom16, i, key);
+    batch.Put(rocksdb::Slice(key, len), value);
+    if (batch.Count() == kWriteBatchKeys || i + 1 == first + count) {
+      absl::Status status = ToStatus(db->Write(write_options, &batch), "write");
+      if (!status.ok()) return status;
+      batch.Clear();
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status Build(const RocksDbConfig& config, const DbShape& shape,
                    const std::string& path) {
   rocksdb::DB* raw = nullptr;
@@ -78,21 +107,17 @@ absl::Status Build(const RocksDbConfig& config, const DbShape& shape,
       ToStatus(rocksdb::DB::Open(MakeOptions(config), path, &raw), "open");
   if (!status.ok()) return status;
   std::unique_ptr<rocksdb::DB> db(raw);
-  rocksdb::WriteOptions write_options;
-  write_options.disableWAL = true;  // the database is rebuilt, never recovered
-  const std::string value(shape.value_bytes, 'v');
-  char key[kMaxKeyBytes];
-  rocksdb::WriteBatch batch;
-  for (uint64_t i = 0; i < shape.keys; ++i) {
-    const size_t len = MakeKey(KeyKind::kRandom16, i, key);
-    batch.Put(rocksdb::Slice(key, len), value);
-    if (batch.Count() == kWriteBatchKeys || i + 1 == shape.keys) {
-      status = ToStatus(db->Write(write_options, &batch), "write");
-      if (!status.ok()) return status;
-      batch.Clear();
-    }
-  }
+  status = WriteKeys(db.get(), 0, shape.keys, shape.value_bytes);
+  if (!status.ok()) return status;
   status = ToStatus(db->Flush(rocksdb::FlushOptions()), "flush");
+  if (!status.ok()) return status;
+  WaitForCompactions(db.get());
+  // The settled tree: whatever flushes were left in L0 below the compaction
+  // trigger are compacted too, so that every configuration's tree has the
+  // same shape whatever the timing of its background compactions.
+  status =
+      ToStatus(db->SetOptions({{"level0_file_num_compaction_trigger", "1"}}),
+               "set the L0 trigger");
   if (!status.ok()) return status;
   WaitForCompactions(db.get());
   return ToStatus(db->Close(), "close");
@@ -101,6 +126,10 @@ absl::Status Build(const RocksDbConfig& config, const DbShape& shape,
 // Files, keys and filter bits by level, from the tables' properties (keyed by
 // path) joined with the levels' file lists.
 void Describe(rocksdb::DB* db, DbResult* result) {
+  result->files_per_level.clear();
+  result->entries_per_level.clear();
+  result->bits_per_key_per_level.clear();
+  result->filter_bytes = 0;
   rocksdb::TablePropertiesCollection tables;
   db->GetPropertiesOfAllTables(&tables);
   rocksdb::ColumnFamilyMetaData meta;
@@ -146,13 +175,44 @@ class OpenRocksDb final : public OpenDb {
   }
 
   bool Lookup(absl::string_view key) override {
-    return db_
-        ->Get(rocksdb::ReadOptions(), rocksdb::Slice(key.data(), key.size()),
-              &value_)
-        .ok();
+    rocksdb::ReadOptions read;
+    read.fill_cache = false;  // every data block a lookup needs is read
+    return db_->Get(read, rocksdb::Slice(key.data(), key.size()), &value_).ok();
   }
   uint64_t DataReads() override {
     return options_.statistics->getTickerCount(rocksdb::BLOCK_CACHE_DATA_MISS);
+  }
+
+  absl::Status AddRecentFlushes(const DbShape& shape) override {
+    uint64_t next = shape.keys;
+    for (int flush = 0; flush < kRocksDbRecentFlushes; ++flush) {
+      // Fills the memtable to nearly its size, short of RocksDB's own flush
+      // (which would split it across two tables), then flushes it.
+      while (IntProperty(db_.get(), "rocksdb.cur-size-active-mem-table") <
+             kRocksDbWriteBufferBytes * kFullMemtable) {
+        absl::Status status =
+            WriteKeys(db_.get(), next, kFillStepKeys, shape.value_bytes);
+        if (!status.ok()) return status;
+        next += kFillStepKeys;
+      }
+      absl::Status status =
+          ToStatus(db_->Flush(rocksdb::FlushOptions()), "flush");
+      if (!status.ok()) return status;
+    }
+    WaitForCompactions(db_.get());
+    Describe(db_.get(), &result);
+    const int l0_tables =
+        result.files_per_level.empty() ? 0 : result.files_per_level[0];
+    if (l0_tables != kRocksDbRecentFlushes) {
+      return absl::InternalError(absl::StrFormat(
+          "%s: L0 holds %d tables after %d flushes, want %d", result.config,
+          l0_tables, kRocksDbRecentFlushes, kRocksDbRecentFlushes));
+    }
+    result.tree = kRecentFlushesTree;
+    result.keys = next;
+    result.bits_per_key = 8.0 * static_cast<double>(result.filter_bytes) /
+                          static_cast<double>(result.keys);
+    return absl::OkStatus();
   }
 
  private:
@@ -163,6 +223,12 @@ class OpenRocksDb final : public OpenDb {
 };
 
 }  // namespace
+
+uint64_t RocksDbKeysPerFlush(size_t value_bytes) {
+  return static_cast<uint64_t>(
+      kRocksDbWriteBufferBytes * kFullMemtable /
+      static_cast<double>(16 + value_bytes + kMemtableEntryOverheadBytes));
+}
 
 absl::StatusOr<std::unique_ptr<OpenDb>> BuildRocksDb(
     const RocksDbConfig& config, const DbShape& shape,
