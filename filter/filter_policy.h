@@ -144,7 +144,9 @@ class FilterPolicy {
 
   virtual std::unique_ptr<FilterBuilder> NewBuilder() const = 0;
 
-  // Never fails: unreadable bytes give a reader with a safe answer.
+  // Never fails: unreadable bytes give a reader with a safe answer. The
+  // reader reads filter in place, at any address; a policy may be faster when
+  // filter starts on a cache line (the native Bloom filter: see bloom.h).
   // REQUIRES: filter outlives the returned reader.
   virtual std::unique_ptr<FilterReader> NewReader(
       absl::string_view filter) const = 0;

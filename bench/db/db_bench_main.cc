@@ -33,7 +33,7 @@ ABSL_FLAG(uint64_t, keys, 10'000'000, "keys in each database");
 ABSL_FLAG(uint64_t, value_bytes, 32, "bytes of each value");
 ABSL_FLAG(uint64_t, lookups, 200'000,
           "lookups of each kind (absent, present) per repetition");
-ABSL_FLAG(int, reps, 3,
+ABSL_FLAG(int, reps, 5,
           "repetitions of each kind of lookup; the median counts");
 ABSL_FLAG(std::string, stores, "rocksdb,leveldb", "stores to run");
 ABSL_FLAG(

@@ -23,7 +23,7 @@ struct DbShape {
   size_t value_bytes = 32;
   // Lookups per repetition, of each kind; every repetition draws fresh keys.
   uint64_t lookups = 200'000;
-  int reps = 3;
+  int reps = 5;
   std::string dir;  // parent of the databases; each is removed after its run
 };
 

@@ -26,6 +26,18 @@
 // bits/key). A filter of n keys takes ceil(n c / 8) bytes plus a 4..13-byte
 // trailer.
 //
+// Alignment: a reader reads the filter where the caller keeps it, with no
+// copy (no memory beyond the reader object, no work at construction beyond
+// parsing the trailer), and answers the same at any address
+// (bloom_format_test's AnyAlignment). Its speed out of cache does depend on
+// the address: a block is one cache line only when the filter starts at a
+// multiple of 64 bytes. A std::string or new char[] starts 16-byte aligned, so
+// three filters in four have every block across two lines, and a query on a
+// filter out of cache waits for both (measured on 6,400 filters: 14% more
+// one-at-a-time latency, 10% less absent-key throughput; bench/README.md,
+// "Where a filter sits"). Keep filters in 64-byte-aligned buffers where you
+// can: sstfilter's own table layer (table/table_filter.h) does.
+//
 // Format: filter/bloom/README.md. Name(): "sstfilter.LocalBloom1".
 //
 // Readers are immutable and thread-safe, and accept any bytes: too short to be
