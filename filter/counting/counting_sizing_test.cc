@@ -4,6 +4,7 @@
 
 #include "filter/counting/counting_sizing.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -42,19 +43,43 @@ TEST(CountingSizingTest, FppGivesTheSmallestCountersThatReachIt) {
   }
 }
 
-// The figures counting_bloom.h and the README quote.
+// The sizing table of filter/counting/README.md (and counting_bloom.h's
+// figures): counters/key, k, and the native filter's and a standard filter's
+// bits/key for comparison.
 TEST(CountingSizingTest, DocumentedSizes) {
-  absl::StatusOr<CountingSizing> one = SizeForOptions(FilterOptions::Fpp(0.01));
-  ASSERT_TRUE(one.ok());
-  EXPECT_NEAR(one->counters_per_key, 10.85, 0.005);
-  EXPECT_EQ(one->num_probes, 6);
-  absl::StatusOr<CountingSizing> three =
-      SizeForOptions(FilterOptions::Fpp(0.03));
-  ASSERT_TRUE(three.ok());
-  EXPECT_NEAR(three->counters_per_key, 7.83, 0.005);
-  EXPECT_EQ(three->num_probes, 5);
+  const struct {
+    double fpp;
+    double counters_per_key;
+    int k;
+    double native_bits_per_key;
+  } kRows[] = {
+      {0.1, 4.92, 3, 4.84},     {0.03, 7.83, 5, 7.43},
+      {0.01, 10.85, 6, 9.92},   {1e-3, 19.01, 8, 15.55},
+      {1e-4, 30.94, 10, 22.03}, {1e-6, 77.13, 13, 38.82},
+  };
+  const LocalBloomLayout native(512);
+  for (const auto& row : kRows) {
+    SCOPED_TRACE(row.fpp);
+    absl::StatusOr<CountingSizing> sizing =
+        SizeForOptions(FilterOptions::Fpp(row.fpp));
+    ASSERT_TRUE(sizing.ok());
+    EXPECT_NEAR(sizing->counters_per_key, row.counters_per_key, 0.005);
+    EXPECT_EQ(sizing->num_probes, row.k);
+    EXPECT_NEAR(native.SmallestBitsPerKey(row.fpp, 1, 100),
+                row.native_bits_per_key, 0.005);
+  }
   EXPECT_NEAR(LayoutFpp(kMaxBitsPerKey, OptimalProbes(kMaxBitsPerKey)), 2.7e-7,
               0.05e-7);
+}
+
+// counting_bloom.cc unrolls its probe loops for k up to 16; every size the
+// options allow stays within that.
+TEST(CountingSizingTest, ProbesStayWithinTheUnrolledLoops) {
+  int most = 0;
+  for (double c = kMinBitsPerKey; c <= kMaxBitsPerKey; c += 0.25) {
+    most = std::max(most, OptimalProbes(c));
+  }
+  EXPECT_EQ(most, 14);
 }
 
 TEST(CountingSizingTest, BitsPerKeyIsCountersPerKey) {
@@ -124,11 +149,26 @@ TEST(CountingSizingTest, CounterTailMatchesDirectComputation) {
   EXPECT_EQ(CounterAtLeastProbability(10, 6, 0), 1.0);
 }
 
-// The figures the README quotes: saturation is negligible at design load.
-TEST(CountingSizingTest, SaturationAtDesignLoad) {
-  const double at_one_percent = CounterAtLeastProbability(10.85, 6, kSaturated);
-  EXPECT_GT(at_one_percent, 4e-15);
-  EXPECT_LT(at_one_percent, 6e-15);
+// The saturation table of filter/counting/README.md: negligible at design
+// load, and 3-bit counters (saturating at 7) would not do.
+TEST(CountingSizingTest, SaturationFigures) {
+  const struct {
+    double counters_per_key;
+    int k;
+    int hits;
+    double probability;
+  } kRows[] = {
+      {10.85, 6, 15, 5.2e-15},     {10.85, 6, 16, 3.1e-16},
+      {7.83, 5, 15, 1.4e-14},      {7.83, 5, 16, 8.5e-16},
+      {10.85 / 2, 6, 15, 1.4e-11}, {10.85 / 4, 6, 15, 4.5e-8},
+      {1.0, 6, 15, 1.8e-3},        {10.85, 6, 7, 5.2e-6},
+  };
+  for (const auto& row : kRows) {
+    EXPECT_NEAR(
+        CounterAtLeastProbability(row.counters_per_key, row.k, row.hits),
+        row.probability, 0.05 * row.probability)
+        << row.counters_per_key << " " << row.k << " " << row.hits;
+  }
   // Fan et al.'s bound for 16 or more, standard layout: 1.37e-15 per counter.
   EXPECT_LT(CounterAtLeastProbability(10.85, 6, kSaturated + 1), 1.37e-15);
 }
