@@ -4,7 +4,7 @@
 // MayContain asks whether they are all nonzero. For a set that changes, such
 // as the keys of a memtable or a cache, where a rebuilt immutable filter would
 // cost too much. (An SSTable's keys never change: use the native filter,
-// filter/bloom/bloom.h, at a quarter of the memory.)
+// filter/bloom/bloom.h, in under a quarter of the memory.)
 //
 // Example:
 //
@@ -49,9 +49,9 @@
 // decrements counters other keys rely on and may cause false negatives for
 // them. Remove detects it when it is cheap to: if any of the key's counters is
 // zero (the key is certainly absent), or lower than the number of the key's
-// probes on it, Remove returns false and changes nothing. It cannot detect the
-// removal of an absent key that is a false positive (probability about fpp);
-// remove only keys you added.
+// probes on it, Remove returns false and changes nothing. It cannot always
+// detect the removal of an absent key that is a false positive (probability
+// about fpp): remove only keys you added.
 //
 // Thread safety: as for a standard container. Any number of threads may call
 // the const methods (MayContain, the statistics) concurrently; Add, Remove and
