@@ -1,7 +1,9 @@
 #include "util/bloom_math.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <utility>
 
 namespace sstfilter {
 
@@ -120,6 +122,77 @@ double LocalBloomFpp(double bits_per_key, int num_probes, double block_bits) {
 double LocalBloomFppWithKeys(double num_keys, int num_probes,
                              double block_bits) {
   return LocalBloomRate(num_probes, block_bits).FppWithKeys(num_keys);
+}
+
+namespace {
+
+template <size_t... i>
+std::array<LocalBloomRate, sizeof...(i)> MakeRates(double block_bits,
+                                                   std::index_sequence<i...>) {
+  return {LocalBloomRate(kMinProbes + static_cast<int>(i), block_bits)...};
+}
+
+}  // namespace
+
+LocalBloomLayout::LocalBloomLayout(double block_bits)
+    : rates_(
+          MakeRates(block_bits,
+                    std::make_index_sequence<kMaxProbes - kMinProbes + 1>())) {}
+
+const LocalBloomRate& LocalBloomLayout::Rate(int num_probes) const {
+  return rates_[std::clamp(num_probes, kMinProbes, kMaxProbes) - kMinProbes];
+}
+
+double LocalBloomLayout::Fpp(double bits_per_key, int num_probes) const {
+  return Rate(num_probes).Fpp(bits_per_key);
+}
+
+double LocalBloomLayout::FppWithKeys(double num_keys, int num_probes) const {
+  return Rate(num_probes).FppWithKeys(num_keys);
+}
+
+int LocalBloomLayout::OptimalProbes(double bits_per_key) const {
+  // The rate is unimodal in k with its minimum near ln 2 * c (the standard
+  // Bloom optimum), so walk downhill from there; bloom_sizing_test.cc checks
+  // this against a scan of every k.
+  int k = std::clamp(static_cast<int>(std::lround(kLn2 * bits_per_key)),
+                     kMinProbes, kMaxProbes);
+  double best = Fpp(bits_per_key, k);
+  while (k > kMinProbes) {
+    const double lower = Fpp(bits_per_key, k - 1);
+    if (!(lower < best)) break;
+    best = lower;
+    --k;
+  }
+  while (k < kMaxProbes) {
+    const double higher = Fpp(bits_per_key, k + 1);
+    if (!(higher < best)) break;
+    best = higher;
+    ++k;
+  }
+  return k;
+}
+
+double LocalBloomLayout::OptimalFpp(double bits_per_key) const {
+  return Fpp(bits_per_key, OptimalProbes(bits_per_key));
+}
+
+double LocalBloomLayout::SmallestBitsPerKey(double fpp, double min_bits,
+                                            double max_bits) const {
+  if (OptimalFpp(min_bits) <= fpp) return min_bits;
+  // Invariant: OptimalFpp(low) > fpp >= OptimalFpp(high); OptimalFpp decreases
+  // in c (every k's rate does).
+  double low = min_bits;
+  double high = max_bits;
+  while (high - low > 1e-9 * high) {
+    const double mid = 0.5 * (low + high);
+    if (OptimalFpp(mid) <= fpp) {
+      high = mid;
+    } else {
+      low = mid;
+    }
+  }
+  return high;
 }
 
 double MinBitsPerKey(double fpp) { return -std::log2(fpp); }

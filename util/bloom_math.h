@@ -8,6 +8,8 @@
 #ifndef SSTFILTER_UTIL_BLOOM_MATH_H_
 #define SSTFILTER_UTIL_BLOOM_MATH_H_
 
+#include <array>
+
 namespace sstfilter {
 
 // Probe counts any policy stores: the trailing byte holds k, and LevelDB's
@@ -69,6 +71,40 @@ class LocalBloomRate {
   long double base_[kMaxProbes + 1];
   int count_;  // terms in use: k + 1
   double block_bits_;
+};
+
+// One cache-local layout (k probes in one block of block_bits bits) for every k
+// in [kMinProbes, kMaxProbes]: the rates prepared once, and the searches that
+// size a filter of the layout. Sizing from an fpp evaluates the rate a few
+// hundred times, which costs milliseconds when each call prepares its own
+// terms. About 30 KB: keep one per layout in static storage (see
+// filter/bloom/bloom_sizing.cc for why not on the heap).
+class LocalBloomLayout {
+ public:
+  explicit LocalBloomLayout(double block_bits);
+
+  // LocalBloomFpp(bits_per_key, num_probes, block_bits), num_probes clamped to
+  // [kMinProbes, kMaxProbes].
+  double Fpp(double bits_per_key, int num_probes) const;
+
+  // The same for one block holding exactly num_keys keys.
+  double FppWithKeys(double num_keys, int num_probes) const;
+
+  // The k in [kMinProbes, kMaxProbes] minimising Fpp(bits_per_key, k).
+  int OptimalProbes(double bits_per_key) const;
+
+  // Fpp(bits_per_key, OptimalProbes(bits_per_key)).
+  double OptimalFpp(double bits_per_key) const;
+
+  // The smallest bits/key in [min_bits, max_bits] whose optimal-k rate is at
+  // most fpp (min_bits when even that reaches fpp), to a relative precision of
+  // 1e-9. REQUIRES: OptimalFpp(max_bits) <= fpp.
+  double SmallestBitsPerKey(double fpp, double min_bits, double max_bits) const;
+
+ private:
+  const LocalBloomRate& Rate(int num_probes) const;
+
+  std::array<LocalBloomRate, kMaxProbes - kMinProbes + 1> rates_;
 };
 
 // The information-theoretic floor: log2(1/p) bits per key for rate p.

@@ -244,5 +244,35 @@ TEST(BloomMathTest, StandardBloomFppMatchesSimulation) {
   }
 }
 
+// The layout's prepared rates are the one-off functions' values, its optimal k
+// is the best of a full scan, and its sizing search returns the smallest
+// bits/key that reaches the rate.
+TEST(BloomMathTest, LocalBloomLayoutSearches) {
+  for (const double block_bits : {128.0, 512.0}) {
+    const LocalBloomLayout layout(block_bits);
+    for (double c = 1.0; c <= 100.0; c *= 1.37) {
+      SCOPED_TRACE(testing::Message() << "B=" << block_bits << " c=" << c);
+      int scanned = kMinProbes;
+      for (int k = kMinProbes; k <= kMaxProbes; ++k) {
+        EXPECT_EQ(layout.Fpp(c, k), LocalBloomFpp(c, k, block_bits)) << k;
+        EXPECT_EQ(layout.FppWithKeys(c, k),
+                  LocalBloomFppWithKeys(c, k, block_bits))
+            << k;
+        if (layout.Fpp(c, k) < layout.Fpp(c, scanned)) scanned = k;
+      }
+      EXPECT_EQ(layout.OptimalProbes(c), scanned);
+      EXPECT_EQ(layout.OptimalFpp(c), layout.Fpp(c, scanned));
+    }
+    for (const double fpp : {0.2, 0.03, 0.01, 1e-4, 1e-6}) {
+      SCOPED_TRACE(testing::Message() << "B=" << block_bits << " p=" << fpp);
+      const double c = layout.SmallestBitsPerKey(fpp, 1.0, 100.0);
+      EXPECT_LE(layout.OptimalFpp(c), fpp);
+      EXPECT_GT(layout.OptimalFpp(c * (1 - 1e-7)), fpp);
+    }
+    // A rate that 1 bit/key already reaches.
+    EXPECT_EQ(layout.SmallestBitsPerKey(0.9, 1.0, 100.0), 1.0);
+  }
+}
+
 }  // namespace
 }  // namespace sstfilter

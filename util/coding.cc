@@ -92,4 +92,63 @@ bool GetVarint64(absl::string_view* input, uint64_t* value) {
   return true;
 }
 
+void PutBigEndian(std::string* dst, uint64_t value, int bytes) {
+  char buf[8];
+  for (int i = 0; i < bytes; ++i) {
+    buf[i] = static_cast<char>(value >> (8 * (bytes - 1 - i)));
+  }
+  dst->append(buf, static_cast<size_t>(bytes));
+}
+
+uint64_t DecodeBigEndian(const char* src, int bytes) {
+  uint64_t value = 0;
+  for (int i = 0; i < bytes; ++i) {
+    value = (value << 8) | static_cast<uint8_t>(src[i]);
+  }
+  return value;
+}
+
+void PutEscapedBytes(std::string* dst, absl::string_view bytes) {
+  // Copies runs between zero bytes whole: text keys usually have none.
+  while (!bytes.empty()) {
+    const void* zero = std::memchr(bytes.data(), 0, bytes.size());
+    if (zero == nullptr) {
+      dst->append(bytes.data(), bytes.size());
+      break;
+    }
+    const size_t run =
+        static_cast<size_t>(static_cast<const char*>(zero) - bytes.data());
+    dst->append(bytes.data(), run);
+    dst->push_back(kEscapePrefix);
+    dst->push_back(kEscapedZero);
+    bytes.remove_prefix(run + 1);
+  }
+  dst->push_back(kEscapePrefix);
+  dst->push_back(kEscapedTerminator);
+}
+
+bool GetEscapedBytes(absl::string_view* input, std::string* value) {
+  std::string decoded;
+  for (size_t i = 0; i < input->size(); ++i) {
+    const char c = (*input)[i];
+    if (c != kEscapePrefix) {
+      decoded.push_back(c);
+      continue;
+    }
+    if (i + 1 == input->size()) return false;  // ends inside a pair
+    const char next = (*input)[i + 1];
+    if (next == kEscapedZero) {
+      decoded.push_back('\0');
+      ++i;
+    } else if (next == kEscapedTerminator) {
+      value->swap(decoded);
+      input->remove_prefix(i + 2);
+      return true;
+    } else {
+      return false;  // not a pair this encoding writes
+    }
+  }
+  return false;  // no terminator
+}
+
 }  // namespace sstfilter

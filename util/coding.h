@@ -1,5 +1,6 @@
 // Little-endian fixed-width and varint encodings, as LevelDB and RocksDB write
-// them.
+// them; and order-preserving encodings (big-endian integers, escaped byte
+// strings), whose bytes compare like the values they encode.
 //
 // Encoders append to a std::string or write to a buffer the caller sized.
 // Decoders of variable-length values take the end of the input and never read
@@ -89,6 +90,56 @@ const char* GetVarint64Ptr(const char* p, const char* limit, uint64_t* value);
 // (and leaves *input unchanged) on malformed or truncated input.
 bool GetVarint32(absl::string_view* input, uint32_t* value);
 bool GetVarint64(absl::string_view* input, uint64_t* value);
+
+// Order-preserving encodings: the encoded bytes compare (memcmp, as LevelDB's
+// and RocksDB's bytewise comparator does) in the order of the values, so they
+// may serve as sort keys. filter/typed_key.h builds typed keys from them.
+
+// Appends the low `bytes` bytes of value, most significant first.
+// REQUIRES: 1 <= bytes <= 8.
+void PutBigEndian(std::string* dst, uint64_t value, int bytes);
+
+// The inverse: `bytes` bytes, most significant first.
+// REQUIRES: src holds `bytes` readable bytes; 1 <= bytes <= 8.
+uint64_t DecodeBigEndian(const char* src, int bytes);
+
+// A signed integer `bytes` wide as the unsigned integer of the same width in
+// the same order: its two's complement with the sign bit flipped (minimum -> 0,
+// -1 -> 0x7f..ff, 0 -> 0x80..00, maximum -> 0xff..ff).
+// REQUIRES: 1 <= bytes <= 8, and value fits in `bytes` bytes.
+inline uint64_t OrderedFromSigned(int64_t value, int bytes) {
+  const uint64_t sign = uint64_t{1} << (8 * bytes - 1);
+  const uint64_t mask = sign | (sign - 1);  // the low 8 * bytes bits
+  return (static_cast<uint64_t>(value) & mask) ^ sign;
+}
+
+// The inverse of OrderedFromSigned. REQUIRES: 1 <= bytes <= 8, and bits fits in
+// `bytes` bytes.
+inline int64_t SignedFromOrdered(uint64_t bits, int bytes) {
+  const uint64_t sign = uint64_t{1} << (8 * bytes - 1);
+  const uint64_t mask = sign | (sign - 1);
+  uint64_t twos = (bits ^ sign) & mask;
+  if ((twos & sign) != 0) twos |= ~mask;  // sign-extend to 64 bits
+  // Unsigned to signed is modular (guaranteed by GCC and Clang, and by C++20).
+  return static_cast<int64_t>(twos);
+}
+
+// A byte string as a self-delimiting, order-preserving sequence: each 0x00 byte
+// is written 0x00 0xFF, and the terminator 0x00 0x01 follows the last byte. A
+// 0x00 inside the encoding is therefore always followed by 0xFF, so the first
+// 0x00 0x01 ends it (no length needed in front, and what follows may be
+// anything); a proper prefix of a string sorts first, since the terminator's
+// 0x00 0x01 is below every continuation (0x00 0xFF, or a nonzero byte).
+constexpr char kEscapePrefix = '\x00';       // starts an escape pair
+constexpr char kEscapedZero = '\xff';        // 0x00 0xFF: a 0x00 byte
+constexpr char kEscapedTerminator = '\x01';  // 0x00 0x01: end of string
+void PutEscapedBytes(std::string* dst, absl::string_view bytes);
+
+// Decodes an escaped byte string from the front of *input into *value and
+// advances past its terminator. Returns false (and leaves *input unchanged)
+// when the input ends before the terminator or holds 0x00 followed by anything
+// but 0xFF or 0x01.
+bool GetEscapedBytes(absl::string_view* input, std::string* value);
 
 }  // namespace sstfilter
 

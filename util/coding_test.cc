@@ -12,6 +12,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/string_view.h"
 #include "gtest/gtest.h"
+#include "tests/testing/random.h"
 
 namespace sstfilter {
 namespace {
@@ -280,6 +281,167 @@ TEST(CodingTest, EmptyInputIsRejected) {
   uint64_t value64 = 0;
   EXPECT_FALSE(GetVarint32(&input, &value32));
   EXPECT_FALSE(GetVarint64(&input, &value64));
+}
+
+TEST(CodingTest, BigEndianExactEncodings) {
+  std::string s;
+  PutBigEndian(&s, 0x0102030405060708, 8);
+  EXPECT_EQ(s, std::string("\x01\x02\x03\x04\x05\x06\x07\x08", 8));
+  s.clear();
+  PutBigEndian(&s, 0xfedcba98, 4);
+  EXPECT_EQ(s, "\xfe\xdc\xba\x98");
+  s.clear();
+  PutBigEndian(&s, 0xabcd, 2);  // only the low bytes
+  PutBigEndian(&s, 0x1234567f, 1);
+  EXPECT_EQ(s, "\xab\xcd\x7f");
+  EXPECT_EQ(DecodeBigEndian(s.data(), 2), 0xabcdu);
+  EXPECT_EQ(DecodeBigEndian(s.data() + 2, 1), 0x7fu);
+  s.clear();
+  PutBigEndian(&s, 0, 4);
+  EXPECT_EQ(s, std::string(4, '\0'));
+}
+
+TEST(CodingTest, BigEndianRoundTripsAndSortsLikeTheValues) {
+  for (int bytes : {1, 2, 4, 8}) {
+    const uint64_t max =
+        bytes == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * bytes)) - 1;
+    std::vector<uint64_t> values = {0, 1, max, max - 1, max / 2, max / 2 + 1};
+    for (int shift = 0; shift < 8 * bytes; ++shift) {
+      values.push_back(uint64_t{1} << shift);
+      values.push_back((uint64_t{1} << shift) - 1);
+    }
+    for (uint64_t a : values) {
+      std::string ea;
+      PutBigEndian(&ea, a, bytes);
+      ASSERT_EQ(ea.size(), static_cast<size_t>(bytes));
+      EXPECT_EQ(DecodeBigEndian(ea.data(), bytes), a);
+      for (uint64_t b : values) {
+        std::string eb;
+        PutBigEndian(&eb, b, bytes);
+        EXPECT_EQ(ea < eb, a < b) << bytes << " " << a << " " << b;
+      }
+    }
+  }
+}
+
+TEST(CodingTest, OrderedFromSignedExactValues) {
+  EXPECT_EQ(OrderedFromSigned(-128, 1), 0x00u);
+  EXPECT_EQ(OrderedFromSigned(-1, 1), 0x7fu);
+  EXPECT_EQ(OrderedFromSigned(0, 1), 0x80u);
+  EXPECT_EQ(OrderedFromSigned(127, 1), 0xffu);
+  EXPECT_EQ(OrderedFromSigned(-1, 4), 0x7fffffffu);
+  EXPECT_EQ(OrderedFromSigned(1, 2), 0x8001u);
+  EXPECT_EQ(OrderedFromSigned(std::numeric_limits<int64_t>::min(), 8), 0u);
+  EXPECT_EQ(OrderedFromSigned(-1, 8), 0x7fffffffffffffffu);
+  EXPECT_EQ(OrderedFromSigned(std::numeric_limits<int64_t>::max(), 8),
+            ~uint64_t{0});
+}
+
+TEST(CodingTest, OrderedFromSignedRoundTripsAndKeepsTheOrder) {
+  for (int bytes : {1, 2, 4, 8}) {
+    const int64_t max = bytes == 8 ? std::numeric_limits<int64_t>::max()
+                                   : (int64_t{1} << (8 * bytes - 1)) - 1;
+    const int64_t min = -max - 1;
+    std::vector<int64_t> values = {min, min + 1, -2, -1, 0, 1, 2, max - 1, max};
+    for (int shift = 0; shift < 8 * bytes - 1; ++shift) {
+      values.push_back(int64_t{1} << shift);
+      values.push_back(-(int64_t{1} << shift));
+    }
+    for (int64_t a : values) {
+      const uint64_t oa = OrderedFromSigned(a, bytes);
+      if (bytes < 8) {
+        EXPECT_LT(oa, uint64_t{1} << (8 * bytes)) << a;
+      }
+      EXPECT_EQ(SignedFromOrdered(oa, bytes), a) << bytes;
+      for (int64_t b : values) {
+        EXPECT_EQ(oa < OrderedFromSigned(b, bytes), a < b)
+            << bytes << " " << a << " " << b;
+      }
+    }
+  }
+}
+
+TEST(CodingTest, EscapedBytesExactEncodings) {
+  const struct {
+    std::string value;
+    std::string bytes;
+  } kCases[] = {
+      {"", std::string("\x00\x01", 2)},
+      {"ab", std::string("ab\x00\x01", 4)},
+      {std::string(1, '\0'), std::string("\x00\xff\x00\x01", 4)},
+      {std::string("a\0\0b", 4), std::string("a\x00\xff\x00\xff"
+                                             "b\x00\x01",
+                                             8)},
+      {"\x01\xff", std::string("\x01\xff\x00\x01", 4)},
+  };
+  for (const auto& c : kCases) {
+    std::string s = "prefix";
+    PutEscapedBytes(&s, c.value);
+    EXPECT_EQ(s, "prefix" + c.bytes) << absl::CEscape(c.value);
+    absl::string_view input(s);
+    input.remove_prefix(6);
+    std::string decoded = "junk";
+    ASSERT_TRUE(GetEscapedBytes(&input, &decoded)) << absl::CEscape(c.value);
+    EXPECT_EQ(decoded, c.value);
+    EXPECT_TRUE(input.empty());
+  }
+}
+
+// Concatenated encodings decode one at a time, and encodings sort like the
+// strings, whatever bytes they hold.
+TEST(CodingTest, EscapedBytesRoundTripAndSortLikeTheStrings) {
+  test::Random rng(0xe5c);
+  std::vector<std::string> values = {"", std::string(1, '\0'),
+                                     std::string(2, '\0'), "\x01", "\xff"};
+  for (int i = 0; i < 300; ++i) {
+    // Bytes from a small alphabet around the escape bytes, so that prefixes,
+    // zeros and 0x01/0xff meet often.
+    std::string value;
+    const size_t len = rng.Uniform(6);
+    for (size_t j = 0; j < len; ++j) {
+      value.push_back(
+          "\x00\x01\xff\x02"
+          "a"[rng.Uniform(5)]);
+    }
+    values.push_back(value);
+  }
+  std::string all;
+  for (const std::string& v : values) PutEscapedBytes(&all, v);
+  absl::string_view input(all);
+  for (const std::string& expected : values) {
+    std::string decoded;
+    ASSERT_TRUE(GetEscapedBytes(&input, &decoded));
+    ASSERT_EQ(decoded, expected);
+  }
+  EXPECT_TRUE(input.empty());
+
+  for (const std::string& a : values) {
+    std::string ea;
+    PutEscapedBytes(&ea, a);
+    for (const std::string& b : values) {
+      std::string eb;
+      PutEscapedBytes(&eb, b);
+      ASSERT_EQ(ea < eb, a < b) << absl::CEscape(a) << " " << absl::CEscape(b);
+    }
+  }
+}
+
+TEST(CodingTest, MalformedEscapedBytesAreRejected) {
+  const std::string kBad[] = {
+      "",                                   // no terminator
+      "abc",                                // no terminator
+      std::string("a\x00", 2),              // ends inside a pair
+      std::string("a\x00\xff", 3),          // an escaped zero, then nothing
+      std::string("a\x00\x02\x00\x01", 5),  // 0x00 0x02 is not a pair
+      std::string("\x00\x00\x01", 3),       // 0x00 0x00 is not a pair
+  };
+  for (const std::string& s : kBad) {
+    absl::string_view input(s);
+    std::string value = "untouched";
+    EXPECT_FALSE(GetEscapedBytes(&input, &value)) << absl::CEscape(s);
+    EXPECT_EQ(input, s);
+    EXPECT_EQ(value, "untouched");
+  }
 }
 
 }  // namespace

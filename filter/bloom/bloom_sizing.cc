@@ -3,9 +3,7 @@
 #include "filter/bloom/bloom_sizing.h"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
-#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "filter/filter_policy.h"
@@ -16,89 +14,39 @@ namespace bloom_internal {
 
 namespace {
 
-constexpr int kNumProbeCounts = kMaxProbes - kMinProbes + 1;
-
-template <size_t... i>
-std::array<LocalBloomRate, kNumProbeCounts> MakeLayoutRates(
-    std::index_sequence<i...>) {
-  return {LocalBloomRate(kMinProbes + static_cast<int>(i),
-                         static_cast<double>(kBlockBits))...};
-}
-
-// The layout's rate for each k in [kMinProbes, kMaxProbes], prepared once per
-// process (30 sets of terms): sizing from an fpp evaluates it a few hundred
-// times, which costs milliseconds when each call prepares its own. Static
-// storage, not the heap: the table is 30 KB, and held in the middle of a
-// process's heap it can change when glibc returns freed memory to the system
-// (filter_bench's builds of 10^4 keys took twice as long, faulting their pages
-// back in on every repetition).
-const LocalBloomRate& LayoutRate(int num_probes) {
-  static const std::array<LocalBloomRate, kNumProbeCounts> rates =
-      MakeLayoutRates(std::make_index_sequence<kNumProbeCounts>());
-  return rates[std::clamp(num_probes, kMinProbes, kMaxProbes) - kMinProbes];
+// The layout's rates for every k, prepared once per process. Static storage,
+// not the heap: the table is 30 KB, and held in the middle of a process's heap
+// it can change when glibc returns freed memory to the system (filter_bench's
+// builds of 10^4 keys took twice as long, faulting their pages back in on every
+// repetition).
+const LocalBloomLayout& Layout() {
+  static const LocalBloomLayout layout(static_cast<double>(kBlockBits));
+  return layout;
 }
 
 }  // namespace
 
 double LayoutFpp(double bits_per_key, int num_probes) {
-  return LayoutRate(num_probes).Fpp(bits_per_key);
+  return Layout().Fpp(bits_per_key, num_probes);
 }
 
 int OptimalProbes(double bits_per_key) {
-  // LayoutFpp is unimodal in k with its minimum near ln 2 * c (the standard
-  // Bloom optimum), so walk downhill from there; bloom_sizing_test.cc checks
-  // this against a scan of every k.
-  int k =
-      std::clamp(static_cast<int>(std::lround(std::log(2.0) * bits_per_key)),
-                 kMinProbes, kMaxProbes);
-  double best = LayoutFpp(bits_per_key, k);
-  while (k > kMinProbes) {
-    const double lower = LayoutFpp(bits_per_key, k - 1);
-    if (!(lower < best)) break;
-    best = lower;
-    --k;
-  }
-  while (k < kMaxProbes) {
-    const double higher = LayoutFpp(bits_per_key, k + 1);
-    if (!(higher < best)) break;
-    best = higher;
-    ++k;
-  }
-  return k;
+  return Layout().OptimalProbes(bits_per_key);
 }
-
-namespace {
-double OptimalFpp(double bits_per_key) {
-  return LayoutFpp(bits_per_key, OptimalProbes(bits_per_key));
-}
-}  // namespace
 
 absl::StatusOr<BloomSizing> SizeForFpp(double fpp) {
   if (absl::Status status = ValidateFilterOptions(FilterOptions::Fpp(fpp));
       !status.ok()) {
     return status;
   }
-  const double best_fpp = OptimalFpp(kMaxBitsPerKey);
+  const double best_fpp = Layout().OptimalFpp(kMaxBitsPerKey);
   if (best_fpp > fpp) {
     return absl::InvalidArgumentError(absl::StrCat(
         "FilterOptions: fpp ", fpp, " is below ", best_fpp,
         ", the lowest this format reaches at ", kMaxBitsPerKey, " bits/key"));
   }
-  if (OptimalFpp(kMinBitsPerKey) <= fpp)
-    return SizeForBitsPerKey(kMinBitsPerKey);
-  // Invariant: OptimalFpp(low) > fpp >= OptimalFpp(high); OptimalFpp decreases
-  // in c (every k's rate does).
-  double low = kMinBitsPerKey;
-  double high = kMaxBitsPerKey;
-  while (high - low > 1e-9 * high) {
-    const double mid = 0.5 * (low + high);
-    if (OptimalFpp(mid) <= fpp) {
-      high = mid;
-    } else {
-      low = mid;
-    }
-  }
-  return SizeForBitsPerKey(high);
+  return SizeForBitsPerKey(
+      Layout().SmallestBitsPerKey(fpp, kMinBitsPerKey, kMaxBitsPerKey));
 }
 
 BloomSizing SizeForBitsPerKey(double bits_per_key) {

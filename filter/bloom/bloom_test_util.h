@@ -52,10 +52,13 @@ inline std::string BuildFilter(const FilterPolicy& policy,
   return filter;
 }
 
-// Number of keys (set `set`, numbers first..first+count-1) the reader matches,
-// queried in batches.
-inline uint64_t CountMatches(const FilterReader& reader, uint64_t set,
-                             uint64_t first, uint64_t count) {
+// Number of keys (set `set`, numbers first..first+count-1) that a batched
+// query matches, asked in batches: query(absl::Span<const absl::string_view>
+// keys, bool* results) sets results[i] for keys[i]. Any filter's batched query
+// fits (FilterReader::MayMatch, CountingBloomFilter::MayContain).
+template <typename BatchQuery>
+uint64_t CountBatchMatches(const BatchQuery& query, uint64_t set,
+                           uint64_t first, uint64_t count) {
   constexpr uint64_t kBatch = 256;
   std::vector<std::string> keys(kBatch);
   std::vector<absl::string_view> views(kBatch);
@@ -67,10 +70,20 @@ inline uint64_t CountMatches(const FilterReader& reader, uint64_t set,
       keys[i] = Key16(set, first + start + i);
       views[i] = keys[i];
     }
-    reader.MayMatch(absl::MakeConstSpan(views.data(), n), results);
+    query(absl::MakeConstSpan(views.data(), n), results);
     for (uint64_t i = 0; i < n; ++i) matches += results[i] ? 1 : 0;
   }
   return matches;
+}
+
+// The same for a filter reader.
+inline uint64_t CountMatches(const FilterReader& reader, uint64_t set,
+                             uint64_t first, uint64_t count) {
+  return CountBatchMatches(
+      [&reader](absl::Span<const absl::string_view> keys, bool* results) {
+        reader.MayMatch(keys, results);
+      },
+      set, first, count);
 }
 
 }  // namespace bloom_test
