@@ -1,0 +1,282 @@
+// MutableBloomFilter shared by threads: four add disjoint keys while two query
+// (single and batched), read statistics and freeze it; every key whose Add has
+// returned must match on the other threads, and each Add's return value must be
+// what some order of the adds explains. Tagged "tsan": CI also runs it under
+// `bazel test --config=tsan`.
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "filter/bloom/bloom.h"
+#include "filter/bloom/bloom_format.h"
+#include "filter/bloom/bloom_hash.h"
+#include "filter/bloom/bloom_test_util.h"
+#include "filter/mutable/mutable_bloom.h"
+#include "gtest/gtest.h"
+
+namespace sstfilter {
+namespace {
+
+using ::sstfilter::bloom_test::Key16;
+
+constexpr int kWriters = 4;
+constexpr int kReaders = 2;
+constexpr uint64_t kKeysPerWriter = 20000;
+
+MutableBloomFilter Make(const FilterOptions& options, uint64_t expected_keys) {
+  absl::StatusOr<MutableBloomFilter> filter =
+      MutableBloomFilter::Create(options, expected_keys);
+  EXPECT_TRUE(filter.ok()) << filter.status();
+  return *std::move(filter);
+}
+
+// A key's bits, computed from bloom_format.h's definitions (not the filter's
+// code): its block, and the block's 512 bits as 8 words.
+struct KeyBits {
+  uint64_t block;
+  uint64_t words[8];
+};
+
+KeyBits BitsOf(absl::string_view key, const MutableBloomFilter& filter) {
+  const uint64_t hash = bloom_internal::KeyHash(key);
+  KeyBits bits = {};
+  bits.block = bloom_internal::BlockIndex(hash, filter.NumBits(),
+                                          filter.NumBits() / 512);
+  for (int i = 0; i < filter.NumProbes(); ++i) {
+    const uint32_t bit = bloom_internal::ProbeBit(
+        bloom_internal::ProbeHash(hash) * bloom_internal::kProbeMultipliers[i],
+        bloom_internal::kBlockBits);
+    bits.words[bit / 64] |= uint64_t{1} << (bit % 64);
+  }
+  return bits;
+}
+
+// Whether the bits of `key` are all among the bits of `others` in its block.
+bool Covered(const KeyBits& key, const std::vector<const KeyBits*>& others) {
+  uint64_t union_words[8] = {};
+  for (const KeyBits* other : others) {
+    if (other->block != key.block) continue;
+    for (int w = 0; w < 8; ++w) union_words[w] |= other->words[w];
+  }
+  for (int w = 0; w < 8; ++w) {
+    if ((union_words[w] & key.words[w]) != key.words[w]) return false;
+  }
+  return true;
+}
+
+TEST(MutableBloomThreadsTest, FourWritersTwoReaders) {
+  MutableBloomFilter filter =
+      Make(FilterOptions::Fpp(0.01), kWriters * kKeysPerWriter);
+  std::vector<std::vector<std::string>> keys(kWriters);
+  for (int t = 0; t < kWriters; ++t) {
+    for (uint64_t i = 0; i < kKeysPerWriter; ++i) {
+      keys[t].push_back(Key16(t, i));
+    }
+  }
+  // published[t] = how many of writer t's keys have been added: a release
+  // store after each Add, so a reader that sees i published keys is ordered
+  // after their Adds.
+  std::atomic<uint64_t> published[kWriters] = {};
+  std::atomic<int> writers_running{kWriters};
+  // Writers start once every reader runs: on two cores they could otherwise
+  // finish before a reader is scheduled.
+  std::atomic<int> readers_started{0};
+  std::vector<std::vector<char>> returned(kWriters,
+                                          std::vector<char>(kKeysPerWriter));
+  std::vector<uint64_t> misses(kReaders, 0);
+  std::vector<uint64_t> frozen_misses(kReaders, 0);
+  std::vector<uint64_t> checks(kReaders, 0);
+
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kWriters; ++t) {
+    threads.emplace_back([&, t] {
+      while (readers_started.load(std::memory_order_acquire) < kReaders) {
+        std::this_thread::yield();
+      }
+      for (uint64_t i = 0; i < kKeysPerWriter; ++i) {
+        returned[t][i] = filter.Add(keys[t][i]);
+        published[t].store(i + 1, std::memory_order_release);
+      }
+      writers_running.fetch_sub(1, std::memory_order_release);
+    });
+  }
+  std::unique_ptr<const FilterPolicy> policy =
+      std::move(*NewBloomFilterPolicy(FilterOptions::Fpp(0.01)));
+  for (int r = 0; r < kReaders; ++r) {
+    threads.emplace_back([&, r] {
+      std::vector<absl::string_view> batch;
+      std::unique_ptr<bool[]> results(new bool[kWriters * 64]);
+      uint64_t round = 0;
+      readers_started.fetch_add(1, std::memory_order_release);
+      while (writers_running.load(std::memory_order_acquire) > 0) {
+        ++round;
+        // The last 64 published keys of each writer, batched, and one more
+        // published key at a spread-out position, single.
+        batch.clear();
+        for (int t = 0; t < kWriters; ++t) {
+          const uint64_t n = published[t].load(std::memory_order_acquire);
+          for (uint64_t i = n > 64 ? n - 64 : 0; i < n; ++i) {
+            batch.push_back(keys[t][i]);
+          }
+          if (n > 0 && !filter.MayContain(keys[t][(round * 7919) % n])) {
+            ++misses[r];
+          }
+        }
+        filter.MayContain(absl::MakeConstSpan(batch), results.get());
+        for (size_t i = 0; i < batch.size(); ++i) misses[r] += !results[i];
+        checks[r] += batch.size() + kWriters;
+        // Absent keys, concurrent with the adds (the answer may be either).
+        filter.MayContain(Key16(9, round));
+        // Now and then, the whole-filter reads: a snapshot frozen now holds
+        // every key published before it began.
+        if (round % 64 == static_cast<uint64_t>(r)) {
+          uint64_t before[kWriters];
+          for (int t = 0; t < kWriters; ++t) {
+            before[t] = published[t].load(std::memory_order_acquire);
+          }
+          const std::string frozen = filter.Freeze();
+          std::unique_ptr<FilterReader> reader = policy->NewReader(frozen);
+          for (int t = 0; t < kWriters; ++t) {
+            for (uint64_t i = 0; i < before[t]; i += 97) {
+              frozen_misses[r] += !reader->MayMatch(keys[t][i]);
+            }
+          }
+          filter.ApproximateCount();
+          filter.ExpectedFpp();
+        }
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+
+  for (int r = 0; r < kReaders; ++r) {
+    EXPECT_EQ(misses[r], 0u) << "reader " << r;
+    EXPECT_EQ(frozen_misses[r], 0u) << "reader " << r;
+    EXPECT_GT(checks[r], 0u) << "reader " << r << " never ran";
+  }
+  // Afterwards every key matches, and adding it again changes nothing.
+  uint64_t returned_true = 0;
+  for (int t = 0; t < kWriters; ++t) {
+    for (uint64_t i = 0; i < kKeysPerWriter; ++i) {
+      ASSERT_TRUE(filter.MayContain(keys[t][i]));
+      ASSERT_FALSE(filter.Add(keys[t][i]));
+      returned_true += returned[t][i];
+    }
+  }
+
+  // Return values. Each bit was set by exactly one fetch_or that saw it
+  // clear, in an Add that returned true, and an Add sets at most k bits.
+  EXPECT_LE(filter.BitsSet(), returned_true * filter.NumProbes());
+  // A key whose Add returned false found its bits set: by the other keys (it
+  // was added once). One that returned true had a bit that no key added
+  // earlier on its own thread (ordered before it) had set.
+  struct Entry {
+    int writer;
+    uint64_t index;
+    const KeyBits* bits;
+  };
+  std::vector<std::vector<KeyBits>> bits(kWriters);
+  std::vector<std::vector<Entry>> by_block(filter.NumBits() / 512);
+  for (int t = 0; t < kWriters; ++t) {
+    for (const std::string& key : keys[t])
+      bits[t].push_back(BitsOf(key, filter));
+    for (uint64_t i = 0; i < kKeysPerWriter; ++i) {
+      by_block[bits[t][i].block].push_back(Entry{t, i, &bits[t][i]});
+    }
+  }
+  uint64_t returned_false = 0;
+  for (int t = 0; t < kWriters; ++t) {
+    for (uint64_t i = 0; i < kKeysPerWriter; ++i) {
+      const KeyBits& key = bits[t][i];
+      std::vector<const KeyBits*> others;   // every other key
+      std::vector<const KeyBits*> earlier;  // this writer's, before this key
+      for (const Entry& entry : by_block[key.block]) {
+        if (entry.bits == &key) continue;
+        others.push_back(entry.bits);
+        if (entry.writer == t && entry.index < i) earlier.push_back(entry.bits);
+      }
+      if (!returned[t][i]) {
+        ++returned_false;
+        EXPECT_TRUE(Covered(key, others)) << "writer " << t << " key " << i;
+      } else {
+        EXPECT_FALSE(Covered(key, earlier)) << "writer " << t << " key " << i;
+      }
+    }
+  }
+  // Keys that arrived already matched: the false positives of a filter
+  // filling up to its 1%, a few hundred of the 80,000.
+  EXPECT_GT(returned_false, 0u);
+  EXPECT_LT(returned_false, kWriters * kKeysPerWriter / 100);
+}
+
+// Four threads add the same keys, each from its own starting point, twice.
+// Every key matches afterwards; the second pass returns false everywhere; and
+// a key's Adds return true at most once per word of its block that holds one
+// of its bits (each word's bits are set by one fetch_or).
+TEST(MutableBloomThreadsTest, SameKeysFromFourThreads) {
+  constexpr uint64_t kKeys = 20000;
+  MutableBloomFilter filter = Make(FilterOptions::Fpp(0.01), kKeys);
+  std::vector<std::string> keys;
+  for (uint64_t i = 0; i < kKeys; ++i) keys.push_back(Key16(0, i));
+  std::vector<std::vector<char>> first(kWriters, std::vector<char>(kKeys));
+  std::vector<uint64_t> second_true(kWriters, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kWriters; ++t) {
+    threads.emplace_back([&, t] {
+      for (uint64_t j = 0; j < kKeys; ++j) {
+        const uint64_t i = (j + t * kKeys / kWriters) % kKeys;
+        first[t][i] = filter.Add(keys[i]);
+      }
+      for (uint64_t i = 0; i < kKeys; ++i)
+        second_true[t] += filter.Add(keys[i]);
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  uint64_t returned_true = 0;
+  for (uint64_t i = 0; i < kKeys; ++i) {
+    ASSERT_TRUE(filter.MayContain(keys[i]));
+    const KeyBits bits = BitsOf(keys[i], filter);
+    int words = 0;
+    for (uint64_t word : bits.words) words += word != 0;
+    int trues = 0;
+    for (int t = 0; t < kWriters; ++t) trues += first[t][i];
+    EXPECT_LE(trues, words) << i;
+    returned_true += trues;
+  }
+  for (int t = 0; t < kWriters; ++t) EXPECT_EQ(second_true[t], 0u) << t;
+  EXPECT_LE(filter.BitsSet(), returned_true * filter.NumProbes());
+}
+
+// Union into a filter while other threads add to both filters.
+TEST(MutableBloomThreadsTest, UnionConcurrentWithAdds) {
+  constexpr uint64_t kKeys = 20000;
+  MutableBloomFilter a = Make(FilterOptions::Fpp(0.01), 2 * kKeys);
+  MutableBloomFilter b = Make(FilterOptions::Fpp(0.01), 2 * kKeys);
+  for (uint64_t i = 0; i < kKeys; ++i) b.Add(Key16(1, i));
+  std::thread add_a([&] {
+    for (uint64_t i = 0; i < kKeys; ++i) a.Add(Key16(0, i));
+  });
+  std::thread add_b([&] {
+    for (uint64_t i = kKeys; i < 2 * kKeys; ++i) b.Add(Key16(1, i));
+  });
+  std::thread unite([&] {
+    for (int round = 0; round < 4; ++round) ASSERT_TRUE(a.Union(b).ok());
+  });
+  add_a.join();
+  add_b.join();
+  unite.join();
+  // Keys b held before the union began are in a; a's own keys too.
+  for (uint64_t i = 0; i < kKeys; ++i) {
+    ASSERT_TRUE(a.MayContain(Key16(0, i)));
+    ASSERT_TRUE(a.MayContain(Key16(1, i)));
+  }
+}
+
+}  // namespace
+}  // namespace sstfilter
