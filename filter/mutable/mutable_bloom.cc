@@ -94,6 +94,11 @@ bool MutableBloomFilter::MayContainHash(uint64_t hash) const {
                              words_.data() + BlockOf(hash) * kWordsPerBlock);
 }
 
+void MutableBloomFilter::PrefetchHash(uint64_t hash) const {
+  __builtin_prefetch(words_.data() + BlockOf(hash) * kWordsPerBlock, /*rw=*/0,
+                     /*locality=*/1);
+}
+
 void MutableBloomFilter::MayContain(absl::Span<const absl::string_view> keys,
                                     bool* results) const {
   // Keys per group: enough outstanding misses to cover memory latency, few

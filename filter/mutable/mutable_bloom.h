@@ -158,6 +158,8 @@ class MutableBloomFilter {
   // hash = bloom_internal::KeyHash(key).
   bool AddHash(uint64_t hash);
   bool MayContainHash(uint64_t hash) const;
+  // Starts loading the block of hash into the cache.
+  void PrefetchHash(uint64_t hash) const;
   uint64_t BlockOf(uint64_t hash) const {
     return bloom_internal::BlockIndex(hash, NumBits(), num_blocks_);
   }
