@@ -24,6 +24,7 @@
 #include <cstdint>
 
 #include "filter/bloom/bloom_format.h"
+#include "filter/bloom/bloom_probe.h"
 
 namespace sstfilter {
 namespace mutable_internal {
@@ -79,17 +80,38 @@ inline bool AtomicAddToBlock(const BlockMasks& masks,
   return changed;
 }
 
-// Whether all k probe bits of a key are set in block. Stops at the first
-// clear bit: an absent key usually fails on its first or second probe.
+// Whether all k probe bits of a key are set in block. Tests every probe and
+// combines the bits without a branch: whether an absent key fails on its
+// first probe or its third is unpredictable, and a mispredicted exit costs
+// more than the remaining loads (all in the one cache line already fetched),
+// and stops the CPU from starting the next query's cache miss early.
 inline bool AtomicBlockContains(uint32_t probe_hash, int k,
                                 const std::atomic<uint64_t>* block) {
+  uint64_t all = 1;
   for (int i = 0; i < k; ++i) {
     const uint32_t bit = ProbeBitInBlock(probe_hash, i);
-    const uint64_t word = block[bit >> 6].load(std::memory_order_relaxed);
-    if (((word >> (bit & 63)) & 1) == 0) return false;
+    all &= block[bit >> 6].load(std::memory_order_relaxed) >> (bit & 63);
   }
-  return true;
+  return (all & 1) != 0;
 }
+
+#if SSTFILTER_BLOOM_HAVE_AVX2_PATH
+// AtomicBlockContains with the native AVX2 probe (bloom_probe.h): the eight
+// words are loaded one by one, each a relaxed atomic load (a vector load of
+// memory that other threads write with fetch_or would be a data race), and
+// assembled into the two vectors the probe tests. Call only after
+// CpuHasAvx2(), from code that carries the same target attribute.
+__attribute__((target("avx2"), always_inline)) inline bool
+Avx2AtomicBlockContains(uint32_t probe_hash, int k,
+                        const std::atomic<uint64_t>* block) {
+  const auto word = [block](int w) {
+    return static_cast<long long>(block[w].load(std::memory_order_relaxed));
+  };
+  return bloom_internal::Avx2ProbeWords(
+      probe_hash, k, _mm256_set_epi64x(word(3), word(2), word(1), word(0)),
+      _mm256_set_epi64x(word(7), word(6), word(5), word(4)));
+}
+#endif  // SSTFILTER_BLOOM_HAVE_AVX2_PATH
 
 }  // namespace mutable_internal
 }  // namespace sstfilter

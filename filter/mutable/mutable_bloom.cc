@@ -21,7 +21,6 @@ namespace sstfilter {
 using bloom_internal::BloomSizing;
 using bloom_internal::kBlockBytes;
 using mutable_internal::AtomicAddToBlock;
-using mutable_internal::AtomicBlockContains;
 using mutable_internal::CacheAlignedWords;
 using mutable_internal::FillHistogram;
 using mutable_internal::kWordsPerBlock;
@@ -73,56 +72,20 @@ MutableBloomFilter::MutableBloomFilter(double bits_per_key, int num_probes,
       num_probes_(num_probes),
       expected_keys_(expected_keys),
       num_blocks_(words.size() / kWordsPerBlock),
-      words_(std::move(words)) {}
+      words_(std::move(words)),
+      view_{words_.data(), num_blocks_, num_probes_},
+      query_(&mutable_internal::BestQueryPath()) {}
 
 bool MutableBloomFilter::Add(absl::string_view key) {
   return AddHash(bloom_internal::KeyHash(key));
 }
 
 bool MutableBloomFilter::AddHash(uint64_t hash) {
+  // The block view_ points at, writable: words_ is this filter's own.
+  std::atomic<uint64_t>* block =
+      words_.data() + (view_.BlockOf(hash) - view_.words);
   return AtomicAddToBlock(
-      ProbeMasks(bloom_internal::ProbeHash(hash), num_probes_),
-      words_.data() + BlockOf(hash) * kWordsPerBlock);
-}
-
-bool MutableBloomFilter::MayContain(absl::string_view key) const {
-  return MayContainHash(bloom_internal::KeyHash(key));
-}
-
-bool MutableBloomFilter::MayContainHash(uint64_t hash) const {
-  return AtomicBlockContains(bloom_internal::ProbeHash(hash), num_probes_,
-                             words_.data() + BlockOf(hash) * kWordsPerBlock);
-}
-
-void MutableBloomFilter::PrefetchHash(uint64_t hash) const {
-  __builtin_prefetch(words_.data() + BlockOf(hash) * kWordsPerBlock, /*rw=*/0,
-                     /*locality=*/1);
-}
-
-void MutableBloomFilter::MayContain(absl::Span<const absl::string_view> keys,
-                                    bool* results) const {
-  // Keys per group: enough outstanding misses to cover memory latency, few
-  // enough that their blocks stay in L1 until probed (the native reader's
-  // batch uses the same number).
-  constexpr size_t kGroup = 64;
-  uint64_t blocks[kGroup];
-  uint32_t probe_hashes[kGroup];
-  const std::atomic<uint64_t>* words = words_.data();
-  for (size_t start = 0; start < keys.size(); start += kGroup) {
-    const size_t count = std::min(kGroup, keys.size() - start);
-    for (size_t i = 0; i < count; ++i) {
-      const uint64_t hash = bloom_internal::KeyHash(keys[start + i]);
-      blocks[i] = BlockOf(hash);
-      probe_hashes[i] = bloom_internal::ProbeHash(hash);
-      // One line per block: the words are cache-aligned.
-      __builtin_prefetch(words + blocks[i] * kWordsPerBlock, /*rw=*/0,
-                         /*locality=*/1);
-    }
-    for (size_t i = 0; i < count; ++i) {
-      results[start + i] = AtomicBlockContains(
-          probe_hashes[i], num_probes_, words + blocks[i] * kWordsPerBlock);
-    }
-  }
+      ProbeMasks(bloom_internal::ProbeHash(hash), num_probes_), block);
 }
 
 FillHistogram MutableBloomFilter::Fill() const {

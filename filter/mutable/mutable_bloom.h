@@ -58,6 +58,7 @@
 #include "filter/filter_policy.h"
 #include "filter/mutable/cache_aligned_words.h"
 #include "filter/mutable/fill_estimates.h"
+#include "filter/mutable/query_paths.h"
 
 namespace sstfilter {
 
@@ -90,13 +91,17 @@ class MutableBloomFilter {
   bool Add(absl::string_view key);
 
   // Returns false only if key was certainly not added.
-  bool MayContain(absl::string_view key) const;
+  bool MayContain(absl::string_view key) const {
+    return query_->contains(view_, key);
+  }
 
   // results[i] = MayContain(keys[i]). Hashes a group of keys and prefetches
   // their blocks before probing any, so that their cache misses overlap.
   // REQUIRES: results points to keys.size() writable bools.
   void MayContain(absl::Span<const absl::string_view> keys,
-                  bool* results) const;
+                  bool* results) const {
+    query_->contains_batch(view_, keys, results);
+  }
 
   // The number of distinct keys added, estimated from the bits set
   // (fill_estimates.h EstimateKeys: Guava's estimator, corrected for this
@@ -157,11 +162,12 @@ class MutableBloomFilter {
 
   // hash = bloom_internal::KeyHash(key).
   bool AddHash(uint64_t hash);
-  bool MayContainHash(uint64_t hash) const;
+  bool MayContainHash(uint64_t hash) const {
+    return query_->contains_hash(view_, hash);
+  }
   // Starts loading the block of hash into the cache.
-  void PrefetchHash(uint64_t hash) const;
-  uint64_t BlockOf(uint64_t hash) const {
-    return bloom_internal::BlockIndex(hash, NumBits(), num_blocks_);
+  void PrefetchHash(uint64_t hash) const {
+    __builtin_prefetch(view_.BlockOf(hash), /*rw=*/0, /*locality=*/1);
   }
   mutable_internal::FillHistogram Fill() const;
 
@@ -170,6 +176,10 @@ class MutableBloomFilter {
   uint64_t expected_keys_;
   uint64_t num_blocks_;
   mutable_internal::CacheAlignedWords words_;
+  // words_ and the shape, as the query paths take them; and the query code
+  // for this CPU.
+  mutable_internal::BodyView view_;
+  const mutable_internal::QueryPath* query_;
 };
 
 }  // namespace sstfilter
