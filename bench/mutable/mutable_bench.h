@@ -6,6 +6,8 @@
 //    every key and finish, minus the time to make the keys (as filter_bench).
 //  - add, 1 thread: thread CPU ns per MutableBloomFilter::Add over the same
 //    keys, minus the time to make them; adds/s = 10^9 / that.
+//  - batch add: the same with the batched Add, 32 keys per call (a write
+//    batch), which prefetches each group's blocks before adding.
 //  - adds/s, 2 threads: two threads add one half of the keys each to a fresh
 //    filter at once; keys / the slower thread's CPU time (minus its key
 //    making), and keys / the wall time of the two (which another job on the
@@ -17,8 +19,9 @@
 //    median over those blocks of 1,024.
 //
 // Before any figure counts, every added key is checked in both filters
-// (batched), and the filter filled by two threads must hold exactly the bits
-// of the one filled by one: the bits do not depend on the order of the adds.
+// (batched), and the filters filled by two threads and by batches must hold
+// exactly the bits of the one filled a key at a time: the bits do not depend on
+// the order of the adds.
 // The immutable filter is copied to a 64-byte-aligned buffer, where the mutable
 // filter's words already are, so the two are compared on the same footing
 // (filter_bench's --placement measures what misalignment costs).
@@ -56,7 +59,8 @@ struct MutableFigures {
   double fp_rate = 0;
   double add_ns_per_key = 0;  // one thread, CPU time
   double adds_per_second_1_thread = 0;
-  double adds_per_second_2_threads = 0;       // CPU time of the slower thread
+  double batch_add_ns_per_key = 0;       // one thread, kBatchSize keys per Add
+  double adds_per_second_2_threads = 0;  // CPU time of the slower thread
   double adds_per_second_2_threads_wall = 0;  // wall time
   double query_ns = 0;
   double batch_ns = 0;

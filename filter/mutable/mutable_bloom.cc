@@ -88,6 +88,28 @@ bool MutableBloomFilter::AddHash(uint64_t hash) {
       ProbeMasks(bloom_internal::ProbeHash(hash), num_probes_), block);
 }
 
+void MutableBloomFilter::Add(absl::Span<const absl::string_view> keys,
+                             bool* added) {
+  std::atomic<uint64_t>* blocks[mutable_internal::kQueryGroup];
+  uint32_t probe_hashes[mutable_internal::kQueryGroup];
+  for (size_t start = 0; start < keys.size();
+       start += mutable_internal::kQueryGroup) {
+    const size_t count =
+        std::min(mutable_internal::kQueryGroup, keys.size() - start);
+    for (size_t i = 0; i < count; ++i) {
+      const uint64_t hash = bloom_internal::KeyHash(keys[start + i]);
+      blocks[i] = words_.data() + (view_.BlockOf(hash) - view_.words);
+      probe_hashes[i] = bloom_internal::ProbeHash(hash);
+      __builtin_prefetch(blocks[i], /*rw=*/1, /*locality=*/3);
+    }
+    for (size_t i = 0; i < count; ++i) {
+      const bool changed =
+          AtomicAddToBlock(ProbeMasks(probe_hashes[i], num_probes_), blocks[i]);
+      if (added != nullptr) added[start + i] = changed;
+    }
+  }
+}
+
 FillHistogram MutableBloomFilter::Fill() const {
   FillHistogram fill;
   const std::atomic<uint64_t>* words = words_.data();

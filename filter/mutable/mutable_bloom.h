@@ -90,6 +90,15 @@ class MutableBloomFilter {
   // same moment may both get true.
   bool Add(absl::string_view key);
 
+  // Adds keys[0], keys[1], ... in that order, as that many Add calls would
+  // (each key sees the bits of the keys before it), and sets added[i] to what
+  // Add(keys[i]) would have returned, unless added is null. Hashes a group of
+  // keys and prefetches their blocks for writing before adding any, so that
+  // their cache misses overlap, as the batched MayContain does: for a
+  // memtable's write batch. REQUIRES: added is null or points to keys.size()
+  // writable bools.
+  void Add(absl::Span<const absl::string_view> keys, bool* added = nullptr);
+
   // Returns false only if key was certainly not added.
   bool MayContain(absl::string_view key) const {
     return query_->contains(view_, key);

@@ -140,6 +140,32 @@ TEST(MutableBloomTest, AddReturnsWhetherBitsChanged) {
   for (uint64_t i = 0; i < 10000; ++i) ASSERT_FALSE(many.Add(Key16(0, i)));
 }
 
+// A batch adds its keys in order: the same return values and bits as one Add
+// per key, duplicates within a batch included, and a null `added` is allowed.
+TEST(MutableBloomTest, BatchedAddsAreSingleAddsInOrder) {
+  MutableBloomFilter one_by_one = Make(FilterOptions::Fpp(0.01), 3000);
+  MutableBloomFilter batched = Make(FilterOptions::Fpp(0.01), 3000);
+  MutableBloomFilter unreported = Make(FilterOptions::Fpp(0.01), 3000);
+  std::vector<std::string> keys;
+  for (uint64_t i = 0; i < 4000; ++i) keys.push_back(Key16(0, i % 3000));
+  std::vector<absl::string_view> views(keys.begin(), keys.end());
+  std::unique_ptr<bool[]> added(new bool[keys.size() + 1]);
+  size_t start = 0;
+  for (size_t n : {0, 1, 63, 64, 65, 200, 3607}) {
+    added[n] = true;  // a sentinel past the batch stays untouched
+    batched.Add(absl::MakeConstSpan(views.data() + start, n), added.get());
+    unreported.Add(absl::MakeConstSpan(views.data() + start, n));
+    for (size_t i = 0; i < n; ++i) {
+      ASSERT_EQ(added[i], one_by_one.Add(keys[start + i])) << start + i;
+    }
+    EXPECT_TRUE(added[n]);
+    start += n;
+  }
+  ASSERT_EQ(start, keys.size());
+  EXPECT_EQ(batched.Freeze(), one_by_one.Freeze());
+  EXPECT_EQ(unreported.Freeze(), one_by_one.Freeze());
+}
+
 TEST(MutableBloomTest, BatchedQueriesAnswerAsSingleOnes) {
   MutableBloomFilter filter = Make(FilterOptions::BitsPerKey(6), 5000);
   AddKeys(&filter, 0, 0, 5000);

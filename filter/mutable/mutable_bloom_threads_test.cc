@@ -253,6 +253,35 @@ TEST(MutableBloomThreadsTest, SameKeysFromFourThreads) {
   EXPECT_LE(filter.BitsSet(), returned_true * filter.NumProbes());
 }
 
+// Batched adds from four threads at once (32 keys a call, some keys in two
+// threads' batches) leave the bits of one thread adding every key once.
+TEST(MutableBloomThreadsTest, BatchedAddsFromFourThreads) {
+  constexpr uint64_t kKeys = 20000;
+  MutableBloomFilter shared = Make(FilterOptions::Fpp(0.01), kKeys);
+  MutableBloomFilter alone = Make(FilterOptions::Fpp(0.01), kKeys);
+  std::vector<std::string> keys;
+  for (uint64_t i = 0; i < kKeys; ++i) keys.push_back(Key16(0, i));
+  for (const std::string& key : keys) alone.Add(key);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kWriters; ++t) {
+    threads.emplace_back([&, t] {
+      // Thread t adds a share and a half: every key by one or two threads.
+      const uint64_t first = t * kKeys / kWriters;
+      const uint64_t end = std::min(kKeys, first + kKeys * 3 / (2 * kWriters));
+      std::vector<absl::string_view> views(keys.begin() + first,
+                                           keys.begin() + end);
+      for (size_t i = 0; i < views.size(); i += 32) {
+        shared.Add(absl::MakeConstSpan(views.data() + i,
+                                       std::min<size_t>(32, views.size() - i)));
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  // The last thread's share and a half stops at the end: the first keys come
+  // from thread 0 alone, the rest from one or two threads.
+  EXPECT_EQ(shared.Freeze(), alone.Freeze());
+}
+
 // Union into a filter while other threads add to both filters.
 TEST(MutableBloomThreadsTest, UnionConcurrentWithAdds) {
   constexpr uint64_t kKeys = 20000;
