@@ -224,7 +224,7 @@ TEST(MutableBloomFreezeTest, TrailerCountAndReaderRate) {
     std::printf("%llu keys: reader ExpectedFpp %.5f%%, filter's %.5f%%\n",
                 static_cast<unsigned long long>(added),
                 100 * reader->ExpectedFpp(), 100 * filter.ExpectedFpp());
-    // Measured: within 0.5% of each other from the expected count up (0.980%
+    // Measured: within 0.6% of each other from the expected count up (0.980%
     // against 0.985% at 10^4 keys). Below it the rates are tiny and the
     // formula's Poisson model and the filter's actual blocks differ more
     // (5.9e-6 against 5.2e-6 at 2,000 keys).
