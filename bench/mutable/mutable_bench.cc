@@ -195,6 +195,19 @@ struct QueryFigures {
   uint64_t matches = 0;
 };
 
+// One filter's query figures over the repetitions.
+struct QuerySeries {
+  std::vector<double> single_ns;
+  std::vector<double> batch_ns;
+  uint64_t matches = 0;
+
+  void Add(const QueryFigures& rep) {
+    single_ns.push_back(rep.single_ns);
+    batch_ns.push_back(rep.batch_ns);
+    matches += rep.matches;
+  }
+};
+
 // Single and batched absent queries, each on its own fresh range of keys:
 // series 2 * impl and 2 * impl + 1 of repetition rep.
 template <typename Single, typename Batch>
@@ -239,9 +252,8 @@ absl::StatusOr<SizeResult> MeasureSize(
   SizeResult result;
   result.config = config;
   std::vector<double> build, add, batch_add, adds_2, adds_2_wall;
-  std::vector<double> imm_query, imm_batch, mut_query, mut_batch;
-  uint64_t imm_matches = 0;
-  uint64_t mut_matches = 0;
+  QuerySeries immutable_queries;
+  QuerySeries mutable_queries;
   for (int rep = 0; rep < config.reps; ++rep) {
     progress(absl::StrFormat("%d keys: repetition %d of %d", n, rep + 1,
                              config.reps));
@@ -300,26 +312,20 @@ absl::StatusOr<SizeResult> MeasureSize(
     const FilterReader& reader = *immutable->reader;
     const MutableBloomFilter& filter = *one_thread;
     const auto time_immutable = [&] {
-      const QueryFigures q = TimeQueries(
+      immutable_queries.Add(TimeQueries(
           config, rep, /*impl=*/0, &chunk,
           [&](absl::string_view key) { return reader.MayMatch(key); },
           [&](absl::Span<const absl::string_view> keys, bool* results) {
             reader.MayMatch(keys, results);
-          });
-      imm_query.push_back(q.single_ns);
-      imm_batch.push_back(q.batch_ns);
-      imm_matches += q.matches;
+          }));
     };
     const auto time_mutable = [&] {
-      const QueryFigures q = TimeQueries(
+      mutable_queries.Add(TimeQueries(
           config, rep, /*impl=*/1, &chunk,
           [&](absl::string_view key) { return filter.MayContain(key); },
           [&](absl::Span<const absl::string_view> keys, bool* results) {
             filter.MayContain(keys, results);
-          });
-      mut_query.push_back(q.single_ns);
-      mut_batch.push_back(q.batch_ns);
-      mut_matches += q.matches;
+          }));
     };
     if (immutable_first) {
       time_immutable();
@@ -334,19 +340,19 @@ absl::StatusOr<SizeResult> MeasureSize(
     }
   }
   const double asked = 2.0 * config.queries * config.reps;
-  result.immutable.fp_rate = imm_matches / asked;
+  result.immutable.fp_rate = immutable_queries.matches / asked;
   result.immutable.build_ns_per_key = Median(build);
-  result.immutable.query_ns = Median(imm_query);
-  result.immutable.batch_ns = Median(imm_batch);
+  result.immutable.query_ns = Median(immutable_queries.single_ns);
+  result.immutable.batch_ns = Median(immutable_queries.batch_ns);
   MutableFigures& m = result.mutable_filter;
-  m.fp_rate = mut_matches / asked;
+  m.fp_rate = mutable_queries.matches / asked;
   m.add_ns_per_key = Median(add);
   m.adds_per_second_1_thread = 1e9 / m.add_ns_per_key;
   m.batch_add_ns_per_key = Median(batch_add);
   m.adds_per_second_2_threads = Median(adds_2);
   m.adds_per_second_2_threads_wall = Median(adds_2_wall);
-  m.query_ns = Median(mut_query);
-  m.batch_ns = Median(mut_batch);
+  m.query_ns = Median(mutable_queries.single_ns);
+  m.batch_ns = Median(mutable_queries.batch_ns);
   return result;
 }
 

@@ -25,6 +25,7 @@
 #include "filter/bloom/bloom_probe.h"
 #include "filter/bloom/bloom_test_util.h"
 #include "filter/mutable/mutable_bloom.h"
+#include "filter/mutable/mutable_test_util.h"
 #include "gtest/gtest.h"
 #include "tests/testing/random.h"
 #include "util/hash.h"
@@ -38,15 +39,9 @@ using ::sstfilter::bloom_internal::ProbePath;
 using ::sstfilter::bloom_internal::Verdict;
 using ::sstfilter::bloom_test::BuildFilter;
 using ::sstfilter::bloom_test::Key16;
+using ::sstfilter::mutable_test::Make;
 
 constexpr bool kRegenerate = false;
-
-MutableBloomFilter Make(const FilterOptions& options, uint64_t expected_keys) {
-  absl::StatusOr<MutableBloomFilter> filter =
-      MutableBloomFilter::Create(options, expected_keys);
-  EXPECT_TRUE(filter.ok()) << filter.status();
-  return *std::move(filter);
-}
 
 // Readers on every probe path this machine runs. The options do not matter:
 // a native filter carries its own probe count.

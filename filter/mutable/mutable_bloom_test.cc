@@ -20,6 +20,7 @@
 #include "filter/bloom/bloom_hash.h"
 #include "filter/bloom/bloom_sizing.h"
 #include "filter/bloom/bloom_test_util.h"
+#include "filter/mutable/mutable_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -27,26 +28,19 @@ namespace sstfilter {
 namespace {
 
 using ::sstfilter::bloom_test::Key16;
+using ::sstfilter::mutable_test::Make;
 using ::testing::HasSubstr;
-
-MutableBloomFilter Make(const FilterOptions& options, uint64_t expected_keys) {
-  absl::StatusOr<MutableBloomFilter> filter =
-      MutableBloomFilter::Create(options, expected_keys);
-  EXPECT_TRUE(filter.ok()) << filter.status();
-  return *std::move(filter);
-}
 
 void AddKeys(MutableBloomFilter* filter, uint64_t set, uint64_t first,
              uint64_t count) {
   for (uint64_t i = first; i < first + count; ++i) filter->Add(Key16(set, i));
 }
 
+// Keys 0..count-1 of set `set` the filter matches, asked in batches.
 uint64_t CountMatches(const MutableBloomFilter& filter, uint64_t set,
                       uint64_t count) {
-  uint64_t matches = 0;
-  for (uint64_t i = 0; i < count; ++i)
-    matches += filter.MayContain(Key16(set, i));
-  return matches;
+  return bloom_test::CountMatches(mutable_test::AsReader(filter), set, 0,
+                                  count);
 }
 
 void ExpectInvalid(const FilterOptions& options, uint64_t expected_keys,

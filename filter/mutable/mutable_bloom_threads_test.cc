@@ -18,23 +18,18 @@
 #include "filter/bloom/bloom_hash.h"
 #include "filter/bloom/bloom_test_util.h"
 #include "filter/mutable/mutable_bloom.h"
+#include "filter/mutable/mutable_test_util.h"
 #include "gtest/gtest.h"
 
 namespace sstfilter {
 namespace {
 
 using ::sstfilter::bloom_test::Key16;
+using ::sstfilter::mutable_test::Make;
 
 constexpr int kWriters = 4;
 constexpr int kReaders = 2;
 constexpr uint64_t kKeysPerWriter = 20000;
-
-MutableBloomFilter Make(const FilterOptions& options, uint64_t expected_keys) {
-  absl::StatusOr<MutableBloomFilter> filter =
-      MutableBloomFilter::Create(options, expected_keys);
-  EXPECT_TRUE(filter.ok()) << filter.status();
-  return *std::move(filter);
-}
 
 // A key's bits, computed from bloom_format.h's definitions (not the filter's
 // code): its block, and the block's 512 bits as 8 words.
@@ -79,86 +74,34 @@ TEST(MutableBloomThreadsTest, FourWritersTwoReaders) {
       keys[t].push_back(Key16(t, i));
     }
   }
-  // published[t] = how many of writer t's keys have been added: a release
-  // store after each Add, so a reader that sees i published keys is ordered
-  // after their Adds.
-  std::atomic<uint64_t> published[kWriters] = {};
-  std::atomic<int> writers_running{kWriters};
-  // Writers start once every reader runs: on two cores they could otherwise
-  // finish before a reader is scheduled.
-  std::atomic<int> readers_started{0};
   std::vector<std::vector<char>> returned(kWriters,
                                           std::vector<char>(kKeysPerWriter));
-  std::vector<uint64_t> misses(kReaders, 0);
-  std::vector<uint64_t> frozen_misses(kReaders, 0);
-  std::vector<uint64_t> checks(kReaders, 0);
-
-  std::vector<std::thread> threads;
-  for (int t = 0; t < kWriters; ++t) {
-    threads.emplace_back([&, t] {
-      while (readers_started.load(std::memory_order_acquire) < kReaders) {
-        std::this_thread::yield();
-      }
-      for (uint64_t i = 0; i < kKeysPerWriter; ++i) {
-        returned[t][i] = filter.Add(keys[t][i]);
-        published[t].store(i + 1, std::memory_order_release);
-      }
-      writers_running.fetch_sub(1, std::memory_order_release);
-    });
-  }
   std::unique_ptr<const FilterPolicy> policy =
       std::move(*NewBloomFilterPolicy(FilterOptions::Fpp(0.01)));
-  for (int r = 0; r < kReaders; ++r) {
-    threads.emplace_back([&, r] {
-      std::vector<absl::string_view> batch;
-      std::unique_ptr<bool[]> results(new bool[kWriters * 64]);
-      uint64_t round = 0;
-      readers_started.fetch_add(1, std::memory_order_release);
-      while (writers_running.load(std::memory_order_acquire) > 0) {
-        ++round;
-        // The last 64 published keys of each writer, batched, and one more
-        // published key at a spread-out position, single.
-        batch.clear();
-        for (int t = 0; t < kWriters; ++t) {
-          const uint64_t n = published[t].load(std::memory_order_acquire);
-          for (uint64_t i = n > 64 ? n - 64 : 0; i < n; ++i) {
-            batch.push_back(keys[t][i]);
-          }
-          if (n > 0 && !filter.MayContain(keys[t][(round * 7919) % n])) {
-            ++misses[r];
-          }
-        }
-        filter.MayContain(absl::MakeConstSpan(batch), results.get());
-        for (size_t i = 0; i < batch.size(); ++i) misses[r] += !results[i];
-        checks[r] += batch.size() + kWriters;
-        // Absent keys, concurrent with the adds (the answer may be either).
-        filter.MayContain(Key16(9, round));
-        // Now and then, the whole-filter reads: a snapshot frozen now holds
-        // every key published before it began.
-        if (round % 64 == static_cast<uint64_t>(r)) {
-          uint64_t before[kWriters];
-          for (int t = 0; t < kWriters; ++t) {
-            before[t] = published[t].load(std::memory_order_acquire);
-          }
-          const std::string frozen = filter.Freeze();
-          std::unique_ptr<FilterReader> reader = policy->NewReader(frozen);
-          for (int t = 0; t < kWriters; ++t) {
-            for (uint64_t i = 0; i < before[t]; i += 97) {
-              frozen_misses[r] += !reader->MayMatch(keys[t][i]);
+  std::vector<uint64_t> frozen_misses(kReaders, 0);
+  const mutable_test::QueryWhileAddingResult seen =
+      mutable_test::QueryWhileAdding(
+          filter, keys, kReaders,
+          [&](size_t t, uint64_t i) {
+            returned[t][i] = filter.Add(keys[t][i]);
+          },
+          [&](int r, const std::vector<uint64_t>& published) {
+            // Whole-filter reads during the adds: a snapshot frozen now holds
+            // every key published before it began.
+            const std::string frozen = filter.Freeze();
+            std::unique_ptr<FilterReader> reader = policy->NewReader(frozen);
+            for (int t = 0; t < kWriters; ++t) {
+              for (uint64_t i = 0; i < published[t]; i += 97) {
+                frozen_misses[r] += !reader->MayMatch(keys[t][i]);
+              }
             }
-          }
-          filter.ApproximateCount();
-          filter.ExpectedFpp();
-        }
-      }
-    });
-  }
-  for (std::thread& thread : threads) thread.join();
-
+            filter.ApproximateCount();
+            filter.ExpectedFpp();
+          });
   for (int r = 0; r < kReaders; ++r) {
-    EXPECT_EQ(misses[r], 0u) << "reader " << r;
+    EXPECT_EQ(seen.misses[r], 0u) << "reader " << r;
     EXPECT_EQ(frozen_misses[r], 0u) << "reader " << r;
-    EXPECT_GT(checks[r], 0u) << "reader " << r << " never ran";
+    EXPECT_GT(seen.checks[r], 0u) << "reader " << r << " never ran";
   }
   // Afterwards every key matches, and adding it again changes nothing.
   uint64_t returned_true = 0;

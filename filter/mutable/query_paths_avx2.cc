@@ -1,7 +1,11 @@
 // MutableBloomFilter's AVX2 query path (see query_paths.h). Every function
 // that runs the AVX2 probe carries target("avx2"), so that the probe inlines
 // and the library needs no global -mavx2; BestQueryPath picks this path only
-// when CpuHasAvx2().
+// when CpuHasAvx2(). The loops repeat query_paths.cc's: GCC inlines a
+// target("avx2") function only into callers that carry the attribute too, so a
+// loop shared as a template would call the probe out of line (the native
+// readers, bloom_reader.cc and bloom_reader_avx2.cc, are written the same
+// way).
 
 #include <algorithm>
 

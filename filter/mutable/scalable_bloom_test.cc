@@ -17,6 +17,7 @@
 #include "filter/bloom/bloom_sizing.h"
 #include "filter/bloom/bloom_test_util.h"
 #include "filter/mutable/mutable_bloom.h"
+#include "filter/mutable/mutable_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -132,26 +133,6 @@ TEST(ScalableBloomTest, BatchedQueriesAnswerAsSingleOnes) {
   }
 }
 
-// False positives among absent keys 0..count-1 of set 1, asked in batches.
-template <typename Filter>
-uint64_t CountAbsentMatches(const Filter& filter, uint64_t count) {
-  constexpr size_t kBatch = 256;
-  std::vector<std::string> keys(kBatch);
-  std::vector<absl::string_view> views(kBatch);
-  bool results[kBatch];
-  uint64_t matches = 0;
-  for (uint64_t start = 0; start < count; start += kBatch) {
-    const size_t n = std::min<uint64_t>(kBatch, count - start);
-    for (size_t i = 0; i < n; ++i) {
-      keys[i] = Key16(1, start + i);
-      views[i] = keys[i];
-    }
-    filter.MayContain(absl::MakeConstSpan(views.data(), n), results);
-    for (size_t i = 0; i < n; ++i) matches += results[i];
-  }
-  return matches;
-}
-
 struct Growth {
   double fpp;
   uint64_t multiple;  // keys added, as a multiple of initial_keys
@@ -190,10 +171,12 @@ TEST_P(ScalableRateTest, RateOverAllKeysStaysWithinTheBound) {
     ASSERT_TRUE(filter->MayContain(Key16(0, i))) << i;
   }
 
-  const uint64_t false_positives = CountAbsentMatches(*filter, kAbsent);
+  const uint64_t false_positives = bloom_test::CountMatches(
+      mutable_test::AsReader(*filter), /*set=*/1, 0, kAbsent);
   const double rate = static_cast<double>(false_positives) / kAbsent;
   const double fixed_rate =
-      static_cast<double>(CountAbsentMatches(*fixed, kAbsent / 10)) /
+      static_cast<double>(bloom_test::CountMatches(
+          mutable_test::AsReader(*fixed), /*set=*/1, 0, kAbsent / 10)) /
       (kAbsent / 10);
   const size_t layers = filter->NumLayers();
   const double bits_per_key = 8.0 * filter->MemoryBytes() / num_keys;

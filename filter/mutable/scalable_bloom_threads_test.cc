@@ -14,6 +14,7 @@
 
 #include "absl/strings/string_view.h"
 #include "filter/bloom/bloom_test_util.h"
+#include "filter/mutable/mutable_test_util.h"
 #include "filter/mutable/scalable_bloom.h"
 #include "gtest/gtest.h"
 
@@ -39,66 +40,27 @@ TEST(ScalableBloomThreadsTest, FourWritersTwoReadersAcrossLayers) {
     for (uint64_t i = 0; i < kKeysPerWriter; ++i)
       keys[t].push_back(Key16(t, i));
   }
-  std::atomic<uint64_t> published[kWriters] = {};
-  std::atomic<int> readers_started{0};
-  std::atomic<int> writers_running{kWriters};
   std::vector<uint64_t> errors(kWriters, 0);
   std::vector<uint64_t> added(kWriters, 0);
-  std::vector<uint64_t> misses(kReaders, 0);
-  std::vector<uint64_t> checks(kReaders, 0);
-
-  std::vector<std::thread> threads;
-  for (int t = 0; t < kWriters; ++t) {
-    threads.emplace_back([&, t] {
-      while (readers_started.load(std::memory_order_acquire) < kReaders) {
-        std::this_thread::yield();
-      }
-      for (uint64_t i = 0; i < kKeysPerWriter; ++i) {
-        absl::StatusOr<bool> result = filter.Add(keys[t][i]);
-        if (!result.ok()) {
-          ++errors[t];
-        } else {
-          added[t] += *result;
-        }
-        published[t].store(i + 1, std::memory_order_release);
-      }
-      writers_running.fetch_sub(1, std::memory_order_release);
-    });
-  }
+  const mutable_test::QueryWhileAddingResult seen =
+      mutable_test::QueryWhileAdding(
+          filter, keys, kReaders,
+          [&](size_t t, uint64_t i) {
+            absl::StatusOr<bool> result = filter.Add(keys[t][i]);
+            if (!result.ok()) {
+              ++errors[t];
+            } else {
+              added[t] += *result;
+            }
+          },
+          [&](int, const std::vector<uint64_t>&) {
+            filter.Layers();
+            filter.ApproximateCount();
+            filter.ExpectedFpp();
+          });
   for (int r = 0; r < kReaders; ++r) {
-    threads.emplace_back([&, r] {
-      std::vector<absl::string_view> batch;
-      std::unique_ptr<bool[]> results(new bool[kWriters * 32]);
-      uint64_t round = 0;
-      readers_started.fetch_add(1, std::memory_order_release);
-      while (writers_running.load(std::memory_order_acquire) > 0) {
-        ++round;
-        batch.clear();
-        for (int t = 0; t < kWriters; ++t) {
-          const uint64_t n = published[t].load(std::memory_order_acquire);
-          for (uint64_t i = n > 32 ? n - 32 : 0; i < n; ++i) {
-            batch.push_back(keys[t][i]);
-          }
-          if (n > 0 && !filter.MayContain(keys[t][(round * 7919) % n])) {
-            ++misses[r];
-          }
-        }
-        filter.MayContain(absl::MakeConstSpan(batch), results.get());
-        for (size_t i = 0; i < batch.size(); ++i) misses[r] += !results[i];
-        checks[r] += batch.size() + kWriters;
-        if (round % 256 == static_cast<uint64_t>(r)) {
-          filter.Layers();
-          filter.ApproximateCount();
-          filter.ExpectedFpp();
-        }
-      }
-    });
-  }
-  for (std::thread& thread : threads) thread.join();
-
-  for (int r = 0; r < kReaders; ++r) {
-    EXPECT_EQ(misses[r], 0u) << "reader " << r;
-    EXPECT_GT(checks[r], 0u) << "reader " << r << " never ran";
+    EXPECT_EQ(seen.misses[r], 0u) << "reader " << r;
+    EXPECT_GT(seen.checks[r], 0u) << "reader " << r << " never ran";
   }
   uint64_t total_added = 0;
   for (int t = 0; t < kWriters; ++t) {
