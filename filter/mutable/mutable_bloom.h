@@ -114,9 +114,9 @@ class MutableBloomFilter {
 
   // The number of distinct keys added, estimated from the bits set
   // (fill_estimates.h EstimateKeys: Guava's estimator, corrected for this
-  // layout). Within 0.5% of the truth up to the expected key count (measured
-  // in mutable_bloom_test.cc); coarser once the filter is far past it. Reads
-  // the whole filter.
+  // layout). Measured within 0.05% of the truth from 1% to 500% of the
+  // expected key count (mutable_bloom_test.cc, 10^6 expected keys); coarser as
+  // the filter nears saturation. Reads the whole filter.
   uint64_t ApproximateCount() const;
 
   // The probability that MayContain answers true for a key never added, from
