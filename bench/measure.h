@@ -68,13 +68,12 @@
 #include "absl/strings/string_view.h"
 #include "bench/built_filter.h"
 #include "bench/keys.h"
+#include "bench/timing.h"
 #include "bench/workload.h"
 #include "util/hash.h"
 
 namespace sstfilter {
 namespace bench {
-
-constexpr double kNotMeasured = std::numeric_limits<double>::quiet_NaN();
 
 struct RepResult {
   double build_ns_per_key = kNotMeasured;
@@ -113,15 +112,6 @@ class ImplRunner {
   virtual std::string Details() const = 0;
 };
 
-// Timing helpers (measure.cc).
-using Clock = std::chrono::steady_clock;
-double NanosSince(Clock::time_point start);
-// This thread's CPU time (user and system), in ns.
-double ThreadCpuNanos();
-// The cost of timing an empty region with Clock, subtracted from each block.
-double TimerOverheadNanos();
-// Defeats dead-code elimination of timed loops.
-void KeepResult(uint64_t checksum);
 // Waits until every earlier instruction has completed before any later one
 // starts (x86 LFENCE). A data dependency alone does not serialize queries: a
 // filter's answer usually comes from a branch, which the CPU predicts and runs
@@ -139,8 +129,6 @@ uint64_t DigestFilters(const std::vector<BuiltFilter>& filters);
 size_t CheckThreads(uint64_t total_keys);
 // Thread CPU ns to make every added key of w, chunk by chunk, as a build does.
 double GenerateKeysCpuNanos(const Workload& w, KeyChunk* chunk);
-// The median of the non-NaN values (NaN when there are none).
-double Median(std::vector<double> values);
 
 // ns per key: the hash floor (XXH3-64 of each key, the native filter's hash),
 // keys made in blocks as for the queries.

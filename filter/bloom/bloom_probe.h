@@ -104,25 +104,22 @@ alignas(32) constexpr uint32_t kLaneOnes[2 * kMaxLanes] = {
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
 
-// ScalarProbeBlock for a regular block (kBlockBits bits), 8 probes at a time.
-// Probe value p = probe_hash * multiplier; its bit in the block is p >> 23 (9
-// bits), that is 32-bit word p >> 28 (little-endian words, so the same bit as
-// byte addressing) and bit (p >> 23) & 31 of the word. The 16 words of the
-// block sit in two vectors; a lane fetches its word with a permute of each half
-// and a blend on word bit 3, which is p's sign bit.
+// ScalarProbeBlock for a regular block (kBlockBits bits), 8 probes at a time,
+// on the block's 16 little-endian 32-bit words held in two vectors (words 0-7
+// and 8-15). Probe value p = probe_hash * multiplier; its bit in the block is
+// p >> 23 (9 bits), that is 32-bit word p >> 28 (little-endian words, so the
+// same bit as byte addressing) and bit (p >> 23) & 31 of the word. A lane
+// fetches its word with a permute of each half and a blend on word bit 3,
+// which is p's sign bit.
 //
 // No early exit: every round is tested and the results combined without a
 // branch. Whether a key matches is unpredictable in a mixed stream of present
 // and absent keys, and a mispredicted branch per query (about 10 ns measured)
 // costs far more than the extra rounds, which only k > 8 has.
-__attribute__((target("avx2"), always_inline)) inline bool
-Avx2ProbeRegularBlock(uint32_t probe_hash, int k, const char* block) {
+__attribute__((target("avx2"), always_inline)) inline bool Avx2ProbeWords(
+    uint32_t probe_hash, int k, __m256i low_words, __m256i high_words) {
   static_assert(kBlockBytes == 64 && kLog2BlockBits == 9,
                 "two 256-bit halves of 9-bit bits");
-  const __m256i low_words =
-      _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block));
-  const __m256i high_words =
-      _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block + 32));
   const __m256i hash = _mm256_set1_epi32(static_cast<int>(probe_hash));
   // Lane i of the round starting at probe `first` is active iff first + i < k.
   const uint32_t* const active = kLaneOnes + kMaxLanes - k;
@@ -146,6 +143,15 @@ Avx2ProbeRegularBlock(uint32_t probe_hash, int k, const char* block) {
     result &= _mm256_testc_si256(words, bits);
   }
   return result != 0;
+}
+
+// Avx2ProbeWords on a block in memory, at any alignment.
+__attribute__((target("avx2"), always_inline)) inline bool
+Avx2ProbeRegularBlock(uint32_t probe_hash, int k, const char* block) {
+  return Avx2ProbeWords(
+      probe_hash, k,
+      _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block)),
+      _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block + 32)));
 }
 #endif  // SSTFILTER_BLOOM_HAVE_AVX2_PATH
 

@@ -44,42 +44,6 @@ enum Selector : uint8_t {
 constexpr size_t kSyntheticKeysPerUnit = 2;  // keys per unit of the count byte
 constexpr size_t kMaxExplicitKeys = 512;
 
-// Reads the fuzz input front to back; past the end every byte is zero.
-class ByteReader {
- public:
-  ByteReader(const uint8_t* data, size_t size) : data_(data), size_(size) {}
-
-  uint8_t Byte() { return pos_ < size_ ? data_[pos_++] : 0; }
-
-  uint64_t Fixed(int num_bytes) {
-    uint64_t v = 0;
-    for (int i = 0; i < num_bytes; ++i)
-      v |= static_cast<uint64_t>(Byte()) << (8 * i);
-    return v;
-  }
-
-  double RawDouble() {
-    const uint64_t bits = Fixed(8);
-    double d;
-    std::memcpy(&d, &bits, sizeof(d));
-    return d;
-  }
-
-  bool AtEnd() const { return pos_ >= size_; }
-
-  absl::string_view Bytes(size_t n) {
-    n = std::min(n, size_ - pos_);
-    absl::string_view s(reinterpret_cast<const char*>(data_ + pos_), n);
-    pos_ += n;
-    return s;
-  }
-
- private:
-  const uint8_t* const data_;
-  const size_t size_;
-  size_t pos_ = 0;
-};
-
 struct RoundTripInput {
   FilterOptions options;
   std::vector<std::string> explicit_keys;

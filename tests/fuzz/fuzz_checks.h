@@ -22,10 +22,12 @@
 #ifndef SSTFILTER_TESTS_FUZZ_FUZZ_CHECKS_H_
 #define SSTFILTER_TESTS_FUZZ_FUZZ_CHECKS_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <string>
@@ -34,6 +36,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "filter/filter_policy.h"
 
 namespace sstfilter {
@@ -48,6 +51,43 @@ using PolicyFactory =
 struct Seed {
   std::string name;
   std::string bytes;
+};
+
+// Reads a fuzz input front to back; past the end every byte is zero, so every
+// byte string decodes and no input is wasted on a parse error.
+class ByteReader {
+ public:
+  ByteReader(const uint8_t* data, size_t size) : data_(data), size_(size) {}
+
+  uint8_t Byte() { return pos_ < size_ ? data_[pos_++] : 0; }
+
+  uint64_t Fixed(int num_bytes) {
+    uint64_t v = 0;
+    for (int i = 0; i < num_bytes; ++i)
+      v |= static_cast<uint64_t>(Byte()) << (8 * i);
+    return v;
+  }
+
+  double RawDouble() {
+    const uint64_t bits = Fixed(8);
+    double d;
+    std::memcpy(&d, &bits, sizeof(d));
+    return d;
+  }
+
+  bool AtEnd() const { return pos_ >= size_; }
+
+  absl::string_view Bytes(size_t n) {
+    n = std::min(n, size_ - pos_);
+    absl::string_view s(reinterpret_cast<const char*>(data_ + pos_), n);
+    pos_ += n;
+    return s;
+  }
+
+ private:
+  const uint8_t* const data_;
+  const size_t size_;
+  size_t pos_ = 0;
 };
 
 // The options the reader fuzzer's policy is made with. Readers of the policies

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Runs the real mutable_bench binary on tiny sizes: the table's rows and ratio lines, one
+# JSON object per size with every field and FP rates near the configured fpp, and exit
+# status 2 with one line on stderr for each bad flag value. Timing is never checked.
+set -uo pipefail
+
+bench="$1"
+tmp="${TEST_TMPDIR:-$(mktemp -d)}"
+failures=0
+
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+tiny=(--keys=20000,50000 --queries=8192 --reps=2)
+
+for args in "--keys=0" "--keys=1.5" "--keys=abc" "--keys=" "--fpp=1.5" "--fpp=0" \
+            "--queries=1000" "--queries=0" "--reps=0" "--format=xml" "stray"; do
+  "$bench" "${tiny[@]}" $args >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  [ "$rc" -eq 2 ] || fail "$args: exit status $rc, want 2"
+  [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "$args: stderr is not one line: $(cat "$tmp/err")"
+  [ ! -s "$tmp/out" ] || fail "$args: wrote to stdout"
+done
+
+# The table: a header, an immutable and a mutable row per size, and the ratio line.
+"$bench" "${tiny[@]}" >"$tmp/table" 2>"$tmp/err" || fail "table run: $(cat "$tmp/err")"
+for n in 20000 50000; do
+  grep -qE "^ +$n +immutable +9\.92 " "$tmp/table" || fail "no immutable row for $n: $(cat "$tmp/table")"
+  grep -qE "^ +$n +mutable +[0-9.]+ .* M " "$tmp/table" || fail "no mutable row for $n: $(cat "$tmp/table")"
+done
+[ "$(grep -c "mutable / immutable: add .*x build (target <= 1.5; batch add .*x), query .*x, batch .*x (target <= 1.2)" "$tmp/table")" -eq 2 ] ||
+  fail "want two ratio lines: $(cat "$tmp/table")"
+grep -q "Every added key was checked" "$tmp/table" || fail "no check line"
+
+# JSON: one object per size, every field, and rates a filter at 1% can have.
+"$bench" "${tiny[@]}" --format=json >"$tmp/json" 2>"$tmp/err" || fail "json run: $(cat "$tmp/err")"
+python3 - "$tmp/json" <<'PY' || fail "JSON rows: $(cat "$tmp/json")"
+import json, sys
+rows = [json.loads(line) for line in open(sys.argv[1])]
+assert [r["keys"] for r in rows] == [20000, 50000], rows
+for r in rows:
+    assert r["keys_checked"] == r["keys"] and r["reps"] == 2 and r["queries"] == 8192, r
+    for side, fields in (("immutable", ["bits_per_key", "fp_rate", "build_ns_per_key",
+                                        "query_ns", "batch_ns"]),
+                         ("mutable", ["bits_per_key", "fp_rate", "add_ns_per_key",
+                                      "adds_per_second_1_thread", "batch_add_ns_per_key",
+                                      "adds_per_second_2_threads",
+                                      "adds_per_second_2_threads_wall", "query_ns",
+                                      "batch_ns"])):
+        for f in fields:
+            v = r[side][f]
+            assert isinstance(v, (int, float)) and v > 0, (side, f, v)
+        # 32,768 absent keys at 1%: about 330 false positives; far outside [0.5%, 2%]
+        # means the filter or the count is wrong.
+        assert 0.005 < r[side]["fp_rate"] < 0.02, (side, r[side]["fp_rate"])
+    for f in ["add_vs_build", "batch_add_vs_build", "query", "batch"]:
+        assert r["ratios"][f] > 0, r["ratios"]
+    assert r["ratios"]["query_target"] == 1.2 and r["ratios"]["add_vs_build_target"] == 1.5
+PY
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures failures" >&2
+  exit 1
+fi
+echo "mutable_bench_test: all checks passed"
