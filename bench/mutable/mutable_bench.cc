@@ -72,26 +72,47 @@ absl::StatusOr<Immutable> BuildImmutable(const FilterPolicy& policy, uint64_t n,
   return built;
 }
 
-// Fills a fresh filter from one thread, one Add per key or (batched) kBatchSize
-// keys per Add; *add_ns_per_key gets the CPU time.
+// How FillOneThread adds its keys.
+enum class AddMode {
+  kAdd,                     // Add, one key per call
+  kBatchedAdd,              // Add, kBatchSize keys per call
+  kSingleWriterAdd,         // AddSingleWriter, one key per call
+  kSingleWriterBatchedAdd,  // AddSingleWriter, kBatchSize keys per call
+};
+
+// Fills a fresh filter from one thread, in the given mode; *add_ns_per_key gets
+// the CPU time.
 absl::StatusOr<MutableBloomFilter> FillOneThread(const MutableBenchConfig& c,
-                                                 bool batched, KeyChunk* chunk,
+                                                 AddMode mode, KeyChunk* chunk,
                                                  double* add_ns_per_key) {
   absl::StatusOr<MutableBloomFilter> filter =
       MutableBloomFilter::Create(FilterOptions::Fpp(c.fpp), c.keys);
   if (!filter.ok()) return filter.status();
+  const bool batched =
+      mode == AddMode::kBatchedAdd || mode == AddMode::kSingleWriterBatchedAdd;
+  const bool single_writer = mode == AddMode::kSingleWriterAdd ||
+                             mode == AddMode::kSingleWriterBatchedAdd;
   const double generate_ns = GenerateCpuNanos(0, c.keys, chunk);
   uint64_t changed = 0;
   const double start = ThreadCpuNanos();
   ForEachChunk(0, c.keys, chunk, [&](const KeyChunk& keys) {
     if (!batched) {
-      for (size_t i = 0; i < keys.size(); ++i) changed += filter->Add(keys[i]);
+      for (size_t i = 0; i < keys.size(); ++i) {
+        changed += single_writer ? filter->AddSingleWriter(keys[i])
+                                 : filter->Add(keys[i]);
+      }
       return;
     }
     bool added[kBatchSize];
     for (size_t i = 0; i < keys.size(); i += kBatchSize) {
       const size_t n = std::min<size_t>(kBatchSize, keys.size() - i);
-      filter->Add(absl::MakeConstSpan(keys.data() + i, n), added);
+      const absl::Span<const absl::string_view> batch =
+          absl::MakeConstSpan(keys.data() + i, n);
+      if (single_writer) {
+        filter->AddSingleWriter(batch, added);
+      } else {
+        filter->Add(batch, added);
+      }
       for (size_t j = 0; j < n; ++j) changed += added[j];
     }
   });
@@ -251,7 +272,8 @@ absl::StatusOr<SizeResult> MeasureSize(
   KeyChunk chunk;
   SizeResult result;
   result.config = config;
-  std::vector<double> build, add, batch_add, adds_2, adds_2_wall;
+  std::vector<double> build, add, batch_add, single_writer_add,
+      single_writer_batch_add, adds_2, adds_2_wall;
   QuerySeries immutable_queries;
   QuerySeries mutable_queries;
   for (int rep = 0; rep < config.reps; ++rep) {
@@ -265,14 +287,23 @@ absl::StatusOr<SizeResult> MeasureSize(
         absl::UnknownError("not built");
     double add_ns = 0;
     if (immutable_first) immutable = BuildImmutable(**policy, n, &chunk);
-    one_thread = FillOneThread(config, /*batched=*/false, &chunk, &add_ns);
+    one_thread = FillOneThread(config, AddMode::kAdd, &chunk, &add_ns);
     if (!immutable_first) immutable = BuildImmutable(**policy, n, &chunk);
     if (!immutable.ok()) return immutable.status();
     if (!one_thread.ok()) return one_thread.status();
     double batch_add_ns = 0;
     absl::StatusOr<MutableBloomFilter> batched =
-        FillOneThread(config, /*batched=*/true, &chunk, &batch_add_ns);
+        FillOneThread(config, AddMode::kBatchedAdd, &chunk, &batch_add_ns);
     if (!batched.ok()) return batched.status();
+    double single_writer_ns = 0;
+    absl::StatusOr<MutableBloomFilter> single_writer = FillOneThread(
+        config, AddMode::kSingleWriterAdd, &chunk, &single_writer_ns);
+    if (!single_writer.ok()) return single_writer.status();
+    double single_writer_batch_ns = 0;
+    absl::StatusOr<MutableBloomFilter> single_writer_batched =
+        FillOneThread(config, AddMode::kSingleWriterBatchedAdd, &chunk,
+                      &single_writer_batch_ns);
+    if (!single_writer_batched.ok()) return single_writer_batched.status();
     double slowest_cpu_ns = 0;
     double wall_ns = 0;
     absl::StatusOr<MutableBloomFilter> two_threads =
@@ -295,16 +326,20 @@ absl::StatusOr<SizeResult> MeasureSize(
     }
     if (!checked.ok()) return checked;
     const std::string bits = one_thread->Freeze();
-    if (two_threads->Freeze() != bits || batched->Freeze() != bits) {
+    if (two_threads->Freeze() != bits || batched->Freeze() != bits ||
+        single_writer->Freeze() != bits ||
+        single_writer_batched->Freeze() != bits) {
       return absl::DataLossError(
-          "the filters filled by two threads and by batches differ from the "
-          "one filled one key at a time");
+          "the filters filled by two threads, by batches or by a single "
+          "writer differ from the one filled by Add one key at a time");
     }
     result.keys_checked = n;
 
     build.push_back(immutable->build_ns_per_key);
     add.push_back(add_ns);
     batch_add.push_back(batch_add_ns);
+    single_writer_add.push_back(single_writer_ns);
+    single_writer_batch_add.push_back(single_writer_batch_ns);
     adds_2.push_back(slowest_cpu_ns > 0 ? n * 1e9 / slowest_cpu_ns
                                         : kNotMeasured);
     adds_2_wall.push_back(wall_ns > 0 ? n * 1e9 / wall_ns : kNotMeasured);
@@ -349,6 +384,8 @@ absl::StatusOr<SizeResult> MeasureSize(
   m.add_ns_per_key = Median(add);
   m.adds_per_second_1_thread = 1e9 / m.add_ns_per_key;
   m.batch_add_ns_per_key = Median(batch_add);
+  m.single_writer_add_ns_per_key = Median(single_writer_add);
+  m.single_writer_batch_add_ns_per_key = Median(single_writer_batch_add);
   m.adds_per_second_2_threads = Median(adds_2);
   m.adds_per_second_2_threads_wall = Median(adds_2_wall);
   m.query_ns = Median(mutable_queries.single_ns);

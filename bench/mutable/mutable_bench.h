@@ -8,6 +8,8 @@
 //    keys, minus the time to make them; adds/s = 10^9 / that.
 //  - batch add: the same with the batched Add, 32 keys per call (a write
 //    batch), which prefetches each group's blocks before adding.
+//  - 1-writer add, 1-writer batch: the same two with AddSingleWriter, for a
+//    filter with one writer at a time (no locked instruction).
 //  - adds/s, 2 threads: two threads add one half of the keys each to a fresh
 //    filter at once; keys / the slower thread's CPU time (minus its key
 //    making), and keys / the wall time of the two (which another job on the
@@ -19,9 +21,9 @@
 //    median over those blocks of 1,024.
 //
 // Before any figure counts, every added key is checked in both filters
-// (batched), and the filters filled by two threads and by batches must hold
-// exactly the bits of the one filled a key at a time: the bits do not depend on
-// the order of the adds.
+// (batched), and the filters filled by two threads, by batches and by the
+// single-writer adds must hold exactly the bits of the one filled a key at a
+// time: the bits do not depend on the order or the kind of the adds.
 // The immutable filter is copied to a 64-byte-aligned buffer, where the mutable
 // filter's words already are, so the two are compared on the same footing
 // (filter_bench's --placement measures what misalignment costs).
@@ -60,6 +62,8 @@ struct MutableFigures {
   double add_ns_per_key = 0;  // one thread, CPU time
   double adds_per_second_1_thread = 0;
   double batch_add_ns_per_key = 0;       // one thread, kBatchSize keys per Add
+  double single_writer_add_ns_per_key = 0;        // AddSingleWriter
+  double single_writer_batch_add_ns_per_key = 0;  // batched AddSingleWriter
   double adds_per_second_2_threads = 0;  // CPU time of the slower thread
   double adds_per_second_2_threads_wall = 0;  // wall time
   double query_ns = 0;

@@ -31,35 +31,43 @@ void PrintMutableTable(const std::vector<SizeResult>& results,
       "mutable_bench: random 16-byte keys, fpp %g; %d fresh absent keys per "
       "query figure; medians of %d repetitions; ns per key\n\n",
       c.fpp, c.queries, c.reps);
-  out << absl::StrFormat("%10s  %-9s %8s %7s %9s %9s %12s %12s %12s %7s %7s\n",
-                         "keys", "filter", "bits/key", "FP %", "build/add",
-                         "batch add", "adds/s 1 thr", "adds/s 2 thr",
-                         "2 thr wall", "query", "batch");
+  out << absl::StrFormat(
+      "%10s  %-9s %8s %7s %9s %9s %9s %9s %12s %12s %12s %7s %7s\n", "keys",
+      "filter", "bits/key", "FP %", "build/add", "batch add", "1-wr add",
+      "1-wr batch", "adds/s 1 thr", "adds/s 2 thr", "2 thr wall", "query",
+      "batch");
   for (const SizeResult& r : results) {
     const ImmutableFigures& i = r.immutable;
     const MutableFigures& m = r.mutable_filter;
     out << absl::StrFormat(
-        "%10d  %-9s %8.2f %7.3f %9.1f %9s %12s %12s %12s %7.1f %7.1f\n",
+        "%10d  %-9s %8.2f %7.3f %9.1f %9s %9s %9s %12s %12s %12s %7.1f "
+        "%7.1f\n",
         r.config.keys, "immutable", i.bits_per_key, 100 * i.fp_rate,
-        i.build_ns_per_key, "-", "-", "-", "-", i.query_ns, i.batch_ns);
+        i.build_ns_per_key, "-", "-", "-", "-", "-", "-", i.query_ns,
+        i.batch_ns);
     out << absl::StrFormat(
-        "%10d  %-9s %8.2f %7.3f %9.1f %9.1f %12s %12s %12s %7.1f %7.1f\n",
+        "%10d  %-9s %8.2f %7.3f %9.1f %9.1f %9.1f %9.1f %12s %12s %12s %7.1f "
+        "%7.1f\n",
         r.config.keys, "mutable", m.bits_per_key, 100 * m.fp_rate,
         m.add_ns_per_key, m.batch_add_ns_per_key,
+        m.single_writer_add_ns_per_key, m.single_writer_batch_add_ns_per_key,
         Millions(m.adds_per_second_1_thread),
         Millions(m.adds_per_second_2_threads),
         Millions(m.adds_per_second_2_threads_wall), m.query_ns, m.batch_ns);
     out << absl::StrFormat(
         "%10s  mutable / immutable: add %.2fx build (target <= %.1f; batch "
-        "add %.2fx), query %.2fx, batch %.2fx (target <= %.1f)\n",
+        "add %.2fx; single-writer add %.2fx, batch %.2fx), query %.2fx, "
+        "batch %.2fx (target <= %.1f)\n",
         "", m.add_ns_per_key / i.build_ns_per_key, kAddRatioTarget,
-        m.batch_add_ns_per_key / i.build_ns_per_key, m.query_ns / i.query_ns,
-        m.batch_ns / i.batch_ns, kQueryRatioTarget);
+        m.batch_add_ns_per_key / i.build_ns_per_key,
+        m.single_writer_add_ns_per_key / i.build_ns_per_key,
+        m.single_writer_batch_add_ns_per_key / i.build_ns_per_key,
+        m.query_ns / i.query_ns, m.batch_ns / i.batch_ns, kQueryRatioTarget);
   }
   out << absl::StrFormat(
       "\nEvery added key was checked in both filters (and the bits of the "
-      "two-thread and batch-filled filters against the one-thread filter's) "
-      "before any figure counted.\n");
+      "two-thread, batch-filled and single-writer filters against the "
+      "one-thread filter's) before any figure counted.\n");
 }
 
 void PrintMutableJson(const std::vector<SizeResult>& results,
@@ -86,6 +94,10 @@ void PrintMutableJson(const std::vector<SizeResult>& results,
     mut["add_ns_per_key"] = Figure(m.add_ns_per_key);
     mut["adds_per_second_1_thread"] = Figure(m.adds_per_second_1_thread);
     mut["batch_add_ns_per_key"] = Figure(m.batch_add_ns_per_key);
+    mut["single_writer_add_ns_per_key"] =
+        Figure(m.single_writer_add_ns_per_key);
+    mut["single_writer_batch_add_ns_per_key"] =
+        Figure(m.single_writer_batch_add_ns_per_key);
     mut["adds_per_second_2_threads"] = Figure(m.adds_per_second_2_threads);
     mut["adds_per_second_2_threads_wall"] =
         Figure(m.adds_per_second_2_threads_wall);
@@ -96,6 +108,10 @@ void PrintMutableJson(const std::vector<SizeResult>& results,
     ratios["add_vs_build"] = Figure(m.add_ns_per_key / i.build_ns_per_key);
     ratios["batch_add_vs_build"] =
         Figure(m.batch_add_ns_per_key / i.build_ns_per_key);
+    ratios["single_writer_add_vs_build"] =
+        Figure(m.single_writer_add_ns_per_key / i.build_ns_per_key);
+    ratios["single_writer_batch_add_vs_build"] =
+        Figure(m.single_writer_batch_add_ns_per_key / i.build_ns_per_key);
     ratios["query"] = Figure(m.query_ns / i.query_ns);
     ratios["batch"] = Figure(m.batch_ns / i.batch_ns);
     ratios["add_vs_build_target"] = kAddRatioTarget;

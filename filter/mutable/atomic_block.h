@@ -64,20 +64,61 @@ inline BlockMasks ProbeMasks(uint32_t probe_hash, int k) {
 // exactly one fetch_or that saw it clear, so across all threads the Adds that
 // return true set every bit of the filter between them.
 //
+// The block's words are all loaded first and the words lacking a bit found
+// without a branch; then only those take a fetch_or. Testing word by word, a
+// branch per word on a loaded value, mispredicted about half the time, cost
+// more than the locked instructions (57 -> 33 ns per key at 10^6 keys on the
+// 2-core EPYC machine, hashes given).
+//
 // Concurrent Adds of one key may both return true: the key's bits usually span
 // several words, and two threads may each be the first to reach a different
 // one. Both may also return false when other keys set the bits first.
 inline bool AtomicAddToBlock(const BlockMasks& masks,
                              std::atomic<uint64_t>* block) {
-  bool changed = false;
+  unsigned lacking = 0;  // bit w: word w lacks one of the key's bits
   for (int w = 0; w < kWordsPerBlock; ++w) {
+    const uint64_t word = block[w].load(std::memory_order_relaxed);
+    lacking |= static_cast<unsigned>((masks.word[w] & ~word) != 0) << w;
+  }
+  bool changed = false;
+  while (lacking != 0) {
+    const int w = __builtin_ctz(lacking);
+    lacking &= lacking - 1;
     const uint64_t mask = masks.word[w];
-    if (mask == 0) continue;
-    if ((block[w].load(std::memory_order_relaxed) & mask) == mask) continue;
     const uint64_t before = block[w].fetch_or(mask, std::memory_order_relaxed);
     changed |= (before & mask) != mask;
   }
   return changed;
+}
+
+// AtomicAddToBlock for a caller that is the only thread adding to the filter
+// (queries may run concurrently): relaxed loads and relaxed stores, no
+// read-modify-write. With one writer nothing can set a bit between the load
+// and the store, so no bit is lost, and a reader's relaxed loads see a word's
+// old or new value, both subsets of the final one: the argument at the top of
+// this file holds as for fetch_or.
+//
+// One branch on the loaded words per key, not one per word: a mispredicted
+// branch that waits for a cache miss discards the work of the keys after it,
+// so consecutive keys' misses would not overlap. All eight words are stored,
+// unchanged ones too: whether a key has a bit in a given word is a coin toss,
+// and those mispredictions cost more than stores to a line being written
+// anyway. A key whose bits are all set already stores nothing (repeated keys
+// do not dirty a line that readers hold). Measured at 10^6 keys, hashes given:
+// 16-24 ns per key, against 33 for AtomicAddToBlock.
+inline bool SingleWriterAddToBlock(const BlockMasks& masks,
+                                   std::atomic<uint64_t>* block) {
+  uint64_t words[kWordsPerBlock];
+  uint64_t missing = 0;
+  for (int w = 0; w < kWordsPerBlock; ++w) {
+    words[w] = block[w].load(std::memory_order_relaxed);
+    missing |= masks.word[w] & ~words[w];
+  }
+  if (missing == 0) return false;
+  for (int w = 0; w < kWordsPerBlock; ++w) {
+    block[w].store(words[w] | masks.word[w], std::memory_order_relaxed);
+  }
+  return true;
 }
 
 // Whether all k probe bits of a key are set in block. Tests every probe and
@@ -101,13 +142,15 @@ inline bool AtomicBlockContains(uint32_t probe_hash, int k,
 // memory that other threads write with fetch_or would be a data race), and
 // assembled into the two vectors the probe tests. Call only after
 // CpuHasAvx2(), from code that carries the same target attribute.
+// kRounds as for Avx2ProbeWords.
+template <int kRounds = 0>
 __attribute__((target("avx2"), always_inline)) inline bool
 Avx2AtomicBlockContains(uint32_t probe_hash, int k,
                         const std::atomic<uint64_t>* block) {
   const auto word = [block](int w) {
     return static_cast<long long>(block[w].load(std::memory_order_relaxed));
   };
-  return bloom_internal::Avx2ProbeWords(
+  return bloom_internal::Avx2ProbeWords<kRounds>(
       probe_hash, k, _mm256_set_epi64x(word(3), word(2), word(1), word(0)),
       _mm256_set_epi64x(word(7), word(6), word(5), word(4)));
 }

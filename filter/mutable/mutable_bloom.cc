@@ -25,6 +25,7 @@ using mutable_internal::CacheAlignedWords;
 using mutable_internal::FillHistogram;
 using mutable_internal::kWordsPerBlock;
 using mutable_internal::ProbeMasks;
+using mutable_internal::SingleWriterAddToBlock;
 
 absl::StatusOr<MutableBloomFilter> MutableBloomFilter::Create(
     const FilterOptions& options, uint64_t expected_keys) {
@@ -74,22 +75,16 @@ MutableBloomFilter::MutableBloomFilter(double bits_per_key, int num_probes,
       num_blocks_(words.size() / kWordsPerBlock),
       words_(std::move(words)),
       view_{words_.data(), num_blocks_, num_probes_},
-      query_(&mutable_internal::BestQueryPath()) {}
+      query_(&mutable_internal::BestQueryPath(num_probes)) {}
 
-bool MutableBloomFilter::Add(absl::string_view key) {
-  return AddHash(bloom_internal::KeyHash(key));
-}
+namespace {
 
-bool MutableBloomFilter::AddHash(uint64_t hash) {
-  // The block view_ points at, writable: words_ is this filter's own.
-  std::atomic<uint64_t>* block =
-      words_.data() + (view_.BlockOf(hash) - view_.words);
-  return AtomicAddToBlock(
-      ProbeMasks(bloom_internal::ProbeHash(hash), num_probes_), block);
-}
-
-void MutableBloomFilter::Add(absl::Span<const absl::string_view> keys,
-                             bool* added) {
+// Adds keys in groups: hashes a group and prefetches each key's block for
+// writing before adding any, so that their cache misses overlap. block_of(hash)
+// is the writable block of a hash; add_to_block(masks, block) sets the bits.
+template <typename BlockOf, typename AddToBlock>
+void AddInGroups(absl::Span<const absl::string_view> keys, int num_probes,
+                 bool* added, BlockOf block_of, AddToBlock add_to_block) {
   std::atomic<uint64_t>* blocks[mutable_internal::kQueryGroup];
   uint32_t probe_hashes[mutable_internal::kQueryGroup];
   for (size_t start = 0; start < keys.size();
@@ -98,16 +93,55 @@ void MutableBloomFilter::Add(absl::Span<const absl::string_view> keys,
         std::min(mutable_internal::kQueryGroup, keys.size() - start);
     for (size_t i = 0; i < count; ++i) {
       const uint64_t hash = bloom_internal::KeyHash(keys[start + i]);
-      blocks[i] = words_.data() + (view_.BlockOf(hash) - view_.words);
+      blocks[i] = block_of(hash);
       probe_hashes[i] = bloom_internal::ProbeHash(hash);
       __builtin_prefetch(blocks[i], /*rw=*/1, /*locality=*/3);
     }
     for (size_t i = 0; i < count; ++i) {
       const bool changed =
-          AtomicAddToBlock(ProbeMasks(probe_hashes[i], num_probes_), blocks[i]);
+          add_to_block(ProbeMasks(probe_hashes[i], num_probes), blocks[i]);
       if (added != nullptr) added[start + i] = changed;
     }
   }
+}
+
+}  // namespace
+
+std::atomic<uint64_t>* MutableBloomFilter::WritableBlock(uint64_t hash) {
+  return words_.data() + (view_.BlockOf(hash) - view_.words);
+}
+
+bool MutableBloomFilter::Add(absl::string_view key) {
+  return AddHash(bloom_internal::KeyHash(key));
+}
+
+bool MutableBloomFilter::AddHash(uint64_t hash) {
+  return AtomicAddToBlock(
+      ProbeMasks(bloom_internal::ProbeHash(hash), num_probes_),
+      WritableBlock(hash));
+}
+
+void MutableBloomFilter::Add(absl::Span<const absl::string_view> keys,
+                             bool* added) {
+  AddInGroups(
+      keys, num_probes_, added,
+      [this](uint64_t hash) { return WritableBlock(hash); },
+      AtomicAddToBlock);
+}
+
+bool MutableBloomFilter::AddSingleWriter(absl::string_view key) {
+  const uint64_t hash = bloom_internal::KeyHash(key);
+  return SingleWriterAddToBlock(
+      ProbeMasks(bloom_internal::ProbeHash(hash), num_probes_),
+      WritableBlock(hash));
+}
+
+void MutableBloomFilter::AddSingleWriter(
+    absl::Span<const absl::string_view> keys, bool* added) {
+  AddInGroups(
+      keys, num_probes_, added,
+      [this](uint64_t hash) { return WritableBlock(hash); },
+      SingleWriterAddToBlock);
 }
 
 FillHistogram MutableBloomFilter::Fill() const {

@@ -47,6 +47,7 @@
 #ifndef SSTFILTER_FILTER_MUTABLE_MUTABLE_BLOOM_H_
 #define SSTFILTER_FILTER_MUTABLE_MUTABLE_BLOOM_H_
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -98,6 +99,20 @@ class MutableBloomFilter {
   // memtable's write batch. REQUIRES: added is null or points to keys.size()
   // writable bools.
   void Add(absl::Span<const absl::string_view> keys, bool* added = nullptr);
+
+  // Add and batched Add for a filter with one writer at a time: the same bits
+  // and return values, without a locked instruction. REQUIRES: no other thread
+  // calls Add, AddSingleWriter or Union on this filter meanwhile (the caller
+  // serialises its writers, e.g. a memtable written by one thread, as
+  // RocksDB's DynamicBloom::Add assumes); MayContain, the statistics and
+  // Freeze may run concurrently. About 1.8x faster per key than Add on the
+  // 2-core EPYC machine (bench/mutable/README.md): Add pays a locked fetch_or
+  // for each of the about 4.4 words a key changes, and a locked instruction
+  // waits for every load before it, so one key's cache miss cannot overlap
+  // the next's.
+  bool AddSingleWriter(absl::string_view key);
+  void AddSingleWriter(absl::Span<const absl::string_view> keys,
+                       bool* added = nullptr);
 
   // Returns false only if key was certainly not added.
   bool MayContain(absl::string_view key) const {
@@ -169,6 +184,8 @@ class MutableBloomFilter {
                      uint64_t expected_keys,
                      mutable_internal::CacheAlignedWords words);
 
+  // The block of hash, writable: words_ is this filter's own.
+  std::atomic<uint64_t>* WritableBlock(uint64_t hash);
   // hash = bloom_internal::KeyHash(key).
   bool AddHash(uint64_t hash);
   bool MayContainHash(uint64_t hash) const {

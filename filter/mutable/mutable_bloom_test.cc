@@ -160,6 +160,31 @@ TEST(MutableBloomTest, BatchedAddsAreSingleAddsInOrder) {
   EXPECT_EQ(unreported.Freeze(), one_by_one.Freeze());
 }
 
+// The single-writer adds set the same bits and return the same values as Add,
+// one by one and batched, duplicates included.
+TEST(MutableBloomTest, SingleWriterAddsAreAdds) {
+  MutableBloomFilter reference = Make(FilterOptions::Fpp(0.01), 3000);
+  MutableBloomFilter single = Make(FilterOptions::Fpp(0.01), 3000);
+  MutableBloomFilter batched = Make(FilterOptions::Fpp(0.01), 3000);
+  std::vector<std::string> keys;
+  for (uint64_t i = 0; i < 4000; ++i) keys.push_back(Key16(0, i % 3000));
+  std::vector<absl::string_view> views(keys.begin(), keys.end());
+  std::unique_ptr<bool[]> added(new bool[keys.size()]);
+  batched.AddSingleWriter(absl::MakeConstSpan(views), added.get());
+  uint64_t changed = 0;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    const bool expected = reference.Add(keys[i]);
+    ASSERT_EQ(single.AddSingleWriter(keys[i]), expected) << i;
+    ASSERT_EQ(added[i], expected) << i;
+    changed += expected;
+  }
+  EXPECT_GT(changed, 2900u);  // the repeated keys and a few false positives
+  EXPECT_LT(changed, 3000u);
+  EXPECT_EQ(single.Freeze(), reference.Freeze());
+  EXPECT_EQ(batched.Freeze(), reference.Freeze());
+  for (const std::string& key : keys) ASSERT_TRUE(single.MayContain(key));
+}
+
 TEST(MutableBloomTest, BatchedQueriesAnswerAsSingleOnes) {
   MutableBloomFilter filter = Make(FilterOptions::BitsPerKey(6), 5000);
   AddKeys(&filter, 0, 0, 5000);

@@ -158,6 +158,45 @@ TEST(MutableBloomThreadsTest, FourWritersTwoReaders) {
   EXPECT_LT(returned_false, kWriters * kKeysPerWriter / 100);
 }
 
+// One thread adds through AddSingleWriter, one key at a time and in batches,
+// while two query and freeze the filter: every published key matches, in the
+// live filter and in the snapshots.
+TEST(MutableBloomThreadsTest, SingleWriterTwoReaders) {
+  constexpr uint64_t kKeys = 4 * kKeysPerWriter;
+  MutableBloomFilter filter = Make(FilterOptions::Fpp(0.01), kKeys);
+  std::vector<std::vector<std::string>> keys(1);
+  for (uint64_t i = 0; i < kKeys; ++i) keys[0].push_back(Key16(0, i));
+  std::unique_ptr<const FilterPolicy> policy =
+      std::move(*NewBloomFilterPolicy(FilterOptions::Fpp(0.01)));
+  std::vector<uint64_t> frozen_misses(kReaders, 0);
+  const mutable_test::QueryWhileAddingResult seen =
+      mutable_test::QueryWhileAdding(
+          filter, keys, kReaders,
+          [&](size_t, uint64_t i) {
+            // Odd thousands as a batch of one (the batched path), the rest
+            // one by one.
+            if ((i / 1000) % 2 == 1) {
+              const absl::string_view key = keys[0][i];
+              filter.AddSingleWriter(absl::MakeConstSpan(&key, 1));
+            } else {
+              filter.AddSingleWriter(keys[0][i]);
+            }
+          },
+          [&](int r, const std::vector<uint64_t>& published) {
+            const std::string frozen = filter.Freeze();
+            std::unique_ptr<FilterReader> reader = policy->NewReader(frozen);
+            for (uint64_t i = 0; i < published[0]; i += 97) {
+              frozen_misses[r] += !reader->MayMatch(keys[0][i]);
+            }
+          });
+  for (int r = 0; r < kReaders; ++r) {
+    EXPECT_EQ(seen.misses[r], 0u) << "reader " << r;
+    EXPECT_EQ(frozen_misses[r], 0u) << "reader " << r;
+    EXPECT_GT(seen.checks[r], 0u) << "reader " << r << " never ran";
+  }
+  for (const std::string& key : keys[0]) ASSERT_TRUE(filter.MayContain(key));
+}
+
 // Four threads add the same keys, each from its own starting point, twice.
 // Every key matches afterwards; the second pass returns false everywhere; and
 // a key's Adds return true at most once per word of its block that holds one

@@ -41,9 +41,9 @@ const QueryPath& ScalarQueryPath() {
   return kPath;
 }
 
-const QueryPath& BestQueryPath() {
+const QueryPath& BestQueryPath(int num_probes) {
 #if SSTFILTER_BLOOM_HAVE_AVX2_PATH
-  if (bloom_internal::CpuHasAvx2()) return Avx2QueryPath();
+  if (bloom_internal::CpuHasAvx2()) return Avx2QueryPath(num_probes);
 #endif
   return ScalarQueryPath();
 }

@@ -49,11 +49,14 @@ struct QueryPath {
 
 const QueryPath& ScalarQueryPath();
 #if SSTFILTER_BLOOM_HAVE_AVX2_PATH
-// REQUIRES: bloom_internal::CpuHasAvx2().
-const QueryPath& Avx2QueryPath();
+// The AVX2 path for filters of num_probes probes: one per number of 8-probe
+// rounds, as the native reader has (bloom_probe.h's Avx2ProbeWords).
+// REQUIRES: bloom_internal::CpuHasAvx2(), num_probes in [kMinProbes,
+// kMaxProbes].
+const QueryPath& Avx2QueryPath(int num_probes);
 #endif
 // The AVX2 path when this CPU has AVX2, else the scalar one.
-const QueryPath& BestQueryPath();
+const QueryPath& BestQueryPath(int num_probes);
 
 // Keys per batch step: all are hashed and their blocks prefetched before any
 // is probed, so that their cache misses overlap (the native reader's batch

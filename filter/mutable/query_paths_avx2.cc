@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include "filter/mutable/query_paths.h"
+#include "util/bloom_math.h"
 
 #if SSTFILTER_BLOOM_HAVE_AVX2_PATH
 
@@ -17,19 +18,23 @@ namespace sstfilter {
 namespace mutable_internal {
 namespace {
 
+// kRounds: see bloom_probe.h's Avx2ProbeWords.
+template <int kRounds>
 __attribute__((target("avx2"))) bool Avx2ContainsHash(const BodyView& body,
                                                       uint64_t hash) {
-  return Avx2AtomicBlockContains(bloom_internal::ProbeHash(hash),
-                                 body.num_probes, body.BlockOf(hash));
+  return Avx2AtomicBlockContains<kRounds>(bloom_internal::ProbeHash(hash),
+                                          body.num_probes, body.BlockOf(hash));
 }
 
+template <int kRounds>
 __attribute__((target("avx2"))) bool Avx2Contains(const BodyView& body,
                                                   absl::string_view key) {
   const uint64_t hash = bloom_internal::KeyHash(key);
-  return Avx2AtomicBlockContains(bloom_internal::ProbeHash(hash),
-                                 body.num_probes, body.BlockOf(hash));
+  return Avx2AtomicBlockContains<kRounds>(bloom_internal::ProbeHash(hash),
+                                          body.num_probes, body.BlockOf(hash));
 }
 
+template <int kRounds>
 __attribute__((target("avx2"))) void Avx2ContainsBatch(
     const BodyView& body, absl::Span<const absl::string_view> keys,
     bool* results) {
@@ -39,18 +44,32 @@ __attribute__((target("avx2"))) void Avx2ContainsBatch(
     const size_t count = std::min(kQueryGroup, keys.size() - start);
     PrepareGroup(body, keys.data() + start, count, blocks, probe_hashes);
     for (size_t i = 0; i < count; ++i) {
-      results[start + i] =
-          Avx2AtomicBlockContains(probe_hashes[i], body.num_probes, blocks[i]);
+      results[start + i] = Avx2AtomicBlockContains<kRounds>(
+          probe_hashes[i], body.num_probes, blocks[i]);
     }
   }
 }
 
+template <int kRounds>
+constexpr QueryPath kAvx2Path = {Avx2Contains<kRounds>,
+                                 Avx2ContainsHash<kRounds>,
+                                 Avx2ContainsBatch<kRounds>};
+
 }  // namespace
 
-const QueryPath& Avx2QueryPath() {
-  static constexpr QueryPath kPath = {Avx2Contains, Avx2ContainsHash,
-                                      Avx2ContainsBatch};
-  return kPath;
+const QueryPath& Avx2QueryPath(int num_probes) {
+  static_assert(kMaxProbes <= 4 * 8,
+                "at most four rounds of 8 probes");
+  switch ((num_probes + 7) / 8) {
+    case 1:
+      return kAvx2Path<1>;
+    case 2:
+      return kAvx2Path<2>;
+    case 3:
+      return kAvx2Path<3>;
+    default:
+      return kAvx2Path<4>;
+  }
 }
 
 }  // namespace mutable_internal

@@ -26,16 +26,20 @@ namespace {
 using ::sstfilter::bloom_internal::ProbePath;
 using ::sstfilter::bloom_test::Key16;
 
-std::vector<const QueryPath*> Paths() {
+std::vector<const QueryPath*> Paths(int num_probes) {
   std::vector<const QueryPath*> paths = {&ScalarQueryPath()};
 #if SSTFILTER_BLOOM_HAVE_AVX2_PATH
-  if (bloom_internal::CpuHasAvx2()) paths.push_back(&Avx2QueryPath());
+  if (bloom_internal::CpuHasAvx2()) {
+    paths.push_back(&Avx2QueryPath(num_probes));
+  }
 #endif
   return paths;
 }
 
 TEST(QueryPathsTest, BestIsAvx2WhenTheCpuHasIt) {
-  EXPECT_EQ(&BestQueryPath(), Paths().back());
+  for (int k : {1, 8, 9, 30}) {
+    EXPECT_EQ(&BestQueryPath(k), Paths(k).back()) << k;
+  }
 }
 
 TEST(QueryPathsTest, PathsAndNativeReadersAgree) {
@@ -51,7 +55,7 @@ TEST(QueryPathsTest, PathsAndNativeReadersAgree) {
   std::unique_ptr<bool[]> batch(new bool[kKeys]);
   std::unique_ptr<bool[]> native_batch(new bool[kKeys]);
 
-  for (int k : {1, 2, 6, 8, 9, 16, 30}) {
+  for (int k : {1, 2, 6, 8, 9, 16, 17, 24, 25, 30}) {
     // Each bit set with probability density / 64: from empty to full.
     for (int density : {0, 8, 32, 56, 63, 64}) {
       std::string body(kBlocks * bloom_internal::kBlockBytes, '\0');
@@ -79,7 +83,7 @@ TEST(QueryPathsTest, PathsAndNativeReadersAgree) {
                  FilterOptions::BitsPerKey(10), native_path))
                 ->NewReader(filter);
         reader->MayMatch(absl::MakeConstSpan(views), native_batch.get());
-        for (const QueryPath* path : Paths()) {
+        for (const QueryPath* path : Paths(k)) {
           path->contains_batch(view, absl::MakeConstSpan(views), batch.get());
           for (uint64_t i = 0; i < kKeys; ++i) {
             const bool expected = native_batch[i];
