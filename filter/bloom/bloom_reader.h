@@ -69,18 +69,21 @@ inline void PrepareBatch(const ParsedFilter& filter,
   // shorter than kBlockBytes): the prefetches stay inside the body.
   const uint64_t last_byte =
       std::min<uint64_t>(kBlockBytes, filter.layout.body_bytes) - 1;
+  // A block is one cache line only if the caller's buffer is 64-byte aligned;
+  // otherwise it spans two, and both are needed (the AVX2 path loads all of
+  // it), so its last byte is prefetched too.
+  const bool blocks_span_two_lines =
+      reinterpret_cast<uintptr_t>(filter.body) % kBlockBytes != 0;
   for (size_t i = 0; i < count; ++i) {
     const uint64_t hash = KeyHash(keys[i]);
     slots[i].block =
         BlockIndex(hash, filter.layout.body_bits, filter.layout.num_blocks);
     slots[i].probe_hash = ProbeHash(hash);
-    // A block is one cache line only if the caller's buffer is 64-byte aligned;
-    // otherwise it spans two, and both are needed (the AVX2 path loads all of
-    // it). Prefetching its last byte too costs little when aligned and halves
-    // the misses when not.
     const char* block = filter.body + slots[i].block * kBlockBytes;
     __builtin_prefetch(block, /*rw=*/0, /*locality=*/1);
-    __builtin_prefetch(block + last_byte, /*rw=*/0, /*locality=*/1);
+    if (blocks_span_two_lines) {
+      __builtin_prefetch(block + last_byte, /*rw=*/0, /*locality=*/1);
+    }
   }
 }
 
