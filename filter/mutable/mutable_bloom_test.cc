@@ -134,14 +134,21 @@ TEST(MutableBloomTest, AddReturnsWhetherBitsChanged) {
   for (uint64_t i = 0; i < 10000; ++i) ASSERT_FALSE(many.Add(Key16(0, i)));
 }
 
+// 4,000 keys of which the last 1,000 repeat the first: for filters sized for
+// 3,000.
+std::vector<std::string> KeysWithRepeats() {
+  std::vector<std::string> keys;
+  for (uint64_t i = 0; i < 4000; ++i) keys.push_back(Key16(0, i % 3000));
+  return keys;
+}
+
 // A batch adds its keys in order: the same return values and bits as one Add
 // per key, duplicates within a batch included, and a null `added` is allowed.
 TEST(MutableBloomTest, BatchedAddsAreSingleAddsInOrder) {
   MutableBloomFilter one_by_one = Make(FilterOptions::Fpp(0.01), 3000);
   MutableBloomFilter batched = Make(FilterOptions::Fpp(0.01), 3000);
   MutableBloomFilter unreported = Make(FilterOptions::Fpp(0.01), 3000);
-  std::vector<std::string> keys;
-  for (uint64_t i = 0; i < 4000; ++i) keys.push_back(Key16(0, i % 3000));
+  const std::vector<std::string> keys = KeysWithRepeats();
   std::vector<absl::string_view> views(keys.begin(), keys.end());
   std::unique_ptr<bool[]> added(new bool[keys.size() + 1]);
   size_t start = 0;
@@ -166,8 +173,7 @@ TEST(MutableBloomTest, SingleWriterAddsAreAdds) {
   MutableBloomFilter reference = Make(FilterOptions::Fpp(0.01), 3000);
   MutableBloomFilter single = Make(FilterOptions::Fpp(0.01), 3000);
   MutableBloomFilter batched = Make(FilterOptions::Fpp(0.01), 3000);
-  std::vector<std::string> keys;
-  for (uint64_t i = 0; i < 4000; ++i) keys.push_back(Key16(0, i % 3000));
+  const std::vector<std::string> keys = KeysWithRepeats();
   std::vector<absl::string_view> views(keys.begin(), keys.end());
   std::unique_ptr<bool[]> added(new bool[keys.size()]);
   batched.AddSingleWriter(absl::MakeConstSpan(views), added.get());
