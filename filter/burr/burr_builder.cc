@@ -1,0 +1,75 @@
+// The bumped Ribbon filter's builder (see burr_builder.h).
+
+#include "filter/burr/burr_builder.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "filter/bloom/bloom_hash.h"
+#include "filter/burr/burr_format.h"
+#include "filter/burr/burr_solver.h"
+
+namespace sstfilter {
+namespace burr_internal {
+namespace {
+
+class BumpedRibbonBuilder final : public FilterBuilder {
+ public:
+  BumpedRibbonBuilder(const BurrSizing& sizing, int forced_failures)
+      : sizing_(sizing), forced_failures_(forced_failures) {}
+
+  void AddKey(absl::string_view key) override {
+    ++num_added_;
+    const uint64_t hash = bloom_internal::KeyHash(key);
+    // A key added again right away (several versions of one user key) adds
+    // nothing; other duplicates give equations the band already implies.
+    if (!hashes_.empty() && hash == hashes_.back()) return;
+    hashes_.push_back(hash);
+  }
+
+  size_t NumAdded() const override { return num_added_; }
+
+  void Finish(std::string* dst) override {
+    const uint64_t num_keys = hashes_.size();
+    std::vector<LayerShape> layers;
+    uint64_t seed = 0;
+    if (num_keys > 0) {
+      for (uint64_t& h : hashes_) h = LayerZeroHash(h, 0);
+      const size_t start = dst->size();
+      for (;; ++seed) {
+        const SolveResult result =
+            SolveLayers(&hashes_, sizing_, kMaxLayers, dst);
+        const bool forced = seed < static_cast<uint64_t>(forced_failures_);
+        if ((result.unplaced == 0 && !forced) || seed == kMaxSeed) {
+          layers = result.layers;
+          break;
+        }
+        // Retry with the next seed: one more step of the layer-0 hash.
+        dst->resize(start);
+        for (uint64_t& h : hashes_) h = Fmix64(h);
+      }
+    }
+    AppendTrailer(num_keys, seed, sizing_.columns, layers, dst);
+    hashes_.clear();
+    hashes_.shrink_to_fit();
+    num_added_ = 0;
+  }
+
+ private:
+  const BurrSizing sizing_;
+  const int forced_failures_;
+  std::vector<uint64_t> hashes_;
+  size_t num_added_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<FilterBuilder> NewBumpedRibbonBuilder(const BurrSizing& sizing,
+                                                      int forced_failures) {
+  return std::make_unique<BumpedRibbonBuilder>(sizing, forced_failures);
+}
+
+}  // namespace burr_internal
+}  // namespace sstfilter

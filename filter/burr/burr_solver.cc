@@ -1,0 +1,248 @@
+// The bumped Ribbon solver (see burr_solver.h).
+
+#include "filter/burr/burr_solver.h"
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
+#include "util/coding.h"
+
+namespace sstfilter {
+namespace burr_internal {
+namespace {
+
+// Reorders values so that those of segment 0 come first, then segment 1, ...,
+// in place (American flag sort, one pass), and returns where each segment
+// starts (num_segments + 1 entries).
+std::vector<uint64_t> PartitionBySegment(uint64_t* values, uint64_t count,
+                                         const LayerShape& shape) {
+  const uint64_t n = shape.num_segments;
+  std::vector<uint64_t> begin(n + 1, 0);
+  if (n == 1) {
+    begin[1] = count;
+    return begin;
+  }
+  auto segment_of = [&](uint64_t h) {
+    return StartOf(h, n, shape.segment_blocks).segment;
+  };
+  for (uint64_t i = 0; i < count; ++i) ++begin[segment_of(values[i]) + 1];
+  for (uint64_t s = 0; s < n; ++s) begin[s + 1] += begin[s];
+  std::vector<uint64_t> next(begin.begin(), begin.end() - 1);
+  for (uint64_t s = 0; s < n; ++s) {
+    while (next[s] < begin[s + 1]) {
+      uint64_t v = values[next[s]];
+      uint64_t t = segment_of(v);
+      while (t != s) {  // follow the cycle until a value belongs here
+        std::swap(v, values[next[t]++]);
+        t = segment_of(v);
+      }
+      values[next[s]++] = v;
+    }
+  }
+  return begin;
+}
+
+// The working state of one segment: its keys sorted by start, and the band.
+class SegmentSolver {
+ public:
+  SegmentSolver(const LayerShape& shape, const BurrSizing& sizing)
+      : shape_(shape),
+        columns_(sizing.columns),
+        slots_(shape.segment_blocks * kBlockSlots),
+        coeff_(slots_),
+        rhs_(slots_),
+        slot_counts_(slots_ + 1) {}
+
+  // Solves segment `segment` for its keys (in any order), writes its blocks'
+  // words into the layer's words and its thresholds into the layer's codes,
+  // and appends the next-layer hashes of the keys it bumps to *bumped.
+  void Solve(uint64_t segment, const uint64_t* keys, uint64_t count,
+             char* layer_words, std::vector<uint8_t>* codes,
+             std::vector<uint64_t>* bumped) {
+    SortByStart(keys, count);
+    std::fill(coeff_.begin(), coeff_.end(), 0);
+    const uint64_t first_block = segment * shape_.segment_blocks;
+    uint64_t next = 0;  // first sorted key of the current block
+    for (uint64_t b = 0; b < shape_.segment_blocks; ++b) {
+      uint64_t end = next;
+      while (end < count && (start_[end] >> kLog2BlockSlots) == b) ++end;
+      const uint32_t code = BandBlock(first_block + b, next, end, bumped);
+      const uint64_t block = first_block + b;
+      (*codes)[block >> 2] |=
+          static_cast<uint8_t>(code << ((block & 3) * kThresholdBits));
+      next = end;
+    }
+    BackSubstitute(first_block, layer_words);
+  }
+
+ private:
+  // Counting sort by start slot: keys_ and start_ in increasing start.
+  void SortByStart(const uint64_t* keys, uint64_t count) {
+    keys_.resize(count);
+    start_.resize(count);
+    std::fill(slot_counts_.begin(), slot_counts_.end(), 0);
+    auto slot_of = [&](uint64_t h) {
+      return StartOf(h, shape_.num_segments, shape_.segment_blocks).slot;
+    };
+    for (uint64_t i = 0; i < count; ++i) ++slot_counts_[slot_of(keys[i]) + 1];
+    for (uint64_t s = 0; s < slots_; ++s) slot_counts_[s + 1] += slot_counts_[s];
+    for (uint64_t i = 0; i < count; ++i) {
+      const uint64_t slot = slot_of(keys[i]);
+      const uint32_t at = slot_counts_[slot]++;
+      keys_[at] = keys[i];
+      start_[at] = static_cast<uint32_t>(slot);
+    }
+    // Keys of one start in hash order (the start grows with the hash, so this
+    // is sorting by hash): the bytes then depend on the set of keys only, not
+    // on the order they were added in. Runs of one start are short.
+    for (uint64_t i = 1; i < count; ++i) {
+      const uint64_t h = keys_[i];
+      uint64_t j = i;
+      for (; j > 0 && keys_[j - 1] > h; --j) keys_[j] = keys_[j - 1];
+      keys_[j] = h;
+    }
+  }
+
+  // Inserts an equation; returns false if it contradicts the band. Records
+  // the slot it took (or nothing, for an equation the band already implies).
+  bool Insert(uint64_t slot, uint64_t coeff, uint32_t rhs) {
+    while (true) {
+      if (coeff_[slot] == 0) {
+        coeff_[slot] = coeff;
+        rhs_[slot] = rhs;
+        taken_.push_back(static_cast<uint32_t>(slot));
+        return true;
+      }
+      coeff ^= coeff_[slot];
+      rhs ^= rhs_[slot];
+      if (coeff == 0) {
+        taken_.push_back(kNoSlot);
+        return rhs == 0;
+      }
+      const int skip = __builtin_ctzll(coeff);
+      coeff >>= skip;
+      slot += static_cast<uint64_t>(skip);
+    }
+  }
+
+  // Bands the keys [begin, end) of block `block` (layer numbering); returns
+  // its threshold code.
+  uint32_t BandBlock(uint64_t block, uint64_t begin, uint64_t end,
+                     std::vector<uint64_t>* bumped) {
+    const int columns = columns_ + (block >= shape_.upper_start ? 1 : 0);
+    const uint32_t mask =
+        columns >= 32 ? ~uint32_t{0} : (uint32_t{1} << columns) - 1;
+    taken_.clear();
+    for (uint64_t i = end; i > begin; --i) {
+      const uint64_t h = keys_[i - 1];
+      if (Insert(start_[i - 1], CoeffRow(h), Fingerprint(h) & mask)) continue;
+      // Bump every key of the block below the next threshold: undo the ones
+      // inserted (the last ones, in reverse), then hand them all on.
+      const uint32_t offset = start_[i - 1] & (kBlockSlots - 1);
+      uint32_t code = 1;
+      while (kThresholdOffsets[code] <= offset) ++code;
+      const uint32_t threshold = kThresholdOffsets[code];
+      uint64_t j = i;  // keys [i, end) were inserted, in order, into taken_
+      while (j < end && (start_[j] & (kBlockSlots - 1)) < threshold) ++j;
+      // Keys [i, j) have offsets below the threshold: their entries are the
+      // last j - i in taken_, plus the failed key's own.
+      for (uint64_t k = 0; k < j - i + 1; ++k) {
+        const uint32_t slot = taken_.back();
+        taken_.pop_back();
+        if (slot != kNoSlot) coeff_[slot] = 0;
+      }
+      for (uint64_t k = begin; k < j; ++k) {
+        bumped->push_back(NextLayerHash(keys_[k]));
+      }
+      return code;
+    }
+    return 0;
+  }
+
+  // Back-substitution from the last slot to the first: state[c] holds the
+  // solution bits of column c for the 64 slots from the current one, so at
+  // the first slot of a block it is that block's word of column c.
+  void BackSubstitute(uint64_t first_block, char* layer_words) {
+    uint64_t state[kMaxColumns + 1] = {0};
+    const int all_columns = columns_ + 1;
+    for (uint64_t slot = slots_; slot-- > 0;) {
+      const uint64_t coeff = coeff_[slot];
+      uint32_t bits;
+      if (coeff != 0) {
+        bits = rhs_[slot];
+        for (int c = 0; c < all_columns; ++c) {
+          state[c] <<= 1;
+          bits ^= static_cast<uint32_t>(__builtin_parityll(coeff & state[c]))
+                  << c;
+        }
+      } else {
+        // A free slot: any value solves the band, and a pseudo-random one
+        // keeps the rate of keys that read it at 2^-columns.
+        bits = static_cast<uint32_t>(Fmix64(free_seed_ ^ slot));
+        for (int c = 0; c < all_columns; ++c) state[c] <<= 1;
+      }
+      for (int c = 0; c < all_columns; ++c) state[c] |= (bits >> c) & 1;
+      if ((slot & (kBlockSlots - 1)) == 0) {
+        const uint64_t block = first_block + (slot >> kLog2BlockSlots);
+        const int columns = columns_ + (block >= shape_.upper_start ? 1 : 0);
+        char* out = layer_words + shape_.WordsBefore(block, columns_) * 8;
+        for (int c = 0; c < columns; ++c) EncodeFixed64(out + 8 * c, state[c]);
+      }
+    }
+  }
+
+  static constexpr uint32_t kNoSlot = ~uint32_t{0};
+  static constexpr uint64_t free_seed_ = 0x5eedf4ee51075ULL;
+
+  const LayerShape shape_;
+  const int columns_;
+  const uint64_t slots_;
+  std::vector<uint64_t> coeff_;  // band: equation starting at each slot
+  std::vector<uint32_t> rhs_;
+  std::vector<uint32_t> slot_counts_;
+  std::vector<uint64_t> keys_;    // the segment's keys, by start
+  std::vector<uint32_t> start_;   // their start slots
+  std::vector<uint32_t> taken_;   // slots taken by the block's insertions
+};
+
+}  // namespace
+
+SolveResult SolveLayers(std::vector<uint64_t>* hashes,
+                        const BurrSizing& sizing, int max_layers,
+                        std::string* dst) {
+  SolveResult result;
+  std::vector<uint8_t> codes;  // every layer's thresholds, appended last
+  std::vector<uint64_t> bumped;
+  std::vector<uint64_t> next_bumped;
+  std::vector<uint64_t>* keys = hashes;
+  while (!keys->empty()) {
+    if (static_cast<int>(result.layers.size()) == max_layers) {
+      result.unplaced = keys->size();
+      break;
+    }
+    const LayerShape shape = ShapeForKeys(keys->size(), sizing.upper_fraction);
+    const std::vector<uint64_t> begin =
+        PartitionBySegment(keys->data(), keys->size(), shape);
+    const size_t words_at = dst->size();
+    dst->resize(words_at + shape.num_words(sizing.columns) * 8);
+    const size_t codes_at = codes.size();
+    codes.resize(codes_at + shape.threshold_bytes(), 0);
+    std::vector<uint8_t> layer_codes(shape.threshold_bytes(), 0);
+    next_bumped.clear();
+    SegmentSolver solver(shape, sizing);
+    for (uint64_t s = 0; s < shape.num_segments; ++s) {
+      solver.Solve(s, keys->data() + begin[s], begin[s + 1] - begin[s],
+                   &(*dst)[words_at], &layer_codes, &next_bumped);
+    }
+    std::copy(layer_codes.begin(), layer_codes.end(), codes.begin() + codes_at);
+    result.layers.push_back(shape);
+    bumped.swap(next_bumped);
+    keys = &bumped;
+  }
+  dst->append(reinterpret_cast<const char*>(codes.data()), codes.size());
+  return result;
+}
+
+}  // namespace burr_internal
+}  // namespace sstfilter
