@@ -36,7 +36,6 @@ class BumpedRibbonBuilder final : public FilterBuilder {
     std::vector<LayerShape> layers;
     uint64_t seed = 0;
     if (num_keys > 0) {
-      for (uint64_t& h : hashes_) h = LayerZeroHash(h, 0);
       const size_t start = dst->size();
       for (;; ++seed) {
         const SolveResult result =

@@ -60,12 +60,12 @@ inline uint64_t Fmix64(uint64_t x) {
   return x;
 }
 
-// The hash of a key at layer 0 for a filter built with `seed`: seed + 1
-// applications of the step (one for seed 0, the first attempt).
+// The hash of a key at layer 0 for a filter built with `seed`: the key's
+// hash itself for seed 0 (the first attempt; XXH3's output is already well
+// mixed), one more step for each later seed.
 inline uint64_t LayerZeroHash(uint64_t key_hash, uint64_t seed) {
-  uint64_t h = Fmix64(key_hash);
-  for (uint64_t i = 0; i < seed; ++i) h = Fmix64(h);
-  return h;
+  for (uint64_t i = 0; i < seed; ++i) key_hash = Fmix64(key_hash);
+  return key_hash;
 }
 
 // The hash of a key at the next layer.

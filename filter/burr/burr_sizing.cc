@@ -44,9 +44,18 @@ BurrSizing SizeForBitsPerKey(double bits_per_key) {
 }
 
 LayerShape ShapeForKeys(uint64_t num_keys, double upper_fraction) {
+  // A layer of few keys is not overloaded: in one block every key starts at
+  // slot 0, so a failure there bumps them all, and a small layer has too few
+  // blocks to even out. Up to kSmallLayerKeys keys fit one block (32 random
+  // 64-bit equations are independent but with probability about 2^-32); up to
+  // kSlackLayerKeys get slack and a block more.
+  const double keys = static_cast<double>(num_keys);
+  const double slots = num_keys <= kSmallLayerKeys ? kBlockSlots
+                       : num_keys < kSlackLayerKeys
+                           ? keys * kSmallLayerSlotsPerKey + kBlockSlots
+                           : keys * kSlotsPerKey;
   const uint64_t wanted = std::max<uint64_t>(
-      1, static_cast<uint64_t>(std::ceil(static_cast<double>(num_keys) *
-                                         kSlotsPerKey / kBlockSlots)));
+      1, static_cast<uint64_t>(std::ceil(slots / kBlockSlots)));
   LayerShape shape;
   shape.num_segments = (wanted + kMaxSegmentBlocks - 1) / kMaxSegmentBlocks;
   shape.segment_blocks =

@@ -21,6 +21,13 @@ namespace burr_internal {
 // it).
 constexpr double kSlotsPerKey = 0.97;
 
+// Layers of at most this many keys take one block.
+constexpr uint64_t kSmallLayerKeys = 32;
+// Layers of fewer keys than this take kSmallLayerSlotsPerKey slots per key
+// plus a block.
+constexpr uint64_t kSlackLayerKeys = 256;
+constexpr double kSmallLayerSlotsPerKey = 1.15;
+
 // Bits per key over the columns' average, as measured over 10^4..10^8 keys:
 // empty slots, thresholds, the last layers and the trailer. Only used to turn
 // FilterOptions::BitsPerKey into columns and back.
