@@ -56,9 +56,9 @@ struct BatchSlot {
   Position at;
 };
 
-inline void PrepareBatch(const ParsedFilter& filter,
-                         const absl::string_view* keys, size_t count,
-                         BatchSlot* slots) {
+__attribute__((always_inline)) inline void PrepareBatch(
+    const ParsedFilter& filter, const absl::string_view* keys, size_t count,
+    BatchSlot* slots) {
   const ParsedLayer& layer = filter.layers[0];
   for (size_t i = 0; i < count; ++i) {
     slots[i].layer_hash =

@@ -24,7 +24,7 @@ Avx2QueryFrom(const ParsedFilter& filter, size_t first, uint64_t layer_hash) {
     const Position at =
         PositionOf(filter.layers[i], filter.columns, layer_hash);
     if (Kept(filter.layers[i], at)) {
-      return Avx2Check(at, CoeffRow(layer_hash), Fingerprint(layer_hash));
+      return ScalarCheck(at, CoeffRow(layer_hash), Fingerprint(layer_hash));
     }
     layer_hash = NextLayerHash(layer_hash);
   }
@@ -57,7 +57,7 @@ class Avx2Reader final : public BumpedRibbonReaderBase {
         const BatchSlot& slot = slots[i];
         results[start + i] =
             Kept(layer, slot.at)
-                ? Avx2Check(slot.at, CoeffRow(slot.layer_hash),
+                ? ScalarCheck(slot.at, CoeffRow(slot.layer_hash),
                             Fingerprint(slot.layer_hash))
                 : Avx2QueryFrom(filter_, 1, NextLayerHash(slot.layer_hash));
       }
