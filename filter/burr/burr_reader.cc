@@ -15,30 +15,18 @@ namespace sstfilter {
 namespace burr_internal {
 namespace {
 
+template <int kLower>
 class ScalarReader final : public BumpedRibbonReaderBase {
  public:
   using BumpedRibbonReaderBase::BumpedRibbonReaderBase;
 
   bool MayMatch(absl::string_view key) const override {
-    return ScalarMayMatch(filter_, key);
+    return QueryKey<kLower>(filter_, key);
   }
 
   void MayMatch(absl::Span<const absl::string_view> keys,
                 bool* results) const override {
-    BatchSlot slots[kQueryBatch];
-    const ParsedLayer& layer = filter_.layers[0];
-    for (size_t start = 0; start < keys.size(); start += kQueryBatch) {
-      const size_t count = std::min(kQueryBatch, keys.size() - start);
-      PrepareBatch(filter_, keys.data() + start, count, slots);
-      for (size_t i = 0; i < count; ++i) {
-        const BatchSlot& slot = slots[i];
-        results[start + i] =
-            Kept(layer, slot.at)
-                ? ScalarCheck(slot.at, CoeffRow(slot.layer_hash),
-                              Fingerprint(slot.layer_hash))
-                : ScalarQueryFrom(filter_, 1, NextLayerHash(slot.layer_hash));
-      }
-    }
+    QueryBatch<kLower>(filter_, keys.data(), keys.size(), results);
   }
 };
 
@@ -49,7 +37,8 @@ double BumpedRibbonReaderBase::ExpectedFpp() const {
 }
 
 std::unique_ptr<FilterReader> NewScalarReader(const ParsedFilter& filter) {
-  return std::make_unique<ScalarReader>(filter);
+  return NewReaderFor<ScalarReader>(
+      filter, std::make_integer_sequence<int, kMaxColumns>());
 }
 
 }  // namespace burr_internal

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <utility>
 
 #include "absl/strings/string_view.h"
 #include "filter/bloom/bloom_hash.h"
@@ -69,23 +70,68 @@ __attribute__((always_inline)) inline void PrepareBatch(
 }
 
 // The query from layer `first` on, for a key whose hash at that layer is
-// layer_hash. A key bumped past the last layer may match.
-inline bool ScalarQueryFrom(const ParsedFilter& filter, size_t first,
-                            uint64_t layer_hash) {
+// layer_hash, for a filter whose lower blocks have kLower columns. A key
+// bumped past the last layer may match.
+template <int kLower>
+__attribute__((always_inline)) inline bool QueryFrom(const ParsedFilter& filter,
+                                                     size_t first,
+                                                     uint64_t layer_hash) {
   for (size_t i = first; i < filter.layers.size(); ++i) {
     const Position at =
         PositionOf(filter.layers[i], filter.columns, layer_hash);
     if (Kept(filter.layers[i], at)) {
-      return ScalarCheck(at, CoeffRow(layer_hash), Fingerprint(layer_hash));
+      return CheckAt<kLower>(at, CoeffRow(layer_hash),
+                             Fingerprint(layer_hash));
     }
     layer_hash = NextLayerHash(layer_hash);
   }
   return true;
 }
 
-inline bool ScalarMayMatch(const ParsedFilter& filter, absl::string_view key) {
-  return ScalarQueryFrom(
+template <int kLower>
+__attribute__((always_inline)) inline bool QueryKey(const ParsedFilter& filter,
+                                                    absl::string_view key) {
+  return QueryFrom<kLower>(
       filter, 0, LayerZeroHash(bloom_internal::KeyHash(key), filter.seed));
+}
+
+// Batches of kQueryBatch keys: hash and prefetch all, then check each.
+template <int kLower>
+__attribute__((always_inline)) inline void QueryBatch(
+    const ParsedFilter& filter, const absl::string_view* keys, size_t n,
+    bool* results) {
+  BatchSlot slots[kQueryBatch];
+  const ParsedLayer& layer = filter.layers[0];
+  for (size_t start = 0; start < n; start += kQueryBatch) {
+    const size_t count = std::min(kQueryBatch, n - start);
+    PrepareBatch(filter, keys + start, count, slots);
+    for (size_t i = 0; i < count; ++i) {
+      const BatchSlot& slot = slots[i];
+      results[start + i] =
+          Kept(layer, slot.at)
+              ? CheckAt<kLower>(slot.at, CoeffRow(slot.layer_hash),
+                                Fingerprint(slot.layer_hash))
+              : QueryFrom<kLower>(filter, 1, NextLayerHash(slot.layer_hash));
+    }
+  }
+}
+
+// The readers, one class per kLower (0..kMaxColumns-1) and path: a filter's
+// column count is fixed, so a reader's check loop is unrolled for it.
+template <template <int> class Reader, int... kLower>
+std::unique_ptr<FilterReader> NewReaderFor(
+    const ParsedFilter& filter, std::integer_sequence<int, kLower...>) {
+  std::unique_ptr<FilterReader> reader;
+  ((filter.columns == kLower
+        ? (reader = std::make_unique<Reader<kLower>>(filter), 0)
+        : 0),
+   ...);
+  return reader;
+}
+
+// One query on the scalar path, for the policy's KeyMayMatch.
+inline bool ScalarMayMatch(const ParsedFilter& filter, absl::string_view key) {
+  return QueryKey<0>(filter, key);
 }
 
 }  // namespace burr_internal
