@@ -19,7 +19,7 @@ namespace burr_internal {
 // holds an equation and the keys that do not fit are bumped to the next,
 // smaller layer (README.md, "Design choices", has the measurements behind
 // it).
-constexpr double kSlotsPerKey = 0.97;
+constexpr double kSlotsPerKey = 0.96;
 
 // Layers of at most this many keys take one block.
 constexpr uint64_t kSmallLayerKeys = 32;
