@@ -54,7 +54,9 @@ ParsedFilter ParseFilter(absl::string_view filter) {
 
   // Every size is checked against the body before it is multiplied, so no
   // product below can overflow: words and blocks are bounded by body bits.
-  std::vector<LayerShape> shapes;
+  // The layers' shapes first; their pointers once the body is known to fit.
+  std::vector<ParsedLayer>& layers = parsed.layers;
+  layers.reserve(num_layers);
   uint64_t words = 0, threshold_bytes = 0;
   for (uint64_t i = 0; i < num_layers; ++i) {
     LayerShape shape;
@@ -74,10 +76,12 @@ ParsedFilter ParseFilter(absl::string_view filter) {
     words += shape.num_words(columns);
     threshold_bytes += shape.threshold_bytes();
     if (words > body_bytes || threshold_bytes > body_bytes) return parsed;
-    shapes.push_back(shape);
+    layers.push_back(ParsedLayer{shape, nullptr, nullptr});
   }
-  if (p != header_end) return parsed;
-  if (words * 8 + threshold_bytes != body_bytes) return parsed;
+  if (p != header_end || words * 8 + threshold_bytes != body_bytes) {
+    layers.clear();
+    return parsed;
+  }
   if (num_keys == 0) {
     parsed.verdict = Verdict::kMatchNothing;  // the empty key set, as written
     return parsed;
@@ -85,14 +89,11 @@ ParsedFilter ParseFilter(absl::string_view filter) {
 
   const char* word_at = filter.data();
   const char* threshold_at = filter.data() + words * 8;
-  for (const LayerShape& shape : shapes) {
-    ParsedLayer layer;
-    layer.shape = shape;
+  for (ParsedLayer& layer : layers) {
     layer.words = word_at;
     layer.thresholds = reinterpret_cast<const uint8_t*>(threshold_at);
-    word_at += shape.num_words(columns) * 8;
-    threshold_at += shape.threshold_bytes();
-    parsed.layers.push_back(layer);
+    word_at += layer.shape.num_words(columns) * 8;
+    threshold_at += layer.shape.threshold_bytes();
   }
   parsed.verdict = Verdict::kProbe;
   parsed.num_keys = num_keys;

@@ -142,7 +142,7 @@ struct ParsedFilter {
   uint64_t num_keys = 0;
   uint64_t seed = 0;
   int columns = 0;  // of the lower blocks; upper blocks have one more
-  std::vector<ParsedLayer> layers;
+  std::vector<ParsedLayer> layers;  // meaningful only for Verdict::kProbe
 };
 
 // Threshold code of block b of a layer.
