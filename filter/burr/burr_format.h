@@ -42,7 +42,7 @@ constexpr uint64_t kMaxSeed = 63;
 // Threshold code -> the offsets in a block that are bumped: a key whose start
 // lies at offset o of its block is bumped to the next layer iff
 // o < kThresholdOffsets[code].
-constexpr uint32_t kThresholdOffsets[4] = {0, 24, 44, 64};
+constexpr uint32_t kThresholdOffsets[4] = {0, 8, 24, 64};
 
 // Trailer: header varints, then these three bytes.
 constexpr size_t kFixedTrailerBytes = 3;  // header length, marker, columns
