@@ -4,6 +4,7 @@
 
 #include "filter/burr/burr.h"
 
+#include <algorithm>
 #include <memory>
 
 #include "absl/status/status.h"
@@ -23,8 +24,11 @@ namespace {
 class BumpedRibbonPolicy final : public FilterPolicy {
  public:
   BumpedRibbonPolicy(const BurrSizing& sizing, ProbePath path,
-                     int forced_failures)
-      : sizing_(sizing), path_(path), forced_failures_(forced_failures) {}
+                     int forced_failures, int max_layers)
+      : sizing_(sizing),
+        path_(path),
+        forced_failures_(forced_failures),
+        max_layers_(max_layers) {}
 
   const char* Name() const override { return kBumpedRibbonName; }
   double BitsPerKey() const override { return sizing_.bits_per_key; }
@@ -33,7 +37,7 @@ class BumpedRibbonPolicy final : public FilterPolicy {
   }
 
   std::unique_ptr<FilterBuilder> NewBuilder() const override {
-    return NewBumpedRibbonBuilder(sizing_, forced_failures_);
+    return NewBumpedRibbonBuilder(sizing_, forced_failures_, max_layers_);
   }
 
   std::unique_ptr<FilterReader> NewReader(
@@ -68,13 +72,15 @@ class BumpedRibbonPolicy final : public FilterPolicy {
   const BurrSizing sizing_;
   const ProbePath path_;
   const int forced_failures_;
+  const int max_layers_;
 };
 
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<const FilterPolicy>>
 NewBumpedRibbonFilterPolicyForTest(const FilterOptions& options,
-                                   ProbePath path, int forced_failures) {
+                                   ProbePath path, int forced_failures,
+                                   int max_layers) {
   if (absl::Status status = ValidateFilterOptions(options); !status.ok())
     return status;
   BurrSizing sizing;
@@ -87,7 +93,8 @@ NewBumpedRibbonFilterPolicyForTest(const FilterOptions& options,
   }
   if (!bloom_internal::ProbePathAvailable(path)) path = ProbePath::kScalar;
   return std::unique_ptr<const FilterPolicy>(
-      new BumpedRibbonPolicy(sizing, path, forced_failures));
+      new BumpedRibbonPolicy(sizing, path, forced_failures,
+                             std::min(max_layers, kMaxLayers)));
 }
 
 }  // namespace burr_internal

@@ -17,8 +17,11 @@ namespace {
 
 class BumpedRibbonBuilder final : public FilterBuilder {
  public:
-  BumpedRibbonBuilder(const BurrSizing& sizing, int forced_failures)
-      : sizing_(sizing), forced_failures_(forced_failures) {}
+  BumpedRibbonBuilder(const BurrSizing& sizing, int forced_failures,
+                      int max_layers)
+      : sizing_(sizing),
+        forced_failures_(forced_failures),
+        max_layers_(max_layers) {}
 
   void AddKey(absl::string_view key) override {
     ++num_added_;
@@ -39,7 +42,7 @@ class BumpedRibbonBuilder final : public FilterBuilder {
       const size_t start = dst->size();
       for (;; ++seed) {
         const SolveResult result =
-            SolveLayers(&hashes_, sizing_, kMaxLayers, dst);
+            SolveLayers(&hashes_, sizing_, max_layers_, seed, dst);
         const bool forced = seed < static_cast<uint64_t>(forced_failures_);
         if ((result.unplaced == 0 && !forced) || seed == kMaxSeed) {
           layers = result.layers;
@@ -59,6 +62,7 @@ class BumpedRibbonBuilder final : public FilterBuilder {
  private:
   const BurrSizing sizing_;
   const int forced_failures_;
+  const int max_layers_;
   std::vector<uint64_t> hashes_;
   size_t num_added_ = 0;
 };
@@ -66,8 +70,10 @@ class BumpedRibbonBuilder final : public FilterBuilder {
 }  // namespace
 
 std::unique_ptr<FilterBuilder> NewBumpedRibbonBuilder(const BurrSizing& sizing,
-                                                      int forced_failures) {
-  return std::make_unique<BumpedRibbonBuilder>(sizing, forced_failures);
+                                                      int forced_failures,
+                                                      int max_layers) {
+  return std::make_unique<BumpedRibbonBuilder>(sizing, forced_failures,
+                                               max_layers);
 }
 
 }  // namespace burr_internal

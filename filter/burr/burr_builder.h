@@ -15,10 +15,13 @@
 namespace sstfilter {
 namespace burr_internal {
 
-// For tests: the first forced_failures seeds are treated as failed
-// constructions, as if their layers had not placed every key.
+// A builder of filters with these columns. For tests: the first
+// forced_failures seeds are treated as failed constructions, as if their
+// layers had not placed every key, and a construction may use at most
+// max_layers layers (kMaxLayers in a filter of the policy).
 std::unique_ptr<FilterBuilder> NewBumpedRibbonBuilder(const BurrSizing& sizing,
-                                                      int forced_failures);
+                                                      int forced_failures,
+                                                      int max_layers);
 
 }  // namespace burr_internal
 }  // namespace sstfilter

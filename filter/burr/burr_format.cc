@@ -3,10 +3,24 @@
 
 #include "filter/burr/burr_format.h"
 
+#include <cassert>
+
 #include "util/coding.h"
 
 namespace sstfilter {
 namespace burr_internal {
+
+size_t HeaderBytes(uint64_t num_keys, uint64_t seed,
+                   const std::vector<LayerShape>& layers) {
+  size_t bytes = VarintLength(num_keys) + VarintLength(seed) +
+                 VarintLength(layers.size());
+  for (const LayerShape& layer : layers) {
+    bytes += VarintLength(layer.num_segments) +
+             VarintLength(layer.segment_blocks) +
+             VarintLength(layer.upper_start);
+  }
+  return bytes;
+}
 
 void AppendTrailer(uint64_t num_keys, uint64_t seed, int columns,
                    const std::vector<LayerShape>& layers, std::string* dst) {
@@ -19,6 +33,7 @@ void AppendTrailer(uint64_t num_keys, uint64_t seed, int columns,
     PutVarint64(&header, layer.segment_blocks);
     PutVarint64(&header, layer.upper_start);
   }
+  assert(header.size() <= kMaxHeaderBytes);
   dst->append(header);
   dst->push_back(static_cast<char>(header.size()));  // bytes of the header
   dst->push_back(static_cast<char>(kFormatMarker));

@@ -154,8 +154,15 @@ inline uint32_t ThresholdCode(const uint8_t* thresholds, uint64_t block) {
 // a verdict.
 ParsedFilter ParseFilter(absl::string_view filter);
 
+// Bytes of the varint header for these layers (seed and num_keys included);
+// a filter's header holds at most kMaxHeaderBytes.
+size_t HeaderBytes(uint64_t num_keys, uint64_t seed,
+                   const std::vector<LayerShape>& layers);
+constexpr size_t kMaxHeaderBytes = 255;  // its length is one byte
+
 // Appends the trailer. The body (every layer's words, then every layer's
-// thresholds) is already in *dst.
+// thresholds) is already in *dst. REQUIRES: HeaderBytes(...) <=
+// kMaxHeaderBytes.
 void AppendTrailer(uint64_t num_keys, uint64_t seed, int columns,
                    const std::vector<LayerShape>& layers, std::string* dst);
 

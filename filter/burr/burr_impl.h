@@ -20,10 +20,12 @@ using bloom_internal::ProbePath;
 
 // NewBumpedRibbonFilterPolicy with its readers pinned to path (the scalar one
 // when path is not available), and whose builders treat the first
-// forced_failures seeds as failed constructions.
+// forced_failures seeds as failed constructions and use at most max_layers
+// layers (capped at kMaxLayers).
 absl::StatusOr<std::unique_ptr<const FilterPolicy>>
 NewBumpedRibbonFilterPolicyForTest(const FilterOptions& options,
-                                   ProbePath path, int forced_failures = 0);
+                                   ProbePath path, int forced_failures = 0,
+                                   int max_layers = 1 << 30);
 
 }  // namespace burr_internal
 }  // namespace sstfilter

@@ -246,7 +246,8 @@ class SegmentSolver {
 
 SolveResult SolveLayers(std::vector<uint64_t>* hashes,
                         const BurrSizing& sizing, int max_layers,
-                        std::string* dst) {
+                        uint64_t seed, std::string* dst) {
+  const uint64_t num_keys = hashes->size();
   SolveResult result;
   std::vector<uint8_t> codes;  // every layer's thresholds, appended last
   std::vector<uint64_t> bumped;
@@ -259,6 +260,12 @@ SolveResult SolveLayers(std::vector<uint64_t>* hashes,
       break;
     }
     const LayerShape shape = ShapeForKeys(keys->size(), sizing.upper_fraction);
+    result.layers.push_back(shape);
+    if (HeaderBytes(num_keys, seed, result.layers) > kMaxHeaderBytes) {
+      result.layers.pop_back();
+      result.unplaced = keys->size();
+      break;
+    }
     const std::vector<uint64_t> begin =
         PartitionBySegment(keys->data(), keys->size(), shape);
     const size_t words_at = dst->size();
@@ -273,7 +280,6 @@ SolveResult SolveLayers(std::vector<uint64_t>* hashes,
                    &(*dst)[words_at], &layer_codes, &next_bumped);
     }
     std::copy(layer_codes.begin(), layer_codes.end(), codes.begin() + codes_at);
-    result.layers.push_back(shape);
     bumped.swap(next_bumped);
     keys = &bumped;
   }

@@ -34,12 +34,13 @@ struct SolveResult {
 };
 
 // Appends the body for the keys whose layer-0 hashes are in *hashes (in any
-// order; the solver reorders them) with at most max_layers layers. Returns
-// the layers, or unplaced > 0 when max_layers did not place every key.
+// order; the solver reorders them) with at most max_layers layers, and no
+// more than the trailer's header can describe for a filter of seed `seed`.
+// Returns the layers, or unplaced > 0 when those did not place every key.
 // Deterministic: the same multiset of hashes gives the same bytes.
 SolveResult SolveLayers(std::vector<uint64_t>* hashes,
                         const BurrSizing& sizing, int max_layers,
-                        std::string* dst);
+                        uint64_t seed, std::string* dst);
 
 }  // namespace burr_internal
 }  // namespace sstfilter

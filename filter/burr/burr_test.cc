@@ -125,6 +125,24 @@ TEST(BumpedRibbonTest, AfterTheLastSeedUnplacedKeysMatch) {
   ExpectAllMatch(*policy, filter, 1000);
 }
 
+// Too few layers to place every key: each seed fails for real and is retried;
+// the last is kept, and the keys it could not place match everything (no
+// false negatives), at a measured cost in false positives.
+TEST(BumpedRibbonTest, KeysPastTheLastLayerMatch) {
+  const auto policy = std::move(*NewBumpedRibbonFilterPolicyForTest(
+      FilterOptions::Fpp(0.01), ProbePath::kScalar, 0, /*max_layers=*/1));
+  const std::string filter = BuildFilter(*policy, Keys16(0, 0, 20000));
+  const ParsedFilter parsed = ParseFilter(filter);
+  ASSERT_EQ(parsed.verdict, Verdict::kProbe);
+  EXPECT_EQ(parsed.seed, kMaxSeed);
+  EXPECT_EQ(parsed.layers.size(), 1u);
+  ExpectAllMatch(*policy, filter, 20000);
+  std::unique_ptr<FilterReader> reader = policy->NewReader(filter);
+  const double expected = reader->ExpectedFpp();
+  EXPECT_GT(expected, 0.02);  // about 3% of starts are bumped, and match
+  EXPECT_NEAR(CountMatches(*reader, 1, 0, 1000000) / 1e6, expected, 0.002);
+}
+
 TEST(BumpedRibbonTest, ScalarAndAvx2Agree) {
   if (!bloom_internal::ProbePathAvailable(ProbePath::kAvx2)) {
     GTEST_SKIP() << "no AVX2 on this CPU";
