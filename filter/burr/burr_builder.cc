@@ -40,6 +40,12 @@ class BumpedRibbonBuilder final : public FilterBuilder {
     uint64_t seed = 0;
     if (num_keys > 0) {
       const size_t start = dst->size();
+      // Room for the whole filter up front (its expected size and 2% more):
+      // growing the string layer by layer would copy the body, and hold it
+      // twice for a moment.
+      const size_t expected = static_cast<size_t>(
+          static_cast<double>(num_keys) * sizing_.bits_per_key / 8 * 1.02);
+      dst->reserve(start + expected + 1024);
       for (;; ++seed) {
         const SolveResult result =
             SolveLayers(&hashes_, sizing_, max_layers_, seed, dst);
