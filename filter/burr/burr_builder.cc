@@ -2,6 +2,7 @@
 
 #include "filter/burr/burr_builder.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -42,10 +43,15 @@ class BumpedRibbonBuilder final : public FilterBuilder {
       const size_t start = dst->size();
       // Room for the whole filter up front (its expected size and 2% more):
       // growing the string layer by layer would copy the body, and hold it
-      // twice for a moment.
-      const size_t expected = static_cast<size_t>(
-          static_cast<double>(num_keys) * sizing_.bits_per_key / 8 * 1.02);
-      dst->reserve(start + expected + 1024);
+      // twice for a moment. Geometric growth when filters are appended one
+      // after another.
+      const size_t needed =
+          start + 1024 +
+          static_cast<size_t>(static_cast<double>(num_keys) *
+                              sizing_.bits_per_key / 8 * 1.02);
+      if (dst->capacity() < needed) {
+        dst->reserve(std::max(needed, 2 * dst->capacity()));
+      }
       for (;; ++seed) {
         const SolveResult result =
             SolveLayers(&hashes_, sizing_, max_layers_, seed, dst);
