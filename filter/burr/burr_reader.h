@@ -57,6 +57,15 @@ struct BatchSlot {
   Position at;
 };
 
+// The columns of the lower blocks of filter, known at compile time in a
+// reader specialised for them (kLower > 0).
+template <int kLower>
+__attribute__((always_inline)) inline int LowerColumns(
+    const ParsedFilter& filter) {
+  return kLower > 0 ? kLower : filter.columns;
+}
+
+template <int kLower>
 __attribute__((always_inline)) inline void PrepareBatch(
     const ParsedFilter& filter, const absl::string_view* keys, size_t count,
     BatchSlot* slots) {
@@ -64,7 +73,8 @@ __attribute__((always_inline)) inline void PrepareBatch(
   for (size_t i = 0; i < count; ++i) {
     slots[i].layer_hash =
         LayerZeroHash(bloom_internal::KeyHash(keys[i]), filter.seed);
-    slots[i].at = PositionOf(layer, filter.columns, slots[i].layer_hash);
+    slots[i].at =
+        PositionOf(layer, LowerColumns<kLower>(filter), slots[i].layer_hash);
     PrefetchPosition(layer, slots[i].at);
   }
 }
@@ -78,7 +88,7 @@ __attribute__((always_inline)) inline bool QueryFrom(const ParsedFilter& filter,
                                                      uint64_t layer_hash) {
   for (size_t i = first; i < filter.layers.size(); ++i) {
     const Position at =
-        PositionOf(filter.layers[i], filter.columns, layer_hash);
+        PositionOf(filter.layers[i], LowerColumns<kLower>(filter), layer_hash);
     if (Kept(filter.layers[i], at)) {
       return CheckAt<kLower>(at, CoeffRow(layer_hash),
                              Fingerprint(layer_hash));
@@ -104,7 +114,7 @@ __attribute__((always_inline)) inline void QueryBatch(
   const ParsedLayer& layer = filter.layers[0];
   for (size_t start = 0; start < n; start += kQueryBatch) {
     const size_t count = std::min(kQueryBatch, n - start);
-    PrepareBatch(filter, keys + start, count, slots);
+    PrepareBatch<kLower>(filter, keys + start, count, slots);
     for (size_t i = 0; i < count; ++i) {
       const BatchSlot& slot = slots[i];
       results[start + i] =
