@@ -9,7 +9,6 @@
 // paste the printed values, and set it back (while it is on, every test fails).
 
 #include <cstdint>
-#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,6 +18,7 @@
 #include "filter/bloom/bloom_test_util.h"
 #include "filter/burr/burr.h"
 #include "gtest/gtest.h"
+#include "tests/testing/golden.h"
 #include "util/hash.h"
 
 namespace sstfilter {
@@ -32,13 +32,7 @@ constexpr bool kRegenerate = false;
 
 template <typename T>
 void CheckGolden(const char* name, const T& actual, const T& expected) {
-  if (kRegenerate) {
-    std::printf("GOLDEN %s = %s\n", name, absl::StrCat(actual).c_str());
-    ADD_FAILURE()
-        << "kRegenerate is on: golden values are printed, not checked";
-    return;
-  }
-  EXPECT_EQ(actual, expected) << name;
+  test::CheckGolden(kRegenerate, name, actual, expected);
 }
 
 std::unique_ptr<const FilterPolicy> Policy(const FilterOptions& options) {
