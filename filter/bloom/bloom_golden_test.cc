@@ -28,6 +28,8 @@ using ::sstfilter::bloom_test::BuildFilter;
 using ::sstfilter::bloom_test::Key16;
 using ::sstfilter::bloom_test::Keys16;
 
+using ::sstfilter::test::Hex64;
+
 constexpr bool kRegenerate = false;
 
 // In regenerate mode prints `name = actual` and fails; otherwise compares.
@@ -43,10 +45,6 @@ void CheckGoldenHex(const char* name, const std::string& actual,
 
 std::unique_ptr<const FilterPolicy> Policy(const FilterOptions& options) {
   return std::move(*NewBloomFilterPolicy(options));
-}
-
-std::string Hex64(uint64_t value) {
-  return absl::StrCat(absl::Hex(value, absl::kZeroPad16));
 }
 
 TEST(BloomGoldenTest, KeyHash) {

@@ -28,6 +28,8 @@ using ::sstfilter::bloom_test::BuildFilter;
 using ::sstfilter::bloom_test::Key16;
 using ::sstfilter::bloom_test::Keys16;
 
+using ::sstfilter::test::Hex64;
+
 constexpr bool kRegenerate = false;
 
 template <typename T>
@@ -37,10 +39,6 @@ void CheckGolden(const char* name, const T& actual, const T& expected) {
 
 std::unique_ptr<const FilterPolicy> Policy(const FilterOptions& options) {
   return std::move(*NewBumpedRibbonFilterPolicy(options));
-}
-
-std::string Hex64(uint64_t value) {
-  return absl::StrCat(absl::Hex(value, absl::kZeroPad16));
 }
 
 TEST(BumpedRibbonGoldenTest, SmallFilters) {

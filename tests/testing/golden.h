@@ -5,7 +5,9 @@
 #ifndef SSTFILTER_TESTS_TESTING_GOLDEN_H_
 #define SSTFILTER_TESTS_TESTING_GOLDEN_H_
 
+#include <cstdint>
 #include <cstdio>
+#include <string>
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
@@ -24,6 +26,11 @@ void CheckGolden(bool regenerate, const char* name, const T& actual,
     return;
   }
   EXPECT_EQ(actual, expected) << name;
+}
+
+// A 64-bit value as 16 hex digits, the form golden hashes are written in.
+inline std::string Hex64(uint64_t value) {
+  return absl::StrCat(absl::Hex(value, absl::kZeroPad16));
 }
 
 }  // namespace test
