@@ -78,9 +78,8 @@ class BumpedRibbonPolicy final : public FilterPolicy {
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<const FilterPolicy>>
-NewBumpedRibbonFilterPolicyForTest(const FilterOptions& options,
-                                   ProbePath path, int forced_failures,
-                                   int max_layers) {
+NewBumpedRibbonFilterPolicyForTest(const FilterOptions& options, ProbePath path,
+                                   int forced_failures, int max_layers) {
   if (absl::Status status = ValidateFilterOptions(options); !status.ok())
     return status;
   BurrSizing sizing;
@@ -92,15 +91,14 @@ NewBumpedRibbonFilterPolicyForTest(const FilterOptions& options,
     sizing = SizeForBitsPerKey(*options.bits_per_key);
   }
   if (!bloom_internal::ProbePathAvailable(path)) path = ProbePath::kScalar;
-  return std::unique_ptr<const FilterPolicy>(
-      new BumpedRibbonPolicy(sizing, path, forced_failures,
-                             std::min(max_layers, kMaxLayers)));
+  return std::unique_ptr<const FilterPolicy>(new BumpedRibbonPolicy(
+      sizing, path, forced_failures, std::min(max_layers, kMaxLayers)));
 }
 
 }  // namespace burr_internal
 
-absl::StatusOr<std::unique_ptr<const FilterPolicy>>
-NewBumpedRibbonFilterPolicy(const FilterOptions& options) {
+absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBumpedRibbonFilterPolicy(
+    const FilterOptions& options) {
   return burr_internal::NewBumpedRibbonFilterPolicyForTest(
       options, bloom_internal::BestProbePath());
 }

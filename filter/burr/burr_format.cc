@@ -12,8 +12,8 @@ namespace burr_internal {
 
 size_t HeaderBytes(uint64_t num_keys, uint64_t seed,
                    const std::vector<LayerShape>& layers) {
-  size_t bytes = VarintLength(num_keys) + VarintLength(seed) +
-                 VarintLength(layers.size());
+  size_t bytes =
+      VarintLength(num_keys) + VarintLength(seed) + VarintLength(layers.size());
   for (const LayerShape& layer : layers) {
     bytes += VarintLength(layer.num_segments) +
              VarintLength(layer.segment_blocks) +

@@ -133,7 +133,7 @@ enum class Verdict {
 
 struct ParsedLayer {
   LayerShape shape;
-  const char* words = nullptr;       // solution, little-endian 64-bit words
+  const char* words = nullptr;          // solution, little-endian 64-bit words
   const uint8_t* thresholds = nullptr;  // 2-bit codes, 4 per byte, low first
 };
 

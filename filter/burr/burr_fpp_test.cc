@@ -51,10 +51,10 @@ TEST_P(BumpedRibbonFppTest, MeasuredRateWithinPromise) {
   EXPECT_LE(measured, kPromisedFactor * fpp);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Rates, BumpedRibbonFppTest,
-    ::testing::Combine(::testing::Values(0.01, 0.003, 1.0 / 1024),
-                       ::testing::Values(10000, 1000000)));
+INSTANTIATE_TEST_SUITE_P(Rates, BumpedRibbonFppTest,
+                         ::testing::Combine(::testing::Values(0.01, 0.003,
+                                                              1.0 / 1024),
+                                            ::testing::Values(10000, 1000000)));
 
 }  // namespace
 }  // namespace sstfilter

@@ -45,17 +45,21 @@ TEST(BumpedRibbonGoldenTest, SmallFilters) {
   const auto policy = Policy(FilterOptions::Fpp(0.01));
   CheckGolden("{}", absl::BytesToHexString(BuildFilter(*policy, {})),
               std::string("00000003b706"));
-  CheckGolden("{hello, world}",
-              absl::BytesToHexString(BuildFilter(*policy, {"hello", "world"})),
-              std::string("c55f6a31bc1a0b9890e6ca639c8436a3cfea14c04652180daf06729b6cb7b21a"
-                  "4adb0f24f6a7148a45bbeb23db6f1a2e805073971f5c57f20002000101010006"
-                  "b706"));
-  CheckGolden("10 keys at 10 bits/key",
-              absl::BytesToHexString(BuildFilter(
-                  *Policy(FilterOptions::BitsPerKey(10)), Keys16(0, 0, 10))),
-              std::string("d85d6a31bc1a0b98f8e6ca639c8436a39ce114c04652180db206729b6cb7b21a"
-                  "44d30f24f6a7148a79b3eb23db6f1a2edd5973971f5c57f28e6f79e6ee4a13d3"
-                  "38c4f7a8d6f6d0f9b0ab08bd5451b083000a000101010006b709"));
+  CheckGolden(
+      "{hello, world}",
+      absl::BytesToHexString(BuildFilter(*policy, {"hello", "world"})),
+      std::string(
+          "c55f6a31bc1a0b9890e6ca639c8436a3cfea14c04652180daf06729b6cb7b21a"
+          "4adb0f24f6a7148a45bbeb23db6f1a2e805073971f5c57f20002000101010006"
+          "b706"));
+  CheckGolden(
+      "10 keys at 10 bits/key",
+      absl::BytesToHexString(BuildFilter(*Policy(FilterOptions::BitsPerKey(10)),
+                                         Keys16(0, 0, 10))),
+      std::string(
+          "d85d6a31bc1a0b98f8e6ca639c8436a39ce114c04652180db206729b6cb7b21a"
+          "44d30f24f6a7148a79b3eb23db6f1a2edd5973971f5c57f28e6f79e6ee4a13d3"
+          "38c4f7a8d6f6d0f9b0ab08bd5451b083000a000101010006b709"));
 }
 
 TEST(BumpedRibbonGoldenTest, LargeFilters) {
@@ -66,8 +70,10 @@ TEST(BumpedRibbonGoldenTest, LargeFilters) {
     const char* size_and_hash;  // size, then Hash64 of the filter bytes
   };
   const std::vector<Case> cases = {
-      {"10^4 keys at fpp 1%", FilterOptions::Fpp(0.01), 10000, "8570 95fbcf212d58e643"},
-      {"10^5 keys at fpp 0.1%", FilterOptions::Fpp(0.001), 100000, "125483 beff45913c3b64b1"},
+      {"10^4 keys at fpp 1%", FilterOptions::Fpp(0.01), 10000,
+       "8570 95fbcf212d58e643"},
+      {"10^5 keys at fpp 0.1%", FilterOptions::Fpp(0.001), 100000,
+       "125483 beff45913c3b64b1"},
       {"10^5 keys at 7.5 bits/key", FilterOptions::BitsPerKey(7.5), 100000,
        "93516 d54389569093da70"},
   };
@@ -91,7 +97,8 @@ TEST(BumpedRibbonGoldenTest, FirstFalsePositives) {
       ++found;
     }
   }
-  CheckGolden("first false positives", indices, std::string("34,179,202,223,250,797,807,854"));
+  CheckGolden("first false positives", indices,
+              std::string("34,179,202,223,250,797,807,854"));
 }
 
 }  // namespace

@@ -23,8 +23,8 @@ using bloom_internal::ProbePath;
 // forced_failures seeds as failed constructions and use at most max_layers
 // layers (capped at kMaxLayers).
 absl::StatusOr<std::unique_ptr<const FilterPolicy>>
-NewBumpedRibbonFilterPolicyForTest(const FilterOptions& options,
-                                   ProbePath path, int forced_failures = 0,
+NewBumpedRibbonFilterPolicyForTest(const FilterOptions& options, ProbePath path,
+                                   int forced_failures = 0,
                                    int max_layers = 1 << 30);
 
 }  // namespace burr_internal

@@ -23,9 +23,9 @@ namespace burr_internal {
 // Where a key's equation lies in a layer: pure arithmetic on the hash, so a
 // batch can prefetch before it reads anything.
 struct Position {
-  uint64_t block;   // in the layer's numbering
-  uint32_t offset;  // start slot within the block, 0..63
-  int columns;      // solution columns of the block
+  uint64_t block;     // in the layer's numbering
+  uint32_t offset;    // start slot within the block, 0..63
+  int columns;        // solution columns of the block
   const char* words;  // first word of the block
 };
 
@@ -88,15 +88,16 @@ struct SplitRow {
 };
 
 __attribute__((always_inline)) inline SplitRow SplitCoeffs(uint64_t coeff,
-                                                          uint32_t offset) {
+                                                           uint32_t offset) {
   return SplitRow{coeff << offset,
                   offset != 0 ? coeff >> (64 - offset) : uint64_t{0}};
 }
 
 __attribute__((always_inline)) inline uint32_t ColumnParity(
     const char* words, const char* next, int c, const SplitRow& row) {
-  return static_cast<uint32_t>(__builtin_parityll(
-      (LoadWord(words + 8 * c) & row.low) ^ (LoadWord(next + 8 * c) & row.high)));
+  return static_cast<uint32_t>(
+      __builtin_parityll((LoadWord(words + 8 * c) & row.low) ^
+                         (LoadWord(next + 8 * c) & row.high)));
 }
 
 // Whether the solution gives the key's fingerprint in every column of its
@@ -117,8 +118,8 @@ __attribute__((always_inline)) inline bool ScalarCheck(const Position& at,
   return acc == (fingerprint & mask);
 }
 
-// ScalarCheck for a filter whose lower blocks have kLower >= 1 columns (so a block
-// has kLower or kLower + 1): the loop unrolls, and the extra column of an
+// ScalarCheck for a filter whose lower blocks have kLower >= 1 columns (so a
+// block has kLower or kLower + 1): the loop unrolls, and the extra column of an
 // upper block is computed without a branch (an upper block is about as
 // likely as a lower one, so a branch on it would mispredict often).
 template <int kLower>

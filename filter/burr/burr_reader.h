@@ -90,8 +90,7 @@ __attribute__((always_inline)) inline bool QueryFrom(const ParsedFilter& filter,
     const Position at =
         PositionOf(filter.layers[i], LowerColumns<kLower>(filter), layer_hash);
     if (Kept(filter.layers[i], at)) {
-      return CheckAt<kLower>(at, CoeffRow(layer_hash),
-                             Fingerprint(layer_hash));
+      return CheckAt<kLower>(at, CoeffRow(layer_hash), Fingerprint(layer_hash));
     }
     layer_hash = NextLayerHash(layer_hash);
   }

@@ -13,9 +13,9 @@ namespace burr_internal {
 
 absl::StatusOr<BurrSizing> SizeForFpp(double fpp) {
   if (!(fpp >= std::ldexp(1.0, -kMaxColumns) && fpp < 1.0)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "bumped Ribbon: fpp ", fpp, " is below 2^-", kMaxColumns,
-        ", the rate of its widest fingerprints"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("bumped Ribbon: fpp ", fpp, " is below 2^-", kMaxColumns,
+                     ", the rate of its widest fingerprints"));
   }
   BurrSizing sizing;
   // 2^-columns >= fpp > 2^-(columns+1).
@@ -38,8 +38,8 @@ BurrSizing SizeForBitsPerKey(double bits_per_key) {
   sizing.columns =
       std::min(kMaxColumns - 1, static_cast<int>(std::floor(mean_columns)));
   sizing.upper_fraction = std::min(1.0, mean_columns - sizing.columns);
-  sizing.bits_per_key = (sizing.columns + sizing.upper_fraction) *
-                        kSpaceOverhead;
+  sizing.bits_per_key =
+      (sizing.columns + sizing.upper_fraction) * kSpaceOverhead;
   return sizing;
 }
 
@@ -58,8 +58,7 @@ LayerShape ShapeForKeys(uint64_t num_keys, double upper_fraction) {
       1, static_cast<uint64_t>(std::ceil(slots / kBlockSlots)));
   LayerShape shape;
   shape.num_segments = (wanted + kMaxSegmentBlocks - 1) / kMaxSegmentBlocks;
-  shape.segment_blocks =
-      (wanted + shape.num_segments - 1) / shape.num_segments;
+  shape.segment_blocks = (wanted + shape.num_segments - 1) / shape.num_segments;
   // The upper blocks are the last ones: as few as give them at least
   // upper_fraction of the starts (a segment's last block holds one start), so
   // that the rate is at most the one asked for even in a layer of few blocks.
@@ -92,15 +91,14 @@ double FilterFpp(const ParsedFilter& filter) {
       // The last block of a segment holds one start, at offset 0.
       const bool last = (b + 1) % shape.segment_blocks == 0;
       const double starts = last ? 1.0 : static_cast<double>(kBlockSlots);
-      const double kept =
-          last ? (threshold == 0 ? 1.0 : 0.0)
-               : static_cast<double>(kBlockSlots - threshold);
+      const double kept = last ? (threshold == 0 ? 1.0 : 0.0)
+                               : static_cast<double>(kBlockSlots - threshold);
       const int columns = filter.columns + (b >= shape.upper_start ? 1 : 0);
       kept_rate += kept * std::ldexp(1.0, -columns);
       bumped += starts - kept;
     }
-    const double total =
-        static_cast<double>(per_segment) * static_cast<double>(shape.num_segments);
+    const double total = static_cast<double>(per_segment) *
+                         static_cast<double>(shape.num_segments);
     fpp += reach * kept_rate / total;
     reach *= bumped / total;
   }

@@ -66,9 +66,9 @@ __attribute__((always_inline)) inline void BackSubstituteImpl(
       bits = band[slot].rhs;
       for (int c = 0; c < all_columns; ++c) {
         state[c] <<= 1;
-        bits ^= static_cast<uint32_t>(__builtin_popcountll(coeff & state[c]) &
-                                      1)
-                << c;
+        bits ^=
+            static_cast<uint32_t>(__builtin_popcountll(coeff & state[c]) & 1)
+            << c;
         state[c] |= (bits >> c) & 1;
       }
     } else {
@@ -145,7 +145,8 @@ class SegmentSolver {
       return StartOf(h, shape_.num_segments, shape_.segment_blocks).slot;
     };
     for (uint64_t i = 0; i < count; ++i) ++slot_counts_[slot_of(keys[i]) + 1];
-    for (uint64_t s = 0; s < slots_; ++s) slot_counts_[s + 1] += slot_counts_[s];
+    for (uint64_t s = 0; s < slots_; ++s)
+      slot_counts_[s + 1] += slot_counts_[s];
     for (uint64_t i = 0; i < count; ++i) {
       const uint64_t slot = slot_of(keys[i]);
       const uint32_t at = slot_counts_[slot]++;
@@ -237,16 +238,15 @@ class SegmentSolver {
   uint64_t slots_ = 0;
   std::vector<BandRow> band_;  // the equation whose first 1 is at each slot
   std::vector<uint32_t> slot_counts_;
-  std::vector<uint64_t> keys_;    // the segment's keys, by start
-  std::vector<uint32_t> start_;   // their start slots
-  std::vector<uint32_t> taken_;   // slots taken by the block's insertions
+  std::vector<uint64_t> keys_;   // the segment's keys, by start
+  std::vector<uint32_t> start_;  // their start slots
+  std::vector<uint32_t> taken_;  // slots taken by the block's insertions
 };
 
 }  // namespace
 
-SolveResult SolveLayers(std::vector<uint64_t>* hashes,
-                        const BurrSizing& sizing, int max_layers,
-                        uint64_t seed, std::string* dst) {
+SolveResult SolveLayers(std::vector<uint64_t>* hashes, const BurrSizing& sizing,
+                        int max_layers, uint64_t seed, std::string* dst) {
   const uint64_t num_keys = hashes->size();
   SolveResult result;
   std::vector<uint8_t> codes;  // every layer's thresholds, appended last

@@ -38,9 +38,8 @@ struct SolveResult {
 // more than the trailer's header can describe for a filter of seed `seed`.
 // Returns the layers, or unplaced > 0 when those did not place every key.
 // Deterministic: the same multiset of hashes gives the same bytes.
-SolveResult SolveLayers(std::vector<uint64_t>* hashes,
-                        const BurrSizing& sizing, int max_layers,
-                        uint64_t seed, std::string* dst);
+SolveResult SolveLayers(std::vector<uint64_t>* hashes, const BurrSizing& sizing,
+                        int max_layers, uint64_t seed, std::string* dst);
 
 }  // namespace burr_internal
 }  // namespace sstfilter

@@ -2,6 +2,8 @@
 // duplicates, retries with a new seed, the two query paths against each other,
 // sizing from the options, and readers of truncated and corrupted filters.
 
+#include "filter/burr/burr.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -12,7 +14,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "filter/bloom/bloom_test_util.h"
-#include "filter/burr/burr.h"
 #include "filter/burr/burr_format.h"
 #include "filter/burr/burr_impl.h"
 #include "filter/burr/burr_sizing.h"
@@ -61,8 +62,8 @@ TEST(BumpedRibbonTest, RoundTripManySizes) {
         FilterOptions::Fpp(1e-6), FilterOptions::BitsPerKey(1),
         FilterOptions::BitsPerKey(7.5), FilterOptions::BitsPerKey(100)}) {
     const auto policy = Policy(options);
-    for (uint64_t n : {1, 2, 3, 17, 63, 64, 65, 100, 129, 1000, 4097, 65537,
-                       200003}) {
+    for (uint64_t n :
+         {1, 2, 3, 17, 63, 64, 65, 100, 129, 1000, 4097, 65537, 200003}) {
       SCOPED_TRACE(absl::StrCat("n=", n, " bits/key=", policy->BitsPerKey()));
       const std::string filter = BuildFilter(*policy, Keys16(0, 0, n));
       const ParsedFilter parsed = ParseFilter(filter);
@@ -88,7 +89,7 @@ TEST(BumpedRibbonTest, DuplicatesAreAccepted) {
   const auto policy = Policy(FilterOptions::Fpp(0.01));
   std::vector<std::string> keys = Keys16(0, 0, 5000);
   std::vector<std::string> doubled = keys;
-  doubled.insert(doubled.end(), keys.begin(), keys.end());  // far apart
+  doubled.insert(doubled.end(), keys.begin(), keys.end());   // far apart
   for (int i = 0; i < 100; ++i) doubled.push_back(keys[0]);  // adjacent
   const std::string filter = BuildFilter(*policy, doubled);
   ASSERT_EQ(ParseFilter(filter).verdict, Verdict::kProbe);
@@ -186,7 +187,8 @@ TEST(BumpedRibbonTest, SizingFromOptions) {
   EXPECT_TRUE(absl::IsInvalidArgument(too_low.status()));
   EXPECT_NE(too_low.status().message().find("1e-10"), std::string::npos);
   EXPECT_TRUE(NewBumpedRibbonFilterPolicy(FilterOptions::Fpp(1e-6)).ok());
-  EXPECT_FALSE(NewBumpedRibbonFilterPolicy(FilterOptions::BitsPerKey(0.5)).ok());
+  EXPECT_FALSE(
+      NewBumpedRibbonFilterPolicy(FilterOptions::BitsPerKey(0.5)).ok());
 
   const BurrSizing one = *SizeForFpp(0.01);
   EXPECT_EQ(one.columns, 6);  // 2^-6 = 1.56% > 1% > 2^-7
@@ -249,10 +251,10 @@ TEST(BumpedRibbonTest, TrailerRules) {
   auto verdict = [](const std::string& bytes) {
     return ParseFilter(bytes).verdict;
   };
-  EXPECT_EQ(verdict(""), Verdict::kMatchNothing);     // too short
+  EXPECT_EQ(verdict(""), Verdict::kMatchNothing);  // too short
   EXPECT_EQ(verdict("\x00\x00\x00\x03\xb7"), Verdict::kMatchNothing);
   EXPECT_EQ(verdict(std::string("\x00\x00\x00\x03\xb7\x06", 6)),
-            Verdict::kMatchNothing);                  // the empty key set
+            Verdict::kMatchNothing);  // the empty key set
   EXPECT_EQ(verdict(good), Verdict::kProbe);
   std::string bad = good;
   bad[bad.size() - 2] = '\xb1';  // another format's marker
