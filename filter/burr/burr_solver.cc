@@ -149,7 +149,7 @@ class SegmentSolver {
       slot_counts_[s + 1] += slot_counts_[s];
     for (uint64_t i = 0; i < count; ++i) {
       const uint64_t slot = slot_of(keys[i]);
-      const uint32_t at = slot_counts_[slot]++;
+      const uint64_t at = slot_counts_[slot]++;
       keys_[at] = keys[i];
       start_[at] = static_cast<uint32_t>(slot);
     }
@@ -237,10 +237,10 @@ class SegmentSolver {
   LayerShape shape_;
   uint64_t slots_ = 0;
   std::vector<BandRow> band_;  // the equation whose first 1 is at each slot
-  std::vector<uint32_t> slot_counts_;
-  std::vector<uint64_t> keys_;   // the segment's keys, by start
-  std::vector<uint32_t> start_;  // their start slots
-  std::vector<uint32_t> taken_;  // slots taken by the block's insertions
+  std::vector<uint64_t> slot_counts_;  // 64-bit: any number of repeats
+  std::vector<uint64_t> keys_;         // the segment's keys, by start
+  std::vector<uint32_t> start_;        // their start slots
+  std::vector<uint32_t> taken_;        // slots taken by the block's insertions
 };
 
 }  // namespace
