@@ -29,7 +29,7 @@ done
 
 # --list prints every name.
 "$bench" --list >"$tmp/list" || fail "--list failed"
-for name in sstfilter.leveldb_compat leveldb rocksdb.fastbloom rocksdb.legacybloom \
+for name in sstfilter.leveldb_compat sstfilter.burr leveldb rocksdb.fastbloom rocksdb.legacybloom \
             rocksdb.ribbon random16 sequential varlen lsm6400; do
   grep -q "^  $name " "$tmp/list" || fail "--list lacks $name"
 done

@@ -220,8 +220,17 @@ TEST(HarnessTest, RowsAreCompleteAndPlausible) {
       EXPECT_TRUE(std::isfinite(v) && v > 0);
     }
     EXPECT_EQ(std::isnan(m.query_ns_batched), row.impl == "leveldb");
-    EXPECT_GT(m.fp_rate, 0.005);
-    EXPECT_LT(m.fp_rate, 0.02);
+    if (row.impl == "sstfilter.burr") {
+      // The compact filter spends 10 bits/key on about 0.1%, and its rate is
+      // exact (2^-columns on each block): about 1,000 false positives here,
+      // a relative sd of 3%.
+      EXPECT_GT(m.fp_rate, 0.0005);
+      EXPECT_LT(m.fp_rate, 0.002);
+      EXPECT_NEAR(m.fp_rate, m.expected_fp_rate, 0.1 * m.expected_fp_rate);
+    } else {
+      EXPECT_GT(m.fp_rate, 0.005);
+      EXPECT_LT(m.fp_rate, 0.02);
+    }
     // The formulas are tight for RocksDB's filters; LevelDB's 32-bit double
     // hashing and RocksDB's legacy Bloom do measurably worse than their Bloom
     // math.

@@ -4,6 +4,7 @@
 #include "bench/rocksdb_adapter.h"
 #include "bench/sstfilter_adapter.h"
 #include "filter/bloom/bloom.h"
+#include "filter/burr/burr.h"
 #include "filter/leveldb/leveldb_bloom.h"
 
 namespace sstfilter {
@@ -33,6 +34,11 @@ const std::vector<ImplEntry>& Registry() {
       {"sstfilter.leveldb_compat",
        "sstfilter's LevelDB-compatible Bloom (NewLevelDbBloomPolicy)",
        MakeFactory<SstFilterAdapter>(CreateSstFilter<NewLevelDbBloomPolicy>)},
+      {"sstfilter.burr",
+       "sstfilter's bumped Ribbon, a compact static filter "
+       "(NewBumpedRibbonFilterPolicy)",
+       MakeFactory<SstFilterAdapter>(
+           CreateSstFilter<NewBumpedRibbonFilterPolicy>)},
       // Peers, each through its own library.
       {"leveldb", "LevelDB 1.23 built-in Bloom (leveldb::NewBloomFilterPolicy)",
        MakeFactory<LevelDbAdapter>(LevelDbAdapter::Create)},

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -65,8 +66,10 @@ std::string FppPlotScript(const std::vector<FppSeries>& series, uint64_t keys,
       "%s index 0 using 1:2 with lines lw 2 dt 2 title 'standard Bloom, best "
       "k', "
       "%s index 0 using 1:3 with lines lw 2 dt 3 title 'cache-local 512-bit "
-      "Bloom, best k'",
-      ShellQuote(data_path), ShellQuote(data_path));
+      "Bloom, best k', "
+      "%s index 0 using 1:4 with lines lw 2 dt 4 title 'information-theoretic "
+      "floor, 2^-bits'",
+      ShellQuote(data_path), ShellQuote(data_path), ShellQuote(data_path));
   // sstfilter's series get large open markers, peers small filled ones, so
   // that series with identical points (leveldb_compat and leveldb) both show.
   constexpr int kOpenMarkers[] = {6, 4, 8, 12, 10, 14};
@@ -100,14 +103,16 @@ absl::Status DrawFppPlot(const std::vector<FppSeries>& series, uint64_t keys,
   const std::string log_path = scratch + "/gnuplot.log";
   {
     std::ofstream data(data_path);
-    data << "# bits/key  standard_bloom  cache_local_512\n";
+    // The floor: no filter of c bits/key has a rate below 2^-c.
+    data << "# bits/key  standard_bloom  cache_local_512  floor\n";
     for (double c = 6.0; c <= 20.0 + 1e-9; c += kCurveStep) {
       data << absl::StrFormat(
-          "%.2f %.6g %.6g\n", c,
+          "%.2f %.6g %.6g %.6g\n", c,
           BestOverK([c](int k) { return StandardBloomFpp(c, k); }),
           BestOverK([c](int k) {
             return CacheLocalBloomFpp(c, k, kCacheLocalBlockBits);
-          }));
+          }),
+          std::exp2(-c));
     }
     for (const FppSeries& s : series) {
       data << "\n\n# " << s.impl << ": bits/key configured, stored, FP rate\n";

@@ -9,7 +9,6 @@
 // paste the printed values, and set it back (while it is on, every test fails).
 
 #include <cstdint>
-#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,6 +18,7 @@
 #include "filter/bloom/bloom.h"
 #include "filter/bloom/bloom_test_util.h"
 #include "gtest/gtest.h"
+#include "tests/testing/golden.h"
 #include "util/hash.h"
 
 namespace sstfilter {
@@ -28,18 +28,14 @@ using ::sstfilter::bloom_test::BuildFilter;
 using ::sstfilter::bloom_test::Key16;
 using ::sstfilter::bloom_test::Keys16;
 
+using ::sstfilter::test::Hex64;
+
 constexpr bool kRegenerate = false;
 
 // In regenerate mode prints `name = actual` and fails; otherwise compares.
 template <typename T>
 void CheckGolden(const char* name, const T& actual, const T& expected) {
-  if (kRegenerate) {
-    std::printf("GOLDEN %s = %s\n", name, absl::StrCat(actual).c_str());
-    ADD_FAILURE()
-        << "kRegenerate is on: golden values are printed, not checked";
-    return;
-  }
-  EXPECT_EQ(actual, expected) << name;
+  test::CheckGolden(kRegenerate, name, actual, expected);
 }
 
 void CheckGoldenHex(const char* name, const std::string& actual,
@@ -49,10 +45,6 @@ void CheckGoldenHex(const char* name, const std::string& actual,
 
 std::unique_ptr<const FilterPolicy> Policy(const FilterOptions& options) {
   return std::move(*NewBloomFilterPolicy(options));
-}
-
-std::string Hex64(uint64_t value) {
-  return absl::StrCat(absl::Hex(value, absl::kZeroPad16));
 }
 
 TEST(BloomGoldenTest, KeyHash) {

@@ -27,6 +27,7 @@
 #include "filter/mutable/mutable_bloom.h"
 #include "filter/mutable/mutable_test_util.h"
 #include "gtest/gtest.h"
+#include "tests/testing/golden.h"
 #include "tests/testing/random.h"
 #include "util/hash.h"
 
@@ -233,13 +234,7 @@ TEST(MutableBloomFreezeTest, TrailerCountAndReaderRate) {
 // In regenerate mode prints `name = actual` and fails; otherwise compares.
 void CheckGolden(const char* name, const std::string& actual,
                  const std::string& expected) {
-  if (kRegenerate) {
-    std::printf("GOLDEN %s = %s\n", name, actual.c_str());
-    ADD_FAILURE()
-        << "kRegenerate is on: golden values are printed, not checked";
-    return;
-  }
-  EXPECT_EQ(actual, expected) << name;
+  test::CheckGolden(kRegenerate, name, actual, expected);
 }
 
 TEST(MutableBloomFreezeTest, GoldenBytes) {

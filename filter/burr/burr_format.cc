@@ -1,0 +1,121 @@
+// Trailer encoding and decoding of the bumped Ribbon filter (see
+// burr_format.h).
+
+#include "filter/burr/burr_format.h"
+
+#include <cassert>
+
+#include "util/coding.h"
+
+namespace sstfilter {
+namespace burr_internal {
+
+size_t HeaderBytes(uint64_t num_keys, uint64_t seed,
+                   const std::vector<LayerShape>& layers) {
+  size_t bytes =
+      VarintLength(num_keys) + VarintLength(seed) + VarintLength(layers.size());
+  for (const LayerShape& layer : layers) {
+    bytes += VarintLength(layer.num_segments) +
+             VarintLength(layer.segment_blocks) +
+             VarintLength(layer.upper_start);
+  }
+  return bytes;
+}
+
+void AppendTrailer(uint64_t num_keys, uint64_t seed, int columns,
+                   const std::vector<LayerShape>& layers, std::string* dst) {
+  std::string header;
+  PutVarint64(&header, num_keys);
+  PutVarint64(&header, seed);
+  PutVarint64(&header, layers.size());
+  for (const LayerShape& layer : layers) {
+    PutVarint64(&header, layer.num_segments);
+    PutVarint64(&header, layer.segment_blocks);
+    PutVarint64(&header, layer.upper_start);
+  }
+  assert(header.size() <= kMaxHeaderBytes);
+  dst->append(header);
+  dst->push_back(static_cast<char>(header.size()));  // bytes of the header
+  dst->push_back(static_cast<char>(kFormatMarker));
+  dst->push_back(static_cast<char>(columns));  // columns of the lower blocks
+}
+
+ParsedFilter ParseFilter(absl::string_view filter) {
+  ParsedFilter parsed;
+  const size_t size = filter.size();
+  if (size < kMinFilterBytes) {
+    parsed.verdict = Verdict::kMatchNothing;
+    return parsed;
+  }
+  parsed.verdict = Verdict::kMatchAll;  // until proven well-formed
+  const uint8_t columns = static_cast<uint8_t>(filter[size - 1]);
+  const uint8_t marker = static_cast<uint8_t>(filter[size - 2]);
+  const uint8_t header_bytes = static_cast<uint8_t>(filter[size - 3]);
+  if (marker != kFormatMarker) return parsed;
+  if (columns >= kMaxColumns) return parsed;  // upper blocks: columns + 1
+  if (header_bytes < 3 || header_bytes > size - kFixedTrailerBytes)
+    return parsed;
+
+  const char* const header_end = filter.data() + size - kFixedTrailerBytes;
+  const char* p = header_end - header_bytes;
+  const uint64_t body_bytes = static_cast<uint64_t>(p - filter.data());
+  uint64_t num_keys = 0, seed = 0, num_layers = 0;
+  if ((p = GetVarint64Ptr(p, header_end, &num_keys)) == nullptr) return parsed;
+  if ((p = GetVarint64Ptr(p, header_end, &seed)) == nullptr) return parsed;
+  if ((p = GetVarint64Ptr(p, header_end, &num_layers)) == nullptr)
+    return parsed;
+  if (seed > kMaxSeed || num_layers > kMaxLayers) return parsed;
+  if ((num_keys == 0) != (num_layers == 0)) return parsed;
+
+  // Every size is checked against the body before it is multiplied, so no
+  // product below can overflow: words and blocks are bounded by body bits.
+  // The layers' shapes first; their pointers once the body is known to fit.
+  std::vector<ParsedLayer>& layers = parsed.layers;
+  layers.reserve(num_layers);
+  uint64_t words = 0, threshold_bytes = 0;
+  for (uint64_t i = 0; i < num_layers; ++i) {
+    LayerShape shape;
+    if ((p = GetVarint64Ptr(p, header_end, &shape.num_segments)) == nullptr)
+      return parsed;
+    if ((p = GetVarint64Ptr(p, header_end, &shape.segment_blocks)) == nullptr)
+      return parsed;
+    if ((p = GetVarint64Ptr(p, header_end, &shape.upper_start)) == nullptr)
+      return parsed;
+    if (shape.segment_blocks < 1 || shape.segment_blocks > kMaxSegmentBlocks)
+      return parsed;
+    // Each block has at least one threshold bit pair: blocks <= 4 * body.
+    if (shape.num_segments < 1 || shape.num_segments > 4 * body_bytes)
+      return parsed;
+    const uint64_t blocks = shape.num_blocks();
+    if (blocks > 4 * body_bytes || shape.upper_start > blocks) return parsed;
+    words += shape.num_words(columns);
+    threshold_bytes += shape.threshold_bytes();
+    if (words > body_bytes || threshold_bytes > body_bytes) return parsed;
+    layers.push_back(ParsedLayer{shape, nullptr, nullptr});
+  }
+  if (p != header_end || words * 8 + threshold_bytes != body_bytes) {
+    layers.clear();
+    return parsed;
+  }
+  if (num_keys == 0) {
+    parsed.verdict = Verdict::kMatchNothing;  // the empty key set, as written
+    return parsed;
+  }
+
+  const char* word_at = filter.data();
+  const char* threshold_at = filter.data() + words * 8;
+  for (ParsedLayer& layer : layers) {
+    layer.words = word_at;
+    layer.thresholds = reinterpret_cast<const uint8_t*>(threshold_at);
+    word_at += layer.shape.num_words(columns) * 8;
+    threshold_at += layer.shape.threshold_bytes();
+  }
+  parsed.verdict = Verdict::kProbe;
+  parsed.num_keys = num_keys;
+  parsed.seed = seed;
+  parsed.columns = columns;
+  return parsed;
+}
+
+}  // namespace burr_internal
+}  // namespace sstfilter

@@ -1,0 +1,47 @@
+// The bumped Ribbon solver: turns the layer-0 hashes of a key set into the
+// filter's body (every layer's solution words, then every layer's
+// thresholds), layer by layer.
+//
+// A layer has fewer slots than keys. Each segment of a layer is solved on its
+// own: its keys' equations, sorted by start, are banded block by block (on-
+// the-fly Gaussian elimination, as RocksDB's Ribbon does); within a block the
+// keys are inserted from the highest start down, and when one fails, every
+// key of the block whose offset is below the next threshold value is taken
+// back out and bumped to the next layer, the threshold recorded for the
+// block. Back-substitution then yields the block's solution words. The keys
+// bumped from a layer become the next layer's keys, until none is bumped.
+//
+// Internal header: include filter/burr/burr.h instead.
+
+#ifndef SSTFILTER_FILTER_BURR_BURR_SOLVER_H_
+#define SSTFILTER_FILTER_BURR_BURR_SOLVER_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "filter/burr/burr_format.h"
+#include "filter/burr/burr_sizing.h"
+
+namespace sstfilter {
+namespace burr_internal {
+
+struct SolveResult {
+  std::vector<LayerShape> layers;
+  // Keys bumped from the last layer: 0 for a complete filter. Such keys match
+  // everything (the reader's rule for a key bumped past the last layer).
+  uint64_t unplaced = 0;
+};
+
+// Appends the body for the keys whose layer-0 hashes are in *hashes (in any
+// order; the solver reorders them) with at most max_layers layers, and no
+// more than the trailer's header can describe for a filter of seed `seed`.
+// Returns the layers, or unplaced > 0 when those did not place every key.
+// Deterministic: the same multiset of hashes gives the same bytes.
+SolveResult SolveLayers(std::vector<uint64_t>* hashes, const BurrSizing& sizing,
+                        int max_layers, uint64_t seed, std::string* dst);
+
+}  // namespace burr_internal
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_FILTER_BURR_BURR_SOLVER_H_

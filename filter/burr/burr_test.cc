@@ -1,0 +1,287 @@
+// Tests of the bumped Ribbon filter: round trips at many sizes, determinism,
+// duplicates, retries with a new seed, the two query paths against each other,
+// sizing from the options, and readers of truncated and corrupted filters.
+
+#include "filter/burr/burr.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "filter/bloom/bloom_test_util.h"
+#include "filter/burr/burr_format.h"
+#include "filter/burr/burr_impl.h"
+#include "filter/burr/burr_sizing.h"
+#include "gtest/gtest.h"
+#include "util/coding.h"
+
+namespace sstfilter {
+namespace burr_internal {
+namespace {
+
+using ::sstfilter::bloom_test::BuildFilter;
+using ::sstfilter::bloom_test::CountMatches;
+using ::sstfilter::bloom_test::Key16;
+using ::sstfilter::bloom_test::Keys16;
+
+std::unique_ptr<const FilterPolicy> Policy(const FilterOptions& options,
+                                           ProbePath path = ProbePath::kScalar,
+                                           int forced_failures = 0) {
+  return std::move(
+      *NewBumpedRibbonFilterPolicyForTest(options, path, forced_failures));
+}
+
+// Every key of set 0, numbers 0..n-1, matches, single and batched.
+void ExpectAllMatch(const FilterPolicy& policy, const std::string& filter,
+                    uint64_t n) {
+  std::unique_ptr<FilterReader> reader = policy.NewReader(filter);
+  EXPECT_EQ(CountMatches(*reader, 0, 0, n), n);
+  for (uint64_t i = 0; i < std::min<uint64_t>(n, 300); ++i) {
+    ASSERT_TRUE(reader->MayMatch(Key16(0, i))) << i;
+    ASSERT_TRUE(policy.KeyMayMatch(Key16(0, i), filter)) << i;
+  }
+}
+
+TEST(BumpedRibbonTest, EmptyFilterMatchesNothing) {
+  const auto policy = Policy(FilterOptions::Fpp(0.01));
+  const std::string filter = BuildFilter(*policy, {});
+  EXPECT_EQ(ParseFilter(filter).verdict, Verdict::kMatchNothing);
+  std::unique_ptr<FilterReader> reader = policy->NewReader(filter);
+  EXPECT_FALSE(reader->MayMatch("hello"));
+  EXPECT_EQ(reader->ExpectedFpp(), 0.0);
+}
+
+TEST(BumpedRibbonTest, RoundTripManySizes) {
+  for (const FilterOptions& options :
+       {FilterOptions::Fpp(0.01), FilterOptions::Fpp(0.3),
+        FilterOptions::Fpp(1e-6), FilterOptions::BitsPerKey(1),
+        FilterOptions::BitsPerKey(7.5), FilterOptions::BitsPerKey(100)}) {
+    const auto policy = Policy(options);
+    for (uint64_t n :
+         {1, 2, 3, 17, 63, 64, 65, 100, 129, 1000, 4097, 65537, 200003}) {
+      SCOPED_TRACE(absl::StrCat("n=", n, " bits/key=", policy->BitsPerKey()));
+      const std::string filter = BuildFilter(*policy, Keys16(0, 0, n));
+      const ParsedFilter parsed = ParseFilter(filter);
+      ASSERT_EQ(parsed.verdict, Verdict::kProbe);
+      EXPECT_EQ(parsed.num_keys, n);
+      EXPECT_EQ(parsed.seed, 0u);
+      ExpectAllMatch(*policy, filter, n);
+    }
+  }
+}
+
+TEST(BumpedRibbonTest, SameKeysSameBytesInAnyOrder) {
+  const auto policy = Policy(FilterOptions::Fpp(0.01));
+  std::vector<std::string> keys = Keys16(0, 0, 20000);
+  const std::string first = BuildFilter(*policy, keys);
+  EXPECT_EQ(BuildFilter(*policy, keys), first);
+  std::mt19937_64 rng(7);
+  std::shuffle(keys.begin(), keys.end(), rng);
+  EXPECT_EQ(BuildFilter(*policy, keys), first);
+}
+
+TEST(BumpedRibbonTest, DuplicatesAreAccepted) {
+  const auto policy = Policy(FilterOptions::Fpp(0.01));
+  std::vector<std::string> keys = Keys16(0, 0, 5000);
+  std::vector<std::string> doubled = keys;
+  doubled.insert(doubled.end(), keys.begin(), keys.end());   // far apart
+  for (int i = 0; i < 100; ++i) doubled.push_back(keys[0]);  // adjacent
+  const std::string filter = BuildFilter(*policy, doubled);
+  ASSERT_EQ(ParseFilter(filter).verdict, Verdict::kProbe);
+  ExpectAllMatch(*policy, filter, 5000);
+  std::unique_ptr<FilterReader> reader = policy->NewReader(filter);
+  // Repeats of a key give equations the band already holds: no extra rate.
+  EXPECT_LT(CountMatches(*reader, 1, 0, 200000), 200000 * 0.013);
+}
+
+TEST(BumpedRibbonTest, FailedConstructionRetriesWithNewSeed) {
+  for (int failures : {1, 3}) {
+    const auto policy =
+        Policy(FilterOptions::Fpp(0.01), ProbePath::kScalar, failures);
+    const std::string filter = BuildFilter(*policy, Keys16(0, 0, 30000));
+    const ParsedFilter parsed = ParseFilter(filter);
+    ASSERT_EQ(parsed.verdict, Verdict::kProbe);
+    EXPECT_EQ(parsed.seed, static_cast<uint64_t>(failures));
+    // Any policy reads it: the seed is in the bytes.
+    ExpectAllMatch(*Policy(FilterOptions::Fpp(0.01)), filter, 30000);
+    std::unique_ptr<FilterReader> reader = policy->NewReader(filter);
+    const uint64_t fp = CountMatches(*reader, 1, 0, 1000000);
+    EXPECT_NEAR(fp / 1e6, reader->ExpectedFpp(), 0.001);
+    EXPECT_NE(filter, BuildFilter(*Policy(FilterOptions::Fpp(0.01)),
+                                  Keys16(0, 0, 30000)));
+  }
+}
+
+TEST(BumpedRibbonTest, AfterTheLastSeedUnplacedKeysMatch) {
+  // Every seed forced to fail: the last one is kept as it is, complete here.
+  const auto policy = Policy(FilterOptions::Fpp(0.01), ProbePath::kScalar,
+                             static_cast<int>(kMaxSeed) + 1);
+  const std::string filter = BuildFilter(*policy, Keys16(0, 0, 1000));
+  EXPECT_EQ(ParseFilter(filter).seed, kMaxSeed);
+  ExpectAllMatch(*policy, filter, 1000);
+}
+
+// Too few layers to place every key: each seed fails for real and is retried;
+// the last is kept, and the keys it could not place match everything (no
+// false negatives), at a measured cost in false positives.
+TEST(BumpedRibbonTest, KeysPastTheLastLayerMatch) {
+  const auto policy = std::move(*NewBumpedRibbonFilterPolicyForTest(
+      FilterOptions::Fpp(0.01), ProbePath::kScalar, 0, /*max_layers=*/1));
+  const std::string filter = BuildFilter(*policy, Keys16(0, 0, 20000));
+  const ParsedFilter parsed = ParseFilter(filter);
+  ASSERT_EQ(parsed.verdict, Verdict::kProbe);
+  EXPECT_EQ(parsed.seed, kMaxSeed);
+  EXPECT_EQ(parsed.layers.size(), 1u);
+  ExpectAllMatch(*policy, filter, 20000);
+  std::unique_ptr<FilterReader> reader = policy->NewReader(filter);
+  const double expected = reader->ExpectedFpp();
+  EXPECT_GT(expected, 0.02);  // about 3% of starts are bumped, and match
+  EXPECT_NEAR(CountMatches(*reader, 1, 0, 1000000) / 1e6, expected, 0.002);
+}
+
+TEST(BumpedRibbonTest, ScalarAndAvx2Agree) {
+  if (!bloom_internal::ProbePathAvailable(ProbePath::kAvx2)) {
+    GTEST_SKIP() << "no AVX2 on this CPU";
+  }
+  for (const FilterOptions& options :
+       {FilterOptions::Fpp(0.01), FilterOptions::Fpp(0.45),
+        FilterOptions::Fpp(1e-6), FilterOptions::BitsPerKey(40)}) {
+    const auto scalar = Policy(options, ProbePath::kScalar);
+    const auto avx2 = Policy(options, ProbePath::kAvx2);
+    for (uint64_t n : {1, 70, 5000, 100000}) {
+      const std::string filter = BuildFilter(*scalar, Keys16(0, 0, n));
+      std::unique_ptr<FilterReader> a = scalar->NewReader(filter);
+      std::unique_ptr<FilterReader> b = avx2->NewReader(filter);
+      for (uint64_t i = 0; i < 100000; ++i) {
+        const std::string key = Key16(i % 2, i);
+        ASSERT_EQ(a->MayMatch(key), b->MayMatch(key)) << n << " " << i;
+      }
+      EXPECT_EQ(CountMatches(*a, 1, 0, 50000), CountMatches(*b, 1, 0, 50000));
+    }
+  }
+  // Random bytes behind a well-formed trailer: the paths still agree.
+  std::mt19937_64 rng(11);
+  const auto scalar = Policy(FilterOptions::Fpp(0.01), ProbePath::kScalar);
+  const auto avx2 = Policy(FilterOptions::Fpp(0.01), ProbePath::kAvx2);
+  std::string filter = BuildFilter(*scalar, Keys16(0, 0, 3000));
+  const size_t body = filter.size() - 20;
+  for (int round = 0; round < 20; ++round) {
+    for (size_t i = 0; i < body; ++i) filter[i] = static_cast<char>(rng());
+    std::unique_ptr<FilterReader> a = scalar->NewReader(filter);
+    std::unique_ptr<FilterReader> b = avx2->NewReader(filter);
+    for (uint64_t i = 0; i < 5000; ++i) {
+      ASSERT_EQ(a->MayMatch(Key16(3, i)), b->MayMatch(Key16(3, i)));
+    }
+  }
+}
+
+TEST(BumpedRibbonTest, SizingFromOptions) {
+  EXPECT_FALSE(NewBumpedRibbonFilterPolicy(FilterOptions::Fpp(0)).ok());
+  const auto too_low = NewBumpedRibbonFilterPolicy(FilterOptions::Fpp(1e-10));
+  ASSERT_FALSE(too_low.ok());
+  EXPECT_TRUE(absl::IsInvalidArgument(too_low.status()));
+  EXPECT_NE(too_low.status().message().find("1e-10"), std::string::npos);
+  EXPECT_TRUE(NewBumpedRibbonFilterPolicy(FilterOptions::Fpp(1e-6)).ok());
+  EXPECT_FALSE(
+      NewBumpedRibbonFilterPolicy(FilterOptions::BitsPerKey(0.5)).ok());
+
+  const BurrSizing one = *SizeForFpp(0.01);
+  EXPECT_EQ(one.columns, 6);  // 2^-6 = 1.56% > 1% > 2^-7
+  EXPECT_NEAR((1 - one.upper_fraction) / 64 + one.upper_fraction / 128, 0.01,
+              1e-12);
+  const BurrSizing exact = *SizeForFpp(1.0 / 128);
+  EXPECT_EQ(exact.columns, 7);
+  EXPECT_EQ(exact.upper_fraction, 0.0);
+  EXPECT_NEAR(SizeForBitsPerKey(10).bits_per_key, 10, 1e-9);
+  EXPECT_EQ(SizeForBitsPerKey(100).max_columns(), kMaxColumns);
+}
+
+TEST(BumpedRibbonTest, SpaceWithinThreePercentOfTheFloor) {
+  const auto policy = Policy(FilterOptions::Fpp(0.01));
+  const std::string filter = BuildFilter(*policy, Keys16(0, 0, 300000));
+  const double bits_per_key = 8.0 * filter.size() / 300000;
+  const double expected = policy->NewReader(filter)->ExpectedFpp();
+  EXPECT_LE(bits_per_key, 1.03 * std::log2(1 / expected));
+  EXPECT_NEAR(expected, 0.01, 0.0002);
+}
+
+// Every prefix and suffix of a filter, and every byte of its trailer set to
+// each value: a safe answer, never a crash or a read outside the bytes (the
+// sanitizer builds check that), and never a false negative while the filter
+// is intact.
+TEST(BumpedRibbonTest, TruncatedAndCorruptedFilters) {
+  const auto policy = Policy(FilterOptions::Fpp(0.01));
+  std::string filter = BuildFilter(*policy, Keys16(0, 0, 500));
+  for (size_t cut = 0; cut < filter.size(); ++cut) {
+    const std::string prefix = filter.substr(0, cut);
+    const std::string suffix = filter.substr(cut);
+    for (const std::string& bytes : {prefix, suffix}) {
+      std::unique_ptr<FilterReader> reader = policy->NewReader(bytes);
+      const uint64_t matches = CountMatches(*reader, 0, 0, 100);
+      const double fpp = reader->ExpectedFpp();
+      EXPECT_TRUE(fpp >= 0 && fpp <= 1);
+      if (bytes.size() < kMinFilterBytes) {
+        EXPECT_EQ(matches, 0u);
+      }
+    }
+  }
+  const size_t trailer_start = filter.size() - 16;
+  for (size_t at = trailer_start; at < filter.size(); ++at) {
+    for (int value = 0; value < 256; ++value) {
+      std::string bad = filter;
+      bad[at] = static_cast<char>(value);
+      std::unique_ptr<FilterReader> reader = policy->NewReader(bad);
+      CountMatches(*reader, 0, 0, 50);
+      const double fpp = reader->ExpectedFpp();
+      EXPECT_TRUE(fpp >= 0 && fpp <= 1);
+    }
+  }
+}
+
+// The reader's rules for trailers, one case each (README.md, "Reading any
+// bytes").
+TEST(BumpedRibbonTest, TrailerRules) {
+  const auto policy = Policy(FilterOptions::Fpp(0.01));
+  const std::string good = BuildFilter(*policy, Keys16(0, 0, 200));
+  auto verdict = [](const std::string& bytes) {
+    return ParseFilter(bytes).verdict;
+  };
+  EXPECT_EQ(verdict(""), Verdict::kMatchNothing);  // too short
+  EXPECT_EQ(verdict("\x00\x00\x00\x03\xb7"), Verdict::kMatchNothing);
+  EXPECT_EQ(verdict(std::string("\x00\x00\x00\x03\xb7\x06", 6)),
+            Verdict::kMatchNothing);  // the empty key set
+  EXPECT_EQ(verdict(good), Verdict::kProbe);
+  std::string bad = good;
+  bad[bad.size() - 2] = '\xb1';  // another format's marker
+  EXPECT_EQ(verdict(bad), Verdict::kMatchAll);
+  bad = good;
+  bad.back() = static_cast<char>(kMaxColumns);  // columns out of range
+  EXPECT_EQ(verdict(bad), Verdict::kMatchAll);
+  bad = good;
+  bad[bad.size() - 3] = 2;  // header too short for three varints
+  EXPECT_EQ(verdict(bad), Verdict::kMatchAll);
+  bad = good;
+  bad.insert(0, 1, '\0');  // body one byte longer than the layers
+  EXPECT_EQ(verdict(bad), Verdict::kMatchAll);
+  // Keys but no layers, or layers but no keys.
+  std::string no_layers;
+  AppendTrailer(5, 0, 6, {}, &no_layers);
+  EXPECT_EQ(verdict(no_layers), Verdict::kMatchAll);
+  // A seed beyond any builder's.
+  const ParsedFilter parsed = ParseFilter(good);
+  std::string big_seed(good.data(),
+                       parsed.layers[0].shape.num_words(parsed.columns) * 8 +
+                           parsed.layers[0].shape.threshold_bytes());
+  std::vector<LayerShape> shapes = {parsed.layers[0].shape};
+  AppendTrailer(200, kMaxSeed + 1, parsed.columns, shapes, &big_seed);
+  EXPECT_EQ(verdict(big_seed), Verdict::kMatchAll);
+}
+
+}  // namespace
+}  // namespace burr_internal
+}  // namespace sstfilter
