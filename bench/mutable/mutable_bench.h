@@ -61,10 +61,10 @@ struct MutableFigures {
   double fp_rate = 0;
   double add_ns_per_key = 0;  // one thread, CPU time
   double adds_per_second_1_thread = 0;
-  double batch_add_ns_per_key = 0;       // one thread, kBatchSize keys per Add
+  double batch_add_ns_per_key = 0;  // one thread, kBatchSize keys per Add
   double single_writer_add_ns_per_key = 0;        // AddSingleWriter
   double single_writer_batch_add_ns_per_key = 0;  // batched AddSingleWriter
-  double adds_per_second_2_threads = 0;  // CPU time of the slower thread
+  double adds_per_second_2_threads = 0;       // CPU time of the slower thread
   double adds_per_second_2_threads_wall = 0;  // wall time
   double query_ns = 0;
   double batch_ns = 0;

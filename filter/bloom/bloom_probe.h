@@ -16,6 +16,7 @@
 #include <cstring>
 
 #include "filter/bloom/bloom_format.h"
+#include "util/bloom_math.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define SSTFILTER_BLOOM_HAVE_AVX2_PATH 1
@@ -100,6 +101,10 @@ inline bool ScalarProbeRegularBlock(uint32_t probe_hash, int k,
 // kMaxLanes ones then kMaxLanes zeros: from kLaneOnes + kMaxLanes - k, the
 // first k 32-bit lanes are 1, the rest 0.
 constexpr int kMaxLanes = 32;
+static_assert(kMaxProbes <= kMaxLanes, "every k fits the lane table");
+
+// Rounds of 8 probes that Avx2ProbeWords runs for k probes: 1 to 4.
+inline int ProbeRounds(int k) { return (k + 7) / 8; }
 alignas(32) constexpr uint32_t kLaneOnes[2 * kMaxLanes] = {
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
@@ -118,7 +123,7 @@ alignas(32) constexpr uint32_t kLaneOnes[2 * kMaxLanes] = {
 // costs far more than the extra rounds, which only k > 8 has.
 //
 // kRounds > 0: the caller knows that k needs exactly kRounds rounds of 8
-// probes ((k + 7) / 8 == kRounds), and the loop is unrolled with no loop
+// probes (ProbeRounds(k) == kRounds), and the loop is unrolled with no loop
 // control: a tenth of a query's instructions. In cache that is about 13% less
 // time per query; out of cache a query's instructions wait in the CPU's reorder
 // buffer for its cache miss, so fewer of them let more queries overlap (5-10%
@@ -133,7 +138,7 @@ __attribute__((target("avx2"), always_inline)) inline bool Avx2ProbeWords(
   const __m256i hash = _mm256_set1_epi32(static_cast<int>(probe_hash));
   // Lane i of the round starting at probe `first` is active iff first + i < k.
   const uint32_t* const active = kLaneOnes + kMaxLanes - k;
-  const int rounds = kRounds > 0 ? kRounds : (k + 7) / 8;
+  const int rounds = kRounds > 0 ? kRounds : ProbeRounds(k);
   int result = 1;
 #pragma GCC unroll 4
   for (int round = 0; round < rounds; ++round) {

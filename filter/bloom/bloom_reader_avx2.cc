@@ -11,7 +11,6 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "filter/bloom/bloom_reader.h"
-#include "util/bloom_math.h"
 
 #if SSTFILTER_BLOOM_HAVE_AVX2_PATH
 
@@ -75,8 +74,7 @@ __attribute__((target("avx2"), noinline)) bool Avx2MayMatchOutOfLine(
 }
 
 std::unique_ptr<FilterReader> NewAvx2Reader(const ParsedFilter& filter) {
-  static_assert(kMaxProbes <= 4 * 8, "at most four rounds of 8 probes");
-  switch ((filter.num_probes + 7) / 8) {
+  switch (ProbeRounds(filter.num_probes)) {
     case 1:
       return std::make_unique<Avx2Reader<1>>(filter);
     case 2:

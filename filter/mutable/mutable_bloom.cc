@@ -77,14 +77,11 @@ MutableBloomFilter::MutableBloomFilter(double bits_per_key, int num_probes,
       view_{words_.data(), num_blocks_, num_probes_},
       query_(&mutable_internal::BestQueryPath(num_probes)) {}
 
-namespace {
-
 // Adds keys in groups: hashes a group and prefetches each key's block for
-// writing before adding any, so that their cache misses overlap. block_of(hash)
-// is the writable block of a hash; add_to_block(masks, block) sets the bits.
-template <typename BlockOf, typename AddToBlock>
-void AddInGroups(absl::Span<const absl::string_view> keys, int num_probes,
-                 bool* added, BlockOf block_of, AddToBlock add_to_block) {
+// writing before adding any, so that their cache misses overlap.
+template <typename AddToBlock>
+void MutableBloomFilter::AddInGroups(absl::Span<const absl::string_view> keys,
+                                     bool* added, AddToBlock add_to_block) {
   std::atomic<uint64_t>* blocks[mutable_internal::kQueryGroup];
   uint32_t probe_hashes[mutable_internal::kQueryGroup];
   for (size_t start = 0; start < keys.size();
@@ -93,19 +90,17 @@ void AddInGroups(absl::Span<const absl::string_view> keys, int num_probes,
         std::min(mutable_internal::kQueryGroup, keys.size() - start);
     for (size_t i = 0; i < count; ++i) {
       const uint64_t hash = bloom_internal::KeyHash(keys[start + i]);
-      blocks[i] = block_of(hash);
+      blocks[i] = WritableBlock(hash);
       probe_hashes[i] = bloom_internal::ProbeHash(hash);
       __builtin_prefetch(blocks[i], /*rw=*/1, /*locality=*/3);
     }
     for (size_t i = 0; i < count; ++i) {
       const bool changed =
-          add_to_block(ProbeMasks(probe_hashes[i], num_probes), blocks[i]);
+          add_to_block(ProbeMasks(probe_hashes[i], num_probes_), blocks[i]);
       if (added != nullptr) added[start + i] = changed;
     }
   }
 }
-
-}  // namespace
 
 std::atomic<uint64_t>* MutableBloomFilter::WritableBlock(uint64_t hash) {
   return words_.data() + (view_.BlockOf(hash) - view_.words);
@@ -123,10 +118,7 @@ bool MutableBloomFilter::AddHash(uint64_t hash) {
 
 void MutableBloomFilter::Add(absl::Span<const absl::string_view> keys,
                              bool* added) {
-  AddInGroups(
-      keys, num_probes_, added,
-      [this](uint64_t hash) { return WritableBlock(hash); },
-      AtomicAddToBlock);
+  AddInGroups(keys, added, AtomicAddToBlock);
 }
 
 bool MutableBloomFilter::AddSingleWriter(absl::string_view key) {
@@ -138,10 +130,7 @@ bool MutableBloomFilter::AddSingleWriter(absl::string_view key) {
 
 void MutableBloomFilter::AddSingleWriter(
     absl::Span<const absl::string_view> keys, bool* added) {
-  AddInGroups(
-      keys, num_probes_, added,
-      [this](uint64_t hash) { return WritableBlock(hash); },
-      SingleWriterAddToBlock);
+  AddInGroups(keys, added, SingleWriterAddToBlock);
 }
 
 FillHistogram MutableBloomFilter::Fill() const {

@@ -186,6 +186,11 @@ class MutableBloomFilter {
 
   // The block of hash, writable: words_ is this filter's own.
   std::atomic<uint64_t>* WritableBlock(uint64_t hash);
+  // The batched adds: add_to_block(masks, block) is AtomicAddToBlock or
+  // SingleWriterAddToBlock (atomic_block.h).
+  template <typename AddToBlock>
+  void AddInGroups(absl::Span<const absl::string_view> keys, bool* added,
+                   AddToBlock add_to_block);
   // hash = bloom_internal::KeyHash(key).
   bool AddHash(uint64_t hash);
   bool MayContainHash(uint64_t hash) const {

@@ -10,7 +10,6 @@
 #include <algorithm>
 
 #include "filter/mutable/query_paths.h"
-#include "util/bloom_math.h"
 
 #if SSTFILTER_BLOOM_HAVE_AVX2_PATH
 
@@ -58,9 +57,7 @@ constexpr QueryPath kAvx2Path = {Avx2Contains<kRounds>,
 }  // namespace
 
 const QueryPath& Avx2QueryPath(int num_probes) {
-  static_assert(kMaxProbes <= 4 * 8,
-                "at most four rounds of 8 probes");
-  switch ((num_probes + 7) / 8) {
+  switch (bloom_internal::ProbeRounds(num_probes)) {
     case 1:
       return kAvx2Path<1>;
     case 2:
