@@ -11,6 +11,7 @@
 #include <string>
 
 #include "absl/strings/string_view.h"
+#include "filter/filter_arena.h"
 
 namespace sstfilter {
 namespace bench {
@@ -20,8 +21,8 @@ struct BuiltFilter {
   std::unique_ptr<const char[]>
       external;             // used by builders that return a buffer
   absl::string_view bytes;  // the filter, trailer included
-  // A copy at a chosen offset from a cache line (--placement); bytes then
-  // points into it.
+  // A copy at a chosen offset from a cache line (--placement) when there is
+  // no arena; bytes then points into it.
   std::unique_ptr<char[]> placed;
 };
 
@@ -30,18 +31,33 @@ struct BuiltFilter {
 constexpr int kNaturalPlacement = -1;
 constexpr size_t kCacheLineBytes = 64;
 
-// Moves filter->bytes to a fresh buffer at `placement` bytes past a cache line
-// boundary. REQUIRES: 0 <= placement < kCacheLineBytes.
-inline void PlaceFilter(int placement, BuiltFilter* filter) {
+// Moves filter->bytes to `placement` bytes past a cache line boundary: into
+// `arena` when there is one (kNaturalPlacement there: at the boundary, as the
+// arena places a filter), else into a fresh heap buffer (kNaturalPlacement:
+// leaves the filter where its builder put it). Frees the builder's copy.
+// REQUIRES: placement is kNaturalPlacement or in [0, kCacheLineBytes).
+inline void PlaceFilter(int placement, FilterArena* arena,
+                        BuiltFilter* filter) {
+  if (arena == nullptr && placement == kNaturalPlacement) return;
+  const size_t offset = placement == kNaturalPlacement ? 0 : placement;
   const size_t size = filter->bytes.size();
-  std::unique_ptr<char[]> buffer(new char[size + 2 * kCacheLineBytes]);
-  const uintptr_t base = reinterpret_cast<uintptr_t>(buffer.get());
-  const uintptr_t aligned =
-      (base + kCacheLineBytes - 1) & ~uintptr_t{kCacheLineBytes - 1};
-  char* at = buffer.get() + (aligned - base) + placement;
+  std::unique_ptr<char[]> buffer;
+  char* at;
+  if (arena != nullptr) {
+    at = arena->Allocate(size + offset) + offset;
+  } else {
+    buffer.reset(new char[size + 2 * kCacheLineBytes]);
+    const uintptr_t base = reinterpret_cast<uintptr_t>(buffer.get());
+    const uintptr_t aligned =
+        (base + kCacheLineBytes - 1) & ~uintptr_t{kCacheLineBytes - 1};
+    at = buffer.get() + (aligned - base) + offset;
+  }
   std::memcpy(at, filter->bytes.data(), size);
   filter->bytes = absl::string_view(at, size);
-  filter->placed = std::move(buffer);  // may free the bytes just copied
+  // The earlier copies, the bytes just copied among them.
+  filter->placed = std::move(buffer);
+  filter->storage = std::string();
+  filter->external.reset();
 }
 
 // Largest batch a batched query passes at once: RocksDB's MultiGet batch size.

@@ -47,6 +47,11 @@ ABSL_FLAG(std::string, plot, "",
 ABSL_FLAG(std::string, placement, "natural",
           "where each filter's first byte sits: natural (where its builder "
           "left it) or 0..63 bytes past a 64-byte cache line boundary");
+ABSL_FLAG(bool, huge_pages, false,
+          "copy every filter, and the memory floors' buffer, into a "
+          "FilterArena (filter/filter_arena.h): memory that asks the kernel "
+          "for transparent huge pages, each filter 64-byte aligned unless "
+          "--placement says otherwise");
 ABSL_FLAG(bool, quick, false,
           "small sizes and no lsm6400: finishes in under a minute");
 ABSL_FLAG(bool, list, false,
@@ -289,6 +294,7 @@ absl::StatusOr<Options> MakeOptions(const RawFlags& raw) {
     }
     bench.placement = placement;
   }
+  bench.huge_pages = raw.huge_pages;
 
   if (raw.format == "table") {
     options.format = Format::kTable;
@@ -327,6 +333,7 @@ absl::StatusOr<Options> ParseCommandLine(int argc, char** argv) {
   raw.format = absl::GetFlag(FLAGS_format);
   raw.plot = absl::GetFlag(FLAGS_plot);
   raw.placement = absl::GetFlag(FLAGS_placement);
+  raw.huge_pages = absl::GetFlag(FLAGS_huge_pages);
   raw.quick = absl::GetFlag(FLAGS_quick);
   raw.list = absl::GetFlag(FLAGS_list);
   raw.inject_false_negative = absl::GetFlag(FLAGS_inject_false_negative);
@@ -340,7 +347,8 @@ std::string UsageText() {
          "  filter_bench [--impls=a,b] [--workloads=a,b] [--keys=N,...]\n"
          "               [--bits_per_key=X,...] [--fpp=P,...] [--reps=N] "
          "[--quick]\n"
-         "               [--placement=natural|0..63] [--format=table|json]\n"
+         "               [--placement=natural|0..63] [--huge_pages]\n"
+         "               [--format=table|json]"
          "               [--plot=FILE.png] [--list]\n\n"
          "Exit status: 0 ok, 1 error, 2 bad flags, 3 false negative.";
 }

@@ -29,6 +29,7 @@ struct RawFlags {
   std::string reps;
   std::string format = "table";
   std::string placement = "natural";
+  bool huge_pages = false;
   std::string plot;
   bool quick = false;
   bool list = false;

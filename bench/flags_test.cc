@@ -7,6 +7,7 @@
 #include <string>
 
 #include "bench/built_filter.h"
+#include "filter/filter_arena.h"
 #include "gtest/gtest.h"
 
 namespace sstfilter {
@@ -43,12 +44,36 @@ TEST(FlagsTest, PlaceFilterPutsTheSameBytesAtTheOffset) {
   filter.storage = "some filter bytes";
   filter.bytes = filter.storage;
   for (int placement : {0, 16, 33, 63}) {
-    PlaceFilter(placement, &filter);
+    PlaceFilter(placement, /*arena=*/nullptr, &filter);
     EXPECT_EQ(filter.bytes, "some filter bytes");
     EXPECT_EQ(
         reinterpret_cast<uintptr_t>(filter.bytes.data()) % kCacheLineBytes,
         static_cast<uintptr_t>(placement));
   }
+  EXPECT_TRUE(filter.storage.empty());  // the builder's copy is freed
+}
+
+TEST(FlagsTest, PlaceFilterInAnArena) {
+  FilterArena arena;
+  for (int placement : {kNaturalPlacement, 0, 16, 33, 63}) {
+    BuiltFilter filter;
+    filter.storage = "some filter bytes";
+    filter.bytes = filter.storage;
+    PlaceFilter(placement, &arena, &filter);
+    EXPECT_EQ(filter.bytes, "some filter bytes");
+    EXPECT_EQ(filter.placed, nullptr);
+    // In an arena, natural placement is the arena's: at a cache line.
+    EXPECT_EQ(
+        reinterpret_cast<uintptr_t>(filter.bytes.data()) % kCacheLineBytes,
+        static_cast<uintptr_t>(placement == kNaturalPlacement ? 0 : placement));
+  }
+}
+
+TEST(FlagsTest, HugePagesFlag) {
+  RawFlags raw;
+  EXPECT_FALSE(MakeOptions(raw)->bench.huge_pages);
+  raw.huge_pages = true;
+  EXPECT_TRUE(MakeOptions(raw)->bench.huge_pages);
 }
 
 TEST(FlagsTest, QuickDropsTheLargestSizeAndLsm) {

@@ -39,7 +39,7 @@ RepResult MedianOf(const std::vector<RepResult>& reps) {
         &RepResult::query_ns_mixed, &RepResult::query_ns_dependent,
         &RepResult::query_ns_batched, &RepResult::memory_floor_ns,
         &RepResult::memory_floor_dependent_ns,
-        &RepResult::memory_floor_batched_ns}) {
+        &RepResult::memory_floor_batched_ns, &RepResult::huge_page_share}) {
     m.*field = median(field);
   }
   m.keys_checked = reps.front().keys_checked;
@@ -55,6 +55,7 @@ absl::Status RunCase(const BenchConfig& config, const Workload& workload,
                            config.queries));
   CaseData data = MakeCaseData(workload, options, config.queries);
   data.placement = config.placement;
+  data.huge_pages = config.huge_pages;
 
   std::vector<std::unique_ptr<ImplRunner>> runners;
   for (const ImplEntry* impl : config.impls) {
@@ -109,6 +110,7 @@ absl::Status RunCase(const BenchConfig& config, const Workload& workload,
     row.hash_floor_ns = hash_floor;
     row.reps = config.reps;
     row.placement = config.placement;
+    row.huge_pages = config.huge_pages;
     const bool inherited =
         std::any_of(results[i].begin(), results[i].end(),
                     [](const RepResult& r) { return r.check_inherited; });

@@ -31,6 +31,7 @@ struct BenchConfig {
                    << 20;     // per query set; at least 10^6 for the FP rate
   bool drop_one_key = false;  // --inject_false_negative
   int placement = -1;         // --placement: kNaturalPlacement or 0..63
+  bool huge_pages = false;    // --huge_pages
 };
 
 // One line of the report: medians over reps of one implementation on one case.
@@ -49,9 +50,10 @@ struct Row {
   RepResult median;
   double hash_floor_ns = 0;
   int reps = 0;
-  std::string check;   // which added keys were checked
-  int placement = -1;  // as requested (kNaturalPlacement: as built)
-  int case_index = 0;  // rows of one case share it
+  std::string check;        // which added keys were checked
+  int placement = -1;       // as requested (kNaturalPlacement: as built)
+  bool huge_pages = false;  // filters and memory floors in a FilterArena
+  int case_index = 0;       // rows of one case share it
 };
 
 using Progress = std::function<void(const std::string& line)>;

@@ -107,6 +107,22 @@ TEST(HarnessTest, HonestImplementationPasses) {
   EXPECT_DOUBLE_EQ(result->bits_per_key, 64.0);
 }
 
+// --huge_pages: the filters move into an arena (at cache lines) and every
+// figure is still measured; the share of bytes in huge pages is a fraction.
+TEST(HarnessTest, HugePagesRunPlacesFiltersInTheArena) {
+  Runner<SortedHashAdapter> runner(
+      std::make_unique<SortedHashAdapter>(Lie::kNone));
+  CaseData data = SmallCase(/*num_filters=*/64);
+  data.huge_pages = true;
+  absl::StatusOr<RepResult> result = runner.RunRep(data, true);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->keys_checked, 64u * 2000u);
+  EXPECT_EQ(result->line_offsets, (std::map<int, size_t>{{0, 64}}));
+  EXPECT_GE(result->huge_page_share, 0.0);
+  EXPECT_LE(result->huge_page_share, 1.0);
+  EXPECT_TRUE(std::isfinite(result->memory_floor_ns));
+}
+
 TEST(HarnessTest, CatchesFalseNegativeOnSinglePath) {
   Runner<SortedHashAdapter> runner(
       std::make_unique<SortedHashAdapter>(Lie::kSingle));
@@ -303,7 +319,8 @@ TEST(ReportTest, JsonHasEveryField) {
        {"impl", "workload", "keys", "key_bytes", "bits_per_key_config",
         "bits_per_key", "fp_rate", "expected_fp_rate", "build_ns_per_key",
         "query_ns_positive", "query_ns_negative", "query_ns_mixed",
-        "query_ns_batched", "hash_floor_ns", "memory_floor_ns", "reps"}) {
+        "query_ns_batched", "hash_floor_ns", "memory_floor_ns", "huge_pages",
+        "huge_page_share", "reps"}) {
     EXPECT_NE(json.find(std::string("\"") + field + "\":"), std::string::npos)
         << field;
   }

@@ -6,8 +6,10 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <thread>
 
+#include "filter/filter_arena.h"
 #include "xxhash.h"
 
 namespace sstfilter {
@@ -70,11 +72,9 @@ double MeasureHashFloor(const QuerySet& queries) {
 
 namespace {
 
-double MeasureMemoryFloor(const std::vector<uint64_t>& buffer,
+double MeasureMemoryFloor(const uint64_t* words, size_t lines,
                           const std::vector<uint32_t>& random32,
                           MemoryAccess access) {
-  const size_t lines = buffer.size() / kLineWords;
-  const uint64_t* words = buffer.data();
   const auto line_of = [lines](uint32_t r) {
     return static_cast<size_t>((uint64_t{r} * lines) >> 32);
   };
@@ -114,17 +114,29 @@ double MeasureMemoryFloor(const std::vector<uint64_t>& buffer,
 }  // namespace
 
 void MeasureMemoryFloors(size_t buffer_bytes,
-                         const std::vector<uint32_t>& random32,
+                         const std::vector<uint32_t>& random32, bool huge_pages,
                          RepResult* result) {
   const size_t lines = std::max<size_t>(1, buffer_bytes / kLineBytes);
+  const size_t num_words = lines * kLineWords;
+  std::vector<uint64_t> heap;
+  std::optional<FilterArena> arena;
+  uint64_t* words;
+  if (huge_pages) {
+    arena.emplace();
+    words = reinterpret_cast<uint64_t*>(
+        arena->Allocate(num_words * sizeof(uint64_t)));
+  } else {
+    heap.resize(num_words);
+    words = heap.data();
+  }
   // Filled, so that its pages are mapped before the timing.
-  const std::vector<uint64_t> buffer(lines * kLineWords, 1);
+  std::fill(words, words + num_words, 1);
   result->memory_floor_ns =
-      MeasureMemoryFloor(buffer, random32, MemoryAccess::kIndependent);
+      MeasureMemoryFloor(words, lines, random32, MemoryAccess::kIndependent);
   result->memory_floor_dependent_ns =
-      MeasureMemoryFloor(buffer, random32, MemoryAccess::kDependent);
+      MeasureMemoryFloor(words, lines, random32, MemoryAccess::kDependent);
   result->memory_floor_batched_ns =
-      MeasureMemoryFloor(buffer, random32, MemoryAccess::kBatched);
+      MeasureMemoryFloor(words, lines, random32, MemoryAccess::kBatched);
 }
 
 }  // namespace bench

@@ -89,6 +89,9 @@ struct RepResult {
   double memory_floor_ns = kNotMeasured;
   double memory_floor_dependent_ns = kNotMeasured;
   double memory_floor_batched_ns = kNotMeasured;
+  // With --huge_pages: the share of the filters' bytes the kernel backs with
+  // huge pages (FilterArena::HugePageBytes); else 0.
+  double huge_page_share = 0;
   uint64_t keys_checked = 0;  // added keys queried by the false-negative check
   // Filter bytes identical to an earlier, fully checked filter set.
   bool check_inherited = false;
@@ -140,9 +143,10 @@ double MeasureHashFloor(const QuerySet& queries);
 enum class MemoryAccess { kIndependent, kDependent, kBatched };
 
 // Sets result's three memory floors: ns per key to load one random line per
-// query from a buffer of buffer_bytes, in each MemoryAccess way.
+// query from a buffer of buffer_bytes, in each MemoryAccess way. The buffer is
+// in a FilterArena when huge_pages, as the filters then are.
 void MeasureMemoryFloors(size_t buffer_bytes,
-                         const std::vector<uint32_t>& random32,
+                         const std::vector<uint32_t>& random32, bool huge_pages,
                          RepResult* result);
 
 // Queries per timed block. Their keys (16 KB of random16 keys) are made just
@@ -188,6 +192,9 @@ class Runner final : public ImplRunner {
                                    bool measure_speed) override {
     const Workload& w = data.workload;
     RepResult result;
+    // Declared before the filters and readers, which point into it.
+    std::optional<FilterArena> arena;
+    if (data.huge_pages) arena.emplace();
     std::vector<BuiltFilter> filters(w.num_filters);
 
     // Build, timed in this thread's CPU time (which other processes on a
@@ -216,14 +223,18 @@ class Runner final : public ImplRunner {
       absl::Status kind = adapter_->CheckKind(filter.bytes);
       if (!kind.ok()) return kind;
       total_bytes += filter.bytes.size();
-      if (data.placement != kNaturalPlacement) {
-        PlaceFilter(data.placement, &filter);
-      }
+      PlaceFilter(data.placement, arena.has_value() ? &*arena : nullptr,
+                  &filter);
       ++result.line_offsets[static_cast<int>(
           reinterpret_cast<uintptr_t>(filter.bytes.data()) % kCacheLineBytes)];
     }
     result.bits_per_key =
         total_bytes * 8.0 / static_cast<double>(w.total_keys());
+    if (arena.has_value()) {
+      result.huge_page_share = std::min(
+          1.0, static_cast<double>(arena->HugePageBytes()) /
+                   static_cast<double>(std::max<size_t>(1, total_bytes)));
+    }
 
     // Readers side by side, as a table cache holds its tables' filter readers:
     // a query's only pointer chasing is the library's own.
@@ -279,7 +290,7 @@ class Runner final : public ImplRunner {
           CountBatched(readers, data.batched, &chunk, &checksum);
     }
     KeepResult(checksum);
-    MeasureMemoryFloors(total_bytes, data.random32, &result);
+    MeasureMemoryFloors(total_bytes, data.random32, data.huge_pages, &result);
     return result;
   }
 

@@ -58,10 +58,12 @@ std::string CaseTitle(const Row& r) {
   std::string keys = r.filters > 1 ? absl::StrFormat("%d filters x %s keys",
                                                      r.filters, Count(r.keys))
                                    : absl::StrFormat("%s keys", Count(r.keys));
-  const std::string placement =
+  std::string placement =
       r.placement == kNaturalPlacement
-          ? std::string("filters where built")
+          ? std::string(r.huge_pages ? "filters at cache lines"
+                                     : "filters where built")
           : absl::StrFormat("filters at +%d B from a cache line", r.placement);
+  if (r.huge_pages) placement += " in huge-page arenas";
   return absl::StrFormat("%s, %s (%.1f B/key), %s; %s; hash floor %.1f ns/key",
                          r.workload, keys, r.key_bytes, size, placement,
                          r.hash_floor_ns);
@@ -183,6 +185,15 @@ void PrintTable(const std::vector<Row>& rows, std::ostream& out) {
       out << "  filters' first byte from a cache line: "
           << absl::StrJoin(placements, "; ") << "\n";
     }
+    if (rows[begin].huge_pages) {
+      std::vector<std::string> shares;
+      for (size_t i = begin; i < end; ++i) {
+        shares.push_back(absl::StrFormat("%s %.0f%%", rows[i].impl,
+                                         100 * rows[i].median.huge_page_share));
+      }
+      out << "  filter bytes in huge pages: " << absl::StrJoin(shares, "; ")
+          << "\n";
+    }
     begin = end;
   }
 }
@@ -203,6 +214,8 @@ void PrintJson(const std::vector<Row>& rows, std::ostream& out) {
       offsets[std::to_string(offset)] = count;
     }
     row["filter_line_offsets"] = offsets;
+    row["huge_pages"] = r.huge_pages;
+    row["huge_page_share"] = Figure(m.huge_page_share);
     row["keys"] = r.keys;
     row["filters"] = r.filters;
     row["key_bytes"] = Figure(r.key_bytes);

@@ -67,7 +67,8 @@ struct CaseData {
   QuerySet batched;
   std::vector<uint32_t> random32;  // one random word per query (memory floor)
   double key_bytes;                // mean key length of the added keys queried
-  int placement = -1;  // kNaturalPlacement, or bytes past a cache line
+  int placement = -1;       // kNaturalPlacement, or bytes past a cache line
+  bool huge_pages = false;  // filters and memory floors in a FilterArena
 };
 
 // Builds the query sets: num_queries queries each (a multiple of kBatchSize),

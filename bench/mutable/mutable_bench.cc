@@ -67,7 +67,8 @@ absl::StatusOr<Immutable> BuildImmutable(const FilterPolicy& policy, uint64_t n,
   built.build_ns_per_key =
       std::max(0.0, ThreadCpuNanos() - start - generate_ns) / n;
   built.filter.bytes = built.filter.storage;
-  PlaceFilter(/*placement=*/0, &built.filter);  // cache-aligned, as the words
+  // Cache-aligned, as the mutable filter's words are.
+  PlaceFilter(/*placement=*/0, /*arena=*/nullptr, &built.filter);
   built.reader = policy.NewReader(built.filter.bytes);
   return built;
 }

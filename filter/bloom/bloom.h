@@ -36,7 +36,8 @@
 // filter out of cache waits for both (measured on 6,400 filters: about 3% more
 // time per absent key and 12% per batched key; bench/README.md, "Where a filter
 // sits"). Keep filters in 64-byte-aligned buffers where you
-// can: sstfilter's own table layer (table/table_filter.h) does.
+// can: sstfilter's own table layer (table/table_filter.h) does, and so does
+// FilterArena (filter/filter_arena.h), which also asks for huge pages.
 //
 // Format: filter/bloom/README.md. Name(): "sstfilter.LocalBloom1".
 //
