@@ -263,15 +263,16 @@ class SegmentSolver {
   // block that bumps keys into *codes.
   //
   // An insertion is a walk of dependent loads, each a few cycles of latency
-  // with little else to do, so kWalks keys walk at once, in the order above.
-  // Only the first (the lead) may take a slot; a walk that reaches a free
-  // slot or no 1 waits until it leads. That gives the same band as one key
-  // after the other: a walk never passes a free slot at its first 1 (it
-  // would stop there), so a row that an earlier key adds later lies where
-  // the walk's equation has a 0 by then, or ahead of it, where the walk will
-  // find it. When the lead fails, the block's keys below the threshold are
-  // taken out and the walks after it, which may have used their rows, start
-  // again.
+  // with little else to do, so two keys walk at once, in the order above:
+  // the lead and the one after it (three or four walks measured slower: they
+  // only wait longer at the same free slot). Only the lead may take a slot;
+  // the other waits when it reaches a free slot or no 1, until it leads.
+  // That gives the same band as one key after the other: a walk never passes
+  // a free slot at its first 1 (it would stop there), so a row that the lead
+  // adds later lies where the walk's equation has a 0 by then, or ahead of
+  // it, where the walk will find it. When the lead fails, the block's keys
+  // below the threshold are taken out and the next walk, which may have used
+  // their rows, starts again.
   void BandSegment(uint64_t first_block, std::vector<uint8_t>* codes,
                    std::vector<uint64_t>* bumped) {
     first_block_ = first_block;
@@ -280,16 +281,15 @@ class SegmentSolver {
     uint64_t* const coeffs = coeff_.data();
     uint32_t* const rhs = rhs_.data();
     const uint64_t parking = slots_;
-    Walk walks[kWalks];
-    for (Walk& w : walks) w = BeginWalk(NextKey());
+    Walk lead = BeginWalk(NextKey());
+    Walk next = BeginWalk(NextKey());
     uint64_t block = kNoKey;  // of the lead; taken_ holds its slots
-    while (walks[0].key != kNoKey) {
+    while (lead.key != kNoKey) {
       bool stopped;
       do {
-        stopped = Step(coeffs, rhs, parking, &walks[0]);
-        for (int k = 1; k < kWalks; ++k) Step(coeffs, rhs, parking, &walks[k]);
+        stopped = Step(coeffs, rhs, parking, &lead);
+        Step(coeffs, rhs, parking, &next);
       } while (!stopped);
-      const Walk& lead = walks[0];
       const uint64_t b = start_[lead.key] >> kLog2BlockSlots;
       if (b != block) {
         block = b;
@@ -306,11 +306,12 @@ class SegmentSolver {
         (*codes)[layer_block >> 2] |= static_cast<uint8_t>(
             Bump(b, lead.key, bumped) << ((layer_block & 3) * kThresholdBits));
         SkipPastBlock(b);
-        for (Walk& w : walks) w = BeginWalk(NextKey());
+        lead = BeginWalk(NextKey());
+        next = BeginWalk(NextKey());
         continue;
       }
-      for (int k = 0; k + 1 < kWalks; ++k) walks[k] = walks[k + 1];
-      walks[kWalks - 1] = BeginWalk(NextKey());
+      lead = next;
+      next = BeginWalk(NextKey());
     }
   }
 
@@ -356,7 +357,6 @@ class SegmentSolver {
   }
 
   static constexpr uint32_t kNoSlot = ~uint32_t{0};
-  static constexpr int kWalks = 2;  // keys walking the band at once
   // Keys of a segment kept allocated between filters: twice a full
   // segment's expected count.
   static constexpr uint64_t kMaxKeptKeys = 2 * kMaxSegmentBlocks * kBlockSlots;
@@ -383,7 +383,7 @@ class SegmentSolver {
 // One solver per thread, its buffers kept between filters: a table builder
 // makes filter after filter in one thread, and fresh buffers for each cost
 // page faults (a build of 10^4 keys took 120 ns per key with them, 76
-// without). At most a segment's worth stays allocated: about 2.5 MB.
+// without). At most a segment's worth stays allocated: about 2.1 MB.
 SegmentSolver& ThreadSolver() {
   static thread_local SegmentSolver solver;
   return solver;
