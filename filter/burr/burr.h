@@ -29,7 +29,7 @@
 // Building: the builder keeps 8 bytes per distinct key added (its hash) until
 // Finish; Finish then needs, beyond that and the filter itself, 8 bytes per
 // key bumped out of the first layer (about 4% of keys: 0.3 bytes, 2.6 bits
-// per key, less than the filter's own size) and about 2.5 MB for one segment
+// per key, less than the filter's own size) and about 2.1 MB for one segment
 // of the solver, which each building thread keeps for its next filter.
 // Duplicate keys are accepted. A construction that leaves keys unplaced
 // retries with the next seed, recorded in the filter.

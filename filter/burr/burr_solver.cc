@@ -3,6 +3,7 @@
 #include "filter/burr/burr_solver.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <utility>
 
@@ -44,26 +45,65 @@ std::vector<uint64_t> PartitionBySegment(uint64_t* values, uint64_t count,
   return begin;
 }
 
-// An equation of the band: coefficients from its first slot on, and its
-// fingerprint bits.
-struct BandRow {
-  uint64_t coeff;
-  uint32_t rhs;
+// The band: for each slot, the equation whose first 1 is there (0: none), as
+// coefficients from that slot on and fingerprint bits, in two arrays. An
+// insertion's walk is a chain of dependent loads of coefficients; 8-byte
+// rows are addressed by slot * 8 in the load itself, where 16-byte rows of
+// both took a shift and an add more on every step (about a cycle each).
+struct Band {
+  const uint64_t* coeff;
+  const uint32_t* rhs;
 };
+
+// An equation on its way into the band. Its walk visits the slots where its
+// first 1 lies, eliminating the row there, until it reaches a free slot (which
+// it may take) or has no 1 left.
+struct Walk {
+  uint64_t slot;   // where its first 1 now is
+  uint64_t coeff;  // its coefficients from there on; 0: none left
+  uint32_t rhs;    // its fingerprint bits, with the eliminated rows' added
+  uint64_t key;    // its key, an index into the sorted keys; kNoKey: none
+};
+
+constexpr uint64_t kNoKey = ~uint64_t{0};
+
+// One step of a walk; returns whether the walk has stopped. A stopped walk
+// stays put: at a free slot a step changes nothing (free slots hold 0
+// coefficients and 0 bits), and a walk with no 1 left is parked at `parking`,
+// a slot past the segment that is always free.
+__attribute__((always_inline)) inline bool Step(uint64_t* coeffs, uint32_t* rhs,
+                                                uint64_t parking, Walk* w) {
+  const uint64_t row = coeffs[w->slot];
+  w->coeff ^= row;
+  w->rhs ^= rhs[w->slot];
+  if (w->coeff == 0) {
+    w->slot = parking;
+    return true;
+  }
+  // Through uint32_t: GCC sign-extends the int, a cycle more on the chain.
+  const uint64_t skip = static_cast<uint32_t>(__builtin_ctzll(w->coeff));
+  w->coeff >>= skip;
+  w->slot += skip;
+  return row == 0;
+}
 
 // Back-substitution from the last slot of a segment to the first: state[c]
 // holds the solution bits of column c for the 64 slots from the current one,
 // so at the first slot of a block it is that block's word of column c.
+// kAllColumns is lower_columns + 1 when known at compile time (0: not), so
+// that the column loops unroll and the state stays in registers.
+template <int kAllColumns>
 __attribute__((always_inline)) inline void BackSubstituteImpl(
-    const BandRow* band, uint64_t slots, const LayerShape& shape,
+    const Band& band, uint64_t slots, const LayerShape& shape,
     int lower_columns, uint64_t first_block, char* layer_words) {
   uint64_t state[kMaxColumns + 1] = {0};
-  const int all_columns = lower_columns + 1;
+  const int all_columns = kAllColumns > 0 ? kAllColumns : lower_columns + 1;
   for (uint64_t slot = slots; slot-- > 0;) {
-    const uint64_t coeff = band[slot].coeff;
+    const uint64_t coeff = band.coeff[slot];
     uint32_t bits;
     if (coeff != 0) {
-      bits = band[slot].rhs;
+      bits = band.rhs[slot];
+#pragma GCC unroll 33
       for (int c = 0; c < all_columns; ++c) {
         state[c] <<= 1;
         bits ^=
@@ -75,6 +115,7 @@ __attribute__((always_inline)) inline void BackSubstituteImpl(
       // A free slot: any value solves the band, and a pseudo-random one
       // keeps the rate of keys that read it at 2^-columns.
       bits = static_cast<uint32_t>(Fmix64(0x5eedf4ee51075ULL ^ slot));
+#pragma GCC unroll 33
       for (int c = 0; c < all_columns; ++c) {
         state[c] = (state[c] << 1) | ((bits >> c) & 1);
       }
@@ -83,19 +124,35 @@ __attribute__((always_inline)) inline void BackSubstituteImpl(
       const uint64_t block = first_block + (slot >> kLog2BlockSlots);
       const int columns = lower_columns + (block >= shape.upper_start ? 1 : 0);
       char* out = layer_words + shape.WordsBefore(block, lower_columns) * 8;
-      for (int c = 0; c < columns; ++c) EncodeFixed64(out + 8 * c, state[c]);
+#pragma GCC unroll 33
+      for (int c = 0; c < all_columns; ++c) {
+        if (c < columns) EncodeFixed64(out + 8 * c, state[c]);
+      }
     }
   }
 }
 
 #if SSTFILTER_BLOOM_HAVE_AVX2_PATH
-// The same with the CPU's popcnt instruction (every CPU with AVX2 has it):
-// about 3x faster than the portable parity.
+// The same with the CPU's popcnt instruction (every CPU with AVX2 has it),
+// about 3x faster than the portable parity, and one function per column
+// count: unrolled, it took about half the time of the loop over columns.
+template <int kAllColumns>
 __attribute__((target("avx2,popcnt"), noinline)) void BackSubstitutePopcnt(
-    const BandRow* band, uint64_t slots, const LayerShape& shape,
+    const Band& band, uint64_t slots, const LayerShape& shape,
     int lower_columns, uint64_t first_block, char* layer_words) {
-  BackSubstituteImpl(band, slots, shape, lower_columns, first_block,
-                     layer_words);
+  BackSubstituteImpl<kAllColumns>(band, slots, shape, lower_columns,
+                                  first_block, layer_words);
+}
+
+using BackSubstituteFunction = void (*)(const Band&, uint64_t,
+                                        const LayerShape&, int, uint64_t,
+                                        char*);
+
+// BackSubstitutePopcnt<lower_columns + 1>, indexed by lower_columns.
+template <size_t... kLower>
+constexpr std::array<BackSubstituteFunction, sizeof...(kLower)>
+PopcntBackSubstitutions(std::index_sequence<kLower...>) {
+  return {&BackSubstitutePopcnt<static_cast<int>(kLower) + 1>...};
 }
 #endif
 
@@ -109,7 +166,13 @@ class SegmentSolver {
     columns_ = columns;
     shape_ = shape;
     slots_ = shape.segment_blocks * kBlockSlots;
-    if (band_.size() < slots_) band_.resize(slots_);
+    if (coeff_.size() < slots_ + 1) {  // and the parking slot
+      coeff_.resize(slots_ + 1);
+      rhs_.resize(slots_ + 1);
+    }
+    if (block_begin_.size() < shape.segment_blocks + 1) {
+      block_begin_.resize(shape.segment_blocks + 1);
+    }
     if (slot_counts_.size() < slots_ + 1) slot_counts_.resize(slots_ + 1);
   }
 
@@ -120,18 +183,10 @@ class SegmentSolver {
              char* layer_words, std::vector<uint8_t>* codes,
              std::vector<uint64_t>* bumped) {
     SortByStart(keys, count);
-    std::fill(band_.begin(), band_.begin() + slots_, BandRow{0, 0});
+    std::fill(coeff_.begin(), coeff_.begin() + slots_ + 1, 0);
+    std::fill(rhs_.begin(), rhs_.begin() + slots_ + 1, 0);
     const uint64_t first_block = segment * shape_.segment_blocks;
-    uint64_t next = 0;  // first sorted key of the current block
-    for (uint64_t b = 0; b < shape_.segment_blocks; ++b) {
-      uint64_t end = next;
-      while (end < count && (start_[end] >> kLog2BlockSlots) == b) ++end;
-      const uint32_t code = BandBlock(first_block + b, next, end, bumped);
-      const uint64_t block = first_block + b;
-      (*codes)[block >> 2] |=
-          static_cast<uint8_t>(code << ((block & 3) * kThresholdBits));
-      next = end;
-    }
+    BandSegment(first_block, codes, bumped);
     BackSubstitute(first_block, layer_words);
     // A segment of unusually many keys (repeats of one key) does not keep
     // its copy allocated for the thread's later filters.
@@ -168,73 +223,137 @@ class SegmentSolver {
       for (; j > 0 && keys_[j - 1] > h; --j) keys_[j] = keys_[j - 1];
       keys_[j] = h;
     }
-  }
-
-  // Inserts an equation; returns false if it contradicts the band. Records
-  // the slot it took (or nothing, for an equation the band already implies).
-  bool Insert(uint64_t slot, uint64_t coeff, uint32_t rhs) {
-    while (true) {
-      BandRow& row = band_[slot];
-      if (row.coeff == 0) {
-        row = BandRow{coeff, rhs};
-        taken_.push_back(static_cast<uint32_t>(slot));
-        return true;
-      }
-      coeff ^= row.coeff;
-      rhs ^= row.rhs;
-      if (coeff == 0) {
-        taken_.push_back(kNoSlot);
-        return rhs == 0;
-      }
-      const int skip = __builtin_ctzll(coeff);
-      coeff >>= skip;
-      slot += static_cast<uint64_t>(skip);
+    // slot_counts_[s] is now where the keys of slot s + 1 begin.
+    block_begin_[0] = 0;
+    for (uint64_t b = 1; b < shape_.segment_blocks; ++b) {
+      block_begin_[b] = slot_counts_[b * kBlockSlots - 1];
     }
+    block_begin_[shape_.segment_blocks] = count;
   }
 
-  // Bands the keys [begin, end) of block `block` (layer numbering); returns
-  // its threshold code.
-  uint32_t BandBlock(uint64_t block, uint64_t begin, uint64_t end,
-                     std::vector<uint64_t>* bumped) {
+  // The order keys go into the band: block after block, and within a block
+  // from the highest start down (so that a failure bumps exactly the keys
+  // that went in last). Returns kNoKey after the last.
+  uint64_t NextKey() {
+    while (order_next_ == block_begin_[order_block_]) {
+      if (order_block_ + 1 >= shape_.segment_blocks) return kNoKey;
+      ++order_block_;
+      order_next_ = block_begin_[order_block_ + 1];
+    }
+    return --order_next_;
+  }
+
+  // Continues the order with the block after b.
+  void SkipPastBlock(uint64_t b) {
+    order_block_ = b;
+    order_next_ = block_begin_[b];
+  }
+
+  Walk BeginWalk(uint64_t key) const {
+    if (key == kNoKey) return Walk{slots_, 0, 0, kNoKey};  // parked
+    const uint64_t h = keys_[key];
+    const uint64_t block = first_block_ + (start_[key] >> kLog2BlockSlots);
     const int columns = columns_ + (block >= shape_.upper_start ? 1 : 0);
     const uint32_t mask =
         columns >= 32 ? ~uint32_t{0} : (uint32_t{1} << columns) - 1;
-    taken_.clear();
-    for (uint64_t i = end; i > begin; --i) {
-      const uint64_t h = keys_[i - 1];
-      if (Insert(start_[i - 1], CoeffRow(h), Fingerprint(h) & mask)) continue;
-      // Bump every key of the block below the next threshold: undo the ones
-      // inserted (the last ones, in reverse), then hand them all on.
-      const uint32_t offset = start_[i - 1] & (kBlockSlots - 1);
-      uint32_t code = 1;
-      while (kThresholdOffsets[code] <= offset) ++code;
-      const uint32_t threshold = kThresholdOffsets[code];
-      uint64_t j = i;  // keys [i, end) were inserted, in order, into taken_
-      while (j < end && (start_[j] & (kBlockSlots - 1)) < threshold) ++j;
-      // Keys [i, j) have offsets below the threshold: their entries are the
-      // last j - i in taken_, plus the failed key's own.
-      for (uint64_t k = 0; k < j - i + 1; ++k) {
-        const uint32_t slot = taken_.back();
-        taken_.pop_back();
-        if (slot != kNoSlot) band_[slot].coeff = 0;
+    return Walk{start_[key], CoeffRow(h), Fingerprint(h) & mask, key};
+  }
+
+  // Bands the segment's sorted keys, and writes the threshold code of every
+  // block that bumps keys into *codes.
+  //
+  // An insertion is a walk of dependent loads, each a few cycles of latency
+  // with little else to do, so two keys walk at once, in the order above:
+  // the lead and the one after it (three or four walks measured slower: they
+  // only wait longer at the same free slot). Only the lead may take a slot;
+  // the other waits when it reaches a free slot or no 1, until it leads.
+  // That gives the same band as one key after the other: a walk never passes
+  // a free slot at its first 1 (it would stop there), so a row that the lead
+  // adds later lies where the walk's equation has a 0 by then, or ahead of
+  // it, where the walk will find it. When the lead fails, the block's keys
+  // below the threshold are taken out and the next walk, which may have used
+  // their rows, starts again.
+  void BandSegment(uint64_t first_block, std::vector<uint8_t>* codes,
+                   std::vector<uint64_t>* bumped) {
+    first_block_ = first_block;
+    order_block_ = 0;
+    order_next_ = block_begin_[1];
+    uint64_t* const coeffs = coeff_.data();
+    uint32_t* const rhs = rhs_.data();
+    const uint64_t parking = slots_;
+    Walk lead = BeginWalk(NextKey());
+    Walk next = BeginWalk(NextKey());
+    uint64_t block = kNoKey;  // of the lead; taken_ holds its slots
+    while (lead.key != kNoKey) {
+      bool stopped;
+      do {
+        stopped = Step(coeffs, rhs, parking, &lead);
+        Step(coeffs, rhs, parking, &next);
+      } while (!stopped);
+      const uint64_t b = start_[lead.key] >> kLog2BlockSlots;
+      if (b != block) {
+        block = b;
+        taken_.clear();
       }
-      for (uint64_t k = begin; k < j; ++k) {
-        bumped->push_back(NextLayerHash(keys_[k]));
+      if (lead.coeff != 0) {
+        coeffs[lead.slot] = lead.coeff;
+        rhs[lead.slot] = lead.rhs;
+        taken_.push_back(static_cast<uint32_t>(lead.slot));
+      } else if (lead.rhs == 0) {
+        taken_.push_back(kNoSlot);  // implied by the band
+      } else {
+        const uint64_t layer_block = first_block + b;
+        (*codes)[layer_block >> 2] |= static_cast<uint8_t>(
+            Bump(b, lead.key, bumped) << ((layer_block & 3) * kThresholdBits));
+        SkipPastBlock(b);
+        lead = BeginWalk(NextKey());
+        next = BeginWalk(NextKey());
+        continue;
       }
-      return code;
+      lead = next;
+      next = BeginWalk(NextKey());
     }
-    return 0;
+  }
+
+  // Key `failed` of block b (segment numbering) contradicts the band: bumps
+  // every key of the block below the next threshold, taking those inserted
+  // out of the band (the last ones in, in reverse), and returns the code.
+  uint32_t Bump(uint64_t b, uint64_t failed, std::vector<uint64_t>* bumped) {
+    const uint32_t offset = start_[failed] & (kBlockSlots - 1);
+    uint32_t code = 1;
+    while (kThresholdOffsets[code] <= offset) ++code;
+    const uint32_t threshold = kThresholdOffsets[code];
+    const uint64_t end = block_begin_[b + 1];
+    uint64_t j = failed + 1;  // keys (failed, end) went in, in order
+    while (j < end && (start_[j] & (kBlockSlots - 1)) < threshold) ++j;
+    // Keys (failed, j) have offsets below the threshold: their entries are
+    // the last in taken_.
+    for (uint64_t k = failed + 1; k < j; ++k) {
+      const uint32_t slot = taken_.back();
+      taken_.pop_back();
+      if (slot != kNoSlot) {
+        coeff_[slot] = 0;
+        rhs_[slot] = 0;
+      }
+    }
+    for (uint64_t k = block_begin_[b]; k < j; ++k) {
+      bumped->push_back(NextLayerHash(keys_[k]));
+    }
+    return code;
   }
 
   void BackSubstitute(uint64_t first_block, char* layer_words) {
 #if SSTFILTER_BLOOM_HAVE_AVX2_PATH
     if (bloom_internal::CpuHasAvx2()) {
-      return BackSubstitutePopcnt(band_.data(), slots_, shape_, columns_,
-                                  first_block, layer_words);
+      static constexpr std::array<BackSubstituteFunction, kMaxColumns>
+          kByColumns =
+              PopcntBackSubstitutions(std::make_index_sequence<kMaxColumns>());
+      return kByColumns[columns_](band(), slots_, shape_, columns_, first_block,
+                                  layer_words);
     }
 #endif
-    BackSubstituteImpl(band_.data(), slots_, shape_, columns_, first_block,
-                       layer_words);
+    BackSubstituteImpl<0>(band(), slots_, shape_, columns_, first_block,
+                          layer_words);
   }
 
   static constexpr uint32_t kNoSlot = ~uint32_t{0};
@@ -245,17 +364,26 @@ class SegmentSolver {
   int columns_ = 0;
   LayerShape shape_;
   uint64_t slots_ = 0;
-  std::vector<BandRow> band_;  // the equation whose first 1 is at each slot
+  Band band() const { return Band{coeff_.data(), rhs_.data()}; }
+
+  // The band (see Band); rhs_[slot] is meaningful only where coeff_[slot]
+  // is not 0.
+  std::vector<uint64_t> coeff_;
+  std::vector<uint32_t> rhs_;
   std::vector<uint64_t> slot_counts_;  // 64-bit: any number of repeats
   std::vector<uint64_t> keys_;         // the segment's keys, by start
   std::vector<uint32_t> start_;        // their start slots
   std::vector<uint32_t> taken_;        // slots taken by the block's insertions
+  std::vector<uint64_t> block_begin_;  // first sorted key of each block
+  uint64_t first_block_ = 0;           // the segment's, in layer numbering
+  uint64_t order_block_ = 0;           // NextKey's block
+  uint64_t order_next_ = 0;            // and the key after the one it gives
 };
 
 // One solver per thread, its buffers kept between filters: a table builder
 // makes filter after filter in one thread, and fresh buffers for each cost
 // page faults (a build of 10^4 keys took 120 ns per key with them, 76
-// without). At most a segment's worth stays allocated: about 2.5 MB.
+// without). At most a segment's worth stays allocated: about 2.1 MB.
 SegmentSolver& ThreadSolver() {
   static thread_local SegmentSolver solver;
   return solver;
