@@ -53,6 +53,7 @@ void FilterArena::AddRegion(size_t size) {
 
 char* FilterArena::Allocate(size_t size) {
   const size_t rounded = RoundUp(std::max<size_t>(size, 1), kAlignment);
+  std::lock_guard<std::mutex> lock(mutex_);
   if (rounded > left_) {
     // Doubling keeps the number of regions, and so of partly used huge
     // pages, logarithmic in the bytes held.
@@ -72,10 +73,20 @@ absl::string_view FilterArena::Copy(absl::string_view bytes) {
   return absl::string_view(at, bytes.size());
 }
 
+size_t FilterArena::MappedBytes() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return mapped_bytes_;
+}
+
 size_t FilterArena::HugePageBytes() const {
   // smaps lists each mapping as a "start-end perms ..." line followed by
   // "Field: value kB" lines; the kernel may have split or merged our regions,
   // so count every mapping that starts inside one.
+  std::vector<Region> regions;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    regions = regions_;
+  }
   std::ifstream smaps("/proc/self/smaps");
   std::string line;
   bool ours = false;
@@ -86,7 +97,7 @@ size_t FilterArena::HugePageBytes() const {
     if (dash != std::string::npos && dash > 0 &&
         absl::SimpleHexAtoi(absl::string_view(line).substr(0, dash), &start)) {
       ours = std::any_of(
-          regions_.begin(), regions_.end(), [start](const Region& region) {
+          regions.begin(), regions.end(), [start](const Region& region) {
             const uintptr_t begin = reinterpret_cast<uintptr_t>(region.start);
             return start >= begin && start < begin + region.size;
           });

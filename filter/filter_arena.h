@@ -29,13 +29,17 @@
 // memory, if /sys/kernel/mm/transparent_hugepage/enabled is "always" or
 // "madvise" and a free 2 MiB page exists; otherwise the memory is ordinary
 // pages and everything works the same, only slower out of cache.
-// HugePageBytes() says what the kernel granted. Not thread-safe: one thread
-// copies into an arena at a time; the copies may be read from any thread.
+// HugePageBytes() says what the kernel granted. Thread-safe: copies are made
+// under a lock (a copy is made once per filter loaded, so it is never
+// contended for long), and may be read from any thread. Space is given back
+// only when the arena is destroyed: an arena suits filters kept as long as
+// it, such as those of a store's open tables.
 
 #ifndef SSTFILTER_FILTER_FILTER_ARENA_H_
 #define SSTFILTER_FILTER_FILTER_ARENA_H_
 
 #include <cstddef>
+#include <mutex>
 #include <vector>
 
 #include "absl/strings/string_view.h"
@@ -71,7 +75,7 @@ class FilterArena {
   absl::string_view Copy(absl::string_view bytes);
 
   // Bytes mapped, used or not.
-  size_t MappedBytes() const { return mapped_bytes_; }
+  size_t MappedBytes() const;
   // Of those, the bytes the kernel backs with huge pages now (from
   // /proc/self/smaps; 0 where that cannot be read).
   size_t HugePageBytes() const;
@@ -82,9 +86,11 @@ class FilterArena {
     size_t size;
   };
   // Maps a new region of at least `size` bytes and makes it the current one.
+  // REQUIRES: mutex_ held.
   void AddRegion(size_t size);
 
   const Options options_;
+  mutable std::mutex mutex_;  // guards everything below
   std::vector<Region> regions_;
   char* next_ = nullptr;  // free space of the newest region
   size_t left_ = 0;

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <random>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -79,6 +80,31 @@ TEST(FilterArenaTest, AllocationsDoNotOverlap) {
   for (size_t i = 1; i < blocks.size(); ++i) {
     EXPECT_NE(blocks[i - 1].first, blocks[i].first);
     EXPECT_LE(blocks[i - 1].first + blocks[i - 1].second, blocks[i].first);
+  }
+}
+
+TEST(FilterArenaTest, ThreadsCopyIntoOneArena) {
+  FilterArena arena;
+  constexpr int kThreads = 4;
+  constexpr int kCopiesPerThread = 200;
+  std::vector<std::vector<std::pair<std::string, absl::string_view>>> copies(
+      kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      std::mt19937_64 rng(100 + t);
+      for (int i = 0; i < kCopiesPerThread; ++i) {
+        std::string bytes = RandomBytes(rng() % 40'000, &rng);
+        const absl::string_view copy = arena.Copy(bytes);
+        copies[t].emplace_back(std::move(bytes), copy);
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (int t = 0; t < kThreads; ++t) {
+    for (const auto& [original, copy] : copies[t]) {
+      ASSERT_EQ(copy, original) << "thread " << t;
+    }
   }
 }
 

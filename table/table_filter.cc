@@ -59,7 +59,7 @@ class TableFilter::Loader {
                                               const BlockHandle& handle,
                                               std::string* scratch);
   absl::Status CheckInFile(absl::string_view what, const BlockHandle& handle);
-  absl::Status LoadFilter(const FilterLocation& location);
+  absl::Status LoadFilter(const FilterLocation& location, FilterArena* arena);
   absl::Status LoadIndex(IndexKeys index_keys);
 
   const RandomAccessFile& file_;
@@ -150,7 +150,8 @@ absl::Status TableFilter::Loader::Load(const TableFilterOptions& options) {
 
   table_->info_.filter = meta->filter;
   if (!meta->filter.has_value()) return absl::OkStatus();
-  if (absl::Status s = LoadFilter(*meta->filter); !s.ok()) return s;
+  if (absl::Status s = LoadFilter(*meta->filter, options.filter_arena); !s.ok())
+    return s;
   if (meta->filter->layout == FilterLayout::kPerDataRange &&
       table_->corruption_.ok()) {
     return LoadIndex(options.index_keys);
@@ -158,7 +159,8 @@ absl::Status TableFilter::Loader::Load(const TableFilterOptions& options) {
   return absl::OkStatus();
 }
 
-absl::Status TableFilter::Loader::LoadFilter(const FilterLocation& location) {
+absl::Status TableFilter::Loader::LoadFilter(const FilterLocation& location,
+                                             FilterArena* arena) {
   if (location.layout == FilterLayout::kPartitioned) {
     return absl::UnimplementedError(absl::StrCat(
         "filter '", kPartitionedFilterPrefix, location.policy_name,
@@ -186,12 +188,20 @@ absl::Status TableFilter::Loader::LoadFilter(const FilterLocation& location) {
   }
   const size_t n = contents->size();
   table_->info_.filter_block_bytes = n;
-  // aligned_alloc needs a size that is a multiple of the alignment.
-  const size_t alloc = (std::max<size_t>(n, 1) + kFilterAlignment - 1) /
-                       kFilterAlignment * kFilterAlignment;
-  table_->filter_bytes_ = std::unique_ptr<char, void (*)(void*)>(
-      static_cast<char*>(std::aligned_alloc(kFilterAlignment, alloc)),
-      &std::free);
+  if (arena != nullptr) {
+    static_assert(FilterArena::kAlignment % kFilterAlignment == 0,
+                  "arena copies are aligned for the filter");
+    // The arena owns the bytes: nothing to free with the table.
+    table_->filter_bytes_ = std::unique_ptr<char, void (*)(void*)>(
+        arena->Allocate(n), [](void*) {});
+  } else {
+    // aligned_alloc needs a size that is a multiple of the alignment.
+    const size_t alloc = (std::max<size_t>(n, 1) + kFilterAlignment - 1) /
+                         kFilterAlignment * kFilterAlignment;
+    table_->filter_bytes_ = std::unique_ptr<char, void (*)(void*)>(
+        static_cast<char*>(std::aligned_alloc(kFilterAlignment, alloc)),
+        &std::free);
+  }
   if (table_->filter_bytes_ == nullptr) {
     return absl::ResourceExhaustedError(
         absl::StrFormat("cannot allocate %d bytes for the filter block", n));

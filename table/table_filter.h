@@ -48,6 +48,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "filter/filter_arena.h"
 #include "table/format.h"
 #include "table/meta_blocks.h"
 #include "table/random_access_file.h"
@@ -69,6 +70,12 @@ struct TableFilterOptions {
   // about 200,000 keys at 10 bits/key.
   size_t tail_prefetch_bytes = 256 * 1024;
   IndexKeys index_keys = IndexKeys::kInternal;
+  // Where the filter block is kept: nullptr, a 64-byte-aligned heap buffer of
+  // the table's own; else a copy in this arena (filter/filter_arena.h), in
+  // huge pages where the kernel grants them, which helps queries out of
+  // cache. The arena must outlive the table, and keeps the space after the
+  // table closes; tables may share one from any thread.
+  FilterArena* filter_arena = nullptr;
 };
 
 // What Open found, for tools and logs.

@@ -5,12 +5,15 @@
 
 #include "table/table_filter.h"
 
+#include <algorithm>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "filter/filter_arena.h"
 #include "gtest/gtest.h"
 #include "leveldb/filter_policy.h"
 #include "rocksdb/filter_policy.h"
@@ -312,6 +315,52 @@ TEST_P(RocksDbTableTest, RocksDbsOwnFilters) {
     EXPECT_GT(measured, 0.5 * summary.expected_fpp);
     EXPECT_LT(measured, 1.5 * summary.expected_fpp);
   }
+}
+
+// Tables opened from several threads keep their filter blocks in one arena:
+// each block is the file's, at a cache line inside the arena, and every key
+// still matches.
+TEST_P(RocksDbTableTest, FilterBlocksInASharedArena) {
+  const std::vector<std::string> keys = test::SortedHexKeys(20000, 12);
+  test::RocksDbTableOptions write_options;
+  write_options.format_version = GetParam();
+  write_options.filter_policy = std::shared_ptr<const rocksdb::FilterPolicy>(
+      rocksdb::NewBloomFilterPolicy(10));
+  const std::string path = dir_.File("arena.sst");
+  ASSERT_TRUE(test::WriteRocksDbTable(path, keys, write_options).ok());
+  absl::StatusOr<std::unique_ptr<TableFilter>> heap =
+      TableFilter::OpenFile(path, TableFilterOptions());
+  ASSERT_TRUE(heap.ok()) << heap.status();
+
+  FilterArena arena;
+  TableFilterOptions options;
+  options.filter_arena = &arena;
+  constexpr int kThreads = 4;
+  std::vector<std::unique_ptr<TableFilter>> tables(kThreads);
+  std::vector<absl::Status> statuses(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      absl::StatusOr<std::unique_ptr<TableFilter>> table =
+          TableFilter::OpenFile(path, options);
+      statuses[t] = table.status();
+      if (table.ok()) tables[t] = *std::move(table);
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  std::vector<const char*> starts;
+  for (int t = 0; t < kThreads; ++t) {
+    ASSERT_TRUE(statuses[t].ok()) << statuses[t];
+    const absl::string_view block = tables[t]->filter_block_contents();
+    EXPECT_EQ(block, (*heap)->filter_block_contents());
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(block.data()) % 64, 0u);
+    starts.push_back(block.data());
+    ExpectEveryKeyMatches(*tables[t], keys);
+  }
+  std::sort(starts.begin(), starts.end());
+  EXPECT_EQ(std::unique(starts.begin(), starts.end()), starts.end());
+  EXPECT_GE(arena.MappedBytes(),
+            kThreads * (*heap)->filter_block_contents().size());
 }
 
 INSTANTIATE_TEST_SUITE_P(FormatVersions, RocksDbTableTest,
