@@ -1,12 +1,12 @@
 // Memory for the filters a store keeps for queries. A query of a filter out of
-// cache pays for two translations as well as the line itself: its block is at
-// a random place in the filter, so once the filters held exceed what the TLB
-// covers with 4 KiB pages (a few MB), most queries also miss the TLB and walk
-// the page table, and in a virtual machine that walk is two-dimensional.
-// Copying filters into a FilterArena puts each at a 64-byte boundary (so each
-// of the native filter's blocks is one cache line) in memory that asks Linux
-// for transparent huge pages (madvise MADV_HUGEPAGE), which cover 2 MiB per
-// TLB entry.
+// cache can miss twice: on the line, and on the translation of its address. Its
+// block is at a random place in the filter, so once the filters held exceed
+// what the TLB covers with 4 KiB pages (a few MB), most queries also miss the
+// TLB and walk the page table, and in a virtual machine that walk is
+// two-dimensional. Copying filters into a FilterArena puts each at a 64-byte
+// boundary (so each of the native filter's blocks is one cache line) in memory
+// that asks Linux for transparent huge pages (madvise MADV_HUGEPAGE), which
+// cover 2 MiB per TLB entry.
 //
 // Measured with filter_bench's --huge_pages on a 2-core EPYC virtual machine
 // (README, "Out of cache"), native filter, ns per absent key, 4 KiB pages ->
@@ -29,10 +29,10 @@
 // memory, if /sys/kernel/mm/transparent_hugepage/enabled is "always" or
 // "madvise" and a free 2 MiB page exists; otherwise the memory is ordinary
 // pages and everything works the same, only slower out of cache.
-// HugePageBytes() says what the kernel granted. Thread-safe: copies are made
-// under a lock (a copy is made once per filter loaded, so it is never
-// contended for long), and may be read from any thread. Space is given back
-// only when the arena is destroyed: an arena suits filters kept as long as
+// HugePageBytes() says what the kernel granted. Thread-safe: a lock is held
+// only to reserve a copy's space (once per filter loaded), the bytes are
+// copied outside it, and copies may be read from any thread. Space is given
+// back only when the arena is destroyed: an arena suits filters kept as long as
 // it, such as those of a store's open tables.
 
 #ifndef SSTFILTER_FILTER_FILTER_ARENA_H_
