@@ -9,6 +9,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
@@ -176,23 +177,24 @@ void PrintTable(const std::vector<Row>& rows, std::ostream& out) {
     out << absl::StrFormat(
         "  false-negative check: %s, per implementation and rep\n",
         rows[begin].check);
-    if (rows[begin].placement == kNaturalPlacement) {
-      std::vector<std::string> placements;
+    // "  <title>: impl figure; impl figure; ..." over the case's rows.
+    const auto per_impl_line = [&](absl::string_view title,
+                                   const auto& figure) {
+      std::vector<std::string> parts;
       for (size_t i = begin; i < end; ++i) {
-        placements.push_back(absl::StrFormat(
-            "%s %s", rows[i].impl, LineOffsets(rows[i].median.line_offsets)));
+        parts.push_back(absl::StrCat(rows[i].impl, " ", figure(rows[i])));
       }
-      out << "  filters' first byte from a cache line: "
-          << absl::StrJoin(placements, "; ") << "\n";
+      out << "  " << title << ": " << absl::StrJoin(parts, "; ") << "\n";
+    };
+    if (rows[begin].placement == kNaturalPlacement) {
+      per_impl_line("filters' first byte from a cache line", [](const Row& r) {
+        return LineOffsets(r.median.line_offsets);
+      });
     }
     if (rows[begin].huge_pages) {
-      std::vector<std::string> shares;
-      for (size_t i = begin; i < end; ++i) {
-        shares.push_back(absl::StrFormat("%s %.0f%%", rows[i].impl,
-                                         100 * rows[i].median.huge_page_share));
-      }
-      out << "  filter bytes in huge pages: " << absl::StrJoin(shares, "; ")
-          << "\n";
+      per_impl_line("filter bytes in huge pages", [](const Row& r) {
+        return absl::StrFormat("%.0f%%", 100 * r.median.huge_page_share);
+      });
     }
     begin = end;
   }

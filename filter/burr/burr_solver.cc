@@ -366,8 +366,8 @@ class SegmentSolver {
   uint64_t slots_ = 0;
   Band band() const { return Band{coeff_.data(), rhs_.data()}; }
 
-  // The band (see Band); rhs_[slot] is meaningful only where coeff_[slot]
-  // is not 0.
+  // The band (see Band). A free slot holds 0 in both arrays: Step relies on
+  // it, and so Bump clears both.
   std::vector<uint64_t> coeff_;
   std::vector<uint32_t> rhs_;
   std::vector<uint64_t> slot_counts_;  // 64-bit: any number of repeats
