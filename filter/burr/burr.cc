@@ -23,7 +23,7 @@ namespace {
 
 class BumpedRibbonPolicy final : public FilterPolicy {
  public:
-  BumpedRibbonPolicy(const BurrSizing& sizing, ProbePath path,
+  BumpedRibbonPolicy(const BurrSizing& sizing, QueryPath path,
                      int forced_failures, int max_layers)
       : sizing_(sizing),
         path_(path),
@@ -52,7 +52,8 @@ class BumpedRibbonPolicy final : public FilterPolicy {
         break;
     }
 #if SSTFILTER_BLOOM_HAVE_AVX2_PATH
-    if (path_ == ProbePath::kAvx2) return NewAvx2Reader(parsed);
+    if (path_ == QueryPath::kAvx512) return NewAvx512Reader(parsed);
+    if (path_ == QueryPath::kAvx2) return NewAvx2Reader(parsed);
 #endif
     return NewScalarReader(parsed);
   }
@@ -63,22 +64,42 @@ class BumpedRibbonPolicy final : public FilterPolicy {
     if (parsed.verdict != Verdict::kProbe)
       return parsed.verdict == Verdict::kMatchAll;
 #if SSTFILTER_BLOOM_HAVE_AVX2_PATH
-    if (path_ == ProbePath::kAvx2) return Avx2MayMatchOutOfLine(parsed, key);
+    // One query after parsing: the generic column loop, where the AVX-512
+    // check has no lead.
+    if (path_ != QueryPath::kScalar) return Avx2MayMatchOutOfLine(parsed, key);
 #endif
     return ScalarMayMatch(parsed, key);
   }
 
  private:
   const BurrSizing sizing_;
-  const ProbePath path_;
+  const QueryPath path_;
   const int forced_failures_;
   const int max_layers_;
 };
 
 }  // namespace
 
+bool QueryPathAvailable(QueryPath path) {
+  switch (path) {
+    case QueryPath::kScalar:
+      return true;
+    case QueryPath::kAvx2:
+      return bloom_internal::CpuHasAvx2();
+    case QueryPath::kAvx512:
+      return CpuHasAvx512Popcnt();
+  }
+  return false;
+}
+
+QueryPath BestQueryPath() {
+  if (CpuHasAvx512Popcnt()) return QueryPath::kAvx512;
+  if (bloom_internal::CpuHasAvx2()) return QueryPath::kAvx2;
+  return QueryPath::kScalar;
+}
+
 absl::StatusOr<std::unique_ptr<const FilterPolicy>>
-NewBumpedRibbonFilterPolicyForTest(const FilterOptions& options, ProbePath path,
+NewBumpedRibbonFilterPolicyForTest(const FilterOptions& options, QueryPath path,
                                    int forced_failures, int max_layers) {
   if (absl::Status status = ValidateFilterOptions(options); !status.ok())
     return status;
@@ -90,7 +111,7 @@ NewBumpedRibbonFilterPolicyForTest(const FilterOptions& options, ProbePath path,
   } else {
     sizing = SizeForBitsPerKey(*options.bits_per_key);
   }
-  if (!bloom_internal::ProbePathAvailable(path)) path = ProbePath::kScalar;
+  if (!QueryPathAvailable(path)) path = QueryPath::kScalar;
   return std::unique_ptr<const FilterPolicy>(new BumpedRibbonPolicy(
       sizing, path, forced_failures, std::min(max_layers, kMaxLayers)));
 }
@@ -100,7 +121,7 @@ NewBumpedRibbonFilterPolicyForTest(const FilterOptions& options, ProbePath path,
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBumpedRibbonFilterPolicy(
     const FilterOptions& options) {
   return burr_internal::NewBumpedRibbonFilterPolicyForTest(
-      options, bloom_internal::BestProbePath());
+      options, burr_internal::BestQueryPath());
 }
 
 }  // namespace sstfilter

@@ -1,6 +1,6 @@
 // Internal entry points of the bumped Ribbon filter, for tests and benchmarks
 // that need to pin the query path or force failed constructions (the policy
-// picks AVX2 by itself when the CPU has it).
+// picks its query path by itself from the CPU).
 //
 // Internal header: include filter/burr/burr.h instead.
 
@@ -10,20 +10,30 @@
 #include <memory>
 
 #include "absl/status/statusor.h"
-#include "filter/bloom/bloom_impl.h"
 #include "filter/filter_policy.h"
 
 namespace sstfilter {
 namespace burr_internal {
 
-using bloom_internal::ProbePath;
+// How a reader checks a key's equation.
+enum class QueryPath {
+  kScalar,  // portable: a parity by shifts per column
+  kAvx2,    // x86-64 with AVX2: one popcnt per column
+  kAvx512,  // x86-64 with AVX-512F and VPOPCNTDQ: eight columns at a time
+};
+
+// Whether this build and CPU can run path.
+bool QueryPathAvailable(QueryPath path);
+
+// The path NewBumpedRibbonFilterPolicy uses: the last available of the three.
+QueryPath BestQueryPath();
 
 // NewBumpedRibbonFilterPolicy with its readers pinned to path (the scalar one
 // when path is not available), and whose builders treat the first
 // forced_failures seeds as failed constructions and use at most max_layers
 // layers (capped at kMaxLayers).
 absl::StatusOr<std::unique_ptr<const FilterPolicy>>
-NewBumpedRibbonFilterPolicyForTest(const FilterOptions& options, ProbePath path,
+NewBumpedRibbonFilterPolicyForTest(const FilterOptions& options, QueryPath path,
                                    int forced_failures = 0,
                                    int max_layers = 1 << 30);
 

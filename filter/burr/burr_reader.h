@@ -1,5 +1,6 @@
-// The bumped Ribbon filter's readers: a portable one and an AVX2 one (chosen
-// at run time on x86-64 CPUs that have AVX2; burr_reader_avx2.cc). Also the
+// The bumped Ribbon filter's readers: a portable one, an AVX2 one
+// (burr_reader_avx2.cc) and an AVX-512 one (burr_reader_avx512.cc), chosen at
+// run time from the CPU (BestQueryPath in burr_impl.h). Also the
 // per-key query steps they share with the policy's KeyMayMatch, inline so
 // that every caller compiles them into its own loop.
 //
@@ -32,7 +33,14 @@ std::unique_ptr<FilterReader> NewAvx2Reader(const ParsedFilter& filter);
 // One query on the AVX2 path, for a caller compiled without AVX2.
 // REQUIRES: bloom_internal::CpuHasAvx2().
 bool Avx2MayMatchOutOfLine(const ParsedFilter& filter, absl::string_view key);
+
+// REQUIRES: CpuHasAvx512Popcnt().
+std::unique_ptr<FilterReader> NewAvx512Reader(const ParsedFilter& filter);
 #endif
+
+// Whether this CPU runs the AVX-512 reader: AVX-512F and VPOPCNTDQ (with the
+// AVX2, BMI2 and popcnt that every such CPU has). Cheap after the first call.
+bool CpuHasAvx512Popcnt();
 
 // Shared by the readers of a well-formed filter.
 class BumpedRibbonReaderBase : public FilterReader {
@@ -79,10 +87,22 @@ __attribute__((always_inline)) inline void PrepareBatch(
   }
 }
 
+// How a reader checks an equation at a position: ScalarProbe is CheckAt of
+// burr_probe.h (one popcnt per column where the caller is compiled for it);
+// VectorProbe (burr_probe_avx512.h) checks eight columns at a time.
+struct ScalarProbe {
+  template <int kLower>
+  __attribute__((always_inline)) static bool Check(const Position& at,
+                                                   uint64_t coeff,
+                                                   uint32_t fingerprint) {
+    return CheckAt<kLower>(at, coeff, fingerprint);
+  }
+};
+
 // The query from layer `first` on, for a key whose hash at that layer is
 // layer_hash, for a filter whose lower blocks have kLower columns. A key
 // bumped past the last layer may match.
-template <int kLower>
+template <int kLower, class Probe = ScalarProbe>
 __attribute__((always_inline)) inline bool QueryFrom(const ParsedFilter& filter,
                                                      size_t first,
                                                      uint64_t layer_hash) {
@@ -90,22 +110,33 @@ __attribute__((always_inline)) inline bool QueryFrom(const ParsedFilter& filter,
     const Position at =
         PositionOf(filter.layers[i], LowerColumns<kLower>(filter), layer_hash);
     if (Kept(filter.layers[i], at)) {
-      return CheckAt<kLower>(at, CoeffRow(layer_hash), Fingerprint(layer_hash));
+      return Probe::template Check<kLower>(at, CoeffRow(layer_hash),
+                                           Fingerprint(layer_hash));
     }
     layer_hash = NextLayerHash(layer_hash);
   }
   return true;
 }
 
-template <int kLower>
+template <int kLower, class Probe = ScalarProbe>
 __attribute__((always_inline)) inline bool QueryKey(const ParsedFilter& filter,
                                                     absl::string_view key) {
-  return QueryFrom<kLower>(
-      filter, 0, LayerZeroHash(bloom_internal::KeyHash(key), filter.seed));
+  // Layer 0 (a well-formed filter has one) before the loop over the rest:
+  // 96% of keys stop there, and the loop's bookkeeping stays off their path.
+  const uint64_t layer_hash =
+      LayerZeroHash(bloom_internal::KeyHash(key), filter.seed);
+  const ParsedLayer& layer = filter.layers[0];
+  const Position at =
+      PositionOf(layer, LowerColumns<kLower>(filter), layer_hash);
+  if (__builtin_expect(Kept(layer, at), 1)) {
+    return Probe::template Check<kLower>(at, CoeffRow(layer_hash),
+                                         Fingerprint(layer_hash));
+  }
+  return QueryFrom<kLower, Probe>(filter, 1, NextLayerHash(layer_hash));
 }
 
 // Batches of kQueryBatch keys: hash and prefetch all, then check each.
-template <int kLower>
+template <int kLower, class Probe = ScalarProbe>
 __attribute__((always_inline)) inline void QueryBatch(
     const ParsedFilter& filter, const absl::string_view* keys, size_t n,
     bool* results) {
@@ -116,11 +147,12 @@ __attribute__((always_inline)) inline void QueryBatch(
     PrepareBatch<kLower>(filter, keys + start, count, slots);
     for (size_t i = 0; i < count; ++i) {
       const BatchSlot& slot = slots[i];
-      results[start + i] =
-          Kept(layer, slot.at)
-              ? CheckAt<kLower>(slot.at, CoeffRow(slot.layer_hash),
-                                Fingerprint(slot.layer_hash))
-              : QueryFrom<kLower>(filter, 1, NextLayerHash(slot.layer_hash));
+      results[start + i] = Kept(layer, slot.at)
+                               ? Probe::template Check<kLower>(
+                                     slot.at, CoeffRow(slot.layer_hash),
+                                     Fingerprint(slot.layer_hash))
+                               : QueryFrom<kLower, Probe>(
+                                     filter, 1, NextLayerHash(slot.layer_hash));
     }
   }
 }

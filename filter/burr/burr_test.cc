@@ -1,5 +1,5 @@
 // Tests of the bumped Ribbon filter: round trips at many sizes, determinism,
-// duplicates, retries with a new seed, the two query paths against each other,
+// duplicates, retries with a new seed, the query paths against each other,
 // sizing from the options, and readers of truncated and corrupted filters.
 
 #include "filter/burr/burr.h"
@@ -30,7 +30,7 @@ using ::sstfilter::bloom_test::Key16;
 using ::sstfilter::bloom_test::Keys16;
 
 std::unique_ptr<const FilterPolicy> Policy(const FilterOptions& options,
-                                           ProbePath path = ProbePath::kScalar,
+                                           QueryPath path = QueryPath::kScalar,
                                            int forced_failures = 0) {
   return std::move(
       *NewBumpedRibbonFilterPolicyForTest(options, path, forced_failures));
@@ -102,7 +102,7 @@ TEST(BumpedRibbonTest, DuplicatesAreAccepted) {
 TEST(BumpedRibbonTest, FailedConstructionRetriesWithNewSeed) {
   for (int failures : {1, 3}) {
     const auto policy =
-        Policy(FilterOptions::Fpp(0.01), ProbePath::kScalar, failures);
+        Policy(FilterOptions::Fpp(0.01), QueryPath::kScalar, failures);
     const std::string filter = BuildFilter(*policy, Keys16(0, 0, 30000));
     const ParsedFilter parsed = ParseFilter(filter);
     ASSERT_EQ(parsed.verdict, Verdict::kProbe);
@@ -119,7 +119,7 @@ TEST(BumpedRibbonTest, FailedConstructionRetriesWithNewSeed) {
 
 TEST(BumpedRibbonTest, AfterTheLastSeedUnplacedKeysMatch) {
   // Every seed forced to fail: the last one is kept as it is, complete here.
-  const auto policy = Policy(FilterOptions::Fpp(0.01), ProbePath::kScalar,
+  const auto policy = Policy(FilterOptions::Fpp(0.01), QueryPath::kScalar,
                              static_cast<int>(kMaxSeed) + 1);
   const std::string filter = BuildFilter(*policy, Keys16(0, 0, 1000));
   EXPECT_EQ(ParseFilter(filter).seed, kMaxSeed);
@@ -131,7 +131,7 @@ TEST(BumpedRibbonTest, AfterTheLastSeedUnplacedKeysMatch) {
 // false negatives), at a measured cost in false positives.
 TEST(BumpedRibbonTest, KeysPastTheLastLayerMatch) {
   const auto policy = std::move(*NewBumpedRibbonFilterPolicyForTest(
-      FilterOptions::Fpp(0.01), ProbePath::kScalar, 0, /*max_layers=*/1));
+      FilterOptions::Fpp(0.01), QueryPath::kScalar, 0, /*max_layers=*/1));
   const std::string filter = BuildFilter(*policy, Keys16(0, 0, 20000));
   const ParsedFilter parsed = ParseFilter(filter);
   ASSERT_EQ(parsed.verdict, Verdict::kProbe);
@@ -144,38 +144,63 @@ TEST(BumpedRibbonTest, KeysPastTheLastLayerMatch) {
   EXPECT_NEAR(CountMatches(*reader, 1, 0, 1000000) / 1e6, expected, 0.002);
 }
 
-TEST(BumpedRibbonTest, ScalarAndAvx2Agree) {
-  if (!bloom_internal::ProbePathAvailable(ProbePath::kAvx2)) {
-    GTEST_SKIP() << "no AVX2 on this CPU";
+// Answers of every query path against the scalar one's, single and batched.
+void ExpectSameAnswers(const FilterReader& scalar, const FilterReader& other,
+                       uint64_t set, uint64_t count) {
+  std::vector<std::string> storage;
+  std::vector<absl::string_view> keys;
+  for (uint64_t i = 0; i < count; ++i) storage.push_back(Key16(set + i % 2, i));
+  keys.assign(storage.begin(), storage.end());
+  std::unique_ptr<bool[]> expected(new bool[count]);
+  std::unique_ptr<bool[]> batched(new bool[count]);
+  scalar.MayMatch(keys, expected.get());
+  other.MayMatch(keys, batched.get());
+  for (uint64_t i = 0; i < count; ++i) {
+    ASSERT_EQ(scalar.MayMatch(keys[i]), expected[i]) << i;
+    ASSERT_EQ(other.MayMatch(keys[i]), expected[i]) << i;
+    ASSERT_EQ(batched[i], expected[i]) << i;
   }
+}
+
+// The AVX2 and AVX-512 readers give the scalar reader's answers. The column
+// counts cover the vector check's groups of eight: none (0/1 columns, the
+// scalar check), one group (1/2, 6/7, 7/8), two (8/9, 19/20 fill three) and
+// four (31/32).
+TEST(BumpedRibbonTest, QueryPathsAgree) {
+  std::vector<QueryPath> paths;
+  for (QueryPath path : {QueryPath::kAvx2, QueryPath::kAvx512}) {
+    if (QueryPathAvailable(path)) paths.push_back(path);
+  }
+  if (paths.empty()) GTEST_SKIP() << "no AVX2 on this CPU";
   for (const FilterOptions& options :
-       {FilterOptions::Fpp(0.01), FilterOptions::Fpp(0.45),
-        FilterOptions::Fpp(1e-6), FilterOptions::BitsPerKey(40)}) {
-    const auto scalar = Policy(options, ProbePath::kScalar);
-    const auto avx2 = Policy(options, ProbePath::kAvx2);
+       {FilterOptions::Fpp(0.6), FilterOptions::Fpp(0.45),
+        FilterOptions::Fpp(0.01), FilterOptions::Fpp(0.006),
+        FilterOptions::Fpp(0.003), FilterOptions::Fpp(1e-6),
+        FilterOptions::BitsPerKey(40)}) {
+    const auto scalar = Policy(options, QueryPath::kScalar);
     for (uint64_t n : {1, 70, 5000, 100000}) {
       const std::string filter = BuildFilter(*scalar, Keys16(0, 0, n));
       std::unique_ptr<FilterReader> a = scalar->NewReader(filter);
-      std::unique_ptr<FilterReader> b = avx2->NewReader(filter);
-      for (uint64_t i = 0; i < 100000; ++i) {
-        const std::string key = Key16(i % 2, i);
-        ASSERT_EQ(a->MayMatch(key), b->MayMatch(key)) << n << " " << i;
+      for (QueryPath path : paths) {
+        std::unique_ptr<FilterReader> b =
+            Policy(options, path)->NewReader(filter);
+        ExpectSameAnswers(*a, *b, 0, 40000);
+        EXPECT_EQ(CountMatches(*a, 1, 0, 50000), CountMatches(*b, 1, 0, 50000));
       }
-      EXPECT_EQ(CountMatches(*a, 1, 0, 50000), CountMatches(*b, 1, 0, 50000));
     }
   }
   // Random bytes behind a well-formed trailer: the paths still agree.
   std::mt19937_64 rng(11);
-  const auto scalar = Policy(FilterOptions::Fpp(0.01), ProbePath::kScalar);
-  const auto avx2 = Policy(FilterOptions::Fpp(0.01), ProbePath::kAvx2);
+  const auto scalar = Policy(FilterOptions::Fpp(0.01), QueryPath::kScalar);
   std::string filter = BuildFilter(*scalar, Keys16(0, 0, 3000));
   const size_t body = filter.size() - 20;
   for (int round = 0; round < 20; ++round) {
     for (size_t i = 0; i < body; ++i) filter[i] = static_cast<char>(rng());
     std::unique_ptr<FilterReader> a = scalar->NewReader(filter);
-    std::unique_ptr<FilterReader> b = avx2->NewReader(filter);
-    for (uint64_t i = 0; i < 5000; ++i) {
-      ASSERT_EQ(a->MayMatch(Key16(3, i)), b->MayMatch(Key16(3, i)));
+    for (QueryPath path : paths) {
+      std::unique_ptr<FilterReader> b =
+          Policy(FilterOptions::Fpp(0.01), path)->NewReader(filter);
+      ExpectSameAnswers(*a, *b, 3, 5000);
     }
   }
 }

@@ -1,0 +1,88 @@
+// The bumped Ribbon filter's reader for x86-64 CPUs with AVX-512F and
+// VPOPCNTDQ (see burr_reader.h): the query code of burr_reader.h with the
+// column check of burr_probe_avx512.h, compiled in functions that carry the
+// AVX-512 target, so that the library needs no global -mavx512f. The policy
+// creates this reader only when CpuHasAvx512Popcnt().
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "filter/burr/burr_probe_avx512.h"
+#include "filter/burr/burr_reader.h"
+
+#if SSTFILTER_BLOOM_HAVE_AVX2_PATH
+
+namespace sstfilter {
+namespace burr_internal {
+namespace {
+
+// Eight columns at a time; a filter whose lower blocks have no column
+// (kLower == 0, fpp of 1/2 and above) keeps the one-column scalar check.
+// Not always_inline: the generic query templates that call it carry no
+// target, and GCC refuses to force an AVX-512 function into them; the
+// readers below are flattened instead, which inlines it where the targets
+// agree.
+struct VectorProbe {
+  template <int kLower>
+  __attribute__((target(SSTFILTER_BURR_AVX512_TARGET))) static bool Check(
+      const Position& at, uint64_t coeff, uint32_t fingerprint) {
+    if constexpr (kLower == 0) {
+      return ScalarCheck(at, coeff, fingerprint);
+    } else {
+      return VectorCheck<kLower>(at, coeff, fingerprint);
+    }
+  }
+};
+
+template <int kLower>
+class Avx512Reader final : public BumpedRibbonReaderBase {
+ public:
+  using BumpedRibbonReaderBase::BumpedRibbonReaderBase;
+
+  __attribute__((target(SSTFILTER_BURR_AVX512_TARGET), flatten)) bool MayMatch(
+      absl::string_view key) const override {
+    return QueryKey<kLower, VectorProbe>(filter_, key);
+  }
+
+  __attribute__((target(SSTFILTER_BURR_AVX512_TARGET), flatten)) void MayMatch(
+      absl::Span<const absl::string_view> keys, bool* results) const override {
+    QueryBatch<kLower, VectorProbe>(filter_, keys.data(), keys.size(), results);
+  }
+};
+
+}  // namespace
+
+bool CpuHasAvx512Popcnt() {
+  // __builtin_cpu_init first: this may run from another library's static
+  // initialiser, before libgcc has filled in the CPU model. libgcc reports
+  // AVX-512 features only when the OS saves the vector state.
+  static const bool has_avx512_popcnt = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") != 0 &&
+           __builtin_cpu_supports("avx512vpopcntdq") != 0 &&
+           __builtin_cpu_supports("avx2") != 0 &&
+           __builtin_cpu_supports("bmi2") != 0;
+  }();
+  return has_avx512_popcnt;
+}
+
+std::unique_ptr<FilterReader> NewAvx512Reader(const ParsedFilter& filter) {
+  return NewReaderFor<Avx512Reader>(
+      filter, std::make_integer_sequence<int, kMaxColumns>());
+}
+
+}  // namespace burr_internal
+}  // namespace sstfilter
+
+#else  // !SSTFILTER_BLOOM_HAVE_AVX2_PATH
+
+namespace sstfilter {
+namespace burr_internal {
+bool CpuHasAvx512Popcnt() { return false; }
+}  // namespace burr_internal
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_BLOOM_HAVE_AVX2_PATH
