@@ -299,6 +299,13 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewLevelDbBloomPolicy(
     target_fpp = *options.fpp;
     bits_per_key = StandardBloomBitsPerKey(*options.fpp);
     k = StandardBloomProbes(bits_per_key);
+    if (k == 1) {
+      // The optimum's c assumes k = ln 2 * c probes; held at one probe (p
+      // above about 0.35), the filter needs c with 1 - e^(-1/c) = p, which
+      // for p above about 0.59 is more than the optimum's (at p = 0.9: 0.43
+      // against 0.22 bits/key, whose rate would be 99%).
+      bits_per_key = std::max(bits_per_key, -1.0 / std::log1p(-*options.fpp));
+    }
   } else {
     bits_per_key = *options.bits_per_key;
     k = std::clamp(static_cast<int>(bits_per_key * kLevelDbProbesPerBit),

@@ -56,7 +56,9 @@ constexpr double kLevelDbBloomMinFpp = 6.6e-10;
 //    accepted and readable).
 //  - fpp = p, in [kLevelDbBloomMinFpp, 1): c = -ln p / (ln 2)^2 and
 //    k = round(ln 2 * c), at least 1: the standard Bloom optimum
-//    (util/bloom_math.h). Because LevelDB's probe sequence does worse than
+//    (util/bloom_math.h); at k = 1, c is at least -1 / ln(1 - p), the size
+//    whose one probe gives p (for p above about 0.59 the optimum's c is
+//    smaller, and its rate above p: 99% at p = 0.9). Because LevelDB's probe sequence does worse than
 //    that formula in filters of more than about 2^18 bits, a filter of 2^16
 //    bits or more is measured against sample hashes when it is built and
 //    rebuilt 1.2 times larger (at most 8 times) until it meets p. LevelDB reads
