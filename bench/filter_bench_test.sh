@@ -5,13 +5,7 @@
 set -uo pipefail
 
 bench="$1"
-tmp="${TEST_TMPDIR:-$(mktemp -d)}"
-failures=0
-
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
+source "${TEST_SRCDIR}/${TEST_WORKSPACE}/bench/bench_test_lib.sh"
 
 # Small runs: one tiny filter, one rep, one workload.
 tiny=(--keys=1000 --reps=1 --workloads=random16)
@@ -20,11 +14,7 @@ tiny=(--keys=1000 --reps=1 --workloads=random16)
 for args in "--impls=nosuch" "--keys=0" "--fpp=1.5" "--fpp=0" "--format=xml" \
             "--reps=0" "--bits_per_key=500" "--workloads=zipf" "--bogus=1" \
             "--quick=maybe" "stray" "--keys"; do
-  "$bench" $args >"$tmp/out" 2>"$tmp/err"
-  rc=$?
-  [ "$rc" -eq 2 ] || fail "$args: exit status $rc, want 2"
-  [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "$args: stderr is not one line: $(cat "$tmp/err")"
-  [ ! -s "$tmp/out" ] || fail "$args: wrote to stdout"
+  expect_usage_error "$args" "$bench" $args
 done
 
 # --list prints every name.
@@ -86,8 +76,4 @@ grep -q "error: .*false negative" "$tmp/err" || fail "no false-negative message:
 head -c 8 "$tmp/fpp.png" | od -An -tx1 | grep -q "89 50 4e 47 0d 0a 1a 0a" ||
   fail "--plot did not write a PNG"
 
-if [ "$failures" -ne 0 ]; then
-  echo "$failures failure(s)" >&2
-  exit 1
-fi
-echo "PASS"
+finish filter_bench_test

@@ -5,22 +5,13 @@
 set -uo pipefail
 
 bench="$1"
-tmp="${TEST_TMPDIR:-$(mktemp -d)}"
-failures=0
-
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
+source "${TEST_SRCDIR}/${TEST_WORKSPACE}/bench/bench_test_lib.sh"
 
 tiny=(--keys=20000 --lookups=500 --reps=2 --dir="$tmp")
 
 for args in "--keys=0" "--lookups=0" "--reps=0" "--format=xml" "--stores=mysql" \
             "--configs=nosuch"; do
-  "$bench" "${tiny[@]}" $args >"$tmp/out" 2>"$tmp/err"
-  rc=$?
-  [ "$rc" -eq 2 ] || fail "$args: exit status $rc, want 2"
-  [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "$args: stderr is not one line: $(cat "$tmp/err")"
+  expect_usage_error "$args" "$bench" "${tiny[@]}" $args
 done
 
 "$bench" --configs=list >"$tmp/out" 2>"$tmp/err" || fail "--configs=list failed"
@@ -56,8 +47,4 @@ done
 [ -z "$(ls -A "$tmp" | grep -v -e '^out$' -e '^err$' -e '^json$' -e '^text$')" ] ||
   fail "databases left behind: $(ls "$tmp")"
 
-if [ "$failures" -ne 0 ]; then
-  echo "$failures failures" >&2
-  exit 1
-fi
-echo "db_bench_test: all checks passed"
+finish db_bench_test

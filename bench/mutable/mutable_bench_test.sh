@@ -5,23 +5,13 @@
 set -uo pipefail
 
 bench="$1"
-tmp="${TEST_TMPDIR:-$(mktemp -d)}"
-failures=0
-
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
+source "${TEST_SRCDIR}/${TEST_WORKSPACE}/bench/bench_test_lib.sh"
 
 tiny=(--keys=20000,50000 --queries=8192 --reps=2)
 
 for args in "--keys=0" "--keys=1.5" "--keys=abc" "--keys=" "--fpp=1.5" "--fpp=0" \
             "--queries=1000" "--queries=0" "--reps=0" "--format=xml" "stray"; do
-  "$bench" "${tiny[@]}" $args >"$tmp/out" 2>"$tmp/err"
-  rc=$?
-  [ "$rc" -eq 2 ] || fail "$args: exit status $rc, want 2"
-  [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "$args: stderr is not one line: $(cat "$tmp/err")"
-  [ ! -s "$tmp/out" ] || fail "$args: wrote to stdout"
+  expect_usage_error "$args" "$bench" "${tiny[@]}" $args
 done
 
 # The table: a header, an immutable and a mutable row per size, and the ratio line.
@@ -60,8 +50,4 @@ for r in rows:
     assert r["ratios"]["query_target"] == 1.2 and r["ratios"]["add_vs_build_target"] == 1.5
 PY
 
-if [ "$failures" -ne 0 ]; then
-  echo "$failures failures" >&2
-  exit 1
-fi
-echo "mutable_bench_test: all checks passed"
+finish mutable_bench_test
