@@ -93,7 +93,7 @@ TEST(NewLevelDbBloomPolicyTest, RejectsBadOptions) {
 }
 
 TEST(NewLevelDbBloomPolicyTest, DerivesSizeFromFpp) {
-  // c = -ln p / (ln 2)^2, k = round(c ln 2).
+  // c = -ln p / (ln 2)^2, k = round(c ln 2); at k = 1, c >= -1 / ln(1 - p).
   const struct {
     double fpp;
     double bits_per_key;
@@ -103,7 +103,8 @@ TEST(NewLevelDbBloomPolicyTest, DerivesSizeFromFpp) {
       {0.1, 4.792529, 3},      // round(3.32)
       {0.001, 14.377588, 10},  // round(9.97)
       {0.5, 1.442695, 1},
-      {0.9, 0.219294, 1},     // k clamped up from round(0.15) = 0
+      {0.6, 1.091357, 1},     // -1 / ln(0.4): the optimum's 1.063 gives 61%
+      {0.9, 0.434294, 1},     // -1 / ln(0.1); k clamped up from round(0.15)
       {1e-9, 43.132763, 30},  // round(29.9)
       {kLevelDbBloomMinFpp, 43.997604, 30},  // round(30.497)
   };
@@ -118,8 +119,9 @@ TEST(NewLevelDbBloomPolicyTest, DerivesSizeFromFpp) {
 
 // filter_policy.h: every policy accepts any fpp down to kMinGuaranteedFpp. The
 // LevelDB-compatible one accepts every fpp down to its own, lower floor, each
-// with the standard optimum k, unclamped (k never passes kMaxProbes), within
-// kMaxBitsPerKey.
+// with the standard optimum k = round(log2(1/p)), unclamped (k never passes
+// kMaxProbes), at least the optimum's bits/key and within kMaxBitsPerKey; at
+// one probe the size gives p itself.
 TEST(NewLevelDbBloomPolicyTest, AcceptsEveryFppDownToItsFloor) {
   EXPECT_LT(kLevelDbBloomMinFpp, kMinGuaranteedFpp);
   std::vector<double> rates = {kMinGuaranteedFpp, kLevelDbBloomMinFpp};
@@ -131,10 +133,13 @@ TEST(NewLevelDbBloomPolicyTest, AcceptsEveryFppDownToItsFloor) {
     ASSERT_TRUE(policy.ok()) << fpp << ": " << policy.status();
     const double bits_per_key = (*policy)->BitsPerKey();
     EXPECT_LE(bits_per_key, kMaxBitsPerKey) << fpp;
-    EXPECT_EQ(
-        (*policy)->NumProbes(),
-        std::max<double>(kMinProbes, std::round(std::log(2.0) * bits_per_key)))
+    EXPECT_GE(bits_per_key, StandardBloomBitsPerKey(fpp) * (1 - 1e-12)) << fpp;
+    const int k = (*policy)->NumProbes();
+    EXPECT_EQ(k, std::max<double>(kMinProbes, std::round(std::log2(1 / fpp))))
         << fpp;
+    if (k == 1) {
+      EXPECT_LE(StandardBloomFpp(bits_per_key, 1), fpp * (1 + 1e-9)) << fpp;
+    }
   }
 }
 

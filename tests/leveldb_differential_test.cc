@@ -183,7 +183,7 @@ TEST(LevelDbDifferentialTest, GoldenKeySets) {
 // on absent ones.
 TEST(LevelDbDifferentialTest, LevelDbReadsFppSizedFilters) {
   test::Random rng(0xf99);
-  for (double fpp : {0.5, 0.1, 0.03, 0.01, 0.001, 1e-6}) {
+  for (double fpp : {0.9, 0.5, 0.1, 0.03, 0.01, 0.001, 1e-6}) {
     SCOPED_TRACE(testing::Message() << "fpp " << fpp);
     const std::unique_ptr<const FilterPolicy> policy =
         OurPolicy(FilterOptions::Fpp(fpp));
