@@ -25,6 +25,7 @@ namespace sstfilter {
 namespace {
 
 using ::sstfilter::bloom_test::BuildFilter;
+using ::sstfilter::bloom_test::FirstMatches;
 using ::sstfilter::bloom_test::Key16;
 using ::sstfilter::bloom_test::Keys16;
 
@@ -115,15 +116,7 @@ TEST(BloomGoldenTest, FirstFalsePositives) {
       Policy(FilterOptions::BitsPerKey(10));
   const std::string filter = BuildFilter(*policy, Keys16(0, 0, 10000));
   std::unique_ptr<FilterReader> reader = policy->NewReader(filter);
-  std::string indices;
-  int found = 0;
-  for (uint64_t i = 0; found < 8; ++i) {
-    if (reader->MayMatch(Key16(1, i))) {
-      absl::StrAppend(&indices, found == 0 ? "" : ",", i);
-      ++found;
-    }
-  }
-  CheckGolden("first false positives", indices,
+  CheckGolden("first false positives", FirstMatches(*reader, 1, 8),
               std::string("320,461,483,529,757,853,888,925"));
 }
 

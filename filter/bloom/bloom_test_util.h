@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "filter/filter_policy.h"
@@ -84,6 +85,22 @@ inline uint64_t CountMatches(const FilterReader& reader, uint64_t set,
         reader.MayMatch(keys, results);
       },
       set, first, count);
+}
+
+// The numbers i of the first `count` keys Key16(set, i) that reader matches,
+// comma-separated: golden tests pin them, so that a change to the query shows
+// even where the filter's bytes stay the same.
+inline std::string FirstMatches(const FilterReader& reader, uint64_t set,
+                                int count) {
+  std::string indices;
+  int found = 0;
+  for (uint64_t i = 0; found < count; ++i) {
+    if (reader.MayMatch(Key16(set, i))) {
+      absl::StrAppend(&indices, found == 0 ? "" : ",", i);
+      ++found;
+    }
+  }
+  return indices;
 }
 
 }  // namespace bloom_test

@@ -25,7 +25,7 @@ namespace sstfilter {
 namespace {
 
 using ::sstfilter::bloom_test::BuildFilter;
-using ::sstfilter::bloom_test::Key16;
+using ::sstfilter::bloom_test::FirstMatches;
 using ::sstfilter::bloom_test::Keys16;
 
 using ::sstfilter::test::Hex64;
@@ -89,15 +89,7 @@ TEST(BumpedRibbonGoldenTest, FirstFalsePositives) {
   const auto policy = Policy(FilterOptions::Fpp(0.01));
   const std::string filter = BuildFilter(*policy, Keys16(0, 0, 10000));
   std::unique_ptr<FilterReader> reader = policy->NewReader(filter);
-  std::string indices;
-  int found = 0;
-  for (uint64_t i = 0; found < 8; ++i) {
-    if (reader->MayMatch(Key16(1, i))) {
-      absl::StrAppend(&indices, found == 0 ? "" : ",", i);
-      ++found;
-    }
-  }
-  CheckGolden("first false positives", indices,
+  CheckGolden("first false positives", FirstMatches(*reader, 1, 8),
               std::string("34,179,202,223,250,797,807,854"));
 }
 
