@@ -25,7 +25,8 @@ enum class QueryPath {
 // Whether this build and CPU can run path.
 bool QueryPathAvailable(QueryPath path);
 
-// The path NewBumpedRibbonFilterPolicy uses: the last available of the three.
+// The path NewBumpedRibbonFilterPolicy uses: the fastest available, AVX-512,
+// then AVX2, then scalar.
 QueryPath BestQueryPath();
 
 // NewBumpedRibbonFilterPolicy with its readers pinned to path (the scalar one

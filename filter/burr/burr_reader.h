@@ -89,7 +89,8 @@ __attribute__((always_inline)) inline void PrepareBatch(
 
 // How a reader checks an equation at a position: ScalarProbe is CheckAt of
 // burr_probe.h (one popcnt per column where the caller is compiled for it);
-// VectorProbe (burr_probe_avx512.h) checks eight columns at a time.
+// VectorProbe (burr_reader_avx512.cc, with the check of burr_probe_avx512.h)
+// checks eight columns at a time.
 struct ScalarProbe {
   template <int kLower>
   __attribute__((always_inline)) static bool Check(const Position& at,
