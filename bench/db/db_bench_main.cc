@@ -28,6 +28,7 @@
 #include "bench/db/db_report.h"
 #include "bench/db/leveldb_store.h"
 #include "bench/db/rocksdb_store.h"
+#include "bench/flag_check.h"
 
 ABSL_FLAG(uint64_t, keys, 10'000'000, "keys in each database");
 ABSL_FLAG(uint64_t, value_bytes, 32, "bytes of each value");
@@ -99,6 +100,9 @@ int Main(int argc, char** argv) {
       "db_bench [--keys=N] [--stores=rocksdb,leveldb] [--configs=a,b] "
       "[--format=table|json]\nBuilds real RocksDB and LevelDB databases with "
       "each filter configuration and times point lookups.");
+  if (absl::Status flags = CheckFlags(argc, argv); !flags.ok()) {
+    return Usage(std::string(flags.message()));
+  }
   absl::ParseCommandLine(argc, argv);
   DbShape shape;
   shape.keys = absl::GetFlag(FLAGS_keys);

@@ -10,7 +10,7 @@ source "${TEST_SRCDIR}/${TEST_WORKSPACE}/bench/bench_test_lib.sh"
 tiny=(--keys=20000 --lookups=500 --reps=2 --dir="$tmp")
 
 for args in "--keys=0" "--lookups=0" "--reps=0" "--format=xml" "--stores=mysql" \
-            "--configs=nosuch"; do
+            "--configs=nosuch" "--bogus=1" "--keys=abc"; do
   expect_usage_error "$args" "$bench" "${tiny[@]}" $args
 done
 

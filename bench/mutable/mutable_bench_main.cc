@@ -22,6 +22,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
+#include "bench/flag_check.h"
 #include "bench/keys.h"
 #include "bench/mutable/mutable_bench.h"
 #include "bench/mutable/mutable_report.h"
@@ -65,6 +66,9 @@ int Main(int argc, char** argv) {
       "mutable_bench [--keys=1e6,1e7] [--fpp=0.01] [--queries=N] [--reps=N] "
       "[--format=table|json]\nThe mutable Bloom filter against the immutable "
       "native filter of the same keys.");
+  if (absl::Status flags = CheckFlags(argc, argv); !flags.ok()) {
+    return Usage(std::string(flags.message()));
+  }
   const std::vector<char*> rest = absl::ParseCommandLine(argc, argv);
   if (rest.size() > 1) return Usage(std::string("stray argument ") + rest[1]);
   std::vector<uint64_t> sizes;

@@ -10,7 +10,8 @@ source "${TEST_SRCDIR}/${TEST_WORKSPACE}/bench/bench_test_lib.sh"
 tiny=(--keys=20000,50000 --queries=8192 --reps=2)
 
 for args in "--keys=0" "--keys=1.5" "--keys=abc" "--keys=" "--fpp=1.5" "--fpp=0" \
-            "--queries=1000" "--queries=0" "--reps=0" "--format=xml" "stray"; do
+            "--queries=1000" "--queries=0" "--reps=0" "--format=xml" "stray" "--bogus=1" \
+            "--fpp=abc" "--reps=1.5"; do
   expect_usage_error "$args" "$bench" "${tiny[@]}" $args
 done
 
