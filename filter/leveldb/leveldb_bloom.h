@@ -58,12 +58,12 @@ constexpr double kLevelDbBloomMinFpp = 6.6e-10;
 //    k = round(ln 2 * c), at least 1: the standard Bloom optimum
 //    (util/bloom_math.h); at k = 1, c is at least -1 / ln(1 - p), the size
 //    whose one probe gives p (for p above about 0.59 the optimum's c is
-//    smaller, and its rate above p: 99% at p = 0.9). Because LevelDB's probe sequence does worse than
-//    that formula in filters of more than about 2^18 bits, a filter of 2^16
-//    bits or more is measured against sample hashes when it is built and
-//    rebuilt 1.2 times larger (at most 8 times) until it meets p. LevelDB reads
-//    k and the size from the filter, so these filters are still readable by
-//    LevelDB.
+//    smaller, and its rate above p: 99% at p = 0.9). Because LevelDB's probe
+//    sequence does worse than that formula in filters of more than about 2^18
+//    bits, a filter of 2^16 bits or more is measured against sample hashes
+//    when it is built and rebuilt 1.2 times larger (at most 8 times) until it
+//    meets p. LevelDB reads k and the size from the filter, so these filters
+//    are still readable by LevelDB.
 // Returns InvalidArgumentError for invalid options (see ValidateFilterOptions)
 // and for an fpp below kLevelDbBloomMinFpp, naming the value.
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewLevelDbBloomPolicy(

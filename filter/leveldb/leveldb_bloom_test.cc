@@ -337,6 +337,33 @@ TEST(LevelDbBloomFormatTest, SizeAndProbeByte) {
   }
 }
 
+// The accuracy tests' keys: 16 random bytes, the low bit of the first byte
+// clear for added keys and set for absent ones, which keeps the two apart.
+std::string BuildRandomFilter(const FilterPolicy& policy, size_t num_keys,
+                              test::Random* rng) {
+  std::unique_ptr<FilterBuilder> builder = policy.NewBuilder();
+  for (size_t i = 0; i < num_keys; ++i) {
+    std::string key = rng->Bytes(16);
+    key[0] = static_cast<char>(key[0] & ~1);
+    builder->AddKey(key);
+  }
+  std::string filter;
+  builder->Finish(&filter);
+  return filter;
+}
+
+// The share of num_probes absent keys that reader matches.
+double MeasuredFpp(const FilterReader& reader, size_t num_probes,
+                   test::Random* rng) {
+  size_t positives = 0;
+  for (size_t i = 0; i < num_probes; ++i) {
+    std::string key = rng->Bytes(16);
+    key[0] = static_cast<char>(key[0] | 1);
+    positives += reader.MayMatch(key);
+  }
+  return static_cast<double>(positives) / static_cast<double>(num_probes);
+}
+
 // A policy sized from a rate delivers it: measured rate at most 1.15 times the
 // target, with 1,000,000 absent keys (about 1,000 false positives even at
 // 0.1%).
@@ -357,24 +384,9 @@ TEST(LevelDbBloomAccuracyTest, FppPolicyMeetsItsTarget) {
     test::Random rng(seed);
     std::unique_ptr<const FilterPolicy> policy =
         MakePolicy(FilterOptions::Fpp(fpp));
-    // 16-byte keys; the low bit of the first byte keeps added and absent keys
-    // apart.
-    std::unique_ptr<FilterBuilder> builder = policy->NewBuilder();
-    for (size_t i = 0; i < kKeys; ++i) {
-      std::string key = rng.Bytes(16);
-      key[0] = static_cast<char>(key[0] & ~1);
-      builder->AddKey(key);
-    }
-    std::string filter;
-    builder->Finish(&filter);
+    const std::string filter = BuildRandomFilter(*policy, kKeys, &rng);
     std::unique_ptr<FilterReader> reader = policy->NewReader(filter);
-    size_t positives = 0;
-    for (size_t i = 0; i < kProbes; ++i) {
-      std::string key = rng.Bytes(16);
-      key[0] = static_cast<char>(key[0] | 1);
-      positives += reader->MayMatch(key);
-    }
-    const double measured = static_cast<double>(positives) / kProbes;
+    const double measured = MeasuredFpp(*reader, kProbes, &rng);
     EXPECT_LE(measured, 1.15 * fpp);
     // Growth stays within the builder's bound (kGrowthFactor^kMaxGrowths).
     const double stored_bits_per_key = (filter.size() - 1) * 8.0 / kKeys;
@@ -398,23 +410,10 @@ TEST(LevelDbBloomAccuracyTest, HighFppPolicyMeetsItsTarget) {
     test::Random rng(seed);
     std::unique_ptr<const FilterPolicy> policy =
         MakePolicy(FilterOptions::Fpp(fpp));
-    std::unique_ptr<FilterBuilder> builder = policy->NewBuilder();
-    for (size_t i = 0; i < kKeys; ++i) {
-      std::string key = rng.Bytes(16);
-      key[0] = static_cast<char>(key[0] & ~1);
-      builder->AddKey(key);
-    }
-    std::string filter;
-    builder->Finish(&filter);
+    const std::string filter = BuildRandomFilter(*policy, kKeys, &rng);
     ASSERT_LT((filter.size() - 1) * 8, size_t{1} << 16);  // not grown
     std::unique_ptr<FilterReader> reader = policy->NewReader(filter);
-    size_t positives = 0;
-    for (size_t i = 0; i < kProbes; ++i) {
-      std::string key = rng.Bytes(16);
-      key[0] = static_cast<char>(key[0] | 1);
-      positives += reader->MayMatch(key);
-    }
-    const double measured = static_cast<double>(positives) / kProbes;
+    const double measured = MeasuredFpp(*reader, kProbes, &rng);
     EXPECT_LE(measured, 1.05 * fpp);
     EXPECT_NEAR(reader->ExpectedFpp(), measured, 0.05 * fpp);
   }
