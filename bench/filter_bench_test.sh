@@ -13,7 +13,7 @@ tiny=(--keys=1000 --reps=1 --workloads=random16)
 # Bad flags: status 2, exactly one line on stderr, nothing on stdout.
 for args in "--impls=nosuch" "--keys=0" "--fpp=1.5" "--fpp=0" "--format=xml" \
             "--reps=0" "--bits_per_key=500" "--workloads=zipf" "--bogus=1" \
-            "--quick=maybe" "stray" "--keys"; do
+            "--quick=maybe" "stray" "--keys" "--plot=/nonexistent/dir/fpp.png"; do
   expect_usage_error "$args" "$bench" $args
 done
 

@@ -3,7 +3,9 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <set>
+#include <system_error>
 #include <vector>
 
 #include "absl/flags/flag.h"
@@ -123,6 +125,16 @@ absl::StatusOr<Options> MakeOptions(const RawFlags& raw) {
   options.quick = raw.quick;
   options.list = raw.list;
   options.plot = raw.plot;
+  if (!raw.plot.empty()) {
+    // Checked before the run: the plot is drawn after every case has run.
+    std::filesystem::path dir = std::filesystem::path(raw.plot).parent_path();
+    if (dir.empty()) dir = ".";
+    std::error_code error;
+    if (!std::filesystem::is_directory(dir, error)) {
+      return FlagError("plot", raw.plot,
+                       "'" + dir.string() + "' is not a directory");
+    }
+  }
   BenchConfig& bench = options.bench;
   bench.drop_one_key = raw.inject_false_negative;
 

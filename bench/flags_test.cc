@@ -138,6 +138,8 @@ TEST(FlagsTest, BadValuesAreOneLineErrorsNamingTheFlag) {
       {"placement", "64"},
       {"placement", "-1"},
       {"placement", "aligned"},
+      {"plot", "/nonexistent/dir/fpp.png"},
+      {"plot", "/etc/passwd/fpp.png"},
   };
   for (const BadCase& c : cases) {
     RawFlags raw;
@@ -150,6 +152,7 @@ TEST(FlagsTest, BadValuesAreOneLineErrorsNamingTheFlag) {
     if (flag == "reps") raw.reps = c.value;
     if (flag == "format") raw.format = c.value;
     if (flag == "placement") raw.placement = c.value;
+    if (flag == "plot") raw.plot = c.value;
     absl::StatusOr<Options> options = MakeOptions(raw);
     ASSERT_FALSE(options.ok()) << flag << "=" << c.value;
     EXPECT_EQ(options.status().code(), absl::StatusCode::kInvalidArgument);
