@@ -13,6 +13,7 @@ def sstfilter_repositories():
         libraries = {
             "absl/base:core_headers": "pkg-config:absl_core_headers",
             "absl/base:base": "pkg-config:absl_base",
+            "absl/container:inlined_vector": "pkg-config:absl_inlined_vector",
             "absl/flags:flag": "pkg-config:absl_flags",
             "absl/flags:parse": "pkg-config:absl_flags_parse",
             "absl/flags:usage": "pkg-config:absl_flags_usage",

@@ -70,11 +70,13 @@ ParsedFilter ParseFilter(absl::string_view filter) {
   // Every size is checked against the body before it is multiplied, so no
   // product below can overflow: words and blocks are bounded by body bits.
   // The layers' shapes first; their pointers once the body is known to fit.
-  std::vector<ParsedLayer>& layers = parsed.layers;
+  auto& layers = parsed.layers;
   layers.reserve(num_layers);
   uint64_t words = 0, threshold_bytes = 0;
   for (uint64_t i = 0; i < num_layers; ++i) {
-    LayerShape shape;
+    // Decoded in place: a ParsedLayer built aside and copied in took a third
+    // of a parse (GCC copies it with `rep movs`).
+    LayerShape& shape = layers.emplace_back().shape;
     if ((p = GetVarint64Ptr(p, header_end, &shape.num_segments)) == nullptr)
       return parsed;
     if ((p = GetVarint64Ptr(p, header_end, &shape.segment_blocks)) == nullptr)
@@ -91,7 +93,6 @@ ParsedFilter ParseFilter(absl::string_view filter) {
     words += shape.num_words(columns);
     threshold_bytes += shape.threshold_bytes();
     if (words > body_bytes || threshold_bytes > body_bytes) return parsed;
-    layers.push_back(ParsedLayer{shape, nullptr, nullptr});
   }
   if (p != header_end || words * 8 + threshold_bytes != body_bytes) {
     layers.clear();

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/string_view.h"
 
 namespace sstfilter {
@@ -142,7 +143,12 @@ struct ParsedFilter {
   uint64_t num_keys = 0;
   uint64_t seed = 0;
   int columns = 0;  // of the lower blocks; upper blocks have one more
-  std::vector<ParsedLayer> layers;  // meaningful only for Verdict::kProbe
+  // Meaningful only for Verdict::kProbe. Held in the object up to
+  // kInlineLayers (10^8 keys make about 6): parsing a filter, as
+  // KeyMayMatch does for every key, allocates nothing, and a reader's query
+  // finds layer 0 in the reader itself, not behind one more pointer.
+  static constexpr size_t kInlineLayers = 8;
+  absl::InlinedVector<ParsedLayer, kInlineLayers> layers;
 };
 
 // Threshold code of block b of a layer.
