@@ -288,8 +288,7 @@ std::string UsageText() {
          "               [--bits_per_key=X,...] [--fpp=P,...] [--reps=N] "
          "[--quick]\n"
          "               [--placement=natural|0..63] [--huge_pages]\n"
-         "               [--format=table|json]"
-         "               [--plot=FILE.png] [--list]\n\n"
+         "               [--format=table|json] [--plot=FILE.png] [--list]\n\n"
          "Exit status: 0 ok, 1 error, 2 bad flags, 3 false negative.";
 }
 
