@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/string_view.h"
@@ -65,6 +66,42 @@ bool Covered(const KeyBits& key, const std::vector<const KeyBits*>& others) {
   return true;
 }
 
+// Whole-filter reads during the adds: a snapshot frozen now holds every key
+// published before it began. Counts, per reader, the sampled published keys a
+// snapshot does not match.
+class FrozenSnapshots {
+ public:
+  explicit FrozenSnapshots(int readers)
+      : policy_(std::move(*NewBloomFilterPolicy(FilterOptions::Fpp(0.01)))),
+        misses_(readers, 0) {}
+
+  void Check(int reader, const MutableBloomFilter& filter,
+             const std::vector<std::vector<std::string>>& keys,
+             const std::vector<uint64_t>& published) {
+    const std::string frozen = filter.Freeze();
+    std::unique_ptr<FilterReader> snapshot = policy_->NewReader(frozen);
+    for (size_t t = 0; t < keys.size(); ++t) {
+      for (uint64_t i = 0; i < published[t]; i += 97) {
+        misses_[reader] += !snapshot->MayMatch(keys[t][i]);
+      }
+    }
+  }
+
+  // Every reader ran, and neither the live filter nor a snapshot missed a
+  // published key.
+  void ExpectNoMisses(const mutable_test::QueryWhileAddingResult& seen) const {
+    for (size_t r = 0; r < misses_.size(); ++r) {
+      EXPECT_EQ(seen.misses[r], 0u) << "reader " << r;
+      EXPECT_EQ(misses_[r], 0u) << "reader " << r;
+      EXPECT_GT(seen.checks[r], 0u) << "reader " << r << " never ran";
+    }
+  }
+
+ private:
+  std::unique_ptr<const FilterPolicy> policy_;
+  std::vector<uint64_t> misses_;
+};
+
 TEST(MutableBloomThreadsTest, FourWritersTwoReaders) {
   MutableBloomFilter filter =
       Make(FilterOptions::Fpp(0.01), kWriters * kKeysPerWriter);
@@ -76,9 +113,7 @@ TEST(MutableBloomThreadsTest, FourWritersTwoReaders) {
   }
   std::vector<std::vector<char>> returned(kWriters,
                                           std::vector<char>(kKeysPerWriter));
-  std::unique_ptr<const FilterPolicy> policy =
-      std::move(*NewBloomFilterPolicy(FilterOptions::Fpp(0.01)));
-  std::vector<uint64_t> frozen_misses(kReaders, 0);
+  FrozenSnapshots snapshots(kReaders);
   const mutable_test::QueryWhileAddingResult seen =
       mutable_test::QueryWhileAdding(
           filter, keys, kReaders,
@@ -86,23 +121,11 @@ TEST(MutableBloomThreadsTest, FourWritersTwoReaders) {
             returned[t][i] = filter.Add(keys[t][i]);
           },
           [&](int r, const std::vector<uint64_t>& published) {
-            // Whole-filter reads during the adds: a snapshot frozen now holds
-            // every key published before it began.
-            const std::string frozen = filter.Freeze();
-            std::unique_ptr<FilterReader> reader = policy->NewReader(frozen);
-            for (int t = 0; t < kWriters; ++t) {
-              for (uint64_t i = 0; i < published[t]; i += 97) {
-                frozen_misses[r] += !reader->MayMatch(keys[t][i]);
-              }
-            }
+            snapshots.Check(r, filter, keys, published);
             filter.ApproximateCount();
             filter.ExpectedFpp();
           });
-  for (int r = 0; r < kReaders; ++r) {
-    EXPECT_EQ(seen.misses[r], 0u) << "reader " << r;
-    EXPECT_EQ(frozen_misses[r], 0u) << "reader " << r;
-    EXPECT_GT(seen.checks[r], 0u) << "reader " << r << " never ran";
-  }
+  snapshots.ExpectNoMisses(seen);
   // Afterwards every key matches, and adding it again changes nothing.
   uint64_t returned_true = 0;
   for (int t = 0; t < kWriters; ++t) {
@@ -166,9 +189,7 @@ TEST(MutableBloomThreadsTest, SingleWriterTwoReaders) {
   MutableBloomFilter filter = Make(FilterOptions::Fpp(0.01), kKeys);
   std::vector<std::vector<std::string>> keys(1);
   for (uint64_t i = 0; i < kKeys; ++i) keys[0].push_back(Key16(0, i));
-  std::unique_ptr<const FilterPolicy> policy =
-      std::move(*NewBloomFilterPolicy(FilterOptions::Fpp(0.01)));
-  std::vector<uint64_t> frozen_misses(kReaders, 0);
+  FrozenSnapshots snapshots(kReaders);
   const mutable_test::QueryWhileAddingResult seen =
       mutable_test::QueryWhileAdding(
           filter, keys, kReaders,
@@ -183,17 +204,9 @@ TEST(MutableBloomThreadsTest, SingleWriterTwoReaders) {
             }
           },
           [&](int r, const std::vector<uint64_t>& published) {
-            const std::string frozen = filter.Freeze();
-            std::unique_ptr<FilterReader> reader = policy->NewReader(frozen);
-            for (uint64_t i = 0; i < published[0]; i += 97) {
-              frozen_misses[r] += !reader->MayMatch(keys[0][i]);
-            }
+            snapshots.Check(r, filter, keys, published);
           });
-  for (int r = 0; r < kReaders; ++r) {
-    EXPECT_EQ(seen.misses[r], 0u) << "reader " << r;
-    EXPECT_EQ(frozen_misses[r], 0u) << "reader " << r;
-    EXPECT_GT(seen.checks[r], 0u) << "reader " << r << " never ran";
-  }
+  snapshots.ExpectNoMisses(seen);
   for (const std::string& key : keys[0]) ASSERT_TRUE(filter.MayContain(key));
 }
 
