@@ -19,7 +19,7 @@ done
 
 # --list prints every name.
 "$bench" --list >"$tmp/list" || fail "--list failed"
-for name in sstfilter.leveldb_compat sstfilter.burr leveldb rocksdb.fastbloom rocksdb.legacybloom \
+for name in sstfilter.portable sstfilter.leveldb_compat sstfilter.burr leveldb rocksdb.fastbloom rocksdb.legacybloom \
             rocksdb.ribbon random16 sequential varlen lsm6400; do
   grep -q "^  $name " "$tmp/list" || fail "--list lacks $name"
 done
@@ -37,6 +37,7 @@ for line in open(sys.argv[2]):
         break
     if line.startswith("  "):
         listed.add(line.split()[0])
+listed.discard("sstfilter.portable")  # runs only when named
 assert names == listed, (names, listed)
 fields = ["impl", "workload", "keys", "key_bytes", "bits_per_key_config", "bits_per_key",
           "fp_rate", "expected_fp_rate", "build_ns_per_key", "query_ns_positive",
@@ -52,6 +53,12 @@ for r in rows:
     assert (r["query_ns_batched"] is None) == (r["impl"] == "leveldb"), r
     assert r["keys_checked"] == 1000
 PY
+
+# An implementation outside the default run runs when named.
+"$bench" "${tiny[@]}" --impls=sstfilter.portable --format=json >"$tmp/portable" 2>/dev/null ||
+  fail "sstfilter.portable run failed"
+[ "$(grep -c '"impl":"sstfilter.portable"' "$tmp/portable")" -eq 1 ] ||
+  fail "sstfilter.portable: not one row"
 
 # Table: a header, one row per implementation, the ratio columns.
 "$bench" "${tiny[@]}" --impls=rocksdb.fastbloom,leveldb >"$tmp/table" 2>/dev/null ||

@@ -26,7 +26,8 @@
 // Every value flag is a string validated by MakeOptions, so Abseil never
 // rejects a value.
 ABSL_FLAG(std::string, impls, "",
-          "comma list of implementations (default: all; --list prints them)");
+          "comma list of implementations (default: all but sstfilter.portable; "
+          "--list prints them)");
 ABSL_FLAG(std::string, workloads, "",
           "comma list of workloads: random16,sequential,varlen,lsm6400 "
           "(default: all; --quick: all but lsm6400)");
@@ -139,7 +140,9 @@ absl::StatusOr<Options> MakeOptions(const RawFlags& raw) {
   bench.drop_one_key = raw.inject_false_negative;
 
   if (raw.impls.empty()) {
-    for (const ImplEntry& entry : Registry()) bench.impls.push_back(&entry);
+    for (const ImplEntry& entry : Registry()) {
+      if (entry.in_default_run) bench.impls.push_back(&entry);
+    }
   } else {
     std::set<std::string> seen;
     for (const std::string& name : SplitList(raw.impls)) {

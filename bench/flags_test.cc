@@ -14,10 +14,18 @@ namespace sstfilter {
 namespace bench {
 namespace {
 
+// Every implementation but sstfilter.portable, which runs only when named.
 TEST(FlagsTest, DefaultsCoverEverything) {
   absl::StatusOr<Options> options = MakeOptions(RawFlags());
   ASSERT_TRUE(options.ok()) << options.status();
-  EXPECT_EQ(options->bench.impls.size(), Registry().size());
+  std::vector<std::string> default_impls;
+  for (const ImplEntry* entry : options->bench.impls) {
+    default_impls.push_back(entry->name);
+  }
+  EXPECT_EQ(default_impls, (std::vector<std::string>{
+                               "sstfilter", "sstfilter.leveldb_compat",
+                               "sstfilter.burr", "leveldb", "rocksdb.fastbloom",
+                               "rocksdb.legacybloom", "rocksdb.ribbon"}));
   EXPECT_EQ(options->bench.workloads,
             (std::vector<std::string>{"random16", "sequential", "varlen",
                                       "lsm6400"}));
@@ -107,6 +115,17 @@ TEST(FlagsTest, ListsAndNotations) {
   EXPECT_EQ(options->bench.filter_sizes[2].fpp, 0.01);
   EXPECT_EQ(options->bench.reps, 5);
   EXPECT_EQ(options->format, Format::kJson);
+}
+
+TEST(FlagsTest, AnImplementationOutsideTheDefaultsRunsWhenNamed) {
+  RawFlags raw;
+  raw.impls = "sstfilter.portable,sstfilter";
+  absl::StatusOr<Options> options = MakeOptions(raw);
+  ASSERT_TRUE(options.ok()) << options.status();
+  ASSERT_EQ(options->bench.impls.size(), 2u);
+  EXPECT_STREQ(options->bench.impls[0]->name, "sstfilter.portable");
+  EXPECT_FALSE(options->bench.impls[0]->in_default_run);
+  EXPECT_STREQ(options->bench.impls[1]->name, "sstfilter");
 }
 
 struct BadCase {

@@ -4,6 +4,7 @@
 #include "bench/rocksdb_adapter.h"
 #include "bench/sstfilter_adapter.h"
 #include "filter/bloom/bloom.h"
+#include "filter/bloom/bloom_impl.h"
 #include "filter/burr/burr.h"
 #include "filter/leveldb/leveldb_bloom.h"
 
@@ -23,6 +24,14 @@ absl::StatusOr<std::unique_ptr<SstFilterAdapter>> CreateSstFilter(
   return SstFilterAdapter::Create(kFactory, o);
 }
 
+// The native policy with its readers pinned to the portable path, whatever
+// the CPU: what a CPU without AVX2 runs.
+absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewPortableBloomPolicy(
+    const FilterOptions& options) {
+  return bloom_internal::NewBloomFilterPolicyWithPath(
+      options, bloom_internal::ProbePath::kScalar);
+}
+
 }  // namespace
 
 const std::vector<ImplEntry>& Registry() {
@@ -31,6 +40,14 @@ const std::vector<ImplEntry>& Registry() {
       {"sstfilter",
        "sstfilter's native cache-local Bloom (NewBloomFilterPolicy)",
        MakeFactory<SstFilterAdapter>(CreateSstFilter<NewBloomFilterPolicy>)},
+      // Not in the default run: the portable reader is not what an x86-64
+      // CPU with AVX2 runs, and it would lengthen every default run.
+      {"sstfilter.portable",
+       "sstfilter's native Bloom through its portable reader (what CPUs "
+       "without AVX2 run: one probe at a time, stopping at the first clear "
+       "bit); only when named in --impls",
+       MakeFactory<SstFilterAdapter>(CreateSstFilter<NewPortableBloomPolicy>),
+       /*in_default_run=*/false},
       {"sstfilter.leveldb_compat",
        "sstfilter's LevelDB-compatible Bloom (NewLevelDbBloomPolicy)",
        MakeFactory<SstFilterAdapter>(CreateSstFilter<NewLevelDbBloomPolicy>)},

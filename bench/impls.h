@@ -30,9 +30,12 @@ struct ImplEntry {
   const char* name;
   const char* description;
   Factory make;
+  // Whether a run without --impls includes it; the others run only when named.
+  bool in_default_run = true;
 };
 
 // Every registered implementation, in the order the table lists them.
+// (--impls picks any of them; a run without it takes those in_default_run.)
 const std::vector<ImplEntry>& Registry();
 const ImplEntry* FindImpl(absl::string_view name);
 
