@@ -59,30 +59,55 @@ struct Band {
 // first 1 lies, eliminating the row there, until it reaches a free slot (which
 // it may take) or has no 1 left.
 struct Walk {
-  uint64_t slot;   // where its first 1 now is
-  uint64_t coeff;  // its coefficients from there on; 0: none left
-  uint32_t rhs;    // its fingerprint bits, with the eliminated rows' added
-  uint64_t key;    // its key, an index into the sorted keys; kNoKey: none
+  uint64_t slot;       // where its first 1 now is
+  const uint64_t* at;  // the band's coefficients at slot
+  uint64_t row;        // *at, loaded by the step that arrived at slot
+  uint64_t coeff;      // its coefficients from there on; 0: none left
+  uint32_t rhs;        // its fingerprint bits, with the eliminated rows' added
+  uint64_t key;        // its key, an index into the sorted keys; kNoKey: none
 };
 
 constexpr uint64_t kNoKey = ~uint64_t{0};
+
+// The number of trailing zeros of x != 0. On x86-64 the tzcnt instruction
+// itself (bsf on CPUs before BMI1: the same result for x != 0), whose 64-bit
+// result GCC does not know to be small: from __builtin_ctzll it sign-extends
+// the int before adding it to a slot, a cycle more on a walk's chain.
+__attribute__((always_inline)) inline uint64_t TrailingZeros(uint64_t x) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  uint64_t n;
+  asm("tzcnt %1, %0" : "=r"(n) : "r"(x) : "cc");
+  return n;
+#else
+  return static_cast<uint64_t>(__builtin_ctzll(x));
+#endif
+}
 
 // One step of a walk; returns whether the walk has stopped. A stopped walk
 // stays put: at a free slot a step changes nothing (free slots hold 0
 // coefficients and 0 bits), and a walk with no 1 left is parked at `parking`,
 // a slot past the segment that is always free.
-__attribute__((always_inline)) inline bool Step(uint64_t* coeffs, uint32_t* rhs,
+//
+// The chain from one step to the next is: xor the row, count trailing zeros,
+// load the next row. That load addresses the old slot plus the skip, so the
+// add that moves the walk happens beside it rather than before it. The row is
+// read ahead: whoever writes the band refreshes the row of a walk there.
+__attribute__((always_inline)) inline bool Step(const uint64_t* coeffs,
+                                                const uint32_t* rhs,
                                                 uint64_t parking, Walk* w) {
-  const uint64_t row = coeffs[w->slot];
+  const uint64_t row = w->row;
   w->coeff ^= row;
   w->rhs ^= rhs[w->slot];
   if (w->coeff == 0) {
     w->slot = parking;
+    w->at = coeffs + parking;
+    w->row = 0;
     return true;
   }
-  // Through uint32_t: GCC sign-extends the int, a cycle more on the chain.
-  const uint64_t skip = static_cast<uint32_t>(__builtin_ctzll(w->coeff));
+  const uint64_t skip = TrailingZeros(w->coeff);
   w->coeff >>= skip;
+  w->row = w->at[skip];
+  w->at += skip;
   w->slot += skip;
   return row == 0;
 }
@@ -250,13 +275,18 @@ class SegmentSolver {
   }
 
   Walk BeginWalk(uint64_t key) const {
-    if (key == kNoKey) return Walk{slots_, 0, 0, kNoKey};  // parked
+    const uint64_t* const coeffs = coeff_.data();
+    if (key == kNoKey) {  // parked
+      return Walk{slots_, coeffs + slots_, 0, 0, 0, kNoKey};
+    }
     const uint64_t h = keys_[key];
     const uint64_t block = first_block_ + (start_[key] >> kLog2BlockSlots);
     const int columns = columns_ + (block >= shape_.upper_start ? 1 : 0);
     const uint32_t mask =
         columns >= 32 ? ~uint32_t{0} : (uint32_t{1} << columns) - 1;
-    return Walk{start_[key], CoeffRow(h), Fingerprint(h) & mask, key};
+    const uint64_t slot = start_[key];
+    return Walk{slot,        coeffs + slot,         coeffs[slot],
+                CoeffRow(h), Fingerprint(h) & mask, key};
   }
 
   // Bands the segment's sorted keys, and writes the threshold code of every
@@ -299,6 +329,7 @@ class SegmentSolver {
         coeffs[lead.slot] = lead.coeff;
         rhs[lead.slot] = lead.rhs;
         taken_.push_back(static_cast<uint32_t>(lead.slot));
+        next.row = *next.at;  // it may wait at the slot just taken
       } else if (lead.rhs == 0) {
         taken_.push_back(kNoSlot);  // implied by the band
       } else {
