@@ -163,9 +163,11 @@ void ExpectSameAnswers(const FilterReader& scalar, const FilterReader& other,
 }
 
 // The AVX2 and AVX-512 readers give the scalar reader's answers. The column
-// counts cover the vector check's groups of eight: none (0/1 columns, the
+// counts cover the AVX-512 check's groups of eight: none (0/1 columns, the
 // scalar check), one group (1/2, 6/7, 7/8), two (8/9, 19/20 fill three) and
-// four (31/32).
+// four (31/32); and the AVX2 check's steps of four: one (1/2), two (6/7,
+// 7/8), three (8/9), five (19/20, the last step one column) and eight
+// (31/32).
 TEST(BumpedRibbonTest, QueryPathsAgree) {
   std::vector<QueryPath> paths;
   for (QueryPath path : {QueryPath::kAvx2, QueryPath::kAvx512}) {
