@@ -35,9 +35,9 @@ LaneParities(__m256i v) {
   const __m256i low_nibbles = _mm256_set1_epi8(0x0f);
   const __m256i byte_parity = _mm256_xor_si256(
       _mm256_shuffle_epi8(nibble_parity, _mm256_and_si256(v, low_nibbles)),
-      _mm256_shuffle_epi8(nibble_parity,
-                          _mm256_and_si256(_mm256_srli_epi16(v, 4),
-                                           low_nibbles)));
+      _mm256_shuffle_epi8(
+          nibble_parity,
+          _mm256_and_si256(_mm256_srli_epi16(v, 4), low_nibbles)));
   const __m256i odd_bytes =
       _mm256_sad_epu8(byte_parity, _mm256_setzero_si256());
   return static_cast<uint32_t>(_mm256_movemask_pd(
