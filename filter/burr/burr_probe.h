@@ -1,10 +1,10 @@
 // Checking a key's equation against one layer of the bumped Ribbon filter:
 // where the equation lies, what to prefetch, and the parity of its
 // coefficients with each solution column. Everything is inline and written
-// once: the AVX2 reader (burr_reader_avx2.cc) compiles the same code with
-// target("avx2,popcnt"), where a parity is one popcnt instruction, and the
-// AVX-512 reader replaces only the column check (burr_probe_avx512.h); tests
-// check that the three paths agree.
+// once: the AVX2 and AVX-512 readers replace only the column check
+// (burr_probe_avx2.h, burr_probe_avx512.h), and keep this one, compiled with
+// popcnt, for filters with no lower column; tests check that the three paths
+// agree.
 //
 // Internal header: include filter/burr/burr.h instead.
 
