@@ -101,14 +101,21 @@ __attribute__((always_inline)) inline uint32_t ColumnParity(
                          (LoadWord(next + 8 * c) & row.high)));
 }
 
+// The words of the block after the start block, which follow the start
+// block's words directly. At offset 0 the start block is read in its place (a
+// start at offset 0 may be in a segment's last block): SplitCoeffs gives it
+// no bits there.
+__attribute__((always_inline)) inline const char* FollowingWords(
+    const Position& at) {
+  return at.offset != 0 ? at.words + 8 * at.columns : at.words;
+}
+
 // Whether the solution gives the key's fingerprint in every column of its
-// block. The next block follows the start block's words directly; at offset
-// 0 the start block is read in its place (a start at offset 0 may be in a
-// segment's last block), and its bits are masked off.
+// block.
 __attribute__((always_inline)) inline bool ScalarCheck(const Position& at,
                                                        uint64_t coeff,
                                                        uint32_t fingerprint) {
-  const char* next = at.offset != 0 ? at.words + 8 * at.columns : at.words;
+  const char* next = FollowingWords(at);
   const SplitRow row = SplitCoeffs(coeff, at.offset);
   uint32_t acc = 0;
   for (int c = 0; c < at.columns; ++c) {
@@ -128,7 +135,7 @@ __attribute__((always_inline)) inline bool FixedCheck(const Position& at,
                                                       uint64_t coeff,
                                                       uint32_t fingerprint) {
   const bool upper = at.columns > kLower;
-  const char* next = at.offset != 0 ? at.words + 8 * at.columns : at.words;
+  const char* next = FollowingWords(at);
   const SplitRow row = SplitCoeffs(coeff, at.offset);
   uint32_t acc = 0;
 #pragma GCC unroll 32

@@ -54,7 +54,7 @@ Avx2VectorCheck(const Position& at, uint64_t coeff, uint32_t fingerprint) {
   static_assert(kLower >= 1 && kLower < kMaxColumns,
                 "lower blocks have 1..kMaxColumns-1 columns");
   constexpr int kSteps = (kLower + 1 + 3) / 4;  // up to kLower + 1 columns
-  const char* next = at.offset != 0 ? at.words + 8 * at.columns : at.words;
+  const char* next = FollowingWords(at);
   const SplitRow row = SplitCoeffs(coeff, at.offset);
   const __m256i low = _mm256_set1_epi64x(static_cast<long long>(row.low));
   const __m256i high = _mm256_set1_epi64x(static_cast<long long>(row.high));

@@ -34,7 +34,7 @@ VectorCheck(const Position& at, uint64_t coeff, uint32_t fingerprint) {
   static_assert(kLower >= 1 && kLower < kMaxColumns,
                 "lower blocks have 1..kMaxColumns-1 columns");
   constexpr int kGroups = (kLower + 1 + 7) / 8;  // up to kLower + 1 columns
-  const char* next = at.offset != 0 ? at.words + 8 * at.columns : at.words;
+  const char* next = FollowingWords(at);
   const SplitRow row = SplitCoeffs(coeff, at.offset);
   const __m512i low = _mm512_set1_epi64(static_cast<long long>(row.low));
   const __m512i high = _mm512_set1_epi64(static_cast<long long>(row.high));
