@@ -108,6 +108,8 @@ ParsedFilter ParseFilter(absl::string_view filter) {
   for (ParsedLayer& layer : layers) {
     layer.words = word_at;
     layer.thresholds = reinterpret_cast<const uint8_t*>(threshold_at);
+    layer.layer_starts =
+        layer.shape.num_segments * SegmentStarts(layer.shape.segment_blocks);
     word_at += layer.shape.num_words(columns) * 8;
     threshold_at += layer.shape.threshold_bytes();
   }

@@ -65,7 +65,9 @@ inline uint64_t Fmix64(uint64_t x) {
 // hash itself for seed 0 (the first attempt; XXH3's output is already well
 // mixed), one more step for each later seed.
 inline uint64_t LayerZeroHash(uint64_t key_hash, uint64_t seed) {
-  for (uint64_t i = 0; i < seed; ++i) key_hash = Fmix64(key_hash);
+  if (__builtin_expect(seed != 0, 0)) {  // no key set met in testing needed it
+    for (uint64_t i = 0; i < seed; ++i) key_hash = Fmix64(key_hash);
+  }
   return key_hash;
 }
 
@@ -86,9 +88,15 @@ inline uint32_t Fingerprint(uint64_t layer_hash) {
   return static_cast<uint32_t>((layer_hash * 0xd6e8feb86659fd93ULL) >> 32);
 }
 
+// Starts a segment of segment_blocks blocks offers: an equation's 64 slots
+// never leave its segment.
+inline uint64_t SegmentStarts(uint64_t segment_blocks) {
+  return segment_blocks * kBlockSlots - kRibbonWidth + 1;
+}
+
 // Where a key's equation starts in a layer of num_segments segments of
 // segment_blocks blocks: the segment and the slot within it, in
-// [0, segment_slots - kRibbonWidth]. Both come from one 128-bit product, so
+// [0, SegmentStarts(segment_blocks)). Both come from one 128-bit product, so
 // (segment, slot) grows with layer_hash: sorting hashes sorts equations.
 struct Start {
   uint64_t segment;
@@ -98,11 +106,28 @@ inline Start StartOf(uint64_t layer_hash, uint64_t num_segments,
                      uint64_t segment_blocks) {
   const unsigned __int128 p =
       static_cast<unsigned __int128>(layer_hash) * num_segments;
-  const uint64_t starts = segment_blocks * kBlockSlots - kRibbonWidth + 1;
   const uint64_t fraction = static_cast<uint64_t>(p);
   return Start{static_cast<uint64_t>(p >> 64),
-               static_cast<uint64_t>(
-                   (static_cast<unsigned __int128>(fraction) * starts) >> 64)};
+               static_cast<uint64_t>((static_cast<unsigned __int128>(fraction) *
+                                      SegmentStarts(segment_blocks)) >>
+                                     64)};
+}
+
+// The same start as one slot number across the layer's segments
+// (segment * 64 * segment_blocks + slot), from two products that do not wait
+// for each other, where StartOf's second product waits for its first: a
+// query's shorter path to its words. With S segments and T starts each
+// (layer_starts = S * T): layer_hash * S = segment * 2^64 + fraction, so
+// (layer_hash * layer_starts) >> 64 = segment * T + (fraction * T) >> 64,
+// exactly segment * T + slot; each segment before adds the 63 slots at its
+// end where no equation starts.
+inline uint64_t StartSlotInLayer(uint64_t layer_hash, uint64_t num_segments,
+                                 uint64_t layer_starts) {
+  const uint64_t segment = static_cast<uint64_t>(
+      (static_cast<unsigned __int128>(layer_hash) * num_segments) >> 64);
+  const uint64_t start = static_cast<uint64_t>(
+      (static_cast<unsigned __int128>(layer_hash) * layer_starts) >> 64);
+  return start + segment * (kRibbonWidth - 1);
 }
 
 // One layer's shape. Blocks are numbered across the layer's segments; blocks
@@ -136,6 +161,9 @@ struct ParsedLayer {
   LayerShape shape;
   const char* words = nullptr;          // solution, little-endian 64-bit words
   const uint8_t* thresholds = nullptr;  // 2-bit codes, 4 per byte, low first
+  // Equation starts in the layer, num_segments * SegmentStarts(segment_blocks)
+  // (below 2^64: the body bounds both), for StartSlotInLayer.
+  uint64_t layer_starts = 0;
 };
 
 struct ParsedFilter {

@@ -21,12 +21,21 @@ class ScalarReader final : public BumpedRibbonReaderBase {
   using BumpedRibbonReaderBase::BumpedRibbonReaderBase;
 
   bool MayMatch(absl::string_view key) const override {
-    return QueryKey<kLower>(filter_, key);
+    if (IsShortKey(key)) {
+      return QueryShortKey<kLower>(first_layer_, seed_, filter_, key);
+    }
+    return MayMatchLonger(key);
   }
 
   void MayMatch(absl::Span<const absl::string_view> keys,
                 bool* results) const override {
-    QueryBatch<kLower>(filter_, keys.data(), keys.size(), results);
+    QueryBatch<kLower>(first_layer_, seed_, filter_, keys.data(), keys.size(),
+                       results);
+  }
+
+ private:
+  __attribute__((noinline)) bool MayMatchLonger(absl::string_view key) const {
+    return QueryKey<kLower>(first_layer_, seed_, filter_, key);
   }
 };
 

@@ -38,22 +38,29 @@ bool Avx2MayMatchOutOfLine(const ParsedFilter& filter, absl::string_view key);
 std::unique_ptr<FilterReader> NewAvx512Reader(const ParsedFilter& filter);
 #endif
 
-// Whether this CPU runs the AVX-512 reader: AVX-512F and VPOPCNTDQ (with the
-// AVX2, BMI2 and popcnt that every such CPU has). Cheap after the first call.
+// Whether this CPU runs the AVX-512 reader: AVX-512F, DQ and VPOPCNTDQ (with
+// the AVX2, BMI2 and popcnt that every such CPU has). Cheap after the first
+// call.
 bool CpuHasAvx512Popcnt();
 
 // Shared by the readers of a well-formed filter.
 class BumpedRibbonReaderBase : public FilterReader {
  public:
   explicit BumpedRibbonReaderBase(const ParsedFilter& filter)
-      : filter_(filter) {}
+      : first_layer_(filter.layers[0]), seed_(filter.seed), filter_(filter) {}
 
   // The filter's rate (FilterFpp in burr_sizing.h); never 0, which the API
   // reserves for a filter that matches nothing.
   double ExpectedFpp() const override;
 
  protected:
-  const ParsedFilter filter_;
+  // What a query reads of its reader when layer 0 keeps its key (96% of
+  // queries): first in the object, so that with the vtable pointer it fills
+  // 64 bytes, and in the object itself rather than behind filter_'s layer
+  // vector.
+  const ParsedLayer first_layer_;
+  const uint64_t seed_;
+  const ParsedFilter filter_;  // every layer, for the keys layer 0 bumps
 };
 
 // Keys per batch step: all are hashed and their layer-0 words and thresholds
@@ -75,15 +82,12 @@ __attribute__((always_inline)) inline int LowerColumns(
 
 template <int kLower>
 __attribute__((always_inline)) inline void PrepareBatch(
-    const ParsedFilter& filter, const absl::string_view* keys, size_t count,
-    BatchSlot* slots) {
-  const ParsedLayer& layer = filter.layers[0];
+    const ParsedLayer& first_layer, uint64_t seed, int lower_columns,
+    const absl::string_view* keys, size_t count, BatchSlot* slots) {
   for (size_t i = 0; i < count; ++i) {
-    slots[i].layer_hash =
-        LayerZeroHash(bloom_internal::KeyHash(keys[i]), filter.seed);
-    slots[i].at =
-        PositionOf(layer, LowerColumns<kLower>(filter), slots[i].layer_hash);
-    PrefetchPosition(layer, slots[i].at);
+    slots[i].layer_hash = LayerZeroHash(bloom_internal::KeyHash(keys[i]), seed);
+    slots[i].at = PositionOf(first_layer, lower_columns, slots[i].layer_hash);
+    PrefetchPosition(first_layer, slots[i].at);
   }
 }
 
@@ -119,41 +123,83 @@ __attribute__((always_inline)) inline bool QueryFrom(const ParsedFilter& filter,
   return true;
 }
 
+// The query of a key that layer 0 bumped, from layer 1 on. Out of line and
+// cold: 4% of keys take it, and kept off the common path it leaves that path
+// short, with no registers to save for a loop it does not run.
 template <int kLower, class Probe = ScalarProbe>
-__attribute__((always_inline)) inline bool QueryKey(const ParsedFilter& filter,
-                                                    absl::string_view key) {
-  // Layer 0 (a well-formed filter has one) before the loop over the rest:
-  // 96% of keys stop there, and the loop's bookkeeping stays off their path.
-  const uint64_t layer_hash =
-      LayerZeroHash(bloom_internal::KeyHash(key), filter.seed);
-  const ParsedLayer& layer = filter.layers[0];
+__attribute__((noinline, cold)) bool QueryBumped(const ParsedFilter& filter,
+                                                 uint64_t layer_zero_hash) {
+  return QueryFrom<kLower, Probe>(filter, 1, NextLayerHash(layer_zero_hash));
+}
+
+// A key's query from its hash (bloom_internal::KeyHash). Layer 0 comes from
+// the reader itself (first_layer is filter.layers[0], seed is filter.seed): a
+// well-formed filter has one.
+template <int kLower, class Probe = ScalarProbe>
+__attribute__((always_inline)) inline bool QueryHash(
+    const ParsedLayer& first_layer, uint64_t seed, const ParsedFilter& filter,
+    uint64_t key_hash) {
+  const uint64_t layer_hash = LayerZeroHash(key_hash, seed);
   const Position at =
-      PositionOf(layer, LowerColumns<kLower>(filter), layer_hash);
-  if (__builtin_expect(Kept(layer, at), 1)) {
+      PositionOf(first_layer, LowerColumns<kLower>(filter), layer_hash);
+  if (__builtin_expect(Kept(first_layer, at), 1)) {
     return Probe::template Check<kLower>(at, CoeffRow(layer_hash),
                                          Fingerprint(layer_hash));
   }
-  return QueryFrom<kLower, Probe>(filter, 1, NextLayerHash(layer_hash));
+  return QueryBumped<kLower, Probe>(filter, layer_hash);
+}
+
+// A reader's single query is split in two, so that the common path's code
+// stays short: hashing a key of up to 16 bytes takes a few instructions and
+// few registers, while longer keys' hash code (and, past 128 bytes, its
+// library call) would make every query save registers, and with AVX-512 align
+// its stack. Each reader's MayMatch is
+//
+//   if (IsShortKey(key)) return QueryShortKey<kLower, Probe>(...);
+//   return MayMatchLonger(key);  // a tail call to a member that runs
+//                                // QueryKey<kLower, Probe>(...)
+//
+// with MayMatchLonger out of line and compiled for the reader's CPU target.
+inline bool IsShortKey(absl::string_view key) {
+  return key.size() <= bloom_internal::kMaxShortKeyBytes;
+}
+
+template <int kLower, class Probe = ScalarProbe>
+__attribute__((always_inline)) inline bool QueryShortKey(
+    const ParsedLayer& first_layer, uint64_t seed, const ParsedFilter& filter,
+    absl::string_view key) {
+  return QueryHash<kLower, Probe>(first_layer, seed, filter,
+                                  bloom_internal::ShortKeyHash(key));
+}
+
+// A key's whole query, for any key.
+template <int kLower, class Probe = ScalarProbe>
+__attribute__((always_inline)) inline bool QueryKey(
+    const ParsedLayer& first_layer, uint64_t seed, const ParsedFilter& filter,
+    absl::string_view key) {
+  return QueryHash<kLower, Probe>(first_layer, seed, filter,
+                                  bloom_internal::KeyHash(key));
 }
 
 // Batches of kQueryBatch keys: hash and prefetch all, then check each.
 template <int kLower, class Probe = ScalarProbe>
 __attribute__((always_inline)) inline void QueryBatch(
-    const ParsedFilter& filter, const absl::string_view* keys, size_t n,
-    bool* results) {
+    const ParsedLayer& first_layer, uint64_t seed, const ParsedFilter& filter,
+    const absl::string_view* keys, size_t n, bool* results) {
   BatchSlot slots[kQueryBatch];
-  const ParsedLayer& layer = filter.layers[0];
+  const int lower_columns = LowerColumns<kLower>(filter);
   for (size_t start = 0; start < n; start += kQueryBatch) {
     const size_t count = std::min(kQueryBatch, n - start);
-    PrepareBatch<kLower>(filter, keys + start, count, slots);
+    PrepareBatch<kLower>(first_layer, seed, lower_columns, keys + start, count,
+                         slots);
     for (size_t i = 0; i < count; ++i) {
       const BatchSlot& slot = slots[i];
-      results[start + i] = Kept(layer, slot.at)
-                               ? Probe::template Check<kLower>(
-                                     slot.at, CoeffRow(slot.layer_hash),
-                                     Fingerprint(slot.layer_hash))
-                               : QueryFrom<kLower, Probe>(
-                                     filter, 1, NextLayerHash(slot.layer_hash));
+      results[start + i] =
+          __builtin_expect(Kept(first_layer, slot.at), 1)
+              ? Probe::template Check<kLower>(slot.at,
+                                              CoeffRow(slot.layer_hash),
+                                              Fingerprint(slot.layer_hash))
+              : QueryBumped<kLower, Probe>(filter, slot.layer_hash);
     }
   }
 }
@@ -173,7 +219,7 @@ std::unique_ptr<FilterReader> NewReaderFor(
 
 // One query on the scalar path, for the policy's KeyMayMatch.
 inline bool ScalarMayMatch(const ParsedFilter& filter, absl::string_view key) {
-  return QueryKey<0>(filter, key);
+  return QueryKey<0>(filter.layers[0], filter.seed, filter, key);
 }
 
 }  // namespace burr_internal

@@ -44,12 +44,23 @@ class Avx2Reader final : public BumpedRibbonReaderBase {
 
   __attribute__((target("avx2,popcnt"), flatten)) bool MayMatch(
       absl::string_view key) const override {
-    return QueryKey<kLower, Avx2Probe>(filter_, key);
+    if (IsShortKey(key)) {
+      return QueryShortKey<kLower, Avx2Probe>(first_layer_, seed_, filter_,
+                                              key);
+    }
+    return MayMatchLonger(key);
   }
 
   __attribute__((target("avx2,popcnt"), flatten)) void MayMatch(
       absl::Span<const absl::string_view> keys, bool* results) const override {
-    QueryBatch<kLower, Avx2Probe>(filter_, keys.data(), keys.size(), results);
+    QueryBatch<kLower, Avx2Probe>(first_layer_, seed_, filter_, keys.data(),
+                                  keys.size(), results);
+  }
+
+ private:
+  __attribute__((target("avx2,popcnt"), flatten, noinline)) bool MayMatchLonger(
+      absl::string_view key) const {
+    return QueryKey<kLower, Avx2Probe>(first_layer_, seed_, filter_, key);
   }
 };
 
@@ -57,7 +68,7 @@ class Avx2Reader final : public BumpedRibbonReaderBase {
 
 __attribute__((target("avx2,popcnt"), noinline)) bool Avx2MayMatchOutOfLine(
     const ParsedFilter& filter, absl::string_view key) {
-  return QueryKey<0>(filter, key);
+  return QueryKey<0>(filter.layers[0], filter.seed, filter, key);
 }
 
 std::unique_ptr<FilterReader> NewAvx2Reader(const ParsedFilter& filter) {

@@ -44,12 +44,23 @@ class Avx512Reader final : public BumpedRibbonReaderBase {
 
   __attribute__((target(SSTFILTER_BURR_AVX512_TARGET), flatten)) bool MayMatch(
       absl::string_view key) const override {
-    return QueryKey<kLower, VectorProbe>(filter_, key);
+    if (IsShortKey(key)) {
+      return QueryShortKey<kLower, VectorProbe>(first_layer_, seed_, filter_,
+                                                key);
+    }
+    return MayMatchLonger(key);
   }
 
   __attribute__((target(SSTFILTER_BURR_AVX512_TARGET), flatten)) void MayMatch(
       absl::Span<const absl::string_view> keys, bool* results) const override {
-    QueryBatch<kLower, VectorProbe>(filter_, keys.data(), keys.size(), results);
+    QueryBatch<kLower, VectorProbe>(first_layer_, seed_, filter_, keys.data(),
+                                    keys.size(), results);
+  }
+
+ private:
+  __attribute__((target(SSTFILTER_BURR_AVX512_TARGET), flatten, noinline)) bool
+  MayMatchLonger(absl::string_view key) const {
+    return QueryKey<kLower, VectorProbe>(first_layer_, seed_, filter_, key);
   }
 };
 
@@ -62,6 +73,7 @@ bool CpuHasAvx512Popcnt() {
   static const bool has_avx512_popcnt = [] {
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx512f") != 0 &&
+           __builtin_cpu_supports("avx512dq") != 0 &&
            __builtin_cpu_supports("avx512vpopcntdq") != 0 &&
            __builtin_cpu_supports("avx2") != 0 &&
            __builtin_cpu_supports("bmi2") != 0;

@@ -207,6 +207,80 @@ TEST(BumpedRibbonTest, QueryPathsAgree) {
   }
 }
 
+// Keys of every length from 0 to 300 bytes: queries split at 16 bytes (the
+// short-key path) and at 128 (the hash's library call). Every path matches
+// every added key and gives the scalar reader's answer on the others, single,
+// batched and through KeyMayMatch.
+TEST(BumpedRibbonTest, KeysOfEveryLength) {
+  std::vector<std::string> added, absent;
+  std::mt19937_64 rng(5);
+  for (size_t length = 0; length <= 300; ++length) {
+    for (int copy = 0; copy < 8; ++copy) {
+      std::string key(length, '\0');
+      for (char& c : key) c = static_cast<char>(rng());
+      added.push_back(key);
+      for (char& c : key) c = static_cast<char>(rng());
+      absent.push_back(key);
+    }
+  }
+  const auto scalar = Policy(FilterOptions::Fpp(0.05), QueryPath::kScalar);
+  const std::string filter = BuildFilter(*scalar, added);
+  std::unique_ptr<FilterReader> reference = scalar->NewReader(filter);
+  for (QueryPath path :
+       {QueryPath::kScalar, QueryPath::kAvx2, QueryPath::kAvx512}) {
+    if (!QueryPathAvailable(path)) continue;
+    SCOPED_TRACE(static_cast<int>(path));
+    const auto policy = Policy(FilterOptions::Fpp(0.05), path);
+    std::unique_ptr<FilterReader> reader = policy->NewReader(filter);
+    for (const std::string& key : added) {
+      ASSERT_TRUE(reader->MayMatch(key)) << key.size();
+      ASSERT_TRUE(policy->KeyMayMatch(key, filter)) << key.size();
+    }
+    for (const std::string& key : absent) {
+      ASSERT_EQ(reader->MayMatch(key), reference->MayMatch(key)) << key.size();
+      ASSERT_EQ(policy->KeyMayMatch(key, filter), reference->MayMatch(key))
+          << key.size();
+    }
+    std::vector<absl::string_view> views(absent.begin(), absent.end());
+    std::unique_ptr<bool[]> batched(new bool[views.size()]);
+    reader->MayMatch(views, batched.get());
+    for (size_t i = 0; i < views.size(); ++i) {
+      ASSERT_EQ(batched[i], reference->MayMatch(views[i])) << i;
+    }
+  }
+}
+
+// The query's start slot from two independent products is StartOf's segment
+// and slot, numbered across the layer, for any hash and any shape a reader
+// accepts (up to 2^40 segments, 1 to kMaxSegmentBlocks blocks each).
+TEST(BumpedRibbonTest, StartSlotInLayerIsStartOf) {
+  std::mt19937_64 rng(3);
+  std::vector<uint64_t> hashes = {0, 1, ~uint64_t{0}, uint64_t{1} << 63};
+  for (int i = 0; i < 2000; ++i) hashes.push_back(rng());
+  for (uint64_t segments :
+       {uint64_t{1}, uint64_t{2}, uint64_t{3}, uint64_t{16}, uint64_t{1000},
+        uint64_t{1} << 20, (uint64_t{1} << 40) - 1}) {
+    for (uint64_t blocks : {uint64_t{1}, uint64_t{2}, uint64_t{63},
+                            uint64_t{1000}, kMaxSegmentBlocks}) {
+      // Hashes at the edges of each of the first segments, too.
+      std::vector<uint64_t> edges = hashes;
+      for (uint64_t s = 1; s < std::min<uint64_t>(segments, 5); ++s) {
+        const uint64_t edge = static_cast<uint64_t>(
+            ((static_cast<unsigned __int128>(s) << 64) + segments - 1) /
+            segments);
+        edges.insert(edges.end(), {edge - 1, edge, edge + 1});
+      }
+      const uint64_t layer_starts = segments * SegmentStarts(blocks);
+      for (uint64_t h : edges) {
+        const Start start = StartOf(h, segments, blocks);
+        ASSERT_EQ(StartSlotInLayer(h, segments, layer_starts),
+                  start.segment * blocks * kBlockSlots + start.slot)
+            << h << " " << segments << " " << blocks;
+      }
+    }
+  }
+}
+
 TEST(BumpedRibbonTest, SizingFromOptions) {
   EXPECT_FALSE(NewBumpedRibbonFilterPolicy(FilterOptions::Fpp(0)).ok());
   const auto too_low = NewBumpedRibbonFilterPolicy(FilterOptions::Fpp(1e-10));
