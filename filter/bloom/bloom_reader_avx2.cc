@@ -31,13 +31,18 @@ __attribute__((target("avx2"), always_inline)) inline bool Avx2Probe(
 }
 
 template <int kRounds>
-__attribute__((target("avx2"), always_inline)) inline bool Avx2MayMatch(
-    const ParsedFilter& filter, absl::string_view key) {
-  const uint64_t hash = KeyHash(key);
+__attribute__((target("avx2"), always_inline)) inline bool Avx2MayMatchHash(
+    const ParsedFilter& filter, uint64_t hash) {
   return Avx2Probe<kRounds>(
       filter,
       BlockIndex(hash, filter.layout.body_bits, filter.layout.num_blocks),
       ProbeHash(hash));
+}
+
+template <int kRounds>
+__attribute__((target("avx2"), always_inline)) inline bool Avx2MayMatch(
+    const ParsedFilter& filter, absl::string_view key) {
+  return Avx2MayMatchHash<kRounds>(filter, KeyHash(key));
 }
 
 // One class per number of 8-probe rounds, so that each query runs straight-line
@@ -47,9 +52,16 @@ class Avx2Reader final : public LocalBloomReaderBase {
  public:
   using LocalBloomReaderBase::LocalBloomReaderBase;
 
+  // Split at 16 bytes, as the compact filter's readers are (burr_reader.h):
+  // the code for longer keys' hash (and past 128 bytes, its library call)
+  // stays out of the common path, which then saves no registers and does not
+  // align its stack.
   __attribute__((target("avx2"))) bool MayMatch(
       absl::string_view key) const override {
-    return Avx2MayMatch<kRounds>(filter_, key);
+    if (key.size() <= kMaxShortKeyBytes) {
+      return Avx2MayMatchHash<kRounds>(filter_, ShortKeyHash(key));
+    }
+    return MayMatchLonger(key);
   }
 
   __attribute__((target("avx2"))) void MayMatch(
@@ -63,6 +75,12 @@ class Avx2Reader final : public LocalBloomReaderBase {
             Avx2Probe<kRounds>(filter_, slots[i].block, slots[i].probe_hash);
       }
     }
+  }
+
+ private:
+  __attribute__((target("avx2"), noinline)) bool MayMatchLonger(
+      absl::string_view key) const {
+    return Avx2MayMatch<kRounds>(filter_, key);
   }
 };
 
