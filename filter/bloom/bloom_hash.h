@@ -22,10 +22,10 @@
 namespace sstfilter {
 namespace bloom_internal {
 
-// Longest key hashed by inline code; longer keys take libxxhash's own call.
-constexpr size_t kMaxInlineHashBytes = 128;
 // Longest key of XXH3's shortest path: a few instructions and registers.
 constexpr size_t kMaxShortKeyBytes = 16;
+// Longest key hashed by inline code; longer keys take libxxhash's own call.
+constexpr size_t kMaxInlineHashBytes = 128;
 
 // XXH3_64bits of a key of at most kMaxShortKeyBytes.
 __attribute__((always_inline)) inline uint64_t ShortKeyHash(
@@ -34,25 +34,21 @@ __attribute__((always_inline)) inline uint64_t ShortKeyHash(
                             key.size(), XXH3_kSecret, 0);
 }
 
-// XXH3_64bits of a key of at most kMaxInlineHashBytes, inline: GCC keeps
-// XXH3_64bits itself out of line (it weighs the long-input code too), which
-// costs about a nanosecond per key. XXH3_len_0to16_64b, XXH3_len_17to128_64b
-// and XXH3_kSecret are the steps XXH3_64bits takes for these lengths with
-// seed 0 (xxhash.h 0.8.x); bloom_format_test.cc checks the result against the
-// library call for every length up to 300.
-__attribute__((always_inline)) inline uint64_t InlineKeyHash(
-    absl::string_view key) {
-  if (key.size() <= kMaxShortKeyBytes) return ShortKeyHash(key);
-  return XXH3_len_17to128_64b(reinterpret_cast<const xxh_u8*>(key.data()),
-                              key.size(), XXH3_kSecret, sizeof(XXH3_kSecret),
-                              0);
-}
-
-// XXH3_64bits of any key. Longer keys call the library (util/hash.cc) rather
-// than inline XXH3's long-input loop, which made a flattened reader save
-// registers and align its stack in every query.
+// XXH3_64bits of any key, the steps for up to kMaxInlineHashBytes inline: GCC
+// keeps XXH3_64bits itself out of line (it weighs the long-input code too),
+// which costs about a nanosecond per key. XXH3_len_0to16_64b,
+// XXH3_len_17to128_64b and XXH3_kSecret are the steps XXH3_64bits takes for
+// these lengths with seed 0 (xxhash.h 0.8.x); bloom_format_test.cc checks the
+// result against the library call for every length up to 300. Longer keys call
+// the library (util/hash.cc) rather than inline XXH3's long-input loop, which
+// made a flattened reader save registers and align its stack in every query.
 __attribute__((always_inline)) inline uint64_t KeyHash(absl::string_view key) {
-  if (key.size() <= kMaxInlineHashBytes) return InlineKeyHash(key);
+  if (key.size() <= kMaxShortKeyBytes) return ShortKeyHash(key);
+  if (key.size() <= kMaxInlineHashBytes) {
+    return XXH3_len_17to128_64b(reinterpret_cast<const xxh_u8*>(key.data()),
+                                key.size(), XXH3_kSecret, sizeof(XXH3_kSecret),
+                                0);
+  }
   return ::sstfilter::Hash64(key);
 }
 
