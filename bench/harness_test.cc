@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/drop_one_key_adapter.h"
 #include "bench/impls.h"
 #include "bench/measure.h"
 #include "bench/report.h"

@@ -12,6 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "bench/drop_one_key_adapter.h"
 #include "bench/measure.h"
 #include "filter/filter_policy.h"
 
