@@ -62,6 +62,8 @@ class BumpedRibbonReaderBase : public FilterReader {
   const uint64_t seed_;
   const ParsedFilter filter_;  // every layer, for the keys layer 0 bumps
 };
+static_assert(sizeof(void*) + sizeof(ParsedLayer) + sizeof(uint64_t) <= 64,
+              "a reader's vtable pointer and layer 0 fill at most 64 bytes");
 
 // Keys per batch step: all are hashed and their layer-0 words and thresholds
 // prefetched before any is checked, so their cache misses overlap.
@@ -80,7 +82,6 @@ __attribute__((always_inline)) inline int LowerColumns(
   return kLower > 0 ? kLower : filter.columns;
 }
 
-template <int kLower>
 __attribute__((always_inline)) inline void PrepareBatch(
     const ParsedLayer& first_layer, uint64_t seed, int lower_columns,
     const absl::string_view* keys, size_t count, BatchSlot* slots) {
@@ -190,8 +191,7 @@ __attribute__((always_inline)) inline void QueryBatch(
   const int lower_columns = LowerColumns<kLower>(filter);
   for (size_t start = 0; start < n; start += kQueryBatch) {
     const size_t count = std::min(kQueryBatch, n - start);
-    PrepareBatch<kLower>(first_layer, seed, lower_columns, keys + start, count,
-                         slots);
+    PrepareBatch(first_layer, seed, lower_columns, keys + start, count, slots);
     for (size_t i = 0; i < count; ++i) {
       const BatchSlot& slot = slots[i];
       results[start + i] =
