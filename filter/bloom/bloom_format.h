@@ -114,11 +114,13 @@ enum class Verdict {
 };
 
 struct ParsedFilter {
-  Verdict verdict = Verdict::kMatchNothing;
+  // What a query reads first: in a reader object, after its vtable pointer,
+  // these fill the rest of one 64-byte line.
   const char* body = nullptr;
   BodyLayout layout;
-  uint64_t num_keys = 0;
   int num_probes = 0;
+  Verdict verdict = Verdict::kMatchNothing;
+  uint64_t num_keys = 0;
 };
 
 // Decodes the trailer and checks it against the length. Total: any bytes give a

@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "filter/bloom/bloom_format.h"
+#include "filter/bloom/bloom_impl.h"
 #include "filter/bloom/bloom_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -21,6 +22,9 @@
 namespace sstfilter {
 namespace {
 
+using ::sstfilter::bloom_internal::NewBloomFilterPolicyWithPath;
+using ::sstfilter::bloom_internal::ProbePath;
+using ::sstfilter::bloom_internal::ProbePathAvailable;
 using ::sstfilter::bloom_test::BuildFilter;
 using ::sstfilter::bloom_test::CountMatches;
 using ::sstfilter::bloom_test::Key16;
@@ -268,6 +272,24 @@ TEST(BloomTest, SpaceBound) {
       const std::string filter = BuildFilter(*policy, Keys16(0, 0, n));
       EXPECT_LE(filter.size(), policy->BitsPerKey() * n / 8 + 16)
           << fpp << " " << n;
+    }
+  }
+}
+
+// A reader of a well-formed filter starts on a cache line (bloom.h,
+// "Alignment"), on every probe path, wherever the filter is.
+TEST(BloomTest, ReaderObjectStartsOnACacheLine) {
+  for (ProbePath path : {ProbePath::kScalar, ProbePath::kAvx2}) {
+    if (!ProbePathAvailable(path)) continue;
+    const auto policy = std::move(
+        *NewBloomFilterPolicyWithPath(FilterOptions::Fpp(0.01), path));
+    const std::string filter = BuildFilter(*policy, Keys16(0, 0, 1000));
+    for (size_t shift = 0; shift < 64; shift += 8) {
+      const std::string moved = std::string(shift, 'x') + filter;
+      std::unique_ptr<FilterReader> reader =
+          policy->NewReader(absl::string_view(moved).substr(shift));
+      EXPECT_EQ(reinterpret_cast<uintptr_t>(reader.get()) % 64, 0u) << shift;
+      EXPECT_TRUE(reader->MayMatch(Key16(0, 0)));
     }
   }
 }
