@@ -43,8 +43,9 @@ std::unique_ptr<FilterReader> NewAvx512Reader(const ParsedFilter& filter);
 // call.
 bool CpuHasAvx512Popcnt();
 
-// Shared by the readers of a well-formed filter.
-class BumpedRibbonReaderBase : public FilterReader {
+// Shared by the readers of a well-formed filter. Aligned to a cache line (see
+// first_layer_).
+class alignas(64) BumpedRibbonReaderBase : public FilterReader {
  public:
   explicit BumpedRibbonReaderBase(const ParsedFilter& filter)
       : first_layer_(filter.layers[0]), seed_(filter.seed), filter_(filter) {}
@@ -55,9 +56,9 @@ class BumpedRibbonReaderBase : public FilterReader {
 
  protected:
   // What a query reads of its reader when layer 0 keeps its key (96% of
-  // queries): first in the object, so that with the vtable pointer it fills
-  // 64 bytes, and in the object itself rather than behind filter_'s layer
-  // vector.
+  // queries): first in the object, so that with the vtable pointer it is the
+  // object's first cache line, and in the object itself rather than behind
+  // filter_'s layer vector.
   const ParsedLayer first_layer_;
   const uint64_t seed_;
   const ParsedFilter filter_;  // every layer, for the keys layer 0 bumps

@@ -281,6 +281,23 @@ TEST(BumpedRibbonTest, StartSlotInLayerIsStartOf) {
   }
 }
 
+// A reader of a well-formed filter starts on a cache line, on every query
+// path, so that what its common path reads of it is one line.
+TEST(BumpedRibbonTest, ReaderObjectStartsOnACacheLine) {
+  const std::string filter =
+      BuildFilter(*Policy(FilterOptions::Fpp(0.01)), Keys16(0, 0, 1000));
+  for (QueryPath path :
+       {QueryPath::kScalar, QueryPath::kAvx2, QueryPath::kAvx512}) {
+    if (!QueryPathAvailable(path)) continue;
+    const auto policy = Policy(FilterOptions::Fpp(0.01), path);
+    for (int i = 0; i < 8; ++i) {
+      std::unique_ptr<FilterReader> reader = policy->NewReader(filter);
+      EXPECT_EQ(reinterpret_cast<uintptr_t>(reader.get()) % 64, 0u);
+      EXPECT_TRUE(reader->MayMatch(Key16(0, 0)));
+    }
+  }
+}
+
 TEST(BumpedRibbonTest, SizingFromOptions) {
   EXPECT_FALSE(NewBumpedRibbonFilterPolicy(FilterOptions::Fpp(0)).ok());
   const auto too_low = NewBumpedRibbonFilterPolicy(FilterOptions::Fpp(1e-10));
