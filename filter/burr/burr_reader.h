@@ -157,21 +157,15 @@ __attribute__((always_inline)) inline bool QueryHash(
 // library call) would make every query save registers, and with AVX-512 align
 // its stack. Each reader's MayMatch is
 //
-//   if (IsShortKey(key)) return QueryShortKey<kLower, Probe>(...);
+//   if (IsShortKey(key)) {
+//     return QueryHash<kLower, Probe>(..., bloom_internal::ShortKeyHash(key));
+//   }
 //   return MayMatchLonger(key);  // a tail call to a member that runs
 //                                // QueryKey<kLower, Probe>(...)
 //
 // with MayMatchLonger out of line and compiled for the reader's CPU target.
 inline bool IsShortKey(absl::string_view key) {
   return key.size() <= bloom_internal::kMaxShortKeyBytes;
-}
-
-template <int kLower, class Probe = ScalarProbe>
-__attribute__((always_inline)) inline bool QueryShortKey(
-    const ParsedLayer& first_layer, uint64_t seed, const ParsedFilter& filter,
-    absl::string_view key) {
-  return QueryHash<kLower, Probe>(first_layer, seed, filter,
-                                  bloom_internal::ShortKeyHash(key));
 }
 
 // A key's whole query, for any key.

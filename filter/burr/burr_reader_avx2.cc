@@ -45,8 +45,8 @@ class Avx2Reader final : public BumpedRibbonReaderBase {
   __attribute__((target("avx2,popcnt"), flatten)) bool MayMatch(
       absl::string_view key) const override {
     if (IsShortKey(key)) {
-      return QueryShortKey<kLower, Avx2Probe>(first_layer_, seed_, filter_,
-                                              key);
+      return QueryHash<kLower, Avx2Probe>(first_layer_, seed_, filter_,
+                                          bloom_internal::ShortKeyHash(key));
     }
     return MayMatchLonger(key);
   }

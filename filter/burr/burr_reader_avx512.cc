@@ -45,8 +45,8 @@ class Avx512Reader final : public BumpedRibbonReaderBase {
   __attribute__((target(SSTFILTER_BURR_AVX512_TARGET), flatten)) bool MayMatch(
       absl::string_view key) const override {
     if (IsShortKey(key)) {
-      return QueryShortKey<kLower, VectorProbe>(first_layer_, seed_, filter_,
-                                                key);
+      return QueryHash<kLower, VectorProbe>(first_layer_, seed_, filter_,
+                                            bloom_internal::ShortKeyHash(key));
     }
     return MayMatchLonger(key);
   }
