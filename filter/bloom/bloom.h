@@ -33,9 +33,9 @@
 // the address: a block is one cache line only when the filter starts at a
 // multiple of 64 bytes. A std::string or new char[] starts 16-byte aligned, so
 // three filters in four have every block across two lines, and a query on a
-// filter out of cache waits for both (measured on 6,400 filters: about 3% more
-// time per absent key and 12% per batched key; bench/README.md, "Where a filter
-// sits"). Keep filters in 64-byte-aligned buffers where you
+// filter out of cache waits for both (measured on 6,400 filters at +16 bytes
+// against aligned: about 10% more time per absent key, 3-10% one query at a
+// time; bench/README.md, "Where a filter sits"). Keep filters in 64-byte-aligned buffers where you
 // can: sstfilter's own table layer (table/table_filter.h) does, and so does
 // FilterArena (filter/filter_arena.h), which also asks for huge pages. The
 // reader object itself is 128 bytes, aligned to 64: what a query reads of it
