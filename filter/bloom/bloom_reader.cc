@@ -10,6 +10,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "filter/bloom/bloom_sizing.h"
+#include "util/coding.h"
 
 namespace sstfilter {
 namespace bloom_internal {
@@ -57,10 +58,28 @@ class ConstantReader final : public FilterReader {
 
 }  // namespace
 
-double LocalBloomReaderBase::ExpectedFpp() const {
+double ExpectedFppOf(const ParsedFilter& filter) {
   return std::max(
-      FilterFpp(filter_.layout, filter_.num_keys, filter_.num_probes),
+      FilterFpp(filter.layout, filter.num_keys, filter.num_probes),
       std::numeric_limits<double>::min());
+}
+
+ParsedFilter PackedFilter::ForProbing() const {
+  ParsedFilter filter;
+  filter.body = body_;
+  filter.layout = MakeBodyLayout(body_bits() / 8);
+  filter.num_probes = num_probes();
+  filter.verdict = Verdict::kProbe;
+  return filter;
+}
+
+uint64_t PackedFilter::NumKeys() const {
+  // ParseFilter checked that a varint starts right after the body and ends
+  // before the trailer's last three bytes, so decoding stops inside the filter.
+  const char* varint = body_ + body_bits() / 8;
+  uint64_t num_keys = 0;
+  GetVarint64Ptr(varint, varint + kMaxVarintBytes, &num_keys);
+  return num_keys;
 }
 
 std::unique_ptr<FilterReader> NewConstantReader(bool answer) {

@@ -39,20 +39,60 @@ std::unique_ptr<FilterReader> NewAvx2Reader(const ParsedFilter& filter);
 bool Avx2MayMatchOutOfLine(const ParsedFilter& filter, absl::string_view key);
 #endif
 
-// Shared by the readers of a well-formed filter. Aligned to a cache line, so
-// that the fields a query reads first (ParsedFilter's leading ones, after the
-// vtable pointer) are one line; bloom.h, "Alignment".
-class alignas(64) LocalBloomReaderBase : public FilterReader {
+// The formula's estimate for a well-formed filter; never 0, which the API
+// reserves for a filter that matches nothing (the estimate underflows for very
+// sparse bodies, and a crafted body can match keys it was not built from).
+double ExpectedFppOf(const ParsedFilter& filter);
+
+// The portable reader's base: the parsed filter, whole.
+class LocalBloomReaderBase : public FilterReader {
  public:
   explicit LocalBloomReaderBase(const ParsedFilter& filter) : filter_(filter) {}
 
-  // The formula's estimate; never 0, which the API reserves for a filter that
-  // matches nothing (the estimate underflows for very sparse bodies, and a
-  // crafted body can match keys it was not built from).
-  double ExpectedFpp() const override;
+  double ExpectedFpp() const override { return ExpectedFppOf(filter_); }
 
  protected:
   const ParsedFilter filter_;
+};
+
+// What the AVX2 reader keeps of a well-formed filter: the body pointer, and the
+// body's size in bits with k - 1 in the low kProbeFieldBits bits. With the
+// vtable pointer that makes a 24-byte reader, so that a store's thousands of
+// readers keep few cache lines hot (bloom.h, "Reader size"). Everything else
+// is derived: the block layout from the size, n from the trailer's varint,
+// which follows the body.
+class PackedFilter {
+ public:
+  // Whether the body's size in bits leaves room for k; false only for bodies
+  // of 2^56 bytes or more, larger than any address space in use.
+  static bool Fits(const ParsedFilter& filter) {
+    return filter.layout.body_bits < (uint64_t{1} << (64 - kProbeFieldBits));
+  }
+
+  // REQUIRES: filter.verdict == Verdict::kProbe and Fits(filter).
+  explicit PackedFilter(const ParsedFilter& filter)
+      : body_(filter.body),
+        bits_and_probes_(filter.layout.body_bits << kProbeFieldBits |
+                         static_cast<uint64_t>(filter.num_probes - 1)) {}
+
+  const char* body() const { return body_; }
+  uint64_t body_bits() const { return bits_and_probes_ >> kProbeFieldBits; }
+  int num_probes() const {
+    return static_cast<int>(bits_and_probes_ & kProbeFieldMask) + 1;
+  }
+
+  // The filter as ParseFilter gave it, but for num_keys (0: not decoded).
+  ParsedFilter ForProbing() const;
+  // n, decoded from the trailer's varint.
+  uint64_t NumKeys() const;
+
+ private:
+  static constexpr int kProbeFieldBits = 5;
+  static constexpr uint64_t kProbeFieldMask = (1u << kProbeFieldBits) - 1;
+  static_assert(kMaxProbes <= (1 << kProbeFieldBits), "k - 1 fits the field");
+
+  const char* body_;
+  uint64_t bits_and_probes_;
 };
 
 // Keys per batch step: all are hashed and their blocks prefetched before any is

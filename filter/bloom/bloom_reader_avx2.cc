@@ -46,11 +46,12 @@ __attribute__((target("avx2"), always_inline)) inline bool Avx2MayMatch(
 }
 
 // One class per number of 8-probe rounds, so that each query runs straight-line
-// code for its filter's k.
+// code for its filter's k. Its state is a PackedFilter: 24 bytes with the
+// vtable pointer (bloom.h, "Reader size").
 template <int kRounds>
-class Avx2Reader final : public LocalBloomReaderBase {
+class Avx2Reader final : public FilterReader {
  public:
-  using LocalBloomReaderBase::LocalBloomReaderBase;
+  explicit Avx2Reader(const ParsedFilter& filter) : filter_(filter) {}
 
   // Split at 16 bytes, as the compact filter's readers are (burr_reader.h):
   // the code for longer keys' hash (and past 128 bytes, its library call)
@@ -59,30 +60,65 @@ class Avx2Reader final : public LocalBloomReaderBase {
   __attribute__((target("avx2"))) bool MayMatch(
       absl::string_view key) const override {
     if (key.size() <= kMaxShortKeyBytes) {
-      return Avx2MayMatchHash<kRounds>(filter_, ShortKeyHash(key));
+      return MayMatchHash(ShortKeyHash(key));
     }
     return MayMatchLonger(key);
   }
 
   __attribute__((target("avx2"))) void MayMatch(
       absl::Span<const absl::string_view> keys, bool* results) const override {
+    const ParsedFilter filter = filter_.ForProbing();
     BatchSlot slots[kQueryBatch];
     for (size_t start = 0; start < keys.size(); start += kQueryBatch) {
       const size_t count = std::min(kQueryBatch, keys.size() - start);
-      PrepareBatch(filter_, keys.data() + start, count, slots);
+      PrepareBatch(filter, keys.data() + start, count, slots);
       for (size_t i = 0; i < count; ++i) {
         results[start + i] =
-            Avx2Probe<kRounds>(filter_, slots[i].block, slots[i].probe_hash);
+            Avx2Probe<kRounds>(filter, slots[i].block, slots[i].probe_hash);
       }
     }
   }
 
+  double ExpectedFpp() const override {
+    ParsedFilter filter = filter_.ForProbing();
+    filter.num_keys = filter_.NumKeys();
+    return ExpectedFppOf(filter);
+  }
+
  private:
+  // BlockIndex and Avx2Probe for the blocks before the last, which are all
+  // regular (bloom_format.h, BodyLayout): block + 1 < num_blocks, where
+  // num_blocks = max(1, body_bits / kBlockBits) and block >= 0 make the max
+  // moot. The last block, regular or not, takes the general path.
+  __attribute__((target("avx2"), always_inline)) bool MayMatchHash(
+      uint64_t hash) const {
+    const uint64_t body_bits = filter_.body_bits();
+    const uint64_t block =
+        static_cast<uint64_t>((static_cast<unsigned __int128>(hash) *
+                               body_bits) >> 64) >> kLog2BlockBits;
+    if (__builtin_expect(block + 1 >= body_bits >> kLog2BlockBits, 0)) {
+      return MayMatchInLastBlock(hash);
+    }
+    return Avx2ProbeRegularBlock<kRounds>(
+        ProbeHash(hash), filter_.num_probes(),
+        filter_.body() + block * kBlockBytes);
+  }
+
+  __attribute__((target("avx2"), noinline)) bool MayMatchInLastBlock(
+      uint64_t hash) const {
+    return Avx2MayMatchHash<kRounds>(filter_.ForProbing(), hash);
+  }
+
   __attribute__((target("avx2"), noinline)) bool MayMatchLonger(
       absl::string_view key) const {
-    return Avx2MayMatch<kRounds>(filter_, key);
+    return MayMatchHash(KeyHash(key));
   }
+
+  const PackedFilter filter_;
 };
+
+static_assert(sizeof(Avx2Reader<1>) == 3 * sizeof(void*),
+              "a vtable pointer and a PackedFilter");
 
 }  // namespace
 
@@ -92,6 +128,7 @@ __attribute__((target("avx2"), noinline)) bool Avx2MayMatchOutOfLine(
 }
 
 std::unique_ptr<FilterReader> NewAvx2Reader(const ParsedFilter& filter) {
+  if (!PackedFilter::Fits(filter)) return NewScalarReader(filter);
   switch (ProbeRounds(filter.num_probes)) {
     case 1:
       return std::make_unique<Avx2Reader<1>>(filter);
