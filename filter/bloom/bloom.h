@@ -35,15 +35,20 @@
 // three filters in four have every block across two lines, and a query on a
 // filter out of cache waits for both (measured on 6,400 filters at +16 bytes
 // against aligned: about 10% more time per absent key, 3-10% one query at a
-// time; bench/README.md, "Where a filter sits"). Keep filters in 64-byte-aligned buffers where you
-// can: sstfilter's own table layer (table/table_filter.h) does, and so does
-// FilterArena (filter/filter_arena.h), which also asks for huge pages. The
-// reader object itself is 128 bytes, aligned to 64: what a query reads of it
-// before it can address the filter's line (the vtable pointer, the body
-// pointer, the layout and k) is one cache line, where in the 80-byte object
-// it was (16-byte aligned, those fields at bytes 16..75) they spanned two
-// unless the object began 48 bytes past a line (one query at a time on 6,400
-// filters: about 3% less time, 233-236 -> 227-228 ns).
+// time; bench/README.md, "Where a filter sits"). Keep filters in
+// 64-byte-aligned buffers where you can: sstfilter's own table layer
+// (table/table_filter.h) does, and so does FilterArena (filter/filter_arena.h),
+// which also asks for huge pages.
+//
+// Reader size: the AVX2 reader (the one a CPU with AVX2 gets) is 24 bytes, a
+// vtable pointer, the body pointer, and the body's size in bits with k packed
+// beside it; the block layout and n are derived when needed. A store holds a
+// reader per open table, and a query out of cache first reaches its reader,
+// so the fewer lines thousands of readers keep hot, the more of them stay in
+// L2: against a 128-byte reader (one hot line each), one query at a time on
+// 6,400 filters took about 4% less time in huge pages and 9-16% less in 4 KiB
+// pages (README, "Out of cache"). The portable reader keeps the parsed filter
+// whole (72 bytes).
 //
 // Format: filter/bloom/README.md. Name(): "sstfilter.LocalBloom1".
 //
