@@ -59,9 +59,8 @@ class ConstantReader final : public FilterReader {
 }  // namespace
 
 double ExpectedFppOf(const ParsedFilter& filter) {
-  return std::max(
-      FilterFpp(filter.layout, filter.num_keys, filter.num_probes),
-      std::numeric_limits<double>::min());
+  return std::max(FilterFpp(filter.layout, filter.num_keys, filter.num_probes),
+                  std::numeric_limits<double>::min());
 }
 
 ParsedFilter PackedFilter::ForProbing() const {

@@ -94,14 +94,14 @@ class Avx2Reader final : public FilterReader {
       uint64_t hash) const {
     const uint64_t body_bits = filter_.body_bits();
     const uint64_t block =
-        static_cast<uint64_t>((static_cast<unsigned __int128>(hash) *
-                               body_bits) >> 64) >> kLog2BlockBits;
+        static_cast<uint64_t>(
+            (static_cast<unsigned __int128>(hash) * body_bits) >> 64) >>
+        kLog2BlockBits;
     if (__builtin_expect(block + 1 >= body_bits >> kLog2BlockBits, 0)) {
       return MayMatchInLastBlock(hash);
     }
-    return Avx2ProbeRegularBlock<kRounds>(
-        ProbeHash(hash), filter_.num_probes(),
-        filter_.body() + block * kBlockBytes);
+    return Avx2ProbeRegularBlock<kRounds>(ProbeHash(hash), filter_.num_probes(),
+                                          filter_.body() + block * kBlockBytes);
   }
 
   __attribute__((target("avx2"), noinline)) bool MayMatchInLastBlock(

@@ -277,9 +277,9 @@ TEST(BloomTest, SpaceBound) {
 }
 
 // Every probe path finds every added key and gives the same expected rate, for
-// bodies of one short block up to many blocks, with a last block that is regular
-// (body a multiple of 64 bytes) or not, and n whose varint takes 1 to 3 bytes.
-// The AVX2 reader keeps only the body and its size (bloom_reader.h,
+// bodies of one short block up to many blocks, with a last block that is
+// regular (body a multiple of 64 bytes) or not, and n whose varint takes 1 to 3
+// bytes. The AVX2 reader keeps only the body and its size (bloom_reader.h,
 // PackedFilter), so this checks what it derives against the parsed filter.
 TEST(BloomTest, ProbePathsAgreeAtEverySize) {
   std::vector<uint64_t> sizes;
