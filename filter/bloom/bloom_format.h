@@ -81,6 +81,12 @@ inline BodyLayout MakeBodyLayout(uint64_t body_bytes) {
   return layout;
 }
 
+// The bit of the body a key's hash maps to: the first step of BlockIndex.
+inline uint64_t BodyBitOfHash(uint64_t hash, uint64_t body_bits) {
+  return static_cast<uint64_t>(
+      (static_cast<unsigned __int128>(hash) * body_bits) >> 64);
+}
+
 // The block of a key: multiply-shift of the whole 64-bit hash onto the body's
 // bits (so a block's share of keys is its share of bits, the wide last block
 // included), then the regular block containing that bit. 128-bit product: exact
@@ -88,9 +94,8 @@ inline BodyLayout MakeBodyLayout(uint64_t body_bytes) {
 // MakeBodyLayout computes).
 inline uint64_t BlockIndex(uint64_t hash, uint64_t body_bits,
                            uint64_t num_blocks) {
-  const uint64_t bit = static_cast<uint64_t>(
-      (static_cast<unsigned __int128>(hash) * body_bits) >> 64);
-  return std::min<uint64_t>(bit >> kLog2BlockBits, num_blocks - 1);
+  return std::min<uint64_t>(BodyBitOfHash(hash, body_bits) >> kLog2BlockBits,
+                            num_blocks - 1);
 }
 
 // The 32 bits of the hash that drive the probes within the block: the low half,

@@ -93,10 +93,7 @@ class Avx2Reader final : public FilterReader {
   __attribute__((target("avx2"), always_inline)) bool MayMatchHash(
       uint64_t hash) const {
     const uint64_t body_bits = filter_.body_bits();
-    const uint64_t block =
-        static_cast<uint64_t>(
-            (static_cast<unsigned __int128>(hash) * body_bits) >> 64) >>
-        kLog2BlockBits;
+    const uint64_t block = BodyBitOfHash(hash, body_bits) >> kLog2BlockBits;
     if (__builtin_expect(block + 1 >= body_bits >> kLog2BlockBits, 0)) {
       return MayMatchInLastBlock(hash);
     }
