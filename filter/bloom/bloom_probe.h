@@ -104,7 +104,7 @@ constexpr int kMaxLanes = 32;
 static_assert(kMaxProbes <= kMaxLanes, "every k fits the lane table");
 
 // Rounds of 8 probes that Avx2ProbeWords runs for k probes: 1 to 4.
-inline int ProbeRounds(int k) { return (k + 7) / 8; }
+constexpr int ProbeRounds(int k) { return (k + 7) / 8; }
 alignas(32) constexpr uint32_t kLaneOnes[2 * kMaxLanes] = {
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
