@@ -95,18 +95,23 @@ class Avx2Reader final : public FilterReader {
 
  private:
   // BlockIndex and Avx2Probe for the blocks before the last, which are all
-  // regular (bloom_format.h, BodyLayout): block + 1 < num_blocks, where
-  // num_blocks = max(1, body_bits / kBlockBits) and block >= 0 make the max
-  // moot. The last block, regular or not, takes the general path.
+  // regular (bloom_format.h, BodyLayout). A bit at least two blocks' worth
+  // below the body's end, bit + 2 * kBlockBits - 1 < body_bits, lies in block
+  // (bit >> 9) <= body_bits / kBlockBits - 2 = num_blocks - 2: regular and not
+  // the last (bodies under two blocks never pass). Bits nearer the end, in the
+  // last block or in up to one regular block before it, take the general path,
+  // which answers the same. One comparison with the size already in a
+  // register, where testing the block against num_blocks - 1 derives both.
   __attribute__((target("avx2"), always_inline)) bool MayMatchHash(
       uint64_t hash) const {
     const uint64_t body_bits = filter_.body_bits();
-    const uint64_t block = BodyBitOfHash(hash, body_bits) >> kLog2BlockBits;
-    if (__builtin_expect(block + 1 >= body_bits >> kLog2BlockBits, 0)) {
-      return MayMatchInLastBlock(hash);
+    const uint64_t bit = BodyBitOfHash(hash, body_bits);
+    if (__builtin_expect(bit + (2 * kBlockBits - 1) >= body_bits, 0)) {
+      return MayMatchNearTheEnd(hash);
     }
-    return Avx2ProbeRegularBlock<kRounds>(ProbeHash(hash), NumProbes(),
-                                          filter_.body() + block * kBlockBytes);
+    return Avx2ProbeRegularBlock<kRounds>(
+        ProbeHash(hash), NumProbes(),
+        filter_.body() + (bit >> kLog2BlockBits) * kBlockBytes);
   }
 
   // A compile-time constant where the class has one.
@@ -114,7 +119,7 @@ class Avx2Reader final : public FilterReader {
     return kProbes > 0 ? kProbes : filter_.num_probes();
   }
 
-  __attribute__((target("avx2"), noinline)) bool MayMatchInLastBlock(
+  __attribute__((target("avx2"), noinline)) bool MayMatchNearTheEnd(
       uint64_t hash) const {
     return Avx2MayMatchHash<kRounds>(filter_.ForProbing(), hash);
   }
