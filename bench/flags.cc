@@ -55,6 +55,12 @@ ABSL_FLAG(bool, huge_pages, false,
           "FilterArena (filter/filter_arena.h): memory that asks the kernel "
           "for transparent huge pages, each filter 64-byte aligned unless "
           "--placement says otherwise");
+ABSL_FLAG(std::string, timing, "auto",
+          "how implementations share the clock: interleaved (every block of "
+          "1,024 queries asked of each in turn), sequential (one after "
+          "another), or auto (interleaved when each one's filters are more "
+          "than twice the L3 cache, so that interleaving evicts nothing that "
+          "would have stayed)");
 ABSL_FLAG(bool, quick, false,
           "small sizes and no lsm6400: finishes in under a minute");
 ABSL_FLAG(bool, list, false,
@@ -238,6 +244,16 @@ absl::StatusOr<Options> MakeOptions(const RawFlags& raw) {
     bench.placement = placement;
   }
   bench.huge_pages = raw.huge_pages;
+  if (raw.timing == "auto") {
+    bench.timing = Timing::kAuto;
+  } else if (raw.timing == "interleaved") {
+    bench.timing = Timing::kInterleaved;
+  } else if (raw.timing == "sequential") {
+    bench.timing = Timing::kSequential;
+  } else {
+    return FlagError("timing", raw.timing,
+                     "must be auto, interleaved or sequential");
+  }
 
   if (raw.format == "table") {
     options.format = Format::kTable;
@@ -277,6 +293,7 @@ absl::StatusOr<Options> ParseCommandLine(int argc, char** argv) {
   raw.plot = absl::GetFlag(FLAGS_plot);
   raw.placement = absl::GetFlag(FLAGS_placement);
   raw.huge_pages = absl::GetFlag(FLAGS_huge_pages);
+  raw.timing = absl::GetFlag(FLAGS_timing);
   raw.quick = absl::GetFlag(FLAGS_quick);
   raw.list = absl::GetFlag(FLAGS_list);
   raw.inject_false_negative = absl::GetFlag(FLAGS_inject_false_negative);
@@ -291,6 +308,7 @@ std::string UsageText() {
          "               [--bits_per_key=X,...] [--fpp=P,...] [--reps=N] "
          "[--quick]\n"
          "               [--placement=natural|0..63] [--huge_pages]\n"
+         "               [--timing=auto|interleaved|sequential]\n"
          "               [--format=table|json] [--plot=FILE.png] [--list]\n\n"
          "Exit status: 0 ok, 1 error, 2 bad flags, 3 false negative.";
 }

@@ -30,6 +30,7 @@ struct RawFlags {
   std::string format = "table";
   std::string placement = "natural";
   bool huge_pages = false;
+  std::string timing = "auto";
   std::string plot;
   bool quick = false;
   bool list = false;

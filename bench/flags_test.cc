@@ -84,6 +84,15 @@ TEST(FlagsTest, HugePagesFlag) {
   EXPECT_TRUE(MakeOptions(raw)->bench.huge_pages);
 }
 
+TEST(FlagsTest, TimingFlag) {
+  RawFlags raw;
+  EXPECT_EQ(MakeOptions(raw)->bench.timing, Timing::kAuto);
+  raw.timing = "interleaved";
+  EXPECT_EQ(MakeOptions(raw)->bench.timing, Timing::kInterleaved);
+  raw.timing = "sequential";
+  EXPECT_EQ(MakeOptions(raw)->bench.timing, Timing::kSequential);
+}
+
 TEST(FlagsTest, QuickDropsTheLargestSizeAndLsm) {
   RawFlags raw;
   raw.quick = true;
@@ -157,6 +166,8 @@ TEST(FlagsTest, BadValuesAreOneLineErrorsNamingTheFlag) {
       {"placement", "64"},
       {"placement", "-1"},
       {"placement", "aligned"},
+      {"timing", "paired"},
+      {"timing", ""},
       {"plot", "/nonexistent/dir/fpp.png"},
       {"plot", "/etc/passwd/fpp.png"},
   };
@@ -171,6 +182,7 @@ TEST(FlagsTest, BadValuesAreOneLineErrorsNamingTheFlag) {
     if (flag == "reps") raw.reps = c.value;
     if (flag == "format") raw.format = c.value;
     if (flag == "placement") raw.placement = c.value;
+    if (flag == "timing") raw.timing = c.value;
     if (flag == "plot") raw.plot = c.value;
     absl::StatusOr<Options> options = MakeOptions(raw);
     ASSERT_FALSE(options.ok()) << flag << "=" << c.value;

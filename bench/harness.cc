@@ -6,7 +6,9 @@
 #include <utility>
 
 #include "absl/strings/str_format.h"
+#include "bench/block_timing.h"
 #include "bench/workload.h"
+#include "util/bloom_math.h"
 
 namespace sstfilter {
 namespace bench {
@@ -22,6 +24,44 @@ std::string Describe(const Workload& w, const FilterOptions& options) {
                            w.keys_per_filter, size);
   }
   return absl::StrFormat("%s %d keys %s", w.name, w.keys_per_filter, size);
+}
+
+// Bytes of one implementation's filters in a case: the configured bits/key, or
+// the standard Bloom filter's for an fpp (the Bloom filters' size; the compact
+// filters' is about 0.7 of it).
+double FilterBytes(const Workload& w, const FilterOptions& options) {
+  const double bits_per_key = options.bits_per_key.has_value()
+                                  ? *options.bits_per_key
+                                  : StandardBloomBitsPerKey(*options.fpp);
+  return static_cast<double>(w.total_keys()) * bits_per_key / 8;
+}
+
+// Where --timing=auto interleaves: fixed sizes rather than this machine's
+// caches, so that a command times a case the same way everywhere (and the C
+// library's L3 figure is the whole package's on some AMD machines: 256 MB on
+// an 8-complex EPYC, whose cores each see 32 MB).
+constexpr double kAllFitInL2Bytes = 256 * 1024;      // half a 512 KB L2
+constexpr double kMissesL3Bytes = 64 * 1024 * 1024;  // twice a 32 MB L3
+
+// Interleaving puts every implementation's filters, and their memory floors'
+// buffers, in memory at once. That changes no figure where all of them fit in
+// L2 together (10^4 keys), nor where each implementation's filters alone miss
+// the L3 anyway (lsm6400, 10^8 keys). In between (10^6 keys: in L3 alone, not
+// all together) each implementation is timed after the other, with the cache
+// to itself as in a store.
+bool Interleaves(Timing timing, const Workload& w, const FilterOptions& options,
+                 size_t num_impls) {
+  switch (timing) {
+    case Timing::kInterleaved:
+      return true;
+    case Timing::kSequential:
+      return false;
+    case Timing::kAuto:
+      break;
+  }
+  const double bytes = FilterBytes(w, options);
+  return 2 * bytes * static_cast<double>(num_impls) <= kAllFitInL2Bytes ||
+         bytes > kMissesL3Bytes;
 }
 
 // Medians field by field.
@@ -70,26 +110,62 @@ absl::Status RunCase(const BenchConfig& config, const Workload& workload,
   }
 
   const size_t num_impls = runners.size();
+  const bool interleaved =
+      Interleaves(config.timing, workload, options, runners.size());
+  // Frees every implementation's filters, whatever happens.
+  const auto release_all = [&runners] {
+    for (const std::unique_ptr<ImplRunner>& runner : runners) {
+      runner->Release();
+    }
+  };
+  const auto failure = [&](size_t i, const absl::Status& status) {
+    release_all();
+    return absl::Status(status.code(),
+                        absl::StrFormat("%s, %s: %s", config.impls[i]->name,
+                                        title, status.message()));
+  };
   std::vector<std::vector<RepResult>> results(num_impls);
   std::vector<double> hash_floors;
   for (int rep = 0; rep < config.reps; ++rep) {
-    hash_floors.push_back(MeasureHashFloor(data.mixed));
-    // Rotate the order each rep, so no implementation always runs first or
-    // last.
+    // The implementations take turns in an order rotated each rep: each builds
+    // and checks its filters, then, sequential, is timed and frees them; or,
+    // interleaved, all are timed together once all are built.
+    std::vector<RepResult> rep_results(num_impls);
+    std::vector<ImplRunner*> prepared;
+    std::vector<size_t> prepared_index;
     for (size_t step = 0; step < num_impls; ++step) {
       const size_t i = (step + static_cast<size_t>(rep)) % num_impls;
       const Clock::time_point start = Clock::now();
-      absl::StatusOr<RepResult> result =
-          runners[i]->RunRep(data, /*measure_speed=*/true);
-      if (!result.ok()) {
-        return absl::Status(result.status().code(),
-                            absl::StrFormat("%s, %s: %s", config.impls[i]->name,
-                                            title, result.status().message()));
+      absl::Status status = runners[i]->Prepare(data, &rep_results[i]);
+      if (!status.ok()) return failure(i, status);
+      prepared.push_back(runners[i].get());
+      prepared_index.push_back(i);
+      const bool last = step + 1 == num_impls;
+      if (!interleaved || last) {
+        std::vector<RepResult> timed(prepared.size());
+        for (size_t p = 0; p < prepared.size(); ++p) {
+          timed[p] = rep_results[prepared_index[p]];
+        }
+        double hash_floor_ns = kNotMeasured;
+        size_t failed = 0;
+        status = TimeRepetition(data, prepared, /*measure_speed=*/true, &timed,
+                                &hash_floor_ns, &failed);
+        if (!status.ok()) return failure(prepared_index[failed], status);
+        for (size_t p = 0; p < prepared.size(); ++p) {
+          rep_results[prepared_index[p]] = timed[p];
+          prepared[p]->Release();
+        }
+        hash_floors.push_back(hash_floor_ns);
+        prepared.clear();
+        prepared_index.clear();
       }
-      progress(absl::StrFormat("%s: rep %d/%d %-26s %6.1f s", title, rep + 1,
-                               config.reps, config.impls[i]->name,
-                               NanosSince(start) * 1e-9));
-      results[i].push_back(*result);
+      progress(absl::StrFormat(
+          "%s: rep %d/%d %-26s %6.1f s%s", title, rep + 1, config.reps,
+          config.impls[i]->name, NanosSince(start) * 1e-9,
+          interleaved ? (last ? " (built; all timed)" : " (built)") : ""));
+    }
+    for (size_t i = 0; i < num_impls; ++i) {
+      results[i].push_back(rep_results[i]);
     }
   }
 
@@ -111,6 +187,7 @@ absl::Status RunCase(const BenchConfig& config, const Workload& workload,
     row.reps = config.reps;
     row.placement = config.placement;
     row.huge_pages = config.huge_pages;
+    row.interleaved = interleaved;
     const bool inherited =
         std::any_of(results[i].begin(), results[i].end(),
                     [](const RepResult& r) { return r.check_inherited; });
@@ -169,7 +246,7 @@ absl::StatusOr<std::vector<FppSeries>> SweepFpp(const BenchConfig& config,
           impl->make(FilterOptions::BitsPerKey(bits), config.drop_one_key);
       if (!runner.ok()) return runner.status();
       absl::StatusOr<RepResult> result =
-          (*runner)->RunRep(data, /*measure_speed=*/false);
+          RunRepetition(runner->get(), data, /*measure_speed=*/false);
       if (!result.ok()) {
         return absl::Status(
             result.status().code(),

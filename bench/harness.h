@@ -19,6 +19,14 @@
 namespace sstfilter {
 namespace bench {
 
+// How a case's implementations share the clock (block_timing.h).
+enum class Timing {
+  kAuto,         // interleaved when one implementation's filters are more
+                 // than twice the L3 cache, else sequential
+  kInterleaved,  // all built first, then every block asked of each in turn
+  kSequential,   // each built and timed in turn, alone in memory
+};
+
 struct BenchConfig {
   std::vector<const ImplEntry*> impls;
   std::vector<std::string> workloads;
@@ -32,6 +40,7 @@ struct BenchConfig {
   bool drop_one_key = false;  // --inject_false_negative
   int placement = -1;         // --placement: kNaturalPlacement or 0..63
   bool huge_pages = false;    // --huge_pages
+  Timing timing = Timing::kAuto;  // --timing
 };
 
 // One line of the report: medians over reps of one implementation on one case.
@@ -50,10 +59,11 @@ struct Row {
   RepResult median;
   double hash_floor_ns = 0;
   int reps = 0;
-  std::string check;        // which added keys were checked
-  int placement = -1;       // as requested (kNaturalPlacement: as built)
-  bool huge_pages = false;  // filters and memory floors in a FilterArena
-  int case_index = 0;       // rows of one case share it
+  std::string check;         // which added keys were checked
+  int placement = -1;        // as requested (kNaturalPlacement: as built)
+  bool huge_pages = false;   // filters and memory floors in a FilterArena
+  bool interleaved = false;  // timed block by block with the case's others
+  int case_index = 0;        // rows of one case share it
 };
 
 using Progress = std::function<void(const std::string& line)>;

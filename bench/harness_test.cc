@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/block_timing.h"
 #include "bench/drop_one_key_adapter.h"
 #include "bench/impls.h"
 #include "bench/measure.h"
@@ -101,7 +102,7 @@ CaseData SmallCase(size_t num_filters = 1) {
 TEST(HarnessTest, HonestImplementationPasses) {
   Runner<SortedHashAdapter> runner(
       std::make_unique<SortedHashAdapter>(Lie::kNone));
-  absl::StatusOr<RepResult> result = runner.RunRep(SmallCase(), true);
+  absl::StatusOr<RepResult> result = RunRepetition(&runner, SmallCase(), true);
   ASSERT_TRUE(result.ok()) << result.status();
   EXPECT_EQ(result->keys_checked, 2000u);
   EXPECT_EQ(result->fp_rate, 0.0);
@@ -115,7 +116,7 @@ TEST(HarnessTest, HugePagesRunPlacesFiltersInTheArena) {
       std::make_unique<SortedHashAdapter>(Lie::kNone));
   CaseData data = SmallCase(/*num_filters=*/64);
   data.huge_pages = true;
-  absl::StatusOr<RepResult> result = runner.RunRep(data, true);
+  absl::StatusOr<RepResult> result = RunRepetition(&runner, data, true);
   ASSERT_TRUE(result.ok()) << result.status();
   EXPECT_EQ(result->keys_checked, 64u * 2000u);
   EXPECT_EQ(result->line_offsets, (std::map<int, size_t>{{0, 64}}));
@@ -127,7 +128,7 @@ TEST(HarnessTest, HugePagesRunPlacesFiltersInTheArena) {
 TEST(HarnessTest, CatchesFalseNegativeOnSinglePath) {
   Runner<SortedHashAdapter> runner(
       std::make_unique<SortedHashAdapter>(Lie::kSingle));
-  absl::StatusOr<RepResult> result = runner.RunRep(SmallCase(), true);
+  absl::StatusOr<RepResult> result = RunRepetition(&runner, SmallCase(), true);
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.status().code(), absl::StatusCode::kDataLoss);
   EXPECT_NE(result.status().message().find("false negative"),
@@ -137,7 +138,7 @@ TEST(HarnessTest, CatchesFalseNegativeOnSinglePath) {
 TEST(HarnessTest, CatchesFalseNegativeOnBatchPath) {
   Runner<SortedHashAdapter> runner(
       std::make_unique<SortedHashAdapter>(Lie::kBatch));
-  absl::StatusOr<RepResult> result = runner.RunRep(SmallCase(), false);
+  absl::StatusOr<RepResult> result = RunRepetition(&runner, SmallCase(), false);
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.status().code(), absl::StatusCode::kDataLoss);
 }
@@ -146,7 +147,8 @@ TEST(HarnessTest, CatchesFalseNegativeInManyFilters) {
   Runner<DropOneKeyAdapter<SortedHashAdapter>> runner(
       std::make_unique<DropOneKeyAdapter<SortedHashAdapter>>(
           std::make_unique<SortedHashAdapter>(Lie::kNone)));
-  absl::StatusOr<RepResult> result = runner.RunRep(SmallCase(8), false);
+  absl::StatusOr<RepResult> result =
+      RunRepetition(&runner, SmallCase(8), false);
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.status().code(), absl::StatusCode::kDataLoss);
 }
@@ -159,7 +161,8 @@ TEST(HarnessTest, CatchesDroppedKeyInEveryRegisteredImplementation) {
     absl::StatusOr<std::unique_ptr<ImplRunner>> runner =
         entry.make(FilterOptions::BitsPerKey(10), /*drop_one_key=*/true);
     ASSERT_TRUE(runner.ok()) << entry.name;
-    absl::StatusOr<RepResult> result = (*runner)->RunRep(data, false);
+    absl::StatusOr<RepResult> result =
+        RunRepetition(runner->get(), data, false);
     ASSERT_FALSE(result.ok()) << entry.name;
     EXPECT_EQ(result.status().code(), absl::StatusCode::kDataLoss)
         << entry.name;
@@ -172,8 +175,8 @@ TEST(HarnessTest, IdenticalRepInheritsCheck) {
   absl::StatusOr<std::unique_ptr<ImplRunner>> runner =
       FindImpl("rocksdb.fastbloom")->make(FilterOptions::BitsPerKey(10), false);
   ASSERT_TRUE(runner.ok());
-  absl::StatusOr<RepResult> first = (*runner)->RunRep(data, false);
-  absl::StatusOr<RepResult> second = (*runner)->RunRep(data, false);
+  absl::StatusOr<RepResult> first = RunRepetition(runner->get(), data, false);
+  absl::StatusOr<RepResult> second = RunRepetition(runner->get(), data, false);
   ASSERT_TRUE(first.ok() && second.ok());
   EXPECT_FALSE(first->check_inherited);
   EXPECT_TRUE(second->check_inherited);
@@ -278,6 +281,106 @@ TEST(HarnessTest, FalseNegativeStopsTheRun) {
   EXPECT_NE(rows.status().message().find("rocksdb.ribbon"), std::string::npos);
 }
 
+// Runners timed together each get every figure, and their answers are the
+// ones each gives alone: interleaving changes when a query runs, never what
+// it answers.
+TEST(BlockTimingTest, InterleavedRunnersGetEveryFigure) {
+  const CaseData data = SmallCase(/*num_filters=*/4);
+  std::vector<std::unique_ptr<ImplRunner>> owned;
+  for (const char* name : {"sstfilter", "rocksdb.fastbloom", "leveldb"}) {
+    absl::StatusOr<std::unique_ptr<ImplRunner>> runner =
+        FindImpl(name)->make(FilterOptions::BitsPerKey(10), false);
+    ASSERT_TRUE(runner.ok()) << name;
+    owned.push_back(*std::move(runner));
+  }
+  std::vector<ImplRunner*> runners;
+  std::vector<RepResult> together(owned.size());
+  for (size_t i = 0; i < owned.size(); ++i) {
+    ASSERT_TRUE(owned[i]->Prepare(data, &together[i]).ok());
+    runners.push_back(owned[i].get());
+  }
+  double hash_floor_ns = kNotMeasured;
+  size_t failed = 99;
+  ASSERT_TRUE(TimeRepetition(data, runners, /*measure_speed=*/true, &together,
+                             &hash_floor_ns, &failed)
+                  .ok());
+  EXPECT_EQ(failed, 99u);
+  EXPECT_TRUE(std::isfinite(hash_floor_ns) && hash_floor_ns > 0);
+  for (size_t i = 0; i < owned.size(); ++i) {
+    owned[i]->Release();
+    SCOPED_TRACE(i);
+    const RepResult& r = together[i];
+    for (double v : {r.query_ns_positive, r.query_ns_negative, r.query_ns_mixed,
+                     r.query_ns_dependent, r.memory_floor_ns,
+                     r.memory_floor_dependent_ns, r.memory_floor_batched_ns}) {
+      EXPECT_TRUE(std::isfinite(v) && v > 0);
+    }
+    EXPECT_EQ(std::isnan(r.query_ns_batched), i == 2);  // LevelDB: no batch
+    absl::StatusOr<RepResult> alone =
+        RunRepetition(owned[i].get(), data, /*measure_speed=*/false);
+    ASSERT_TRUE(alone.ok());
+    EXPECT_EQ(r.fp_rate, alone->fp_rate);
+    EXPECT_GT(r.fp_rate, 0.0);
+  }
+}
+
+// A false negative among the timed queries names the runner that gave it.
+TEST(BlockTimingTest, NamesTheRunnerWithAFalseNegative) {
+  const CaseData data = SmallCase();
+  Runner<SortedHashAdapter> honest(
+      std::make_unique<SortedHashAdapter>(Lie::kNone));
+  Runner<SortedHashAdapter> liar(
+      std::make_unique<SortedHashAdapter>(Lie::kSingle));
+  std::vector<RepResult> results(2);
+  ASSERT_TRUE(honest.Prepare(data, &results[0]).ok());
+  ASSERT_TRUE(liar.Prepare(data, &results[1]).ok());  // checks by batch
+  double hash_floor_ns;
+  size_t failed = 99;
+  const absl::Status status =
+      TimeRepetition(data, {&honest, &liar}, /*measure_speed=*/true, &results,
+                     &hash_floor_ns, &failed);
+  EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss);
+  EXPECT_EQ(failed, 1u);
+  honest.Release();
+  liar.Release();
+}
+
+// --timing: auto times a case whose filters all fit in L2 together
+// interleaved, and one that fits in cache only alone sequentially; either mode
+// gives the same answers, and the row says which one timed it.
+TEST(HarnessTest, TimingModes) {
+  BenchConfig config;
+  config.impls = {FindImpl("sstfilter"), FindImpl("rocksdb.fastbloom")};
+  config.workloads = {"random16"};
+  config.filter_sizes = {FilterOptions::BitsPerKey(10)};
+  config.reps = 2;
+  config.queries = 1 << 14;
+  const auto run = [&config](Timing timing, uint64_t keys) {
+    config.timing = timing;
+    config.keys = {keys};
+    absl::StatusOr<std::vector<Row>> rows =
+        RunBench(config, [](const std::string&) {});
+    EXPECT_TRUE(rows.ok()) << rows.status();
+    EXPECT_EQ(rows.value_or(std::vector<Row>()).size(), 2u);
+    return rows.value_or(std::vector<Row>(2));
+  };
+  // 2 implementations x (filters + floor buffer) of 6 KB, then of 125 KB.
+  const std::vector<Row> small_auto = run(Timing::kAuto, 5000);
+  const std::vector<Row> large_auto = run(Timing::kAuto, 100000);
+  const std::vector<Row> sequential = run(Timing::kSequential, 5000);
+  const std::vector<Row> interleaved = run(Timing::kInterleaved, 100000);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_TRUE(small_auto[i].interleaved);
+    EXPECT_FALSE(large_auto[i].interleaved);
+    EXPECT_FALSE(sequential[i].interleaved);
+    EXPECT_TRUE(interleaved[i].interleaved);
+    EXPECT_EQ(small_auto[i].median.fp_rate, sequential[i].median.fp_rate);
+    EXPECT_EQ(large_auto[i].median.fp_rate, interleaved[i].median.fp_rate);
+    EXPECT_TRUE(std::isfinite(interleaved[i].median.query_ns_dependent));
+    EXPECT_TRUE(std::isfinite(small_auto[i].hash_floor_ns));
+  }
+}
+
 TEST(MedianTest, IgnoresNotMeasured) {
   EXPECT_EQ(Median({3, 1, 2}), 2);
   EXPECT_EQ(Median({4, 1, 2, 3}), 2.5);
@@ -321,7 +424,7 @@ TEST(ReportTest, JsonHasEveryField) {
         "bits_per_key", "fp_rate", "expected_fp_rate", "build_ns_per_key",
         "query_ns_positive", "query_ns_negative", "query_ns_mixed",
         "query_ns_batched", "hash_floor_ns", "memory_floor_ns", "huge_pages",
-        "huge_page_share", "reps"}) {
+        "huge_page_share", "timing", "reps"}) {
     EXPECT_NE(json.find(std::string("\"") + field + "\":"), std::string::npos)
         << field;
   }

@@ -58,85 +58,52 @@ uint64_t DigestFilters(const std::vector<BuiltFilter>& filters) {
   return digest;
 }
 
-double MeasureHashFloor(const QuerySet& queries) {
-  uint64_t sum = 0;
-  KeyChunk chunk;
-  const double ns = ForEachBlock(
-      queries, &chunk,
-      [&sum](const absl::string_view* keys, const uint32_t*, size_t n) {
-        for (size_t i = 0; i < n; ++i) sum += Hash64(keys[i]);
-      });
-  KeepResult(sum);
-  return ns;
-}
-
-namespace {
-
-double MeasureMemoryFloor(const uint64_t* words, size_t lines,
-                          const std::vector<uint32_t>& random32,
-                          MemoryAccess access) {
-  const auto line_of = [lines](uint32_t r) {
-    return static_cast<size_t>((uint64_t{r} * lines) >> 32);
-  };
-  // Timed in blocks of kQueryBlock, median over blocks, as the queries are.
-  const double overhead = TimerOverheadNanos();
-  std::vector<double> per_query;
-  uint64_t sum = 0;
-  for (size_t block = 0; block + kQueryBlock <= random32.size();
-       block += kQueryBlock) {
-    const uint32_t* random = random32.data() + block;
-    const Clock::time_point start = Clock::now();
-    if (access == MemoryAccess::kIndependent) {
-      for (size_t i = 0; i < kQueryBlock; ++i) {
-        sum += words[line_of(random[i]) * kLineWords];
-      }
-    } else if (access == MemoryAccess::kDependent) {
-      for (size_t i = 0; i < kQueryBlock; ++i) {
-        sum += words[line_of(random[i]) * kLineWords];
-        QueryFence();
-      }
-    } else {
-      for (size_t i = 0; i < kQueryBlock; i += kBatchSize) {
-        size_t at[kBatchSize];
-        for (int b = 0; b < kBatchSize; ++b) {
-          at[b] = line_of(random[i + b]) * kLineWords;
-          __builtin_prefetch(words + at[b]);
-        }
-        for (int b = 0; b < kBatchSize; ++b) sum += words[at[b]];
-      }
-    }
-    per_query.push_back((NanosSince(start) - overhead) / kQueryBlock);
-  }
-  KeepResult(sum);
-  return Median(std::move(per_query));
-}
-
-}  // namespace
-
-void MeasureMemoryFloors(size_t buffer_bytes,
-                         const std::vector<uint32_t>& random32, bool huge_pages,
-                         RepResult* result) {
-  const size_t lines = std::max<size_t>(1, buffer_bytes / kLineBytes);
-  const size_t num_words = lines * kLineWords;
-  std::vector<uint64_t> heap;
-  std::optional<FilterArena> arena;
+MemoryFloorBuffer::MemoryFloorBuffer(size_t bytes, bool huge_pages)
+    : lines_(std::max<size_t>(1, bytes / kLineBytes)) {
+  const size_t num_words = lines_ * kLineWords;
   uint64_t* words;
   if (huge_pages) {
-    arena.emplace();
+    arena_.emplace();
     words = reinterpret_cast<uint64_t*>(
-        arena->Allocate(num_words * sizeof(uint64_t)));
+        arena_->Allocate(num_words * sizeof(uint64_t)));
   } else {
-    heap.resize(num_words);
-    words = heap.data();
+    heap_.resize(num_words);
+    words = heap_.data();
   }
   // Filled, so that its pages are mapped before the timing.
   std::fill(words, words + num_words, 1);
-  result->memory_floor_ns =
-      MeasureMemoryFloor(words, lines, random32, MemoryAccess::kIndependent);
-  result->memory_floor_dependent_ns =
-      MeasureMemoryFloor(words, lines, random32, MemoryAccess::kDependent);
-  result->memory_floor_batched_ns =
-      MeasureMemoryFloor(words, lines, random32, MemoryAccess::kBatched);
+  words_ = words;
+}
+
+uint64_t MemoryFloorBuffer::LoadLines(MemoryAccess access,
+                                      const uint32_t* random32,
+                                      size_t n) const {
+  const size_t lines = lines_;
+  const auto line_of = [lines](uint32_t r) {
+    return static_cast<size_t>((uint64_t{r} * lines) >> 32);
+  };
+  const uint64_t* const words = words_;
+  uint64_t sum = 0;
+  if (access == MemoryAccess::kIndependent) {
+    for (size_t i = 0; i < n; ++i) {
+      sum += words[line_of(random32[i]) * kLineWords];
+    }
+  } else if (access == MemoryAccess::kDependent) {
+    for (size_t i = 0; i < n; ++i) {
+      sum += words[line_of(random32[i]) * kLineWords];
+      QueryFence();
+    }
+  } else {
+    for (size_t i = 0; i + kBatchSize <= n; i += kBatchSize) {
+      size_t at[kBatchSize];
+      for (int b = 0; b < kBatchSize; ++b) {
+        at[b] = line_of(random32[i + b]) * kLineWords;
+        __builtin_prefetch(words + at[b]);
+      }
+      for (int b = 0; b < kBatchSize; ++b) sum += words[at[b]];
+    }
+  }
+  return sum;
 }
 
 }  // namespace bench

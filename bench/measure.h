@@ -1,8 +1,11 @@
-// One repetition of one implementation on one case: build, check, measure.
+// One repetition of one implementation on one case: build and check its
+// filters, and run the queries and memory-floor loads that block_timing.h
+// times.
 //
 // An adapter (leveldb_adapter.h, rocksdb_adapter.h, sstfilter_adapter.h)
 // presents a library in this shape, with no virtual calls of its own, so that
-// the timed loops below pay only the library's own dispatch:
+// the loops below pay only the library's own dispatch (the timer reads the
+// clock around a whole block, outside the one virtual call per block):
 //
 //   class Adapter {
 //     static constexpr bool kHasBatch;  // the library has a batch API
@@ -38,7 +41,8 @@
 //    filters' size, independently (as single queries), each load waiting for
 //    the previous one (as dependent queries), or kBatchSize at a time with
 //    prefetches (as batches).
-// Query figures are medians over blocks of kQueryBlock queries (ForEachBlock).
+// Query figures are medians over blocks of kQueryBlock queries
+// (block_timing.h).
 
 #ifndef SSTFILTER_BENCH_MEASURE_H_
 #define SSTFILTER_BENCH_MEASURE_H_
@@ -99,17 +103,67 @@ struct RepResult {
   std::map<int, size_t> line_offsets;
 };
 
-// Runs repetitions of one implementation; type-erased so the registry can hold
-// any adapter. Remembers the digest of the last fully checked filter set across
-// reps.
+// The figures a repetition times, each over its own query set.
+enum class QueryFigure {
+  kNegative,   // absent keys, back to back (also the false-positive count)
+  kPositive,   // added keys, back to back; every one must match
+  kMixed,      // half and half, back to back
+  kDependent,  // the mixed queries, each fenced (QueryFence)
+  kBatched,    // kBatchSize keys per call to the batch API
+};
+
+// How the memory floor touches its lines: like single queries (independent
+// loads the CPU may overlap), like dependent queries (each load completes
+// before the next starts), or like batches (kBatchSize prefetches, then the
+// loads).
+enum class MemoryAccess { kIndependent, kDependent, kBatched };
+
+// A buffer the size of an implementation's filters, for its memory floors:
+// one random 64-byte line per query, loaded as one figure's queries load
+// theirs. In a FilterArena when huge_pages, as the filters then are.
+class MemoryFloorBuffer {
+ public:
+  MemoryFloorBuffer(size_t bytes, bool huge_pages);
+
+  // Loads the line of each of random32[0..n) (a multiply-shift onto the
+  // buffer's lines); returns their sum, for KeepResult.
+  uint64_t LoadLines(MemoryAccess access, const uint32_t* random32,
+                     size_t n) const;
+
+ private:
+  std::vector<uint64_t> heap_;
+  std::optional<FilterArena> arena_;
+  const uint64_t* words_ = nullptr;
+  size_t lines_ = 0;
+};
+
+// One implementation's repetitions, type-erased so the registry can hold any
+// adapter. A repetition is Prepare, then any number of untimed calls that the
+// caller times (block_timing.h interleaves them with other implementations'),
+// then Release. Remembers the digest of the last fully checked filter set
+// across repetitions.
 class ImplRunner {
  public:
   virtual ~ImplRunner() = default;
-  // measure_speed = false: build, check and false-positive rate only (for
-  // sweeps). A false negative is a DataLossError; a filter of the wrong kind an
-  // InternalError.
-  virtual absl::StatusOr<RepResult> RunRep(const CaseData& data,
-                                           bool measure_speed) = 0;
+
+  // Builds every filter of the workload (build time, bits/key and placement
+  // into *result), makes the readers, queries every added key, and sets up the
+  // memory floor's buffer; the readers stay until Release. A false negative is
+  // a DataLossError; a filter of the wrong kind an InternalError.
+  virtual absl::Status Prepare(const CaseData& data, RepResult* result) = 0;
+  // The n queries of one figure (keys[i] asks filter filters[i], or the only
+  // filter when filters is null); returns how many matched. For kBatched, n
+  // is a multiple of kBatchSize and each batch asks one filter.
+  // REQUIRES: Prepare succeeded, no Release since.
+  virtual uint64_t RunQueries(QueryFigure figure, const absl::string_view* keys,
+                              const uint32_t* filters, size_t n) const = 0;
+  // The memory floor's loads for n queries; returns their sum.
+  // REQUIRES: as RunQueries.
+  virtual uint64_t LoadFloorLines(MemoryAccess access, const uint32_t* random32,
+                                  size_t n) const = 0;
+  // Frees the filters, readers and floor buffer of the repetition.
+  virtual void Release() = 0;
+
   virtual bool HasBatch() const = 0;
   virtual double ConfiguredBitsPerKey() const = 0;
   virtual std::string Details() const = 0;
@@ -133,48 +187,11 @@ size_t CheckThreads(uint64_t total_keys);
 // Thread CPU ns to make every added key of w, chunk by chunk, as a build does.
 double GenerateKeysCpuNanos(const Workload& w, KeyChunk* chunk);
 
-// ns per key: the hash floor (XXH3-64 of each key, the native filter's hash),
-// keys made in blocks as for the queries.
-double MeasureHashFloor(const QuerySet& queries);
-// How the memory floor touches its lines: like single queries (independent
-// loads the CPU may overlap), like dependent queries (each load completes
-// before the next starts), or like batches (kBatchSize prefetches, then the
-// loads).
-enum class MemoryAccess { kIndependent, kDependent, kBatched };
-
-// Sets result's three memory floors: ns per key to load one random line per
-// query from a buffer of buffer_bytes, in each MemoryAccess way. The buffer is
-// in a FilterArena when huge_pages, as the filters then are.
-void MeasureMemoryFloors(size_t buffer_bytes,
-                         const std::vector<uint32_t>& random32, bool huge_pages,
-                         RepResult* result);
-
 // Queries per timed block. Their keys (16 KB of random16 keys) are made just
 // before the block, outside the timed region, so a query finds its key in
 // cache, as a real lookup does.
 constexpr size_t kQueryBlock = KeyChunk::kCapacity;  // a multiple of kBatchSize
 static_assert(kQueryBlock % kBatchSize == 0, "batches must not span blocks");
-
-// Calls body(keys, filters, n) on consecutive blocks of the queries (filters is
-// null for a single filter). Returns ns per query: the median over blocks, so
-// that a block during which the thread was descheduled does not count.
-template <typename Body>
-double ForEachBlock(const QuerySet& queries, KeyChunk* chunk, Body body) {
-  const double overhead = TimerOverheadNanos();
-  std::vector<double> per_query;
-  per_query.reserve(queries.size() / kQueryBlock + 1);
-  for (size_t i = 0; i < queries.size(); i += kQueryBlock) {
-    const size_t n = std::min(kQueryBlock, queries.size() - i);
-    chunk->FillIndexes(queries.kind, queries.indexes.data() + i, n);
-    const uint32_t* filters =
-        queries.filters.empty() ? nullptr : queries.filters.data() + i;
-    const Clock::time_point start = Clock::now();
-    body(chunk->data(), filters, n);
-    per_query.push_back((NanosSince(start) - overhead) /
-                        static_cast<double>(n));
-  }
-  return Median(std::move(per_query));
-}
 
 template <typename Adapter>
 class Runner final : public ImplRunner {
@@ -188,14 +205,12 @@ class Runner final : public ImplRunner {
   }
   std::string Details() const override { return adapter_->Details(); }
 
-  absl::StatusOr<RepResult> RunRep(const CaseData& data,
-                                   bool measure_speed) override {
+  absl::Status Prepare(const CaseData& data, RepResult* result) override {
+    Release();
     const Workload& w = data.workload;
-    RepResult result;
     // Declared before the filters and readers, which point into it.
-    std::optional<FilterArena> arena;
-    if (data.huge_pages) arena.emplace();
-    std::vector<BuiltFilter> filters(w.num_filters);
+    if (data.huge_pages) arena_.emplace();
+    filters_.resize(w.num_filters);
 
     // Build, timed in this thread's CPU time (which other processes on a
     // shared machine do not inflate): the whole loop, minus a pass that makes
@@ -212,86 +227,78 @@ class Runner final : public ImplRunner {
             std::min<uint64_t>(KeyChunk::kCapacity, w.keys_per_filter - j));
         for (size_t i = 0; i < chunk.size(); ++i) builder->Add(chunk[i]);
       }
-      absl::Status finished = builder->Finish(&filters[f]);
+      absl::Status finished = builder->Finish(&filters_[f]);
       if (!finished.ok()) return finished;
     }
     const double build_ns = ThreadCpuNanos() - build_start;
-    result.build_ns_per_key = std::max(0.0, build_ns - generate_ns) /
-                              static_cast<double>(w.total_keys());
+    result->build_ns_per_key = std::max(0.0, build_ns - generate_ns) /
+                               static_cast<double>(w.total_keys());
     size_t total_bytes = 0;
-    for (BuiltFilter& filter : filters) {
+    for (BuiltFilter& filter : filters_) {
       absl::Status kind = adapter_->CheckKind(filter.bytes);
       if (!kind.ok()) return kind;
       total_bytes += filter.bytes.size();
-      PlaceFilter(data.placement, arena.has_value() ? &*arena : nullptr,
+      PlaceFilter(data.placement, arena_.has_value() ? &*arena_ : nullptr,
                   &filter);
-      ++result.line_offsets[static_cast<int>(
+      ++result->line_offsets[static_cast<int>(
           reinterpret_cast<uintptr_t>(filter.bytes.data()) % kCacheLineBytes)];
     }
-    result.bits_per_key =
+    result->bits_per_key =
         total_bytes * 8.0 / static_cast<double>(w.total_keys());
-    if (arena.has_value()) {
-      result.huge_page_share = std::min(
-          1.0, static_cast<double>(arena->HugePageBytes()) /
+    if (arena_.has_value()) {
+      result->huge_page_share = std::min(
+          1.0, static_cast<double>(arena_->HugePageBytes()) /
                    static_cast<double>(std::max<size_t>(1, total_bytes)));
     }
 
     // Readers side by side, as a table cache holds its tables' filter readers:
     // a query's only pointer chasing is the library's own.
-    std::vector<Reader> readers;
-    readers.reserve(filters.size());
+    readers_.reserve(filters_.size());
     double expected = 0;
-    for (const BuiltFilter& filter : filters) {
-      readers.push_back(adapter_->NewReader(filter.bytes));
-      expected += readers.back().ExpectedFpp(w.keys_per_filter);
+    for (const BuiltFilter& filter : filters_) {
+      readers_.push_back(adapter_->NewReader(filter.bytes));
+      expected += readers_.back().ExpectedFpp(w.keys_per_filter);
     }
-    result.expected_fp_rate = expected / static_cast<double>(filters.size());
+    result->expected_fp_rate = expected / static_cast<double>(filters_.size());
 
     // Every added key must match before any figure counts. A filter set whose
     // bytes equal the last fully checked one answers identically, so it
     // inherits that check.
-    const uint64_t digest = DigestFilters(filters);
+    const uint64_t digest = DigestFilters(filters_);
     if (checked_digest_.has_value() && *checked_digest_ == digest) {
-      result.check_inherited = true;
-      result.keys_checked = w.total_keys();
+      result->check_inherited = true;
     } else {
-      absl::Status checked = CheckAllKeys(w, readers);
+      absl::Status checked = CheckAllKeys(w, readers_);
       if (!checked.ok()) return checked;
       checked_digest_ = digest;
-      result.keys_checked = w.total_keys();
     }
+    result->keys_checked = w.total_keys();
+    floor_.emplace(total_bytes, data.huge_pages);
+    return absl::OkStatus();
+  }
 
-    // The absent queries give the false-positive rate and their timing (the
-    // check above has just touched the whole filter, as any query set would).
-    uint64_t false_positives = 0;
-    result.query_ns_negative =
-        CountSingle(readers, data.negative, &chunk, &false_positives);
-    result.fp_rate = static_cast<double>(false_positives) /
-                     static_cast<double>(data.negative.size());
-    if (!measure_speed) {
-      result.query_ns_negative = kNotMeasured;
-      return result;
+  uint64_t RunQueries(QueryFigure figure, const absl::string_view* keys,
+                      const uint32_t* filters, size_t n) const override {
+    switch (figure) {
+      case QueryFigure::kDependent:
+        return CountDependent(keys, filters, n);
+      case QueryFigure::kBatched:
+        return CountBatched(keys, filters, n);
+      default:
+        return CountSingle(keys, filters, n);
     }
+  }
 
-    uint64_t positives = 0;
-    result.query_ns_positive =
-        CountSingle(readers, data.positive, &chunk, &positives);
-    if (positives != data.positive.size()) {
-      return absl::DataLossError(absl::StrFormat(
-          "false negative: %d of %d added keys queried did not match",
-          data.positive.size() - positives, data.positive.size()));
-    }
-    uint64_t checksum = 0;
-    result.query_ns_mixed = CountSingle(readers, data.mixed, &chunk, &checksum);
-    result.query_ns_dependent =
-        CountDependent(readers, data.mixed, &chunk, &checksum);
-    if (Adapter::kHasBatch) {
-      result.query_ns_batched =
-          CountBatched(readers, data.batched, &chunk, &checksum);
-    }
-    KeepResult(checksum);
-    MeasureMemoryFloors(total_bytes, data.random32, data.huge_pages, &result);
-    return result;
+  uint64_t LoadFloorLines(MemoryAccess access, const uint32_t* random32,
+                          size_t n) const override {
+    return floor_->LoadLines(access, random32, n);
+  }
+
+  void Release() override {
+    floor_.reset();
+    readers_.clear();
+    filters_.clear();
+    arena_.reset();  // last: the filters and readers point into it
   }
 
  private:
@@ -355,68 +362,56 @@ class Runner final : public ImplRunner {
     return absl::OkStatus();
   }
 
-  // Each returns ns per query (ForEachBlock) and adds the matches to *hits.
-  static double CountSingle(const std::vector<Reader>& readers,
-                            const QuerySet& queries, KeyChunk* chunk,
-                            uint64_t* hits) {
+  // Each returns how many of the n queries matched.
+  uint64_t CountSingle(const absl::string_view* keys, const uint32_t* filters,
+                       size_t n) const {
     uint64_t sum = 0;
-    const double ns = ForEachBlock(
-        queries, chunk,
-        [&](const absl::string_view* keys, const uint32_t* filters, size_t n) {
-          if (filters == nullptr) {
-            const Reader* reader = &readers[0];
-            for (size_t i = 0; i < n; ++i) sum += reader->MayMatch(keys[i]);
-          } else {
-            for (size_t i = 0; i < n; ++i) {
-              sum += readers[filters[i]].MayMatch(keys[i]);
-            }
-          }
-        });
-    *hits += sum;
-    return ns;
+    if (filters == nullptr) {
+      const Reader* reader = &readers_[0];
+      for (size_t i = 0; i < n; ++i) sum += reader->MayMatch(keys[i]);
+    } else {
+      for (size_t i = 0; i < n; ++i) {
+        sum += readers_[filters[i]].MayMatch(keys[i]);
+      }
+    }
+    return sum;
   }
 
   // Each query completes before the next begins (QueryFence), so no two
   // overlap, even where the answer comes from a predicted branch.
-  static double CountDependent(const std::vector<Reader>& readers,
-                               const QuerySet& queries, KeyChunk* chunk,
-                               uint64_t* hits) {
+  uint64_t CountDependent(const absl::string_view* keys,
+                          const uint32_t* filters, size_t n) const {
     uint64_t sum = 0;
-    const double ns = ForEachBlock(
-        queries, chunk,
-        [&](const absl::string_view* keys, const uint32_t* filters, size_t n) {
-          for (size_t i = 0; i < n; ++i) {
-            const Reader* reader =
-                filters == nullptr ? &readers[0] : &readers[filters[i]];
-            sum += reader->MayMatch(keys[i]);
-            QueryFence();
-          }
-        });
-    *hits += sum;
-    return ns;
+    for (size_t i = 0; i < n; ++i) {
+      const Reader* reader =
+          filters == nullptr ? &readers_[0] : &readers_[filters[i]];
+      sum += reader->MayMatch(keys[i]);
+      QueryFence();
+    }
+    return sum;
   }
 
-  static double CountBatched(const std::vector<Reader>& readers,
-                             const QuerySet& queries, KeyChunk* chunk,
-                             uint64_t* hits) {
+  uint64_t CountBatched(const absl::string_view* keys, const uint32_t* filters,
+                        size_t n) const {
     uint64_t sum = 0;
-    const double ns = ForEachBlock(
-        queries, chunk,
-        [&](const absl::string_view* keys, const uint32_t* filters, size_t n) {
-          bool results[kBatchSize];
-          for (size_t i = 0; i + kBatchSize <= n; i += kBatchSize) {
-            const Reader* reader =
-                filters == nullptr ? &readers[0] : &readers[filters[i]];
-            reader->MayMatchBatch(keys + i, kBatchSize, results);
-            for (int b = 0; b < kBatchSize; ++b) sum += results[b];
-          }
-        });
-    *hits += sum;
-    return ns;
+    bool results[kBatchSize];
+    for (size_t i = 0; i + kBatchSize <= n; i += kBatchSize) {
+      const Reader* reader =
+          filters == nullptr ? &readers_[0] : &readers_[filters[i]];
+      reader->MayMatchBatch(keys + i, kBatchSize, results);
+      for (int b = 0; b < kBatchSize; ++b) sum += results[b];
+    }
+    return sum;
   }
 
   std::unique_ptr<Adapter> adapter_;
   std::optional<uint64_t> checked_digest_;
+  // One repetition's state, from Prepare to Release. The arena is declared
+  // first so that it is destroyed last.
+  std::optional<FilterArena> arena_;
+  std::vector<BuiltFilter> filters_;
+  std::vector<Reader> readers_;
+  std::optional<MemoryFloorBuffer> floor_;
 };
 
 }  // namespace bench

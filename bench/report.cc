@@ -65,9 +65,10 @@ std::string CaseTitle(const Row& r) {
                                      : "filters where built")
           : absl::StrFormat("filters at +%d B from a cache line", r.placement);
   if (r.huge_pages) placement += " in huge-page arenas";
-  return absl::StrFormat("%s, %s (%.1f B/key), %s; %s; hash floor %.1f ns/key",
-                         r.workload, keys, r.key_bytes, size, placement,
-                         r.hash_floor_ns);
+  return absl::StrFormat(
+      "%s, %s (%.1f B/key), %s; %s; hash floor %.1f ns/key; timed %s",
+      r.workload, keys, r.key_bytes, size, placement, r.hash_floor_ns,
+      r.interleaved ? "interleaved" : "sequentially");
 }
 
 // "+0 25%, +16 75%": where each implementation's filters start, relative to a
@@ -218,6 +219,7 @@ void PrintJson(const std::vector<Row>& rows, std::ostream& out) {
     row["filter_line_offsets"] = offsets;
     row["huge_pages"] = r.huge_pages;
     row["huge_page_share"] = Figure(m.huge_page_share);
+    row["timing"] = r.interleaved ? "interleaved" : "sequential";
     row["keys"] = r.keys;
     row["filters"] = r.filters;
     row["key_bytes"] = Figure(r.key_bytes);

@@ -1,0 +1,51 @@
+// Times one repetition of a case for every implementation at once, block by
+// block.
+//
+// A shared virtual machine changes speed from one second to the next (another
+// guest on the same physical core, other jobs' memory traffic): the same loop
+// of in-cache queries measured 6 ns per key in one run and 11 in the next, and
+// within one run one figure of an implementation can be taken in the fast
+// state and the next in the slow one. Timing one implementation's figures
+// after another's would compare two machines. So every block of kQueryBlock
+// queries is asked of each implementation in turn, each followed by its memory
+// floor over the same block, with the order rotated from block to block; a
+// figure is the median over blocks. All implementations' figures, and their
+// floors, then come from the same stretches of time, and their ratios hold
+// whatever the machine does.
+
+#ifndef SSTFILTER_BENCH_BLOCK_TIMING_H_
+#define SSTFILTER_BENCH_BLOCK_TIMING_H_
+
+#include <cstddef>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "bench/measure.h"
+#include "bench/workload.h"
+
+namespace sstfilter {
+namespace bench {
+
+// Times every figure of one repetition for all the runners, interleaved block
+// by block, into (*results)[i] for runners[i]: the five query figures, the
+// three memory floors and the false-positive rate (measure_speed = false: the
+// false-positive rate only). *hash_floor_ns: XXH3-64 of each mixed query key
+// alone, timed in the same blocks (kNotMeasured without measure_speed).
+// Returns a DataLossError, and sets *failed to the runner's index, when a
+// timed query of an added key did not match.
+// REQUIRES: every runner Prepared for data; results->size() == runners.size().
+absl::Status TimeRepetition(const CaseData& data,
+                            const std::vector<ImplRunner*>& runners,
+                            bool measure_speed, std::vector<RepResult>* results,
+                            double* hash_floor_ns, size_t* failed);
+
+// One repetition of one runner on its own: Prepare, TimeRepetition, Release.
+absl::StatusOr<RepResult> RunRepetition(ImplRunner* runner,
+                                        const CaseData& data,
+                                        bool measure_speed);
+
+}  // namespace bench
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_BENCH_BLOCK_TIMING_H_
