@@ -47,8 +47,8 @@
 // so the fewer lines thousands of readers keep hot, the more of them stay in
 // L2: against a 128-byte reader (one hot line each), one query at a time on
 // 6,400 filters took about 4% less time in huge pages and 9-16% less in 4 KiB
-// pages (README, "Out of cache"). The portable reader keeps the parsed filter
-// whole (72 bytes).
+// pages (filter/bloom/README.md, "Out of cache"). The portable reader keeps
+// the parsed filter whole (72 bytes).
 //
 // Format: filter/bloom/README.md. Name(): "sstfilter.LocalBloom1".
 //
