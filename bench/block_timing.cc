@@ -52,7 +52,7 @@ double PerItem(Clock::time_point start, double overhead, size_t n) {
 std::vector<uint64_t> TimeFigure(const CaseData& data, const FigureSpec& spec,
                                  const std::vector<ImplRunner*>& runners,
                                  bool time_floors,
-                                 std::vector<RepResult>* results,
+                                 const std::vector<RepResult*>& results,
                                  std::vector<double>* hash_ns) {
   const QuerySet& queries = data.*spec.queries;
   const size_t num_runners = runners.size();
@@ -100,9 +100,9 @@ std::vector<uint64_t> TimeFigure(const CaseData& data, const FigureSpec& spec,
   }
   KeepResult(sink);
   for (size_t r = 0; r < num_runners; ++r) {
-    (*results)[r].*spec.query_ns = Median(std::move(query_ns[r]));
+    results[r]->*spec.query_ns = Median(std::move(query_ns[r]));
     if (time_floors && spec.floor.has_value()) {
-      (*results)[r].*spec.floor_ns = Median(std::move(floor_ns[r]));
+      results[r]->*spec.floor_ns = Median(std::move(floor_ns[r]));
     }
   }
   return hits;
@@ -112,7 +112,8 @@ std::vector<uint64_t> TimeFigure(const CaseData& data, const FigureSpec& spec,
 
 absl::Status TimeRepetition(const CaseData& data,
                             const std::vector<ImplRunner*>& runners,
-                            bool measure_speed, std::vector<RepResult>* results,
+                            bool measure_speed,
+                            const std::vector<RepResult*>& results,
                             double* hash_floor_ns, size_t* failed) {
   std::vector<double> hash_ns;
   for (const FigureSpec& spec : kFigures) {
@@ -125,9 +126,9 @@ absl::Status TimeRepetition(const CaseData& data,
     const size_t asked = (data.*spec.queries).size();
     for (size_t r = 0; r < runners.size(); ++r) {
       if (negative) {
-        (*results)[r].fp_rate =
+        results[r]->fp_rate =
             static_cast<double>(hits[r]) / static_cast<double>(asked);
-        if (!measure_speed) (*results)[r].query_ns_negative = kNotMeasured;
+        if (!measure_speed) results[r]->query_ns_negative = kNotMeasured;
       } else if (spec.figure == QueryFigure::kPositive && hits[r] != asked) {
         *failed = r;
         return absl::DataLossError(absl::StrFormat(
@@ -143,17 +144,17 @@ absl::Status TimeRepetition(const CaseData& data,
 absl::StatusOr<RepResult> RunRepetition(ImplRunner* runner,
                                         const CaseData& data,
                                         bool measure_speed) {
-  std::vector<RepResult> results(1);
-  absl::Status status = runner->Prepare(data, &results[0]);
+  RepResult result;
+  absl::Status status = runner->Prepare(data, &result);
   if (status.ok()) {
     double hash_floor_ns;
     size_t failed;
-    status = TimeRepetition(data, {runner}, measure_speed, &results,
+    status = TimeRepetition(data, {runner}, measure_speed, {&result},
                             &hash_floor_ns, &failed);
   }
   runner->Release();
   if (!status.ok()) return status;
-  return results[0];
+  return result;
 }
 
 }  // namespace bench

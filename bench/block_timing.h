@@ -27,17 +27,18 @@
 namespace sstfilter {
 namespace bench {
 
-// Times every figure of one repetition for all the runners, interleaved block
-// by block, into (*results)[i] for runners[i]: the five query figures, the
+// Times every figure of one repetition for all the runners, interleaved in
+// turns of blocks, into *results[i] for runners[i]: the five query figures, the
 // three memory floors and the false-positive rate (measure_speed = false: the
 // false-positive rate only). *hash_floor_ns: XXH3-64 of each mixed query key
 // alone, timed in the same blocks (kNotMeasured without measure_speed).
 // Returns a DataLossError, and sets *failed to the runner's index, when a
 // timed query of an added key did not match.
-// REQUIRES: every runner Prepared for data; results->size() == runners.size().
+// REQUIRES: every runner Prepared for data; results.size() == runners.size().
 absl::Status TimeRepetition(const CaseData& data,
                             const std::vector<ImplRunner*>& runners,
-                            bool measure_speed, std::vector<RepResult>* results,
+                            bool measure_speed,
+                            const std::vector<RepResult*>& results,
                             double* hash_floor_ns, size_t* failed);
 
 // One repetition of one runner on its own: Prepare, TimeRepetition, Release.

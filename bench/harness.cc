@@ -132,6 +132,7 @@ absl::Status RunCase(const BenchConfig& config, const Workload& workload,
     // interleaved, all are timed together once all are built.
     std::vector<RepResult> rep_results(num_impls);
     std::vector<ImplRunner*> prepared;
+    std::vector<RepResult*> prepared_results;
     std::vector<size_t> prepared_index;
     for (size_t step = 0; step < num_impls; ++step) {
       const size_t i = (step + static_cast<size_t>(rep)) % num_impls;
@@ -139,24 +140,19 @@ absl::Status RunCase(const BenchConfig& config, const Workload& workload,
       absl::Status status = runners[i]->Prepare(data, &rep_results[i]);
       if (!status.ok()) return failure(i, status);
       prepared.push_back(runners[i].get());
+      prepared_results.push_back(&rep_results[i]);
       prepared_index.push_back(i);
       const bool last = step + 1 == num_impls;
       if (!interleaved || last) {
-        std::vector<RepResult> timed(prepared.size());
-        for (size_t p = 0; p < prepared.size(); ++p) {
-          timed[p] = rep_results[prepared_index[p]];
-        }
         double hash_floor_ns = kNotMeasured;
         size_t failed = 0;
-        status = TimeRepetition(data, prepared, /*measure_speed=*/true, &timed,
-                                &hash_floor_ns, &failed);
+        status = TimeRepetition(data, prepared, /*measure_speed=*/true,
+                                prepared_results, &hash_floor_ns, &failed);
         if (!status.ok()) return failure(prepared_index[failed], status);
-        for (size_t p = 0; p < prepared.size(); ++p) {
-          rep_results[prepared_index[p]] = timed[p];
-          prepared[p]->Release();
-        }
+        for (ImplRunner* runner : prepared) runner->Release();
         hash_floors.push_back(hash_floor_ns);
         prepared.clear();
+        prepared_results.clear();
         prepared_index.clear();
       }
       progress(absl::StrFormat(

@@ -301,7 +301,9 @@ TEST(BlockTimingTest, InterleavedRunnersGetEveryFigure) {
   }
   double hash_floor_ns = kNotMeasured;
   size_t failed = 99;
-  ASSERT_TRUE(TimeRepetition(data, runners, /*measure_speed=*/true, &together,
+  std::vector<RepResult*> results;
+  for (RepResult& r : together) results.push_back(&r);
+  ASSERT_TRUE(TimeRepetition(data, runners, /*measure_speed=*/true, results,
                              &hash_floor_ns, &failed)
                   .ok());
   EXPECT_EQ(failed, 99u);
@@ -337,8 +339,8 @@ TEST(BlockTimingTest, NamesTheRunnerWithAFalseNegative) {
   double hash_floor_ns;
   size_t failed = 99;
   const absl::Status status =
-      TimeRepetition(data, {&honest, &liar}, /*measure_speed=*/true, &results,
-                     &hash_floor_ns, &failed);
+      TimeRepetition(data, {&honest, &liar}, /*measure_speed=*/true,
+                     {&results[0], &results[1]}, &hash_floor_ns, &failed);
   EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss);
   EXPECT_EQ(failed, 1u);
   honest.Release();
