@@ -48,10 +48,13 @@ double PerItem(Clock::time_point start, double overhead, size_t n) {
   return (NanosSince(start) - overhead) / static_cast<double>(n);
 }
 
-// Times one figure for every runner; returns each runner's matches.
+// Times one figure for every runner; returns each runner's matches. With
+// floors_in_turns each runner's memory floor follows its own turn of queries;
+// otherwise the floors are timed after all the figure's queries, so that a
+// floor's buffer never shares the cache with the filters being timed.
 std::vector<uint64_t> TimeFigure(const CaseData& data, const FigureSpec& spec,
                                  const std::vector<ImplRunner*>& runners,
-                                 bool time_floors,
+                                 bool time_floors, bool floors_in_turns,
                                  const std::vector<RepResult*>& results,
                                  std::vector<double>* hash_ns) {
   const QuerySet& queries = data.*spec.queries;
@@ -62,10 +65,20 @@ std::vector<uint64_t> TimeFigure(const CaseData& data, const FigureSpec& spec,
   const double overhead = TimerOverheadNanos();
   uint64_t sink = 0;
   KeyChunk chunk;
+  const auto time_floor_turn = [&](size_t r, size_t first, size_t end) {
+    for (size_t start = first; start < end; start += kQueryBlock) {
+      const size_t n = std::min(kQueryBlock, end - start);
+      const Clock::time_point t = Clock::now();
+      sink += runners[r]->LoadFloorLines(*spec.floor,
+                                         data.random32.data() + start, n);
+      floor_ns[r].push_back(PerItem(t, overhead, n));
+    }
+  };
+  const bool floors = time_floors && spec.floor.has_value();
   const size_t turn_queries = kBlocksPerTurn * kQueryBlock;
-  size_t turn = 0;
-  for (size_t first = 0; first < queries.size();
-       first += turn_queries, ++turn) {
+  const size_t num_turns = (queries.size() + turn_queries - 1) / turn_queries;
+  for (size_t turn = 0; turn < num_turns; ++turn) {
+    const size_t first = turn * turn_queries;
     const size_t end = std::min(queries.size(), first + turn_queries);
     for (size_t step = 0; step < num_runners; ++step) {
       const size_t r = (step + turn) % num_runners;
@@ -87,21 +100,21 @@ std::vector<uint64_t> TimeFigure(const CaseData& data, const FigureSpec& spec,
         hits[r] += runners[r]->RunQueries(spec.figure, keys, filters, n);
         query_ns[r].push_back(PerItem(t, overhead, n));
       }
-      for (size_t start = first;
-           time_floors && spec.floor.has_value() && start < end;
-           start += kQueryBlock) {
-        const size_t n = std::min(kQueryBlock, end - start);
-        const Clock::time_point t = Clock::now();
-        sink += runners[r]->LoadFloorLines(*spec.floor,
-                                           data.random32.data() + start, n);
-        floor_ns[r].push_back(PerItem(t, overhead, n));
-      }
+      if (floors && floors_in_turns) time_floor_turn(r, first, end);
+    }
+  }
+  for (size_t turn = 0; floors && !floors_in_turns && turn < num_turns;
+       ++turn) {
+    const size_t first = turn * turn_queries;
+    const size_t end = std::min(queries.size(), first + turn_queries);
+    for (size_t step = 0; step < num_runners; ++step) {
+      time_floor_turn((step + turn) % num_runners, first, end);
     }
   }
   KeepResult(sink);
   for (size_t r = 0; r < num_runners; ++r) {
     results[r]->*spec.query_ns = Median(std::move(query_ns[r]));
-    if (time_floors && spec.floor.has_value()) {
+    if (floors) {
       results[r]->*spec.floor_ns = Median(std::move(floor_ns[r]));
     }
   }
@@ -112,7 +125,7 @@ std::vector<uint64_t> TimeFigure(const CaseData& data, const FigureSpec& spec,
 
 absl::Status TimeRepetition(const CaseData& data,
                             const std::vector<ImplRunner*>& runners,
-                            bool measure_speed,
+                            bool measure_speed, bool interleaved,
                             const std::vector<RepResult*>& results,
                             double* hash_floor_ns, size_t* failed) {
   std::vector<double> hash_ns;
@@ -121,7 +134,7 @@ absl::Status TimeRepetition(const CaseData& data,
     if (!measure_speed && !negative) continue;
     const bool mixed = spec.figure == QueryFigure::kMixed;
     const std::vector<uint64_t> hits =
-        TimeFigure(data, spec, runners, measure_speed, results,
+        TimeFigure(data, spec, runners, measure_speed, interleaved, results,
                    mixed ? &hash_ns : nullptr);
     const size_t asked = (data.*spec.queries).size();
     for (size_t r = 0; r < runners.size(); ++r) {
@@ -149,8 +162,9 @@ absl::StatusOr<RepResult> RunRepetition(ImplRunner* runner,
   if (status.ok()) {
     double hash_floor_ns;
     size_t failed;
-    status = TimeRepetition(data, {runner}, measure_speed, {&result},
-                            &hash_floor_ns, &failed);
+    status = TimeRepetition(data, {runner}, measure_speed,
+                            /*interleaved=*/false, {&result}, &hash_floor_ns,
+                            &failed);
   }
   runner->Release();
   if (!status.ok()) return status;

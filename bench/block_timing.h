@@ -27,17 +27,20 @@
 namespace sstfilter {
 namespace bench {
 
-// Times every figure of one repetition for all the runners, interleaved in
-// turns of blocks, into *results[i] for runners[i]: the five query figures, the
+// Times every figure of one repetition for all the runners, in turns of
+// blocks, into *results[i] for runners[i]: the five query figures, the
 // three memory floors and the false-positive rate (measure_speed = false: the
 // false-positive rate only). *hash_floor_ns: XXH3-64 of each mixed query key
 // alone, timed in the same blocks (kNotMeasured without measure_speed).
+// interleaved: each runner's memory floor follows its own turn of queries, as
+// where the filters and floors of every runner share the cache without
+// noticing; otherwise the floors are timed after each figure's queries.
 // Returns a DataLossError, and sets *failed to the runner's index, when a
 // timed query of an added key did not match.
 // REQUIRES: every runner Prepared for data; results.size() == runners.size().
 absl::Status TimeRepetition(const CaseData& data,
                             const std::vector<ImplRunner*>& runners,
-                            bool measure_speed,
+                            bool measure_speed, bool interleaved,
                             const std::vector<RepResult*>& results,
                             double* hash_floor_ns, size_t* failed);
 

@@ -146,8 +146,9 @@ absl::Status RunCase(const BenchConfig& config, const Workload& workload,
       if (!interleaved || last) {
         double hash_floor_ns = kNotMeasured;
         size_t failed = 0;
-        status = TimeRepetition(data, prepared, /*measure_speed=*/true,
-                                prepared_results, &hash_floor_ns, &failed);
+        status =
+            TimeRepetition(data, prepared, /*measure_speed=*/true, interleaved,
+                           prepared_results, &hash_floor_ns, &failed);
         if (!status.ok()) return failure(prepared_index[failed], status);
         for (ImplRunner* runner : prepared) runner->Release();
         hash_floors.push_back(hash_floor_ns);

@@ -303,8 +303,9 @@ TEST(BlockTimingTest, InterleavedRunnersGetEveryFigure) {
   size_t failed = 99;
   std::vector<RepResult*> results;
   for (RepResult& r : together) results.push_back(&r);
-  ASSERT_TRUE(TimeRepetition(data, runners, /*measure_speed=*/true, results,
-                             &hash_floor_ns, &failed)
+  ASSERT_TRUE(TimeRepetition(data, runners, /*measure_speed=*/true,
+                             /*interleaved=*/true, results, &hash_floor_ns,
+                             &failed)
                   .ok());
   EXPECT_EQ(failed, 99u);
   EXPECT_TRUE(std::isfinite(hash_floor_ns) && hash_floor_ns > 0);
@@ -340,7 +341,8 @@ TEST(BlockTimingTest, NamesTheRunnerWithAFalseNegative) {
   size_t failed = 99;
   const absl::Status status =
       TimeRepetition(data, {&honest, &liar}, /*measure_speed=*/true,
-                     {&results[0], &results[1]}, &hash_floor_ns, &failed);
+                     /*interleaved=*/true, {&results[0], &results[1]},
+                     &hash_floor_ns, &failed);
   EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss);
   EXPECT_EQ(failed, 1u);
   honest.Release();
