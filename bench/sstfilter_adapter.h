@@ -16,6 +16,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "bench/built_filter.h"
+#include "filter/bloom_like_policy.h"
 #include "filter/filter_policy.h"
 
 namespace sstfilter {
@@ -84,7 +85,9 @@ class SstFilterAdapter {
   }
   double ConfiguredBitsPerKey() const { return policy_->BitsPerKey(); }
   std::string Details() const {
-    return absl::StrFormat("%s k=%d", policy_->Name(), policy_->NumProbes());
+    const BloomLikeFilterPolicy* bloom = AsBloomLike(*policy_);
+    if (bloom == nullptr) return policy_->Name();
+    return absl::StrFormat("%s k=%d", policy_->Name(), bloom->NumProbes());
   }
 
  private:

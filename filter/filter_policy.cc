@@ -29,9 +29,9 @@ absl::Status ValidateFilterOptions(const FilterOptions& options) {
   return absl::OkStatus();
 }
 
-void FilterReader::MayMatch(absl::Span<const absl::string_view> keys,
-                            bool* results) const {
-  for (size_t i = 0; i < keys.size(); ++i) results[i] = MayMatch(keys[i]);
+std::unique_ptr<FilterReader> FilterPolicy::NewReader(
+    absl::string_view filter) const {
+  return Format().NewReader(filter);
 }
 
 void FilterPolicy::CreateFilter(absl::Span<const absl::string_view> keys,
@@ -43,7 +43,7 @@ void FilterPolicy::CreateFilter(absl::Span<const absl::string_view> keys,
 
 bool FilterPolicy::KeyMayMatch(absl::string_view key,
                                absl::string_view filter) const {
-  return NewReader(filter)->MayMatch(key);
+  return Format().KeyMayMatch(key, filter);
 }
 
 }  // namespace sstfilter

@@ -1,11 +1,12 @@
-// sstfilter's filter policy API: the contract between an LSM table
-// builder/reader and a filter format.
+// sstfilter's build side: a filter policy is a format (filter_format.h, the
+// read side) plus the sizing that builds filters of it from a table's keys.
 //
-// A FilterPolicy turns the keys of one SSTable (or of one 2 KB stretch of data
-// blocks, in LevelDB's layout) into a filter: a byte string whose last byte is
-// the number of probes. A table reader asks the filter before reading a data
-// block. "No" is certain and saves a disk read; "maybe" is wrong at most with
-// the configured false-positive probability.
+// A table builder hands the keys of one SSTable (or of one 2 KB stretch of
+// data blocks, in LevelDB's layout) to a policy's builder and stores the
+// filter bytes with the policy's Name(); a table reader later finds the
+// format by that name (format_registry.h) and asks the filter before reading
+// a data block. "No" is certain and saves a disk read; "maybe" is wrong at
+// most with the configured false-positive probability.
 //
 // Example (NewBloomFilterPolicy is in filter/bloom/bloom.h):
 //
@@ -23,8 +24,11 @@
 //   reader->MayMatch("apple");   // true: an added key always matches
 //   reader->MayMatch("cherry");  // false, except with probability ~1%
 //
-// Thread safety: a FilterPolicy and a FilterReader are immutable and may be
-// shared across threads. A FilterBuilder is used by one thread at a time.
+// Every policy factory has the signature of PolicyFactory below and checks
+// its options with ValidateFilterOptions first.
+//
+// Thread safety: a FilterPolicy is immutable and may be shared across
+// threads. A FilterBuilder is used by one thread at a time.
 
 #ifndef SSTFILTER_FILTER_FILTER_POLICY_H_
 #define SSTFILTER_FILTER_FILTER_POLICY_H_
@@ -35,16 +39,18 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "filter/filter_format.h"
 
 namespace sstfilter {
 
 // How large a filter to build. Set exactly one of the two fields.
 struct FilterOptions {
-  // Target false-positive probability, in (0, 1). The policy derives bits/key
-  // and the number of probes from its own false-positive formula (documented
-  // with each policy). A policy never silently misses its rate: an fpp its
+  // Target false-positive probability, in (0, 1). The policy derives its
+  // sizing from its own format's false-positive formula (documented with each
+  // policy). A policy never silently misses its rate: an fpp its
   // layout cannot reach within kMaxBitsPerKey is an InvalidArgumentError
   // naming the value. Every policy written for new stores accepts any fpp
   // down to kMinGuaranteedFpp; a compatibility format may stop earlier, and
@@ -97,59 +103,30 @@ class FilterBuilder {
   virtual void Finish(std::string* dst) = 0;
 };
 
-// Answers membership queries against one filter's bytes. Construction parses
-// the filter once; queries are then cheap. Accepts any bytes: a malformed
-// filter gives a safe answer (see each policy's format notes), never a crash or
-// a read outside the buffer.
-//
-// REQUIRES: the filter bytes passed to FilterPolicy::NewReader outlive the
-// reader.
-class FilterReader {
- public:
-  virtual ~FilterReader() = default;
-
-  // Returns false only if key was certainly not added to the filter.
-  virtual bool MayMatch(absl::string_view key) const = 0;
-
-  // Batched form: results[i] = MayMatch(keys[i]). Implementations may overlap
-  // the memory accesses of the keys, which is much faster for filters that do
-  // not fit in cache. REQUIRES: results points to keys.size() writable bools.
-  virtual void MayMatch(absl::Span<const absl::string_view> keys,
-                        bool* results) const;
-
-  // The false-positive probability this filter is expected to have, from the
-  // policy's formula and the filter's own size and probe count. 0 for a filter
-  // that matches nothing, 1 for one that matches everything (including
-  // unreadable filters).
-  virtual double ExpectedFpp() const = 0;
-};
-
-// A filter format and its parameters. Immutable; outlives the builders and
-// readers it creates only for its own bookkeeping (they do not refer to it).
+// A filter format and the sizing that builds its filters. Immutable; the
+// builders and readers it creates do not refer to it.
 class FilterPolicy {
  public:
   virtual ~FilterPolicy() = default;
 
-  // The format's name. Persist it beside the filter: it changes whenever the
-  // bytes of a filter would change meaning, so a reader can refuse a filter it
-  // does not understand.
-  virtual const char* Name() const = 0;
+  // The format this policy builds. Its readers read every filter of its
+  // name, whatever options built it.
+  virtual const FilterFormat& Format() const = 0;
 
-  // Configured bits per key (a filter also holds a few bytes of trailer).
+  // Format().Name(): persist it beside the filter.
+  const char* Name() const { return Format().Name(); }
+
+  // Bits of filter per distinct key this policy's sizing chose, without the
+  // format's few bytes of fixed trailer. For memory budgets and for hosts
+  // that ask how many keys fit in a filter of a given size.
   virtual double BitsPerKey() const = 0;
-
-  // Number of probes (hash functions) per key, as stored in the filter's last
-  // byte.
-  virtual int NumProbes() const = 0;
 
   virtual std::unique_ptr<FilterBuilder> NewBuilder() const = 0;
 
-  // Never fails: unreadable bytes give a reader with a safe answer. The
-  // reader reads filter in place, at any address; a policy may be faster when
-  // filter starts on a cache line (the native Bloom filter: see bloom.h).
+  // Format().NewReader(filter) unless a wrapper adds to it. Never fails.
   // REQUIRES: filter outlives the returned reader.
   virtual std::unique_ptr<FilterReader> NewReader(
-      absl::string_view filter) const = 0;
+      absl::string_view filter) const;
 
   // LevelDB-style convenience: appends the filter for keys to *dst.
   virtual void CreateFilter(absl::Span<const absl::string_view> keys,
@@ -160,6 +137,11 @@ class FilterPolicy {
   virtual bool KeyMayMatch(absl::string_view key,
                            absl::string_view filter) const;
 };
+
+// The signature of every policy factory (NewBloomFilterPolicy, ...).
+using PolicyFactoryFunction =
+    absl::StatusOr<std::unique_ptr<const FilterPolicy>> (*)(
+        const FilterOptions& options);
 
 }  // namespace sstfilter
 

@@ -16,6 +16,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "filter/bloom_like_policy.h"
 #include "filter/leveldb/leveldb_bloom.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -112,7 +113,7 @@ TEST(NewLevelDbBloomPolicyTest, DerivesSizeFromFpp) {
     auto policy = NewLevelDbBloomPolicy(FilterOptions::Fpp(c.fpp));
     ASSERT_TRUE(policy.ok()) << policy.status();
     EXPECT_NEAR((*policy)->BitsPerKey(), c.bits_per_key, 1e-6) << c.fpp;
-    EXPECT_EQ((*policy)->NumProbes(), c.num_probes) << c.fpp;
+    EXPECT_EQ(AsBloomLike(**policy)->NumProbes(), c.num_probes) << c.fpp;
     EXPECT_STREQ((*policy)->Name(), "leveldb.BuiltinBloomFilter2");
   }
 }
@@ -134,7 +135,7 @@ TEST(NewLevelDbBloomPolicyTest, AcceptsEveryFppDownToItsFloor) {
     const double bits_per_key = (*policy)->BitsPerKey();
     EXPECT_LE(bits_per_key, kMaxBitsPerKey) << fpp;
     EXPECT_GE(bits_per_key, StandardBloomBitsPerKey(fpp) * (1 - 1e-12)) << fpp;
-    const int k = (*policy)->NumProbes();
+    const int k = AsBloomLike(**policy)->NumProbes();
     EXPECT_EQ(k, std::max<double>(kMinProbes, std::round(std::log2(1 / fpp))))
         << fpp;
     if (k == 1) {
@@ -192,7 +193,8 @@ TEST(NewLevelDbBloomPolicyTest, DerivesProbesFromBitsPerKeyAsLevelDb) {
         NewLevelDbBloomPolicy(FilterOptions::BitsPerKey(c.bits_per_key));
     ASSERT_TRUE(policy.ok()) << policy.status();
     EXPECT_EQ((*policy)->BitsPerKey(), c.bits_per_key);
-    EXPECT_EQ((*policy)->NumProbes(), c.num_probes) << c.bits_per_key;
+    EXPECT_EQ(AsBloomLike(**policy)->NumProbes(), c.num_probes)
+        << c.bits_per_key;
   }
 }
 
@@ -236,19 +238,36 @@ class ExactSetReader : public FilterReader {
   std::set<std::string> keys_;
 };
 
-class ExactSetPolicy : public FilterPolicy {
+class ExactSetFormat : public FilterFormat {
  public:
   const char* Name() const override { return "test.ExactSet"; }
-  double BitsPerKey() const override { return 0; }
-  int NumProbes() const override { return 0; }
-  std::unique_ptr<FilterBuilder> NewBuilder() const override {
-    return std::make_unique<ExactSetBuilder>();
-  }
   std::unique_ptr<FilterReader> NewReader(
       absl::string_view filter) const override {
     return std::make_unique<ExactSetReader>(filter);
   }
 };
+
+class ExactSetPolicy : public FilterPolicy {
+ public:
+  const FilterFormat& Format() const override { return format_; }
+  double BitsPerKey() const override { return 0; }
+  std::unique_ptr<FilterBuilder> NewBuilder() const override {
+    return std::make_unique<ExactSetBuilder>();
+  }
+
+ private:
+  ExactSetFormat format_;
+};
+
+TEST(FilterPolicyDefaultsTest, NameAndReaderComeFromTheFormat) {
+  ExactSetPolicy policy;
+  EXPECT_STREQ(policy.Name(), "test.ExactSet");
+  std::string filter;
+  policy.CreateFilter({"apple"}, &filter);
+  EXPECT_TRUE(policy.NewReader(filter)->MayMatch("apple"));
+  EXPECT_FALSE(policy.Format().KeyMayMatch("cherry", filter));
+  EXPECT_EQ(policy.Format().ExpectedFpp(filter), 0);
+}
 
 TEST(FilterPolicyDefaultsTest, CreateFilterAppendsWhatTheBuilderWrites) {
   ExactSetPolicy policy;

@@ -10,8 +10,8 @@ constexpr size_t kTrailerBytes = 5;  // fixed32 array offset + base_lg byte
 
 class FullFilterBlockReader final : public FilterBlockReader {
  public:
-  FullFilterBlockReader(const FilterPolicy& policy, absl::string_view contents)
-      : contents_(contents), reader_(policy.NewReader(contents)) {}
+  FullFilterBlockReader(const FilterFormat& format, absl::string_view contents)
+      : contents_(contents), reader_(format.NewReader(contents)) {}
 
   bool KeyMayMatch(absl::string_view key, uint64_t) const override {
     return reader_->MayMatch(key);
@@ -28,9 +28,9 @@ class FullFilterBlockReader final : public FilterBlockReader {
 
 class LevelDbFilterBlockReader final : public FilterBlockReader {
  public:
-  LevelDbFilterBlockReader(const FilterPolicy& policy,
+  LevelDbFilterBlockReader(const FilterFormat& format,
                            absl::string_view contents)
-      : policy_(policy), contents_(contents) {
+      : format_(format), contents_(contents) {
     const size_t n = contents.size();
     if (n < kTrailerBytes) return;  // malformed: matches everything
     base_lg_ = static_cast<uint8_t>(contents[n - 1]);
@@ -51,7 +51,7 @@ class LevelDbFilterBlockReader final : public FilterBlockReader {
     absl::string_view filter;
     if (!FilterBounds(index, &filter)) return true;
     if (filter.empty()) return false;  // no key in this range
-    return policy_.KeyMayMatch(key, filter);
+    return format_.KeyMayMatch(key, filter);
   }
 
   bool NeedsDataBlockOffset() const override { return true; }
@@ -71,7 +71,7 @@ class LevelDbFilterBlockReader final : public FilterBlockReader {
       absl::string_view filter;
       if (!FilterBounds(i, &filter)) return 1.0;
       if (filter.empty()) continue;
-      weighted += policy_.NewReader(filter)->ExpectedFpp() * filter.size();
+      weighted += format_.ExpectedFpp(filter) * filter.size();
       bytes += filter.size();
     }
     return bytes > 0 ? weighted / bytes : 0.0;
@@ -91,7 +91,7 @@ class LevelDbFilterBlockReader final : public FilterBlockReader {
     return true;
   }
 
-  const FilterPolicy& policy_;
+  const FilterFormat& format_;
   const absl::string_view contents_;
   bool valid_ = false;
   uint8_t base_lg_ = 0;
@@ -131,13 +131,13 @@ std::string LevelDbFilterBlockBuilder::Finish() {
 }
 
 std::unique_ptr<FilterBlockReader> NewFullFilterBlockReader(
-    const FilterPolicy& policy, absl::string_view contents) {
-  return std::make_unique<FullFilterBlockReader>(policy, contents);
+    const FilterFormat& format, absl::string_view contents) {
+  return std::make_unique<FullFilterBlockReader>(format, contents);
 }
 
 std::unique_ptr<FilterBlockReader> NewLevelDbFilterBlockReader(
-    const FilterPolicy& policy, absl::string_view contents) {
-  return std::make_unique<LevelDbFilterBlockReader>(policy, contents);
+    const FilterFormat& format, absl::string_view contents) {
+  return std::make_unique<LevelDbFilterBlockReader>(format, contents);
 }
 
 }  // namespace sstfilter

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "filter/filter_format.h"
 #include "filter/filter_policy.h"
 
 namespace sstfilter {
@@ -79,7 +80,7 @@ class LevelDbFilterBlockBuilder {
 
 // Answers queries against one filter block. Readers parse the block once and
 // never read outside it: any bytes give a safe answer.
-// REQUIRES: the block contents and the policy outlive the reader.
+// REQUIRES: the block contents and the format outlive the reader.
 class FilterBlockReader {
  public:
   virtual ~FilterBlockReader() = default;
@@ -95,14 +96,14 @@ class FilterBlockReader {
   virtual size_t NumFilters() const = 0;
   // The bytes of filter i. REQUIRES: i < NumFilters().
   virtual absl::string_view Filter(size_t i) const = 0;
-  // The policy's ExpectedFpp of each non-empty filter, weighted by its size
+  // The format's ExpectedFpp of each non-empty filter, weighted by its size
   // in bytes (a proxy for its share of the keys); 1 for a malformed block, 0
   // when every filter is empty.
   virtual double ExpectedFpp() const = 0;
 };
 
 std::unique_ptr<FilterBlockReader> NewFullFilterBlockReader(
-    const FilterPolicy& policy, absl::string_view contents);
+    const FilterFormat& format, absl::string_view contents);
 
 // LevelDB's reader rules: a block under 5 bytes or whose offset array does not
 // fit matches everything (LevelDB treats errors as potential matches); a
@@ -110,7 +111,7 @@ std::unique_ptr<FilterBlockReader> NewFullFilterBlockReader(
 // inconsistent, matches; an empty filter matches nothing (its range holds no
 // keys).
 std::unique_ptr<FilterBlockReader> NewLevelDbFilterBlockReader(
-    const FilterPolicy& policy, absl::string_view contents);
+    const FilterFormat& format, absl::string_view contents);
 
 }  // namespace sstfilter
 

@@ -36,7 +36,7 @@ TEST(LevelDbFilterBlockTest, EmptyBuilder) {
   // LevelDB 1.23 filter_block_test.cc, EmptyBuilder: no filters, the offset
   // array starts at 0, base_lg 11.
   EXPECT_EQ(absl::BytesToHexString(block), "000000000b");
-  const auto reader = NewLevelDbFilterBlockReader(*policy, block);
+  const auto reader = NewLevelDbFilterBlockReader(policy->Format(), block);
   EXPECT_TRUE(reader->KeyMayMatch("foo", 0)) << "past the last filter";
   EXPECT_TRUE(reader->KeyMayMatch("foo", 100000));
 }
@@ -60,7 +60,7 @@ TEST(LevelDbFilterBlockTest, MultiChunk) {
     builder.AddKey("box");
     builder.AddKey("hello");
     const std::string block = builder.Finish();
-    const auto reader = NewLevelDbFilterBlockReader(*policy, block);
+    const auto reader = NewLevelDbFilterBlockReader(policy->Format(), block);
     EXPECT_EQ(reader->NumFilters(), 5u);
     EXPECT_TRUE(reader->KeyMayMatch("foo", 0));
     EXPECT_TRUE(reader->KeyMayMatch("bar", 2000));
@@ -120,7 +120,7 @@ TEST(LevelDbFilterBlockTest, MalformedBlocks) {
        ragged_array, 2048, false},
   };
   for (const Case& c : cases) {
-    const auto reader = NewLevelDbFilterBlockReader(*policy, c.block);
+    const auto reader = NewLevelDbFilterBlockReader(policy->Format(), c.block);
     EXPECT_EQ(reader->KeyMayMatch("foo-not-added", c.offset), c.expect)
         << c.why;
   }
@@ -146,7 +146,7 @@ TEST(LevelDbFilterBlockTest, DamageNeverCrashes) {
   for (size_t n = 0; n < block.size(); ++n) {
     std::string cut = block.substr(0, n);
     cut.shrink_to_fit();
-    const auto reader = NewLevelDbFilterBlockReader(*policy, cut);
+    const auto reader = NewLevelDbFilterBlockReader(policy->Format(), cut);
     for (const auto& [key, offset] : added) {
       misses += !reader->KeyMayMatch(key, offset);
     }
@@ -155,7 +155,7 @@ TEST(LevelDbFilterBlockTest, DamageNeverCrashes) {
   for (size_t bit = 0; bit < 8 * block.size(); ++bit) {
     std::string flipped = block;
     flipped[bit / 8] ^= static_cast<char>(1 << (bit % 8));
-    const auto reader = NewLevelDbFilterBlockReader(*policy, flipped);
+    const auto reader = NewLevelDbFilterBlockReader(policy->Format(), flipped);
     for (const auto& [key, offset] : added) {
       misses += !reader->KeyMayMatch(key, offset);
     }
@@ -177,7 +177,7 @@ TEST(FullFilterBlockTest, IsThePolicysFilter) {
   direct->Finish(&expected);
   const std::string block = builder.Finish();
   EXPECT_EQ(block, expected);
-  const auto reader = NewFullFilterBlockReader(*policy, block);
+  const auto reader = NewFullFilterBlockReader(policy->Format(), block);
   EXPECT_FALSE(reader->NeedsDataBlockOffset());
   for (int i = 0; i < 1000; ++i) {
     EXPECT_TRUE(reader->KeyMayMatch(absl::StrFormat("k%d", i), 0));

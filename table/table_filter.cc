@@ -6,11 +6,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "filter/filter_policy.h"
+#include "filter/filter_format.h"
+#include "filter/format_registry.h"
 #include "table/block.h"
 #include "table/block_trailer.h"
 #include "table/filter_block.h"
-#include "table/filter_registry.h"
 
 namespace sstfilter {
 namespace {
@@ -167,15 +167,15 @@ absl::Status TableFilter::Loader::LoadFilter(const FilterLocation& location,
         "': RocksDB's partitioned filters are not read (only full filters "
         "and LevelDB's per-2 KB filter blocks are)"));
   }
-  const FilterPolicy* policy =
-      FindReadPolicy(location.policy_name, location.layout);
-  if (policy == nullptr) {
-    return absl::UnimplementedError(absl::StrCat(
-        "filter '", location.policy_name, "' (",
-        FilterLayoutName(location.layout),
-        " layout) is not one sstfilter reads; it reads ", KnownFilterNames()));
+  const FilterFormat* format = FindFilterFormat(location.policy_name);
+  if (format == nullptr) {
+    return absl::UnimplementedError(
+        absl::StrCat("filter '", location.policy_name, "' (",
+                     FilterLayoutName(location.layout),
+                     " layout) is not one sstfilter reads; it reads ",
+                     RegisteredFormatNames()));
   }
-  table_->policy_ = policy;
+  table_->format_ = format;
 
   std::string scratch;
   absl::StatusOr<absl::string_view> contents =
@@ -209,9 +209,9 @@ absl::Status TableFilter::Loader::LoadFilter(const FilterLocation& location,
   std::memcpy(table_->filter_bytes_.get(), contents->data(), n);
   const absl::string_view held(table_->filter_bytes_.get(), n);
   if (location.layout == FilterLayout::kFull) {
-    table_->filter_block_ = NewFullFilterBlockReader(*policy, held);
+    table_->filter_block_ = NewFullFilterBlockReader(*format, held);
   } else {
-    table_->filter_block_ = NewLevelDbFilterBlockReader(*policy, held);
+    table_->filter_block_ = NewLevelDbFilterBlockReader(*format, held);
   }
   table_->info_.num_filters = table_->filter_block_->NumFilters();
   return absl::OkStatus();

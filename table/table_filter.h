@@ -24,7 +24,8 @@
 //  - the same for a corrupt index block in the per-2 KB layout;
 //  - a table without a filter, or whose filter holds only key prefixes
 //    (RocksDB whole_key_filtering = false), matches every key;
-//  - a filter of a name no policy here reads is an error from Open.
+//  - a filter of a name no registered format reads (format_registry.h) is
+//    an error from Open.
 // Every parser is total: any bytes give a value or an error, never a crash.
 //
 // Keys are user keys, as the host stores them. In a LevelDB database's
@@ -56,7 +57,7 @@
 namespace sstfilter {
 
 class FilterBlockReader;
-class FilterPolicy;
+class FilterFormat;
 
 // How LevelDB index keys relate to user keys (per-2 KB layout only).
 enum class IndexKeys {
@@ -118,8 +119,8 @@ class TableFilter {
 
   const TableFilterInfo& info() const { return info_; }
   const IoStats& io() const { return io_; }
-  // The policy that reads the filter, or nullptr when there is none.
-  const FilterPolicy* policy() const { return policy_; }
+  // The format that reads the filter, or nullptr when there is none.
+  const FilterFormat* format() const { return format_; }
   // The verified filter block contents (empty when there is no filter or it
   // is corrupt), 64-byte aligned.
   absl::string_view filter_block_contents() const {
@@ -148,7 +149,7 @@ class TableFilter {
   IoStats io_;
   absl::Status corruption_;
   IndexKeys index_keys_ = IndexKeys::kInternal;
-  const FilterPolicy* policy_ = nullptr;
+  const FilterFormat* format_ = nullptr;
   // Filter block contents, 64-byte aligned so a one-filter block's cache-line
   // blocks start on cache lines.
   std::unique_ptr<char, void (*)(void*)> filter_bytes_{nullptr, nullptr};

@@ -16,36 +16,28 @@
 #include "filter/bloom/bloom_probe.h"
 #include "filter/bloom/bloom_reader.h"
 #include "filter/bloom/bloom_sizing.h"
+#include "filter/bloom_like_policy.h"
+#include "filter/format_registry.h"
+#include "filter/internal/verdict.h"
 
 namespace sstfilter {
 namespace bloom_internal {
 namespace {
 
-class LocalBloomPolicy final : public FilterPolicy {
+// The read side of sstfilter.LocalBloom1, its query path fixed at
+// construction.
+class LocalBloomFormat final : public FilterFormat {
  public:
-  LocalBloomPolicy(const BloomSizing& sizing, ProbePath path)
-      : sizing_(sizing), path_(path) {}
+  explicit LocalBloomFormat(ProbePath path) : path_(path) {}
 
   const char* Name() const override { return kLocalBloomName; }
-  double BitsPerKey() const override { return sizing_.bits_per_key; }
-  int NumProbes() const override { return sizing_.num_probes; }
-
-  std::unique_ptr<FilterBuilder> NewBuilder() const override {
-    return NewLocalBloomBuilder(sizing_.bits_per_key, sizing_.num_probes);
-  }
 
   std::unique_ptr<FilterReader> NewReader(
       absl::string_view filter) const override {
     const ParsedFilter parsed = ParseFilter(filter);
-    switch (parsed.verdict) {
-      case Verdict::kMatchNothing:
-        return NewConstantReader(false);
-      case Verdict::kMatchAll:
-        return NewConstantReader(true);
-      case Verdict::kProbe:
-        break;
-    }
-#if SSTFILTER_BLOOM_HAVE_AVX2_PATH
+    if (parsed.verdict != Verdict::kProbe)
+      return filter_internal::NewConstantReader(parsed.verdict);
+#if SSTFILTER_HAVE_AVX2_PATH
     if (path_ == ProbePath::kAvx2) return NewAvx2Reader(parsed);
 #endif
     return NewScalarReader(parsed);
@@ -55,19 +47,44 @@ class LocalBloomPolicy final : public FilterPolicy {
                    absl::string_view filter) const override {
     const ParsedFilter parsed = ParseFilter(filter);
     if (parsed.verdict != Verdict::kProbe)
-      return parsed.verdict == Verdict::kMatchAll;
-#if SSTFILTER_BLOOM_HAVE_AVX2_PATH
+      return filter_internal::ConstantAnswer(parsed.verdict);
+#if SSTFILTER_HAVE_AVX2_PATH
     if (path_ == ProbePath::kAvx2) return Avx2MayMatchOutOfLine(parsed, key);
 #endif
     return ScalarMayMatch(parsed, key);
   }
 
  private:
-  const BloomSizing sizing_;
   const ProbePath path_;
 };
 
+class LocalBloomPolicy final : public BloomLikeFilterPolicy {
+ public:
+  LocalBloomPolicy(const BloomSizing& sizing, ProbePath path)
+      : sizing_(sizing), format_(path) {}
+
+  const FilterFormat& Format() const override { return format_; }
+  double BitsPerKey() const override { return sizing_.bits_per_key; }
+  int NumProbes() const override { return sizing_.num_probes; }
+
+  std::unique_ptr<FilterBuilder> NewBuilder() const override {
+    return NewLocalBloomBuilder(sizing_.bits_per_key, sizing_.num_probes);
+  }
+
+ private:
+  const BloomSizing sizing_;
+  const LocalBloomFormat format_;
+};
+
 }  // namespace
+
+const FilterFormat& LocalBloomFormatFor(ProbePath path) {
+  static const LocalBloomFormat* const scalar =
+      new LocalBloomFormat(ProbePath::kScalar);
+  static const LocalBloomFormat* const best =
+      new LocalBloomFormat(BestProbePath());
+  return path == ProbePath::kScalar ? *scalar : *best;
+}
 
 absl::StatusOr<std::unique_ptr<const FilterPolicy>>
 NewBloomFilterPolicyWithPath(const FilterOptions& options, ProbePath path) {
@@ -93,5 +110,10 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBloomFilterPolicy(
   return bloom_internal::NewBloomFilterPolicyWithPath(
       options, bloom_internal::BestProbePath());
 }
+
+SSTFILTER_REGISTER_FILTER_FORMAT(
+    LocalBloom,
+    bloom_internal::LocalBloomFormatFor(bloom_internal::BestProbePath()));
+SSTFILTER_REGISTER_POLICY_FACTORY(NewBloomFilterPolicy);
 
 }  // namespace sstfilter

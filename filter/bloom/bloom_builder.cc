@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "filter/bloom/bloom_format.h"
-#include "filter/bloom/bloom_hash.h"
 #include "filter/bloom/bloom_probe.h"
 #include "filter/bloom/bloom_sizing.h"
+#include "filter/internal/key_hash.h"
 
 namespace sstfilter {
 namespace bloom_internal {

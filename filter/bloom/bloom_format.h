@@ -15,6 +15,8 @@
 #include <string>
 
 #include "absl/strings/string_view.h"
+#include "filter/internal/key_hash.h"
+#include "filter/internal/verdict.h"
 
 namespace sstfilter {
 namespace bloom_internal {
@@ -111,12 +113,13 @@ inline uint32_t ProbeBit(uint32_t probe, uint64_t block_bits) {
                                32);
 }
 
-// What a reader makes of a filter's bytes.
-enum class Verdict {
-  kMatchNothing,  // an empty key set, or too short to be a filter
-  kMatchAll,      // unknown format or inconsistent metadata: "may match"
-  kProbe,         // a well-formed filter
-};
+// What a reader makes of a filter's bytes (filter/internal/verdict.h).
+using ::sstfilter::filter_internal::Verdict;
+
+// The key hash (filter/internal/key_hash.h), which the compact filter shares.
+using ::sstfilter::filter_internal::KeyHash;
+using ::sstfilter::filter_internal::kMaxShortKeyBytes;
+using ::sstfilter::filter_internal::ShortKeyHash;
 
 struct ParsedFilter {
   // What a query reads first: in a reader object, after its vtable pointer,

@@ -1,7 +1,6 @@
-// The native Bloom filter's format pieces: the inline hash against
-// util::Hash64, the block index at sizes beyond 2^32 blocks, the body layout,
-// the corrupt-filter decision table, and the scalar and AVX2 paths against a
-// plain reference of the format.
+// The native Bloom filter's format pieces: the block index at sizes beyond 2^32
+// blocks, the body layout, the corrupt-filter decision table, and the scalar
+// and AVX2 paths against a plain reference of the format.
 
 #include "filter/bloom/bloom_format.h"
 
@@ -14,11 +13,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "filter/bloom/bloom.h"
-#include "filter/bloom/bloom_hash.h"
 #include "filter/bloom/bloom_impl.h"
 #include "filter/bloom/bloom_probe.h"
-#include "filter/bloom/bloom_test_util.h"
+#include "filter/bloom_like_policy.h"
 #include "gtest/gtest.h"
+#include "tests/testing/filter_test_util.h"
 #include "util/bloom_math.h"
 #include "util/coding.h"
 #include "util/hash.h"
@@ -27,32 +26,10 @@ namespace sstfilter {
 namespace bloom_internal {
 namespace {
 
-using ::sstfilter::bloom_test::BuildFilter;
-using ::sstfilter::bloom_test::Key16;
-using ::sstfilter::bloom_test::Keys16;
-using ::sstfilter::bloom_test::Mix64;
-
-TEST(BloomHashTest, InlineHashEqualsLibraryCall) {
-  // Every length 0..300 (XXH3 has separate code for 0, 1-3, 4-8, 9-16, 17-128,
-  // 129-240 and longer inputs), several contents each, and long keys.
-  std::string bytes(5000, '\0');
-  for (size_t i = 0; i < bytes.size(); ++i)
-    bytes[i] = static_cast<char>(Mix64(i));
-  for (size_t length = 0; length <= 300; ++length) {
-    for (size_t offset : {0, 1, 7, 100}) {
-      const absl::string_view key(bytes.data() + offset, length);
-      ASSERT_EQ(KeyHash(key), Hash64(key)) << length << " " << offset;
-    }
-  }
-  for (size_t length : {1000, 1024, 4096, 4999}) {
-    const absl::string_view key(bytes.data(), length);
-    ASSERT_EQ(KeyHash(key), Hash64(key)) << length;
-  }
-  for (uint64_t i = 0; i < 100000; ++i) {
-    const std::string key = Key16(0, i);
-    ASSERT_EQ(KeyHash(key), Hash64(key)) << i;
-  }
-}
+using ::sstfilter::test::BuildFilter;
+using ::sstfilter::test::Key16;
+using ::sstfilter::test::Keys16;
+using ::sstfilter::test::Mix64;
 
 // The reference: BlockIndex's definition written out with long division in 128
 // bits.
@@ -353,7 +330,8 @@ TEST(BloomFormatTest, BuilderMatchesReferenceConstruction) {
     std::vector<std::string> keys = Keys16(0, 0, n);
     if (n > 2) keys[2] = keys[1];  // a repeated key, stored once
     ASSERT_EQ(BuildFilter(*policy, keys),
-              ReferenceBuild(keys, policy->BitsPerKey(), policy->NumProbes()))
+              ReferenceBuild(keys, policy->BitsPerKey(),
+                             AsBloomLike(*policy)->NumProbes()))
         << "n=" << n;
   }
 }
@@ -430,7 +408,7 @@ TEST(BloomFormatTest, KeysOfEveryLengthAgreeWithReference) {
   }
 }
 
-#if SSTFILTER_BLOOM_HAVE_AVX2_PATH
+#if SSTFILTER_HAVE_AVX2_PATH
 __attribute__((target("avx2"))) bool Avx2Probe(uint32_t probe_hash, int k,
                                                const char* block) {
   return Avx2ProbeRegularBlock(probe_hash, k, block);
@@ -479,7 +457,7 @@ TEST(BloomFormatTest, AnyAlignment) {
 TEST(BloomProbeTest, Avx2BlockProbeEqualsScalar) {
   if (!ProbePathAvailable(ProbePath::kAvx2))
     GTEST_SKIP() << "no AVX2 on this CPU";
-#if SSTFILTER_BLOOM_HAVE_AVX2_PATH
+#if SSTFILTER_HAVE_AVX2_PATH
   char block[64 + 3];
   uint64_t disagreements = 0;
   uint64_t hits = 0;

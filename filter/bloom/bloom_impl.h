@@ -11,6 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "filter/filter_format.h"
 #include "filter/filter_policy.h"
 
 namespace sstfilter {
@@ -26,6 +27,11 @@ bool ProbePathAvailable(ProbePath path);
 
 // The path NewBloomFilterPolicy uses: kAvx2 when available.
 ProbePath BestProbePath();
+
+// The format sstfilter.LocalBloom1 with its readers pinned to path (the
+// registry holds LocalBloomFormatFor(BestProbePath())).
+// REQUIRES: ProbePathAvailable(path).
+const FilterFormat& LocalBloomFormatFor(ProbePath path);
 
 // NewBloomFilterPolicy with its readers pinned to path.
 // REQUIRES: ProbePathAvailable(path).

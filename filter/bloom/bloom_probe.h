@@ -16,20 +16,13 @@
 #include <cstring>
 
 #include "filter/bloom/bloom_format.h"
+#include "filter/internal/cpu_features.h"
 #include "util/bloom_math.h"
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define SSTFILTER_BLOOM_HAVE_AVX2_PATH 1
-#include <immintrin.h>
-#else
-#define SSTFILTER_BLOOM_HAVE_AVX2_PATH 0
-#endif
 
 namespace sstfilter {
 namespace bloom_internal {
 
-// Whether this CPU runs the AVX2 path. Cheap after the first call.
-bool CpuHasAvx2();
+using ::sstfilter::filter_internal::CpuHasAvx2;
 
 // Sets the k probe bits of a key in a block of block_bits bits.
 inline void AddToBlock(uint32_t probe_hash, int k, uint64_t block_bits,
@@ -97,7 +90,7 @@ inline bool ScalarProbeRegularBlock(uint32_t probe_hash, int k,
 }
 #endif
 
-#if SSTFILTER_BLOOM_HAVE_AVX2_PATH
+#if SSTFILTER_HAVE_AVX2_PATH
 // kMaxLanes ones then kMaxLanes zeros: from kLaneOnes + kMaxLanes - k, the
 // first k 32-bit lanes are 1, the rest 0.
 constexpr int kMaxLanes = 32;
@@ -172,7 +165,7 @@ Avx2ProbeRegularBlock(uint32_t probe_hash, int k, const char* block) {
       _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block)),
       _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block + 32)));
 }
-#endif  // SSTFILTER_BLOOM_HAVE_AVX2_PATH
+#endif  // SSTFILTER_HAVE_AVX2_PATH
 
 }  // namespace bloom_internal
 }  // namespace sstfilter

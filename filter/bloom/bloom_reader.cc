@@ -38,24 +38,6 @@ class ScalarReader final : public LocalBloomReaderBase {
   }
 };
 
-// A filter that matches nothing (no keys) or everything (unreadable).
-class ConstantReader final : public FilterReader {
- public:
-  explicit ConstantReader(bool answer) : answer_(answer) {}
-
-  bool MayMatch(absl::string_view) const override { return answer_; }
-
-  void MayMatch(absl::Span<const absl::string_view> keys,
-                bool* results) const override {
-    std::fill(results, results + keys.size(), answer_);
-  }
-
-  double ExpectedFpp() const override { return answer_ ? 1.0 : 0.0; }
-
- private:
-  const bool answer_;
-};
-
 }  // namespace
 
 double ExpectedFppOf(const ParsedFilter& filter) {
@@ -79,10 +61,6 @@ uint64_t PackedFilter::NumKeys() const {
   uint64_t num_keys = 0;
   GetVarint64Ptr(varint, varint + kMaxVarintBytes, &num_keys);
   return num_keys;
-}
-
-std::unique_ptr<FilterReader> NewConstantReader(bool answer) {
-  return std::make_unique<ConstantReader>(answer);
 }
 
 std::unique_ptr<FilterReader> NewScalarReader(const ParsedFilter& filter) {

@@ -16,20 +16,16 @@
 
 #include "absl/strings/string_view.h"
 #include "filter/bloom/bloom_format.h"
-#include "filter/bloom/bloom_hash.h"
 #include "filter/bloom/bloom_probe.h"
 #include "filter/filter_policy.h"
+#include "filter/internal/verdict.h"
 
 namespace sstfilter {
 namespace bloom_internal {
 
-// A reader that answers `answer` to every key: false for a filter that matches
-// nothing (no keys), true for one that may match everything (unreadable).
-std::unique_ptr<FilterReader> NewConstantReader(bool answer);
-
 // Readers of a well-formed filter (filter.verdict == Verdict::kProbe).
 std::unique_ptr<FilterReader> NewScalarReader(const ParsedFilter& filter);
-#if SSTFILTER_BLOOM_HAVE_AVX2_PATH
+#if SSTFILTER_HAVE_AVX2_PATH
 // REQUIRES: CpuHasAvx2().
 std::unique_ptr<FilterReader> NewAvx2Reader(const ParsedFilter& filter);
 

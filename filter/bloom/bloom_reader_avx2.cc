@@ -12,7 +12,7 @@
 #include "absl/types/span.h"
 #include "filter/bloom/bloom_reader.h"
 
-#if SSTFILTER_BLOOM_HAVE_AVX2_PATH
+#if SSTFILTER_HAVE_AVX2_PATH
 
 namespace sstfilter {
 namespace bloom_internal {
@@ -175,4 +175,4 @@ std::unique_ptr<FilterReader> NewAvx2Reader(const ParsedFilter& filter) {
 }  // namespace bloom_internal
 }  // namespace sstfilter
 
-#endif  // SSTFILTER_BLOOM_HAVE_AVX2_PATH
+#endif  // SSTFILTER_HAVE_AVX2_PATH

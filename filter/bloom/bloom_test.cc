@@ -13,9 +13,10 @@
 #include "absl/strings/str_cat.h"
 #include "filter/bloom/bloom_format.h"
 #include "filter/bloom/bloom_impl.h"
-#include "filter/bloom/bloom_test_util.h"
+#include "filter/bloom_like_policy.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/filter_test_util.h"
 #include "util/bloom_math.h"
 #include "util/coding.h"
 
@@ -25,10 +26,10 @@ namespace {
 using ::sstfilter::bloom_internal::NewBloomFilterPolicyWithPath;
 using ::sstfilter::bloom_internal::ProbePath;
 using ::sstfilter::bloom_internal::ProbePathAvailable;
-using ::sstfilter::bloom_test::BuildFilter;
-using ::sstfilter::bloom_test::CountMatches;
-using ::sstfilter::bloom_test::Key16;
-using ::sstfilter::bloom_test::Keys16;
+using ::sstfilter::test::BuildFilter;
+using ::sstfilter::test::CountMatches;
+using ::sstfilter::test::Key16;
+using ::sstfilter::test::Keys16;
 using ::testing::HasSubstr;
 
 std::unique_ptr<const FilterPolicy> Policy(const FilterOptions& options) {
@@ -81,8 +82,8 @@ TEST(BloomOptionsTest, ValidExtremes) {
     ASSERT_NE(policy, nullptr);
     EXPECT_GE(policy->BitsPerKey(), kMinBitsPerKey);
     EXPECT_LE(policy->BitsPerKey(), kMaxBitsPerKey);
-    EXPECT_GE(policy->NumProbes(), kMinProbes);
-    EXPECT_LE(policy->NumProbes(), kMaxProbes);
+    EXPECT_GE(AsBloomLike(*policy)->NumProbes(), kMinProbes);
+    EXPECT_LE(AsBloomLike(*policy)->NumProbes(), kMaxProbes);
     const std::string filter = BuildFilter(*policy, Keys16(0, 0, 1000));
     std::unique_ptr<FilterReader> reader = policy->NewReader(filter);
     EXPECT_EQ(CountMatches(*reader, 0, 0, 1000), 1000u);
@@ -94,14 +95,15 @@ TEST(BloomPolicyTest, NameAndParameters) {
       Policy(FilterOptions::BitsPerKey(10));
   EXPECT_STREQ(policy->Name(), "sstfilter.LocalBloom1");
   EXPECT_EQ(policy->BitsPerKey(), 10.0);
-  EXPECT_EQ(policy->NumProbes(), 6);  // the layout's optimum at 10 bits/key
+  EXPECT_EQ(AsBloomLike(*policy)->NumProbes(),
+            6);  // the layout's optimum at 10 bits/key
 
   // From fpp: the format's formula at the chosen size reaches the target, and a
   // slightly smaller size would not.
   for (double fpp : {0.1, 0.01, 0.001, 0.0001}) {
     std::unique_ptr<const FilterPolicy> p = Policy(FilterOptions::Fpp(fpp));
     const double c = p->BitsPerKey();
-    EXPECT_LE(LocalBloomFpp(c, p->NumProbes(), 512), fpp);
+    EXPECT_LE(LocalBloomFpp(c, AsBloomLike(*p)->NumProbes(), 512), fpp);
     for (int k = kMinProbes; k <= kMaxProbes; ++k) {
       EXPECT_GT(LocalBloomFpp(c * 0.999, k, 512), fpp) << fpp << " k=" << k;
     }

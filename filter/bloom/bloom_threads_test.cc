@@ -11,16 +11,16 @@
 
 #include "filter/bloom/bloom.h"
 #include "filter/bloom/bloom_impl.h"
-#include "filter/bloom/bloom_test_util.h"
 #include "gtest/gtest.h"
+#include "tests/testing/filter_test_util.h"
 
 namespace sstfilter {
 namespace bloom_internal {
 namespace {
 
-using ::sstfilter::bloom_test::BuildFilter;
-using ::sstfilter::bloom_test::Key16;
-using ::sstfilter::bloom_test::Keys16;
+using ::sstfilter::test::BuildFilter;
+using ::sstfilter::test::Key16;
+using ::sstfilter::test::Keys16;
 
 TEST(BloomThreadsTest, FourThreadsShareOneReader) {
   constexpr int kThreads = 4;

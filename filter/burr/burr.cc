@@ -10,48 +10,33 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "filter/bloom/bloom_reader.h"
 #include "filter/burr/burr_builder.h"
 #include "filter/burr/burr_format.h"
 #include "filter/burr/burr_impl.h"
 #include "filter/burr/burr_reader.h"
 #include "filter/burr/burr_sizing.h"
+#include "filter/format_registry.h"
+#include "filter/internal/cpu_features.h"
+#include "filter/internal/verdict.h"
 
 namespace sstfilter {
 namespace burr_internal {
 namespace {
 
-class BumpedRibbonPolicy final : public FilterPolicy {
+// The read side of sstfilter.BumpedRibbon1, its query path fixed at
+// construction.
+class BumpedRibbonFormat final : public FilterFormat {
  public:
-  BumpedRibbonPolicy(const BurrSizing& sizing, QueryPath path,
-                     int forced_failures, int max_layers)
-      : sizing_(sizing),
-        path_(path),
-        forced_failures_(forced_failures),
-        max_layers_(max_layers) {}
+  explicit BumpedRibbonFormat(QueryPath path) : path_(path) {}
 
   const char* Name() const override { return kBumpedRibbonName; }
-  double BitsPerKey() const override { return sizing_.bits_per_key; }
-  int NumProbes() const override {
-    return sizing_.max_columns() > 0 ? sizing_.max_columns() : 1;
-  }
-
-  std::unique_ptr<FilterBuilder> NewBuilder() const override {
-    return NewBumpedRibbonBuilder(sizing_, forced_failures_, max_layers_);
-  }
 
   std::unique_ptr<FilterReader> NewReader(
       absl::string_view filter) const override {
     const ParsedFilter parsed = ParseFilter(filter);
-    switch (parsed.verdict) {
-      case Verdict::kMatchNothing:
-        return bloom_internal::NewConstantReader(false);
-      case Verdict::kMatchAll:
-        return bloom_internal::NewConstantReader(true);
-      case Verdict::kProbe:
-        break;
-    }
-#if SSTFILTER_BLOOM_HAVE_AVX2_PATH
+    if (parsed.verdict != Verdict::kProbe)
+      return filter_internal::NewConstantReader(parsed.verdict);
+#if SSTFILTER_HAVE_AVX2_PATH
     if (path_ == QueryPath::kAvx512) return NewAvx512Reader(parsed);
     if (path_ == QueryPath::kAvx2) return NewAvx2Reader(parsed);
 #endif
@@ -62,8 +47,8 @@ class BumpedRibbonPolicy final : public FilterPolicy {
                    absl::string_view filter) const override {
     const ParsedFilter parsed = ParseFilter(filter);
     if (parsed.verdict != Verdict::kProbe)
-      return parsed.verdict == Verdict::kMatchAll;
-#if SSTFILTER_BLOOM_HAVE_AVX2_PATH
+      return filter_internal::ConstantAnswer(parsed.verdict);
+#if SSTFILTER_HAVE_AVX2_PATH
     // One query after parsing: the generic column loop, where the AVX-512
     // check has no lead.
     if (path_ != QueryPath::kScalar) return Avx2MayMatchOutOfLine(parsed, key);
@@ -72,8 +57,28 @@ class BumpedRibbonPolicy final : public FilterPolicy {
   }
 
  private:
-  const BurrSizing sizing_;
   const QueryPath path_;
+};
+
+class BumpedRibbonPolicy final : public FilterPolicy {
+ public:
+  BumpedRibbonPolicy(const BurrSizing& sizing, QueryPath path,
+                     int forced_failures, int max_layers)
+      : sizing_(sizing),
+        format_(path),
+        forced_failures_(forced_failures),
+        max_layers_(max_layers) {}
+
+  const FilterFormat& Format() const override { return format_; }
+  double BitsPerKey() const override { return sizing_.bits_per_key; }
+
+  std::unique_ptr<FilterBuilder> NewBuilder() const override {
+    return NewBumpedRibbonBuilder(sizing_, forced_failures_, max_layers_);
+  }
+
+ private:
+  const BurrSizing sizing_;
+  const BumpedRibbonFormat format_;
   const int forced_failures_;
   const int max_layers_;
 };
@@ -85,16 +90,16 @@ bool QueryPathAvailable(QueryPath path) {
     case QueryPath::kScalar:
       return true;
     case QueryPath::kAvx2:
-      return bloom_internal::CpuHasAvx2();
+      return filter_internal::CpuHasAvx2();
     case QueryPath::kAvx512:
-      return CpuHasAvx512Popcnt();
+      return filter_internal::CpuHasAvx512Popcnt();
   }
   return false;
 }
 
 QueryPath BestQueryPath() {
-  if (CpuHasAvx512Popcnt()) return QueryPath::kAvx512;
-  if (bloom_internal::CpuHasAvx2()) return QueryPath::kAvx2;
+  if (filter_internal::CpuHasAvx512Popcnt()) return QueryPath::kAvx512;
+  if (filter_internal::CpuHasAvx2()) return QueryPath::kAvx2;
   return QueryPath::kScalar;
 }
 
@@ -116,6 +121,19 @@ NewBumpedRibbonFilterPolicyForTest(const FilterOptions& options, QueryPath path,
       sizing, path, forced_failures, std::min(max_layers, kMaxLayers)));
 }
 
+const FilterFormat& BumpedRibbonFormatFor(QueryPath path) {
+  static const BumpedRibbonFormat* const formats[] = {
+      new BumpedRibbonFormat(QueryPath::kScalar),
+      new BumpedRibbonFormat(QueryPathAvailable(QueryPath::kAvx2)
+                                 ? QueryPath::kAvx2
+                                 : QueryPath::kScalar),
+      new BumpedRibbonFormat(QueryPathAvailable(QueryPath::kAvx512)
+                                 ? QueryPath::kAvx512
+                                 : QueryPath::kScalar),
+  };
+  return *formats[static_cast<int>(path)];
+}
+
 }  // namespace burr_internal
 
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBumpedRibbonFilterPolicy(
@@ -123,5 +141,10 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBumpedRibbonFilterPolicy(
   return burr_internal::NewBumpedRibbonFilterPolicyForTest(
       options, burr_internal::BestQueryPath());
 }
+
+SSTFILTER_REGISTER_FILTER_FORMAT(
+    BumpedRibbon,
+    burr_internal::BumpedRibbonFormatFor(burr_internal::BestQueryPath()));
+SSTFILTER_REGISTER_POLICY_FACTORY(NewBumpedRibbonFilterPolicy);
 
 }  // namespace sstfilter

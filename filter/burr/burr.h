@@ -24,7 +24,6 @@
 // chosen so that the rate is exactly p (any p from just below 1 down to
 // 2^-32; below that, InvalidArgumentError naming the value). With
 // bits_per_key = c, the columns are c / 1.01 on average (at most 32).
-// NumProbes() is the most fingerprint bits a key is checked against.
 //
 // Building: the builder keeps 8 bytes per distinct key added (its hash) until
 // Finish; Finish then needs, beyond that and the filter itself, 8 bytes per

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "filter/bloom/bloom_hash.h"
 #include "filter/burr/burr_format.h"
 #include "filter/burr/burr_solver.h"
+#include "filter/internal/key_hash.h"
 
 namespace sstfilter {
 namespace burr_internal {
@@ -26,7 +26,7 @@ class BumpedRibbonBuilder final : public FilterBuilder {
 
   void AddKey(absl::string_view key) override {
     ++num_added_;
-    const uint64_t hash = bloom_internal::KeyHash(key);
+    const uint64_t hash = filter_internal::KeyHash(key);
     // A key added again right away (several versions of one user key) adds
     // nothing; other duplicates give equations the band already implies.
     if (!hashes_.empty() && hash == hashes_.back()) return;

@@ -16,6 +16,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/string_view.h"
+#include "filter/internal/verdict.h"
 
 namespace sstfilter {
 namespace burr_internal {
@@ -150,12 +151,8 @@ struct LayerShape {
   }
 };
 
-// What a reader makes of a filter's bytes.
-enum class Verdict {
-  kMatchNothing,  // an empty key set, or too short to be a filter
-  kMatchAll,      // unknown format or inconsistent metadata: "may match"
-  kProbe,         // a well-formed filter
-};
+// What a reader makes of a filter's bytes (filter/internal/verdict.h).
+using ::sstfilter::filter_internal::Verdict;
 
 struct ParsedLayer {
   LayerShape shape;

@@ -11,15 +11,15 @@
 #include <string>
 #include <tuple>
 
-#include "filter/bloom/bloom_test_util.h"
 #include "filter/burr/burr.h"
 #include "gtest/gtest.h"
+#include "tests/testing/filter_test_util.h"
 
 namespace sstfilter {
 namespace {
 
-using ::sstfilter::bloom_test::CountMatches;
-using ::sstfilter::bloom_test::Key16;
+using ::sstfilter::test::CountMatches;
+using ::sstfilter::test::Key16;
 
 constexpr double kPromisedFactor = 1.05;  // measured <= this * requested fpp
 

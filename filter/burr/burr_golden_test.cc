@@ -15,18 +15,18 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
-#include "filter/bloom/bloom_test_util.h"
 #include "filter/burr/burr.h"
 #include "gtest/gtest.h"
+#include "tests/testing/filter_test_util.h"
 #include "tests/testing/golden.h"
 #include "util/hash.h"
 
 namespace sstfilter {
 namespace {
 
-using ::sstfilter::bloom_test::BuildFilter;
-using ::sstfilter::bloom_test::FirstMatches;
-using ::sstfilter::bloom_test::Keys16;
+using ::sstfilter::test::BuildFilter;
+using ::sstfilter::test::FirstMatches;
+using ::sstfilter::test::Keys16;
 
 using ::sstfilter::test::Hex64;
 

@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "absl/status/statusor.h"
+#include "filter/filter_format.h"
 #include "filter/filter_policy.h"
 
 namespace sstfilter {
@@ -28,6 +29,11 @@ bool QueryPathAvailable(QueryPath path);
 // The path NewBumpedRibbonFilterPolicy uses: the fastest available, AVX-512,
 // then AVX2, then scalar.
 QueryPath BestQueryPath();
+
+// The format sstfilter.BumpedRibbon1 with its readers pinned to path (the
+// scalar one when path is not available); the registry holds
+// BumpedRibbonFormatFor(BestQueryPath()).
+const FilterFormat& BumpedRibbonFormatFor(QueryPath path);
 
 // NewBumpedRibbonFilterPolicy with its readers pinned to path (the scalar one
 // when path is not available), and whose builders treat the first

@@ -15,8 +15,8 @@
 #include <cstdint>
 #include <cstring>
 
-#include "filter/bloom/bloom_probe.h"
 #include "filter/burr/burr_format.h"
+#include "filter/internal/cpu_features.h"
 
 namespace sstfilter {
 namespace burr_internal {

@@ -18,7 +18,7 @@
 
 #include "filter/burr/burr_probe.h"
 
-#if SSTFILTER_BLOOM_HAVE_AVX2_PATH
+#if SSTFILTER_HAVE_AVX2_PATH
 #include <immintrin.h>
 
 namespace sstfilter {
@@ -82,5 +82,5 @@ Avx2VectorCheck(const Position& at, uint64_t coeff, uint32_t fingerprint) {
 }  // namespace burr_internal
 }  // namespace sstfilter
 
-#endif  // SSTFILTER_BLOOM_HAVE_AVX2_PATH
+#endif  // SSTFILTER_HAVE_AVX2_PATH
 #endif  // SSTFILTER_FILTER_BURR_BURR_PROBE_AVX2_H_

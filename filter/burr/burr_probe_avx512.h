@@ -4,8 +4,8 @@
 // where the scalar check spends about nine instructions per column.
 //
 // Every function here carries target(SSTFILTER_BURR_AVX512_TARGET): call them
-// only after CpuHasAvx512Popcnt() returned true, from code that carries the
-// same attribute (so they inline).
+// only after filter_internal::CpuHasAvx512Popcnt() returned true, from code
+// that carries the same attribute (so they inline).
 //
 // Internal header: include filter/burr/burr.h instead.
 
@@ -16,7 +16,7 @@
 
 #include "filter/burr/burr_probe.h"
 
-#if SSTFILTER_BLOOM_HAVE_AVX2_PATH
+#if SSTFILTER_HAVE_AVX2_PATH
 #include <immintrin.h>
 
 #define SSTFILTER_BURR_AVX512_TARGET \
@@ -74,5 +74,5 @@ VectorCheck(const Position& at, uint64_t coeff, uint32_t fingerprint) {
 }  // namespace burr_internal
 }  // namespace sstfilter
 
-#endif  // SSTFILTER_BLOOM_HAVE_AVX2_PATH
+#endif  // SSTFILTER_HAVE_AVX2_PATH
 #endif  // SSTFILTER_FILTER_BURR_BURR_PROBE_AVX512_H_

@@ -23,7 +23,7 @@ class ScalarReader final : public BumpedRibbonReaderBase {
   bool MayMatch(absl::string_view key) const override {
     if (IsShortKey(key)) {
       return QueryHash<kLower>(first_layer_, seed_, filter_,
-                               bloom_internal::ShortKeyHash(key));
+                               filter_internal::ShortKeyHash(key));
     }
     return MayMatchLonger(key);
   }

@@ -16,32 +16,27 @@
 #include <utility>
 
 #include "absl/strings/string_view.h"
-#include "filter/bloom/bloom_hash.h"
 #include "filter/burr/burr_format.h"
 #include "filter/burr/burr_probe.h"
 #include "filter/filter_policy.h"
+#include "filter/internal/key_hash.h"
 
 namespace sstfilter {
 namespace burr_internal {
 
 // Readers of a well-formed filter (filter.verdict == Verdict::kProbe).
 std::unique_ptr<FilterReader> NewScalarReader(const ParsedFilter& filter);
-#if SSTFILTER_BLOOM_HAVE_AVX2_PATH
-// REQUIRES: bloom_internal::CpuHasAvx2().
+#if SSTFILTER_HAVE_AVX2_PATH
+// REQUIRES: filter_internal::CpuHasAvx2().
 std::unique_ptr<FilterReader> NewAvx2Reader(const ParsedFilter& filter);
 
 // One query on the AVX2 path, for a caller compiled without AVX2.
-// REQUIRES: bloom_internal::CpuHasAvx2().
+// REQUIRES: filter_internal::CpuHasAvx2().
 bool Avx2MayMatchOutOfLine(const ParsedFilter& filter, absl::string_view key);
 
-// REQUIRES: CpuHasAvx512Popcnt().
+// REQUIRES: filter_internal::CpuHasAvx512Popcnt().
 std::unique_ptr<FilterReader> NewAvx512Reader(const ParsedFilter& filter);
 #endif
-
-// Whether this CPU runs the AVX-512 reader: AVX-512F, DQ and VPOPCNTDQ (with
-// the AVX2, BMI2 and popcnt that every such CPU has). Cheap after the first
-// call.
-bool CpuHasAvx512Popcnt();
 
 // Shared by the readers of a well-formed filter. Aligned to a cache line (see
 // first_layer_).
@@ -87,7 +82,8 @@ __attribute__((always_inline)) inline void PrepareBatch(
     const ParsedLayer& first_layer, uint64_t seed, int lower_columns,
     const absl::string_view* keys, size_t count, BatchSlot* slots) {
   for (size_t i = 0; i < count; ++i) {
-    slots[i].layer_hash = LayerZeroHash(bloom_internal::KeyHash(keys[i]), seed);
+    slots[i].layer_hash =
+        LayerZeroHash(filter_internal::KeyHash(keys[i]), seed);
     slots[i].at = PositionOf(first_layer, lower_columns, slots[i].layer_hash);
     PrefetchPosition(first_layer, slots[i].at);
   }
@@ -134,7 +130,7 @@ __attribute__((noinline, cold)) bool QueryBumped(const ParsedFilter& filter,
   return QueryFrom<kLower, Probe>(filter, 1, NextLayerHash(layer_zero_hash));
 }
 
-// A key's query from its hash (bloom_internal::KeyHash). Layer 0 comes from
+// A key's query from its hash (filter_internal::KeyHash). Layer 0 comes from
 // the reader itself (first_layer is filter.layers[0], seed is filter.seed): a
 // well-formed filter has one.
 template <int kLower, class Probe = ScalarProbe>
@@ -158,14 +154,14 @@ __attribute__((always_inline)) inline bool QueryHash(
 // its stack. Each reader's MayMatch is
 //
 //   if (IsShortKey(key)) {
-//     return QueryHash<kLower, Probe>(..., bloom_internal::ShortKeyHash(key));
+//     return QueryHash<kLower, Probe>(..., filter_internal::ShortKeyHash(key));
 //   }
 //   return MayMatchLonger(key);  // a tail call to a member that runs
 //                                // QueryKey<kLower, Probe>(...)
 //
 // with MayMatchLonger out of line and compiled for the reader's CPU target.
 inline bool IsShortKey(absl::string_view key) {
-  return key.size() <= bloom_internal::kMaxShortKeyBytes;
+  return key.size() <= filter_internal::kMaxShortKeyBytes;
 }
 
 // A key's whole query, for any key.
@@ -174,7 +170,7 @@ __attribute__((always_inline)) inline bool QueryKey(
     const ParsedLayer& first_layer, uint64_t seed, const ParsedFilter& filter,
     absl::string_view key) {
   return QueryHash<kLower, Probe>(first_layer, seed, filter,
-                                  bloom_internal::KeyHash(key));
+                                  filter_internal::KeyHash(key));
 }
 
 // Batches of kQueryBatch keys: hash and prefetch all, then check each.

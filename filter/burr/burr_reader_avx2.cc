@@ -15,7 +15,7 @@
 #include "filter/burr/burr_probe_avx2.h"
 #include "filter/burr/burr_reader.h"
 
-#if SSTFILTER_BLOOM_HAVE_AVX2_PATH
+#if SSTFILTER_HAVE_AVX2_PATH
 
 namespace sstfilter {
 namespace burr_internal {
@@ -46,7 +46,7 @@ class Avx2Reader final : public BumpedRibbonReaderBase {
       absl::string_view key) const override {
     if (IsShortKey(key)) {
       return QueryHash<kLower, Avx2Probe>(first_layer_, seed_, filter_,
-                                          bloom_internal::ShortKeyHash(key));
+                                          filter_internal::ShortKeyHash(key));
     }
     return MayMatchLonger(key);
   }
@@ -79,4 +79,4 @@ std::unique_ptr<FilterReader> NewAvx2Reader(const ParsedFilter& filter) {
 }  // namespace burr_internal
 }  // namespace sstfilter
 
-#endif  // SSTFILTER_BLOOM_HAVE_AVX2_PATH
+#endif  // SSTFILTER_HAVE_AVX2_PATH

@@ -2,7 +2,7 @@
 // VPOPCNTDQ (see burr_reader.h): the query code of burr_reader.h with the
 // column check of burr_probe_avx512.h, compiled in functions that carry the
 // AVX-512 target, so that the library needs no global -mavx512f. The policy
-// creates this reader only when CpuHasAvx512Popcnt().
+// creates this reader only when filter_internal::CpuHasAvx512Popcnt().
 
 #include <cstddef>
 #include <cstdint>
@@ -13,7 +13,7 @@
 #include "filter/burr/burr_probe_avx512.h"
 #include "filter/burr/burr_reader.h"
 
-#if SSTFILTER_BLOOM_HAVE_AVX2_PATH
+#if SSTFILTER_HAVE_AVX2_PATH
 
 namespace sstfilter {
 namespace burr_internal {
@@ -46,7 +46,7 @@ class Avx512Reader final : public BumpedRibbonReaderBase {
       absl::string_view key) const override {
     if (IsShortKey(key)) {
       return QueryHash<kLower, VectorProbe>(first_layer_, seed_, filter_,
-                                            bloom_internal::ShortKeyHash(key));
+                                            filter_internal::ShortKeyHash(key));
     }
     return MayMatchLonger(key);
   }
@@ -66,21 +66,6 @@ class Avx512Reader final : public BumpedRibbonReaderBase {
 
 }  // namespace
 
-bool CpuHasAvx512Popcnt() {
-  // __builtin_cpu_init first: this may run from another library's static
-  // initialiser, before libgcc has filled in the CPU model. libgcc reports
-  // AVX-512 features only when the OS saves the vector state.
-  static const bool has_avx512_popcnt = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f") != 0 &&
-           __builtin_cpu_supports("avx512dq") != 0 &&
-           __builtin_cpu_supports("avx512vpopcntdq") != 0 &&
-           __builtin_cpu_supports("avx2") != 0 &&
-           __builtin_cpu_supports("bmi2") != 0;
-  }();
-  return has_avx512_popcnt;
-}
-
 std::unique_ptr<FilterReader> NewAvx512Reader(const ParsedFilter& filter) {
   return NewReaderFor<Avx512Reader>(
       filter, std::make_integer_sequence<int, kMaxColumns>());
@@ -89,12 +74,4 @@ std::unique_ptr<FilterReader> NewAvx512Reader(const ParsedFilter& filter) {
 }  // namespace burr_internal
 }  // namespace sstfilter
 
-#else  // !SSTFILTER_BLOOM_HAVE_AVX2_PATH
-
-namespace sstfilter {
-namespace burr_internal {
-bool CpuHasAvx512Popcnt() { return false; }
-}  // namespace burr_internal
-}  // namespace sstfilter
-
-#endif  // SSTFILTER_BLOOM_HAVE_AVX2_PATH
+#endif  // SSTFILTER_HAVE_AVX2_PATH

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <utility>
 
-#include "filter/bloom/bloom_probe.h"
+#include "filter/internal/cpu_features.h"
 #include "util/coding.h"
 
 namespace sstfilter {
@@ -157,7 +157,7 @@ __attribute__((always_inline)) inline void BackSubstituteImpl(
   }
 }
 
-#if SSTFILTER_BLOOM_HAVE_AVX2_PATH
+#if SSTFILTER_HAVE_AVX2_PATH
 // The same with the CPU's popcnt instruction (every CPU with AVX2 has it),
 // about 3x faster than the portable parity, and one function per column
 // count: unrolled, it took about half the time of the loop over columns.
@@ -374,8 +374,8 @@ class SegmentSolver {
   }
 
   void BackSubstitute(uint64_t first_block, char* layer_words) {
-#if SSTFILTER_BLOOM_HAVE_AVX2_PATH
-    if (bloom_internal::CpuHasAvx2()) {
+#if SSTFILTER_HAVE_AVX2_PATH
+    if (filter_internal::CpuHasAvx2()) {
       static constexpr std::array<BackSubstituteFunction, kMaxColumns>
           kByColumns =
               PopcntBackSubstitutions(std::make_index_sequence<kMaxColumns>());

@@ -13,21 +13,21 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "filter/bloom/bloom_test_util.h"
 #include "filter/burr/burr_format.h"
 #include "filter/burr/burr_impl.h"
 #include "filter/burr/burr_sizing.h"
 #include "gtest/gtest.h"
+#include "tests/testing/filter_test_util.h"
 #include "util/coding.h"
 
 namespace sstfilter {
 namespace burr_internal {
 namespace {
 
-using ::sstfilter::bloom_test::BuildFilter;
-using ::sstfilter::bloom_test::CountMatches;
-using ::sstfilter::bloom_test::Key16;
-using ::sstfilter::bloom_test::Keys16;
+using ::sstfilter::test::BuildFilter;
+using ::sstfilter::test::CountMatches;
+using ::sstfilter::test::Key16;
+using ::sstfilter::test::Keys16;
 
 std::unique_ptr<const FilterPolicy> Policy(const FilterOptions& options,
                                            QueryPath path = QueryPath::kScalar,

@@ -10,7 +10,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "filter/bloom/bloom_format.h"
-#include "filter/bloom/bloom_hash.h"
 #include "filter/counting/counting_sizing.h"
 
 namespace sstfilter {

@@ -19,7 +19,6 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "filter/bloom/bloom_format.h"
-#include "filter/bloom/bloom_hash.h"
 #include "filter/counting/counting_layout.h"
 #include "filter/filter_policy.h"
 #include "gmock/gmock.h"

@@ -9,22 +9,22 @@
 
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "filter/bloom/bloom_test_util.h"
 #include "filter/counting/counting_bloom.h"
 #include "filter/filter_policy.h"
 #include "gtest/gtest.h"
+#include "tests/testing/filter_test_util.h"
 
 namespace sstfilter {
 namespace {
 
-using bloom_test::Key16;
+using test::Key16;
 
 // The fraction of count keys of set `set` that match, asked in batches. Keys
 // of a set are distinct from every other set's, so a set never added gives the
 // false-positive rate.
 double MeasuredFpp(const CountingBloomFilter& filter, uint64_t set,
                    uint64_t count) {
-  const uint64_t matches = bloom_test::CountBatchMatches(
+  const uint64_t matches = test::CountBatchMatches(
       [&filter](absl::Span<const absl::string_view> keys, bool* results) {
         filter.MayContain(keys, results);
       },

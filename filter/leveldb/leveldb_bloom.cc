@@ -8,11 +8,17 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "filter/bloom_like_policy.h"
+#include "filter/format_registry.h"
+#include "filter/internal/verdict.h"
 #include "util/bloom_math.h"
 #include "util/hash.h"
 
 namespace sstfilter {
 namespace {
+
+using filter_internal::ConstantAnswer;
+using filter_internal::Verdict;
 
 // LevelDB's floor on the bit array: tiny filters stay useful.
 constexpr size_t kMinFilterBits = 64;
@@ -209,7 +215,7 @@ class LevelDbBloomReader : public FilterReader {
   }
 
   bool MayMatch(absl::string_view key) const override {
-    if (verdict_ != Verdict::kProbe) return verdict_ == Verdict::kMatchAll;
+    if (verdict_ != Verdict::kProbe) return ConstantAnswer(verdict_);
     return ProbesMatch(LevelDbBloomHash(key), k_, num_bits_, array_);
   }
   using FilterReader::MayMatch;
@@ -243,26 +249,15 @@ class LevelDbBloomReader : public FilterReader {
   }
 
  private:
-  enum class Verdict { kMatchNothing, kMatchAll, kProbe };
   Verdict verdict_ = Verdict::kMatchNothing;
   const char* array_ = nullptr;
   size_t num_bits_ = 0;
   int k_ = 0;
 };
 
-class LevelDbBloomPolicy : public FilterPolicy {
+class LevelDbBloomFormat final : public FilterFormat {
  public:
-  LevelDbBloomPolicy(double bits_per_key, int k, double target_fpp)
-      : bits_per_key_(bits_per_key), k_(k), target_fpp_(target_fpp) {}
-
   const char* Name() const override { return kLevelDbBloomName; }
-  double BitsPerKey() const override { return bits_per_key_; }
-  int NumProbes() const override { return k_; }
-
-  std::unique_ptr<FilterBuilder> NewBuilder() const override {
-    return std::make_unique<LevelDbBloomBuilder>(bits_per_key_, k_,
-                                                 target_fpp_);
-  }
 
   std::unique_ptr<FilterReader> NewReader(
       absl::string_view filter) const override {
@@ -272,6 +267,28 @@ class LevelDbBloomPolicy : public FilterPolicy {
   bool KeyMayMatch(absl::string_view key,
                    absl::string_view filter) const override {
     return LevelDbBloomReader(filter).MayMatch(key);  // no allocation per query
+  }
+};
+
+const LevelDbBloomFormat& TheLevelDbBloomFormat() {
+  static const LevelDbBloomFormat* const format = new LevelDbBloomFormat;
+  return *format;
+}
+
+class LevelDbBloomPolicy final : public BloomLikeFilterPolicy {
+ public:
+  LevelDbBloomPolicy(double bits_per_key, int k, double target_fpp)
+      : bits_per_key_(bits_per_key), k_(k), target_fpp_(target_fpp) {}
+
+  const FilterFormat& Format() const override {
+    return TheLevelDbBloomFormat();
+  }
+  double BitsPerKey() const override { return bits_per_key_; }
+  int NumProbes() const override { return k_; }
+
+  std::unique_ptr<FilterBuilder> NewBuilder() const override {
+    return std::make_unique<LevelDbBloomBuilder>(bits_per_key_, k_,
+                                                 target_fpp_);
   }
 
  private:
@@ -314,5 +331,8 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewLevelDbBloomPolicy(
   return std::unique_ptr<const FilterPolicy>(
       new LevelDbBloomPolicy(bits_per_key, k, target_fpp));
 }
+
+SSTFILTER_REGISTER_FILTER_FORMAT(LevelDbBloom, TheLevelDbBloomFormat());
+SSTFILTER_REGISTER_POLICY_FACTORY(NewLevelDbBloomPolicy);
 
 }  // namespace sstfilter

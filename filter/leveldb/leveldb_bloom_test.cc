@@ -20,6 +20,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/string_view.h"
+#include "filter/bloom_like_policy.h"
 #include "filter/filter_policy.h"
 #include "gtest/gtest.h"
 #include "tests/testing/random.h"
@@ -332,7 +333,8 @@ TEST(LevelDbBloomFormatTest, SizeAndProbeByte) {
           64, static_cast<size_t>(static_cast<double>(n) * bits_per_key));
       EXPECT_EQ(filter.size(), (bits + 7) / 8 + 1)
           << n << " keys at " << bits_per_key;
-      EXPECT_EQ(static_cast<uint8_t>(filter.back()), policy->NumProbes());
+      EXPECT_EQ(static_cast<uint8_t>(filter.back()),
+                AsBloomLike(*policy)->NumProbes());
     }
   }
 }

@@ -136,7 +136,7 @@ inline bool AtomicBlockContains(uint32_t probe_hash, int k,
   return (all & 1) != 0;
 }
 
-#if SSTFILTER_BLOOM_HAVE_AVX2_PATH
+#if SSTFILTER_HAVE_AVX2_PATH
 // AtomicBlockContains with the native AVX2 probe (bloom_probe.h): the eight
 // words are loaded one by one, each a relaxed atomic load (a vector load of
 // memory that other threads write with fetch_or would be a data race), and
@@ -154,7 +154,7 @@ Avx2AtomicBlockContains(uint32_t probe_hash, int k,
       probe_hash, k, _mm256_set_epi64x(word(3), word(2), word(1), word(0)),
       _mm256_set_epi64x(word(7), word(6), word(5), word(4)));
 }
-#endif  // SSTFILTER_BLOOM_HAVE_AVX2_PATH
+#endif  // SSTFILTER_HAVE_AVX2_PATH
 
 }  // namespace mutable_internal
 }  // namespace sstfilter

@@ -12,8 +12,8 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "filter/bloom/bloom_hash.h"
 #include "filter/bloom/bloom_sizing.h"
+#include "filter/internal/key_hash.h"
 #include "filter/mutable/atomic_block.h"
 
 namespace sstfilter {

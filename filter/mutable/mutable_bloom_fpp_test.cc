@@ -15,15 +15,15 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
-#include "filter/bloom/bloom_test_util.h"
 #include "filter/mutable/mutable_bloom.h"
 #include "filter/mutable/mutable_test_util.h"
 #include "gtest/gtest.h"
+#include "tests/testing/filter_test_util.h"
 
 namespace sstfilter {
 namespace {
 
-using ::sstfilter::bloom_test::Key16;
+using ::sstfilter::test::Key16;
 
 constexpr uint64_t kKeys = 1000000;
 
@@ -43,7 +43,7 @@ TEST_P(GuavaExperiment, NoMissesAndRateWithinFifteenPercent) {
 
   for (uint64_t absent : {uint64_t{10000}, uint64_t{1000000}}) {
     if (absent == 10000 && fpp < 0.03) continue;  // too few to measure p
-    const uint64_t false_positives = bloom_test::CountMatches(
+    const uint64_t false_positives = test::CountMatches(
         mutable_test::AsReader(*filter), /*set=*/1, 0, absent);
     const double rate = static_cast<double>(false_positives) / absent;
     std::printf(

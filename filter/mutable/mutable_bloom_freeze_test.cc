@@ -20,13 +20,12 @@
 #include "absl/strings/string_view.h"
 #include "filter/bloom/bloom.h"
 #include "filter/bloom/bloom_format.h"
-#include "filter/bloom/bloom_hash.h"
 #include "filter/bloom/bloom_impl.h"
 #include "filter/bloom/bloom_probe.h"
-#include "filter/bloom/bloom_test_util.h"
 #include "filter/mutable/mutable_bloom.h"
 #include "filter/mutable/mutable_test_util.h"
 #include "gtest/gtest.h"
+#include "tests/testing/filter_test_util.h"
 #include "tests/testing/golden.h"
 #include "tests/testing/random.h"
 #include "util/hash.h"
@@ -38,9 +37,9 @@ using ::sstfilter::bloom_internal::ParsedFilter;
 using ::sstfilter::bloom_internal::ParseFilter;
 using ::sstfilter::bloom_internal::ProbePath;
 using ::sstfilter::bloom_internal::Verdict;
-using ::sstfilter::bloom_test::BuildFilter;
-using ::sstfilter::bloom_test::Key16;
 using ::sstfilter::mutable_test::Make;
+using ::sstfilter::test::BuildFilter;
+using ::sstfilter::test::Key16;
 
 constexpr bool kRegenerate = false;
 

@@ -17,18 +17,18 @@
 #include "absl/strings/string_view.h"
 #include "filter/bloom/bloom.h"
 #include "filter/bloom/bloom_format.h"
-#include "filter/bloom/bloom_hash.h"
 #include "filter/bloom/bloom_sizing.h"
-#include "filter/bloom/bloom_test_util.h"
+#include "filter/bloom_like_policy.h"
 #include "filter/mutable/mutable_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/filter_test_util.h"
 
 namespace sstfilter {
 namespace {
 
-using ::sstfilter::bloom_test::Key16;
 using ::sstfilter::mutable_test::Make;
+using ::sstfilter::test::Key16;
 using ::testing::HasSubstr;
 
 void AddKeys(MutableBloomFilter* filter, uint64_t set, uint64_t first,
@@ -39,8 +39,7 @@ void AddKeys(MutableBloomFilter* filter, uint64_t set, uint64_t first,
 // Keys 0..count-1 of set `set` the filter matches, asked in batches.
 uint64_t CountMatches(const MutableBloomFilter& filter, uint64_t set,
                       uint64_t count) {
-  return bloom_test::CountMatches(mutable_test::AsReader(filter), set, 0,
-                                  count);
+  return test::CountMatches(mutable_test::AsReader(filter), set, 0, count);
 }
 
 void ExpectInvalid(const FilterOptions& options, uint64_t expected_keys,
@@ -86,7 +85,7 @@ TEST(MutableBloomTest, SizedAsTheNativePolicyInWholeBlocks) {
         std::move(*NewBloomFilterPolicy(FilterOptions::Fpp(fpp)));
     for (uint64_t keys : {1, 51, 52, 1000, 123457}) {
       MutableBloomFilter filter = Make(FilterOptions::Fpp(fpp), keys);
-      EXPECT_EQ(filter.NumProbes(), policy->NumProbes());
+      EXPECT_EQ(filter.NumProbes(), AsBloomLike(*policy)->NumProbes());
       EXPECT_EQ(filter.BitsPerKey(), policy->BitsPerKey());
       EXPECT_EQ(filter.ExpectedKeys(), keys);
       EXPECT_EQ(filter.NumBits() % 512, 0u);

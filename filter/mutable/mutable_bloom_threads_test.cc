@@ -16,17 +16,16 @@
 #include "absl/strings/string_view.h"
 #include "filter/bloom/bloom.h"
 #include "filter/bloom/bloom_format.h"
-#include "filter/bloom/bloom_hash.h"
-#include "filter/bloom/bloom_test_util.h"
 #include "filter/mutable/mutable_bloom.h"
 #include "filter/mutable/mutable_test_util.h"
 #include "gtest/gtest.h"
+#include "tests/testing/filter_test_util.h"
 
 namespace sstfilter {
 namespace {
 
-using ::sstfilter::bloom_test::Key16;
 using ::sstfilter::mutable_test::Make;
+using ::sstfilter::test::Key16;
 
 constexpr int kWriters = 4;
 constexpr int kReaders = 2;

@@ -42,7 +42,7 @@ const QueryPath& ScalarQueryPath() {
 }
 
 const QueryPath& BestQueryPath(int num_probes) {
-#if SSTFILTER_BLOOM_HAVE_AVX2_PATH
+#if SSTFILTER_HAVE_AVX2_PATH
   if (bloom_internal::CpuHasAvx2()) return Avx2QueryPath(num_probes);
 #endif
   return ScalarQueryPath();

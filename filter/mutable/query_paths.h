@@ -17,7 +17,6 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "filter/bloom/bloom_format.h"
-#include "filter/bloom/bloom_hash.h"
 #include "filter/mutable/atomic_block.h"
 
 namespace sstfilter {
@@ -48,7 +47,7 @@ struct QueryPath {
 };
 
 const QueryPath& ScalarQueryPath();
-#if SSTFILTER_BLOOM_HAVE_AVX2_PATH
+#if SSTFILTER_HAVE_AVX2_PATH
 // The AVX2 path for filters of num_probes probes: one per number of 8-probe
 // rounds, as the native reader has (bloom_probe.h's Avx2ProbeWords).
 // REQUIRES: bloom_internal::CpuHasAvx2(), num_probes in [kMinProbes,

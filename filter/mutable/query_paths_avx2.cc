@@ -11,7 +11,7 @@
 
 #include "filter/mutable/query_paths.h"
 
-#if SSTFILTER_BLOOM_HAVE_AVX2_PATH
+#if SSTFILTER_HAVE_AVX2_PATH
 
 namespace sstfilter {
 namespace mutable_internal {
@@ -72,4 +72,4 @@ const QueryPath& Avx2QueryPath(int num_probes) {
 }  // namespace mutable_internal
 }  // namespace sstfilter
 
-#endif  // SSTFILTER_BLOOM_HAVE_AVX2_PATH
+#endif  // SSTFILTER_HAVE_AVX2_PATH

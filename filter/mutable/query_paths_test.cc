@@ -11,11 +11,10 @@
 
 #include "absl/strings/string_view.h"
 #include "filter/bloom/bloom_format.h"
-#include "filter/bloom/bloom_hash.h"
 #include "filter/bloom/bloom_impl.h"
-#include "filter/bloom/bloom_test_util.h"
 #include "filter/mutable/cache_aligned_words.h"
 #include "gtest/gtest.h"
+#include "tests/testing/filter_test_util.h"
 #include "tests/testing/random.h"
 #include "util/coding.h"
 
@@ -24,11 +23,11 @@ namespace mutable_internal {
 namespace {
 
 using ::sstfilter::bloom_internal::ProbePath;
-using ::sstfilter::bloom_test::Key16;
+using ::sstfilter::test::Key16;
 
 std::vector<const QueryPath*> Paths(int num_probes) {
   std::vector<const QueryPath*> paths = {&ScalarQueryPath()};
-#if SSTFILTER_BLOOM_HAVE_AVX2_PATH
+#if SSTFILTER_HAVE_AVX2_PATH
   if (bloom_internal::CpuHasAvx2()) {
     paths.push_back(&Avx2QueryPath(num_probes));
   }

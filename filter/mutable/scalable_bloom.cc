@@ -10,7 +10,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "filter/bloom/bloom_hash.h"
+#include "filter/internal/key_hash.h"
 
 namespace sstfilter {
 

@@ -15,16 +15,16 @@
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "filter/bloom/bloom_sizing.h"
-#include "filter/bloom/bloom_test_util.h"
 #include "filter/mutable/mutable_bloom.h"
 #include "filter/mutable/mutable_test_util.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/testing/filter_test_util.h"
 
 namespace sstfilter {
 namespace {
 
-using ::sstfilter::bloom_test::Key16;
+using ::sstfilter::test::Key16;
 using ::testing::HasSubstr;
 
 ScalableBloomOptions Options(double fpp, uint64_t initial_keys,
@@ -171,12 +171,12 @@ TEST_P(ScalableRateTest, RateOverAllKeysStaysWithinTheBound) {
     ASSERT_TRUE(filter->MayContain(Key16(0, i))) << i;
   }
 
-  const uint64_t false_positives = bloom_test::CountMatches(
+  const uint64_t false_positives = test::CountMatches(
       mutable_test::AsReader(*filter), /*set=*/1, 0, kAbsent);
   const double rate = static_cast<double>(false_positives) / kAbsent;
   const double fixed_rate =
-      static_cast<double>(bloom_test::CountMatches(
-          mutable_test::AsReader(*fixed), /*set=*/1, 0, kAbsent / 10)) /
+      static_cast<double>(test::CountMatches(mutable_test::AsReader(*fixed),
+                                             /*set=*/1, 0, kAbsent / 10)) /
       (kAbsent / 10);
   const size_t layers = filter->NumLayers();
   const double bits_per_key = 8.0 * filter->MemoryBytes() / num_keys;

@@ -13,15 +13,15 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
-#include "filter/bloom/bloom_test_util.h"
 #include "filter/mutable/mutable_test_util.h"
 #include "filter/mutable/scalable_bloom.h"
 #include "gtest/gtest.h"
+#include "tests/testing/filter_test_util.h"
 
 namespace sstfilter {
 namespace {
 
-using ::sstfilter::bloom_test::Key16;
+using ::sstfilter::test::Key16;
 
 TEST(ScalableBloomThreadsTest, FourWritersTwoReadersAcrossLayers) {
   constexpr int kWriters = 4;

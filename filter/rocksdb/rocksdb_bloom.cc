@@ -3,6 +3,8 @@
 
 #include "filter/rocksdb/rocksdb_bloom.h"
 
+#include "filter/bloom_like_policy.h"
+#include "filter/format_registry.h"
 #include "filter/rocksdb/fast_local_bloom.h"
 #include "filter/rocksdb/legacy_bloom.h"
 #include "filter/rocksdb/rocksdb_reader.h"
@@ -18,9 +20,9 @@ using rocksdb_internal::LegacyBloomWholeBitsForFpp;
 using rocksdb_internal::RocksDbMillibitsPerKey;
 using rocksdb_internal::RocksDbWholeBitsPerKey;
 
-// What the two policies share: the name, and a reader for any RocksDB full
-// filter (a filter stored under this name may be any of RocksDB's formats).
-class RocksDbPolicy : public FilterPolicy {
+// Every RocksDB built-in filter is stored under one name: its reader takes the
+// format (FastLocalBloom, legacy Bloom or Ribbon) from each filter's trailer.
+class RocksDbBuiltinFormat final : public FilterFormat {
  public:
   const char* Name() const override { return kRocksDbBuiltinFilterName; }
 
@@ -33,6 +35,19 @@ class RocksDbPolicy : public FilterPolicy {
   bool KeyMayMatch(absl::string_view key,
                    absl::string_view filter) const override {
     return rocksdb_internal::FilterMayMatch(filter, key);
+  }
+};
+
+const RocksDbBuiltinFormat& TheRocksDbBuiltinFormat() {
+  static const RocksDbBuiltinFormat* const format = new RocksDbBuiltinFormat;
+  return *format;
+}
+
+// What the two policies share: the format.
+class RocksDbPolicy : public BloomLikeFilterPolicy {
+ public:
+  const FilterFormat& Format() const override {
+    return TheRocksDbBuiltinFormat();
   }
 };
 
@@ -105,5 +120,9 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewRocksDbLegacyBloomPolicy(
   }
   return std::unique_ptr<const FilterPolicy>(new LegacyBloomPolicy(whole_bits));
 }
+
+SSTFILTER_REGISTER_FILTER_FORMAT(RocksDbBuiltin, TheRocksDbBuiltinFormat());
+SSTFILTER_REGISTER_POLICY_FACTORY(NewRocksDbFastLocalBloomPolicy);
+SSTFILTER_REGISTER_POLICY_FACTORY(NewRocksDbLegacyBloomPolicy);
 
 }  // namespace sstfilter

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "filter/bloom_like_policy.h"
 #include "filter/filter_policy.h"
 #include "filter/rocksdb/rocksdb_bloom.h"
 #include "filter/rocksdb/rocksdb_test_util.h"
@@ -111,7 +112,7 @@ TEST(RocksDbBloomAccuracyTest, FppPoliciesMeetTheirTargets) {
     EXPECT_LE(measured, allowed);
     std::printf("%s, fpp %g: %g bits/key, k = %d, measured %g\n",
                 FormatName(t.format), t.fpp, policy->BitsPerKey(),
-                policy->NumProbes(), measured);
+                AsBloomLike(*policy)->NumProbes(), measured);
   }
 }
 

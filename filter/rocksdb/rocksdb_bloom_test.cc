@@ -13,6 +13,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "filter/bloom_like_policy.h"
 #include "filter/rocksdb/rocksdb_test_util.h"
 #include "gtest/gtest.h"
 #include "rocksdb/filter_policy.h"
@@ -59,7 +60,7 @@ TEST(RocksDbBloomPolicyTest, SettingsFromBitsPerKey) {
     const std::unique_ptr<const FilterPolicy> policy =
         MakePolicy(e.format, FilterOptions::BitsPerKey(e.bits_per_key));
     EXPECT_DOUBLE_EQ(policy->BitsPerKey(), e.stored_bits_per_key);
-    EXPECT_EQ(policy->NumProbes(), e.k);
+    EXPECT_EQ(AsBloomLike(*policy)->NumProbes(), e.k);
   }
 }
 
@@ -67,11 +68,11 @@ TEST(RocksDbBloomPolicyTest, SettingsFromFpp) {
   const std::unique_ptr<const FilterPolicy> fast =
       MakePolicy(Format::kFastLocalBloom, FilterOptions::Fpp(0.01));
   EXPECT_DOUBLE_EQ(fast->BitsPerKey(), 9.918);
-  EXPECT_EQ(fast->NumProbes(), 6);
+  EXPECT_EQ(AsBloomLike(*fast)->NumProbes(), 6);
   const std::unique_ptr<const FilterPolicy> legacy =
       MakePolicy(Format::kLegacyBloom, FilterOptions::Fpp(0.01));
   EXPECT_DOUBLE_EQ(legacy->BitsPerKey(), 11);
-  EXPECT_EQ(legacy->NumProbes(), 7);
+  EXPECT_EQ(AsBloomLike(*legacy)->NumProbes(), 7);
   // FastLocalBloom accepts every fpp the API guarantees.
   EXPECT_TRUE(
       NewRocksDbFastLocalBloomPolicy(FilterOptions::Fpp(kMinGuaranteedFpp))

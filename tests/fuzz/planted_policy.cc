@@ -35,15 +35,11 @@ class DropLastKeyPolicy : public FilterPolicy {
   explicit DropLastKeyPolicy(std::unique_ptr<const FilterPolicy> inner)
       : inner_(std::move(inner)) {}
 
-  const char* Name() const override { return "test.DropLastKey"; }
+  // The inner format: the planted bug loses a key, it does not change bytes.
+  const FilterFormat& Format() const override { return inner_->Format(); }
   double BitsPerKey() const override { return inner_->BitsPerKey(); }
-  int NumProbes() const override { return inner_->NumProbes(); }
   std::unique_ptr<FilterBuilder> NewBuilder() const override {
     return std::make_unique<DropLastKeyBuilder>(inner_->NewBuilder());
-  }
-  std::unique_ptr<FilterReader> NewReader(
-      absl::string_view filter) const override {
-    return inner_->NewReader(filter);
   }
 
  private:

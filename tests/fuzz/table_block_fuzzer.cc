@@ -8,6 +8,7 @@
 #include <string>
 
 #include "absl/strings/string_view.h"
+#include "filter/format_registry.h"
 #include "filter/leveldb/leveldb_bloom.h"
 #include "table/block.h"
 #include "table/block_trailer.h"
@@ -33,10 +34,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string scratch;
   sstfilter::UncompressBlock("fuzz", 1, bytes, &scratch).IgnoreError();
 
-  static const auto* const policy =
-      sstfilter::NewLevelDbBloomPolicy(sstfilter::FilterOptions::BitsPerKey(10))
-          ->release();
-  const auto reader = sstfilter::NewLevelDbFilterBlockReader(*policy, bytes);
+  static const sstfilter::FilterFormat* const format =
+      sstfilter::FindFilterFormat(sstfilter::kLevelDbBloomName);
+  const auto reader = sstfilter::NewLevelDbFilterBlockReader(*format, bytes);
   for (uint64_t offset :
        {uint64_t{0}, uint64_t{2048}, uint64_t{5000}, uint64_t{1} << 40}) {
     reader->KeyMayMatch("key", offset);

@@ -73,9 +73,8 @@ class CountingPolicyImpl final : public FilterPolicy {
                      std::shared_ptr<MayMatchCalls> calls)
       : inner_(std::move(inner)), calls_(std::move(calls)) {}
 
-  const char* Name() const override { return inner_->Name(); }
+  const FilterFormat& Format() const override { return inner_->Format(); }
   double BitsPerKey() const override { return inner_->BitsPerKey(); }
-  int NumProbes() const override { return inner_->NumProbes(); }
   std::unique_ptr<FilterBuilder> NewBuilder() const override {
     return inner_->NewBuilder();
   }
@@ -294,11 +293,8 @@ absl::StatusOr<double> TableExpectedFpp(const std::string& path) {
   absl::StatusOr<std::unique_ptr<TableFilter>> table =
       TableFilter::OpenFile(path, {});
   if (!table.ok()) return table.status();
-  if ((*table)->policy() == nullptr) return 1.0;
-  return (*table)
-      ->policy()
-      ->NewReader((*table)->filter_block_contents())
-      ->ExpectedFpp();
+  if ((*table)->format() == nullptr) return 1.0;
+  return (*table)->format()->ExpectedFpp((*table)->filter_block_contents());
 }
 
 std::shared_ptr<const FilterPolicy> CountingPolicy(

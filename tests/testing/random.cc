@@ -12,12 +12,9 @@ namespace sstfilter {
 namespace test {
 
 uint64_t Random::Next64() {
-  // SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number
-  // generators", OOPSLA 2014): a Weyl sequence through a fixed mixing function.
-  uint64_t z = (state_ += 0x9e3779b97f4a7c15);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111eb;
-  return z ^ (z >> 31);
+  const uint64_t z = Mix64(state_);
+  state_ += 0x9e3779b97f4a7c15;  // Mix64's own increment: the Weyl step
+  return z;
 }
 
 uint64_t Random::Uniform(uint64_t n) {

@@ -15,6 +15,17 @@
 namespace sstfilter {
 namespace test {
 
+// SplitMix64's mixing function (Steele, Lea and Flood, "Fast splittable
+// pseudorandom number generators", OOPSLA 2014): a fixed, well-mixed bijection,
+// so that Mix64(i) for i = 0, 1, 2, ... is a sequence every run repeats.
+inline uint64_t Mix64(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+// SplitMix64: a Weyl sequence through Mix64.
 class Random {
  public:
   explicit Random(uint64_t seed) : state_(seed) {}

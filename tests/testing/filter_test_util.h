@@ -1,8 +1,8 @@
-// Helpers shared by the native Bloom filter's tests: deterministic key sets and
-// false-positive measurement.
+// Helpers for tests of any filter: deterministic key sets, building a filter,
+// and counting matches.
 
-#ifndef SSTFILTER_FILTER_BLOOM_BLOOM_TEST_UTIL_H_
-#define SSTFILTER_FILTER_BLOOM_BLOOM_TEST_UTIL_H_
+#ifndef SSTFILTER_TESTS_TESTING_FILTER_TEST_UTIL_H_
+#define SSTFILTER_TESTS_TESTING_FILTER_TEST_UTIL_H_
 
 #include <algorithm>
 #include <cstdint>
@@ -14,18 +14,11 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "filter/filter_policy.h"
+#include "tests/testing/random.h"
 #include "util/coding.h"
 
 namespace sstfilter {
-namespace bloom_test {
-
-// splitmix64: a fixed, well-mixed sequence, so every run tests the same keys.
-inline uint64_t Mix64(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
+namespace test {
 
 // 16-byte key number i of the set `set`: keys of different sets never collide,
 // so keys of set 1 are certainly absent from a filter of set 0.
@@ -103,7 +96,7 @@ inline std::string FirstMatches(const FilterReader& reader, uint64_t set,
   return indices;
 }
 
-}  // namespace bloom_test
+}  // namespace test
 }  // namespace sstfilter
 
-#endif  // SSTFILTER_FILTER_BLOOM_BLOOM_TEST_UTIL_H_
+#endif  // SSTFILTER_TESTS_TESTING_FILTER_TEST_UTIL_H_

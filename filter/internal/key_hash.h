@@ -1,12 +1,13 @@
-// The native Bloom filter's key hash, XXH3-64 with seed 0, compiled inline from
-// libxxhash's own header so that hashing a short key costs no function call. It
-// is the same function as util::Hash64 (the library call); bloom_format_test.cc
+// The key hash of sstfilter's own formats (the native Bloom filter and the
+// compact filter): XXH3-64 with seed 0, compiled inline from libxxhash's own
+// header so that hashing a short key costs no function call. It
+// is the same function as util::Hash64 (the library call); key_hash_test.cc
 // checks that.
 //
-// Internal header: include filter/bloom/bloom.h instead.
+// Internal to the filter families.
 
-#ifndef SSTFILTER_FILTER_BLOOM_BLOOM_HASH_H_
-#define SSTFILTER_FILTER_BLOOM_BLOOM_HASH_H_
+#ifndef SSTFILTER_FILTER_INTERNAL_KEY_HASH_H_
+#define SSTFILTER_FILTER_INTERNAL_KEY_HASH_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -20,7 +21,7 @@
 #include "xxhash.h"
 
 namespace sstfilter {
-namespace bloom_internal {
+namespace filter_internal {
 
 // Longest key of XXH3's shortest path: a few instructions and registers.
 constexpr size_t kMaxShortKeyBytes = 16;
@@ -38,7 +39,7 @@ __attribute__((always_inline)) inline uint64_t ShortKeyHash(
 // keeps XXH3_64bits itself out of line (it weighs the long-input code too),
 // which costs about a nanosecond per key. XXH3_len_0to16_64b,
 // XXH3_len_17to128_64b and XXH3_kSecret are the steps XXH3_64bits takes for
-// these lengths with seed 0 (xxhash.h 0.8.x); bloom_format_test.cc checks the
+// these lengths with seed 0 (xxhash.h 0.8.x); key_hash_test.cc checks the
 // result against the library call for every length up to 300. Longer keys call
 // the library (util/hash.cc) rather than inline XXH3's long-input loop, which
 // made a flattened reader save registers and align its stack in every query.
@@ -52,7 +53,7 @@ __attribute__((always_inline)) inline uint64_t KeyHash(absl::string_view key) {
   return ::sstfilter::Hash64(key);
 }
 
-}  // namespace bloom_internal
+}  // namespace filter_internal
 }  // namespace sstfilter
 
-#endif  // SSTFILTER_FILTER_BLOOM_BLOOM_HASH_H_
+#endif  // SSTFILTER_FILTER_INTERNAL_KEY_HASH_H_

@@ -1,0 +1,88 @@
+// sstfilter's read side: a filter format reads the bytes a policy's builder
+// wrote (filter_policy.h is the build side).
+//
+// A FilterFormat is what a table reader needs: the name a table persists
+// beside its filter, and a reader for any filter of that name, whatever
+// options built it. Each format takes its parameters (size, probes, seeds)
+// from the filter's own bytes and documents its trailer in its family's
+// README. Formats are found by name in the registry (format_registry.h).
+//
+// Example:
+//
+//   const sstfilter::FilterFormat* format =
+//       sstfilter::FindFilterFormat("sstfilter.LocalBloom1");
+//   if (format == nullptr) { /* a filter this library cannot read */ }
+//   std::unique_ptr<sstfilter::FilterReader> reader =
+//       format->NewReader(filter_bytes);
+//   if (reader->MayMatch(key)) { /* read the data block */ }
+//
+// Thread safety: a FilterFormat and a FilterReader are immutable and may be
+// shared across threads.
+
+#ifndef SSTFILTER_FILTER_FILTER_FORMAT_H_
+#define SSTFILTER_FILTER_FILTER_FORMAT_H_
+
+#include <memory>
+
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+
+namespace sstfilter {
+
+// Answers membership queries against one filter's bytes. Construction parses
+// the filter once; queries are then cheap. Accepts any bytes: a malformed
+// filter gives a safe answer (see each format's notes), never a crash or a
+// read outside the buffer.
+//
+// REQUIRES: the filter bytes passed to FilterFormat::NewReader outlive the
+// reader.
+class FilterReader {
+ public:
+  virtual ~FilterReader() = default;
+
+  // Returns false only if key was certainly not added to the filter.
+  virtual bool MayMatch(absl::string_view key) const = 0;
+
+  // Batched form: results[i] = MayMatch(keys[i]). Implementations may overlap
+  // the memory accesses of the keys, which is much faster for filters that do
+  // not fit in cache. REQUIRES: results points to keys.size() writable bools.
+  virtual void MayMatch(absl::Span<const absl::string_view> keys,
+                        bool* results) const;
+
+  // The false-positive probability this filter is expected to have, from its
+  // format's formula and the parameters in its bytes. 0 for a filter that
+  // matches nothing, 1 for one that matches everything (including unreadable
+  // filters).
+  virtual double ExpectedFpp() const = 0;
+};
+
+// A filter format: its persisted name and its reader. Immutable.
+class FilterFormat {
+ public:
+  virtual ~FilterFormat() = default;
+
+  // The name persisted beside each filter (LevelDB's and RocksDB's metaindex
+  // key holds it). It changes whenever the bytes of a filter would change
+  // meaning, so a reader never misreads a filter of another format.
+  virtual const char* Name() const = 0;
+
+  // Never fails: unreadable bytes give a reader with a safe answer (too short
+  // to be a filter: matches nothing; inconsistent metadata: may match
+  // everything). The reader reads filter in place, at any address.
+  // REQUIRES: filter outlives the returned reader.
+  virtual std::unique_ptr<FilterReader> NewReader(
+      absl::string_view filter) const = 0;
+
+  // One query against a filter's bytes (LevelDB's KeyMayMatch). Parses the
+  // filter on every call; prefer NewReader when asking one filter many times.
+  virtual bool KeyMayMatch(absl::string_view key,
+                           absl::string_view filter) const;
+
+  // The expected false-positive probability of the filter in these bytes
+  // (FilterReader::ExpectedFpp).
+  double ExpectedFpp(absl::string_view filter) const;
+};
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_FILTER_FILTER_FORMAT_H_

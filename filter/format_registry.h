@@ -1,0 +1,71 @@
+// Every filter format and policy factory a program links, registered by the
+// families themselves: a table reader (TableFilter, sst_probe, the store
+// adapters) finds a format by the name persisted beside a filter, and tests
+// walk every policy factory. A family registers in its own folder,
+//
+//   // filter/bloom/bloom.cc
+//   SSTFILTER_REGISTER_FILTER_FORMAT(LocalBloom, LocalBloomFormat());
+//   SSTFILTER_REGISTER_POLICY_FACTORY(NewBloomFilterPolicy);
+//
+// and is linked into every program that reads tables through //filter:formats
+// (its library is alwayslink, so registration runs even when nothing calls
+// it).
+//
+// Registration happens during static initialization; the lookups below may be
+// called from then on, from any thread.
+
+#ifndef SSTFILTER_FILTER_FORMAT_REGISTRY_H_
+#define SSTFILTER_FILTER_FORMAT_REGISTRY_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "filter/filter_format.h"
+#include "filter/filter_policy.h"
+
+namespace sstfilter {
+
+// The format persisted under name, or nullptr when no linked family reads
+// it. The format lives as long as the program.
+const FilterFormat* FindFilterFormat(absl::string_view name);
+
+// Every registered format, by name.
+std::vector<const FilterFormat*> RegisteredFilterFormats();
+
+// The registered format names, for error messages: "a, b, c".
+std::string RegisteredFormatNames();
+
+struct RegisteredPolicyFactory {
+  const char* name;  // the factory's C++ name, e.g. "NewBloomFilterPolicy"
+  PolicyFactoryFunction factory;
+};
+
+// Every registered policy factory, by name.
+std::vector<RegisteredPolicyFactory> RegisteredPolicyFactories();
+
+namespace registry_internal {
+
+// Registers format, which must live as long as the program. Aborts on a
+// second format of the same name: two readers for one name would make which
+// one a table gets depend on link order.
+bool RegisterFormat(const FilterFormat& format);
+bool RegisterPolicyFactory(const char* name, PolicyFactoryFunction factory);
+
+}  // namespace registry_internal
+}  // namespace sstfilter
+
+// Registers a format object (an lvalue that lives as long as the program) at
+// static initialization; id makes the registration's variable unique in its
+// file.
+#define SSTFILTER_REGISTER_FILTER_FORMAT(id, format)        \
+  [[maybe_unused]] static const bool kSstfilterFormat##id = \
+      ::sstfilter::registry_internal::RegisterFormat(format)
+
+// Registers a policy factory with the signature of PolicyFactoryFunction.
+#define SSTFILTER_REGISTER_POLICY_FACTORY(factory)                \
+  [[maybe_unused]] static const bool kSstfilterFactory##factory = \
+      ::sstfilter::registry_internal::RegisterPolicyFactory(      \
+          #factory, &::sstfilter::factory)
+
+#endif  // SSTFILTER_FILTER_FORMAT_REGISTRY_H_

@@ -1,0 +1,410 @@
+// The contract of filter/filter_policy.h and filter/filter_format.h, held for
+// every policy factory the library registers (filter/format_registry.h), at a
+// target rate and at a bits/key setting. What is specific to one family (its
+// format's bytes, its sizing formula, its golden vectors) is tested beside
+// that family; everything every policy promises is tested here, once.
+//
+// A factory is in this suite by being registered; the pinned names below and
+// the scan of the source tree make a factory that is declared but not
+// registered, or registered without a pinned name, fail a test.
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "filter/filter_format.h"
+#include "filter/filter_policy.h"
+#include "filter/format_registry.h"
+#include "gtest/gtest.h"
+#include "tests/fuzz/fuzz_checks.h"
+#include "tests/testing/filter_test_util.h"
+#include "tests/testing/random.h"
+
+namespace sstfilter {
+namespace {
+
+using test::BuildFilter;
+using test::CountMatches;
+using test::Key16;
+using test::Keys16;
+
+// The format name each factory's policies persist. A name changes only with
+// the meaning of the bytes (and then the golden tests change too); a new
+// factory gets a line here.
+const std::map<std::string, std::string>& PinnedNames() {
+  static const auto* const names = new std::map<std::string, std::string>{
+      {"NewBloomFilterPolicy", "sstfilter.LocalBloom1"},
+      {"NewBumpedRibbonFilterPolicy", "sstfilter.BumpedRibbon1"},
+      {"NewLevelDbBloomPolicy", "leveldb.BuiltinBloomFilter2"},
+      {"NewRocksDbFastLocalBloomPolicy", "rocksdb.BuiltinBloomFilter"},
+      {"NewRocksDbLegacyBloomPolicy", "rocksdb.BuiltinBloomFilter"},
+  };
+  return *names;
+}
+
+// Key sets: set 0 holds the added keys; sets from kAbsentSet on are never
+// added, so every match of theirs is a false positive.
+constexpr uint64_t kAbsentSet = 1000;
+
+struct PolicyCase {
+  RegisteredPolicyFactory factory;
+  FilterOptions options;
+  std::string label;  // for test names
+};
+
+std::vector<PolicyCase> AllCases() {
+  std::vector<PolicyCase> cases;
+  for (const RegisteredPolicyFactory& factory : RegisteredPolicyFactories()) {
+    cases.push_back({factory, FilterOptions::Fpp(0.01),
+                     absl::StrCat(factory.name, "_Fpp1Percent")});
+    cases.push_back({factory, FilterOptions::BitsPerKey(10),
+                     absl::StrCat(factory.name, "_10BitsPerKey")});
+  }
+  return cases;
+}
+
+class PolicyContractTest : public testing::TestWithParam<PolicyCase> {
+ protected:
+  void SetUp() override {
+    absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
+        GetParam().factory.factory(GetParam().options);
+    ASSERT_TRUE(policy.ok()) << policy.status();
+    policy_ = *std::move(policy);
+  }
+
+  const FilterPolicy& policy() const { return *policy_; }
+
+  // Asserts that every key matches through every query path.
+  void ExpectAllMatch(const std::string& filter,
+                      const std::vector<std::string>& keys) const {
+    const std::unique_ptr<FilterReader> reader = policy().NewReader(filter);
+    std::vector<absl::string_view> views(keys.begin(), keys.end());
+    std::unique_ptr<bool[]> batched(new bool[views.size() + 1]);
+    reader->MayMatch(views, batched.get());
+    for (size_t i = 0; i < keys.size(); ++i) {
+      ASSERT_TRUE(reader->MayMatch(keys[i])) << "false negative, key " << i;
+      ASSERT_TRUE(batched[i]) << "batched false negative, key " << i;
+      ASSERT_TRUE(policy().KeyMayMatch(keys[i], filter))
+          << "KeyMayMatch false negative, key " << i;
+    }
+  }
+
+ private:
+  std::unique_ptr<const FilterPolicy> policy_;
+};
+
+TEST_P(PolicyContractTest, NameIsPinnedAndRegistered) {
+  const auto pinned = PinnedNames().find(GetParam().factory.name);
+  ASSERT_NE(pinned, PinnedNames().end())
+      << GetParam().factory.name << " has no pinned name in this suite";
+  EXPECT_EQ(policy().Name(), pinned->second);
+  EXPECT_STREQ(policy().Name(), policy().Format().Name());
+  // Other sizes write the same format.
+  for (const FilterOptions& options :
+       {FilterOptions::BitsPerKey(4), FilterOptions::Fpp(0.05)}) {
+    absl::StatusOr<std::unique_ptr<const FilterPolicy>> other =
+        GetParam().factory.factory(options);
+    ASSERT_TRUE(other.ok()) << other.status();
+    EXPECT_STREQ((*other)->Name(), policy().Name());
+  }
+  EXPECT_NE(FindFilterFormat(policy().Name()), nullptr)
+      << policy().Name() << " is not registered: tables of it are unreadable";
+}
+
+TEST_P(PolicyContractTest, RegisteredFormatReadsWhatThePolicyBuilds) {
+  const FilterFormat* format = FindFilterFormat(policy().Name());
+  ASSERT_NE(format, nullptr);
+  for (uint64_t n : {uint64_t{0}, uint64_t{1}, uint64_t{300}, uint64_t{5000}}) {
+    const std::string filter = BuildFilter(policy(), Keys16(0, 0, n));
+    const std::unique_ptr<FilterReader> mine = policy().NewReader(filter);
+    const std::unique_ptr<FilterReader> registered = format->NewReader(filter);
+    for (uint64_t i = 0; i < 2000; ++i) {
+      const std::string key = Key16(i < n ? 0 : kAbsentSet, i);
+      ASSERT_EQ(registered->MayMatch(key), mine->MayMatch(key))
+          << n << " " << i;
+    }
+    EXPECT_EQ(format->ExpectedFpp(filter), mine->ExpectedFpp());
+  }
+}
+
+TEST_P(PolicyContractTest, BitsPerKeyIsASize) {
+  EXPECT_GT(policy().BitsPerKey(), 0);
+  EXPECT_LE(policy().BitsPerKey(), kMaxBitsPerKey);
+}
+
+TEST_P(PolicyContractTest, EmptyFilterMatchesNothing) {
+  const std::string filter = BuildFilter(policy(), {});
+  const std::unique_ptr<FilterReader> reader = policy().NewReader(filter);
+  EXPECT_EQ(CountMatches(*reader, kAbsentSet, 0, 10000), 0u);
+  EXPECT_EQ(reader->ExpectedFpp(), 0);
+  EXPECT_FALSE(policy().KeyMayMatch("", filter));
+  EXPECT_FALSE(policy().KeyMayMatch("hello", filter));
+}
+
+TEST_P(PolicyContractTest, NoFalseNegativeAtAnySize) {
+  for (uint64_t n :
+       {1,  2,  3,   4,   7,   8,   9,    15,   16,    17,    63,
+        64, 65, 100, 511, 512, 513, 1000, 4095, 10000, 65536, 200000}) {
+    SCOPED_TRACE(n);
+    const std::vector<std::string> keys = Keys16(0, n * 1000000, n);
+    ASSERT_NO_FATAL_FAILURE(ExpectAllMatch(BuildFilter(policy(), keys), keys));
+  }
+}
+
+TEST_P(PolicyContractTest, NoFalseNegativeForAnyKeyLength) {
+  // Lengths around every hash's internal boundaries (0, 1-3, 4-8, 9-16,
+  // 17-128, 129-240, longer), the empty key and keys that differ in one byte.
+  test::Random rng(7);
+  std::vector<std::string> keys = {"", std::string(1, '\0'),
+                                   std::string(2, '\0')};
+  for (size_t length = 1; length <= 300; ++length) {
+    keys.push_back(rng.Bytes(length));
+    std::string neighbour = keys.back();
+    neighbour.back() = static_cast<char>(neighbour.back() ^ 1);
+    keys.push_back(neighbour);
+  }
+  keys.push_back(rng.Bytes(5000));
+  ExpectAllMatch(BuildFilter(policy(), keys), keys);
+}
+
+TEST_P(PolicyContractTest, BuilderIsReusableAndFinishAppends) {
+  std::unique_ptr<FilterBuilder> builder = policy().NewBuilder();
+  const std::vector<std::string> first = Keys16(1, 0, 3000);
+  const std::vector<std::string> second = Keys16(2, 0, 500);
+  std::string bytes = "prefix";
+  for (const std::string& key : first) builder->AddKey(key);
+  EXPECT_EQ(builder->NumAdded(), first.size());
+  builder->Finish(&bytes);
+  EXPECT_EQ(builder->NumAdded(), 0u);
+  const size_t first_end = bytes.size();
+  for (const std::string& key : second) builder->AddKey(key);
+  EXPECT_EQ(builder->NumAdded(), second.size());
+  builder->Finish(&bytes);
+
+  ASSERT_EQ(bytes.substr(0, 6), "prefix");
+  const std::string filter1 = bytes.substr(6, first_end - 6);
+  const std::string filter2 = bytes.substr(first_end);
+  // Each equals what a fresh builder makes, so nothing carried over.
+  EXPECT_EQ(filter1, BuildFilter(policy(), first));
+  EXPECT_EQ(filter2, BuildFilter(policy(), second));
+  ExpectAllMatch(filter1, first);
+  ExpectAllMatch(filter2, second);
+}
+
+TEST_P(PolicyContractTest, DuplicatesDoNotCostAccuracy) {
+  const std::vector<std::string> keys = Keys16(0, 0, 20000);
+  std::vector<std::string> repeated;
+  for (const std::string& key : keys) {
+    repeated.push_back(key);
+    repeated.push_back(key);  // consecutive duplicates
+  }
+  repeated.insert(repeated.end(), keys.begin(), keys.end());  // and later ones
+  const std::string once = BuildFilter(policy(), keys);
+  const std::string thrice = BuildFilter(policy(), repeated);
+  ExpectAllMatch(thrice, keys);
+  const std::unique_ptr<FilterReader> reader_once = policy().NewReader(once);
+  const std::unique_ptr<FilterReader> reader_thrice =
+      policy().NewReader(thrice);
+  const uint64_t queries = 200000;
+  const double fp_once =
+      CountMatches(*reader_once, kAbsentSet, 0, queries) / double(queries);
+  const double fp_thrice =
+      CountMatches(*reader_thrice, kAbsentSet, 0, queries) / double(queries);
+  // A filter sized for the distinct keys has their rate. Sized for every
+  // AddKey call it could only be more accurate, so this bounds from above:
+  // five standard deviations of the measured rate, plus 10% for the formats
+  // whose size depends on the count they were given (LevelDB's grows).
+  const double sigma = std::sqrt(fp_once / queries);
+  EXPECT_LE(fp_thrice, fp_once * 1.1 + 5 * sigma)
+      << "once " << fp_once << ", with duplicates " << fp_thrice;
+}
+
+TEST_P(PolicyContractTest, BatchedEqualsSingle) {
+  const std::vector<std::string> keys = Keys16(0, 0, 3000);
+  const std::string filter = BuildFilter(policy(), keys);
+  const std::unique_ptr<FilterReader> reader = policy().NewReader(filter);
+  // Present and absent keys mixed, in batches of every size up to 257.
+  std::vector<std::string> queries;
+  for (uint64_t i = 0; i < 6000; ++i)
+    queries.push_back(Key16(i % 2 == 0 ? 0 : kAbsentSet, i / 2));
+  size_t start = 0;
+  for (size_t batch = 0; start + batch <= queries.size() && batch <= 257;
+       start += batch, ++batch) {
+    std::vector<absl::string_view> views(queries.begin() + start,
+                                         queries.begin() + start + batch);
+    std::unique_ptr<bool[]> results(new bool[batch + 1]);
+    reader->MayMatch(views, results.get());
+    for (size_t i = 0; i < batch; ++i) {
+      const bool single = reader->MayMatch(views[i]);
+      ASSERT_EQ(results[i], single) << "batch " << batch << " index " << i;
+      ASSERT_EQ(policy().KeyMayMatch(views[i], filter), single);
+      ASSERT_EQ(policy().Format().KeyMayMatch(views[i], filter), single);
+    }
+  }
+}
+
+TEST_P(PolicyContractTest, AnyBytesGiveATotalReader) {
+  // fuzz::CheckReaderIsTotal copies each input into a buffer of exactly its
+  // size (so the sanitizers see any read past it) and checks that every query
+  // path agrees and ExpectedFpp is a probability.
+  const std::string real = BuildFilter(policy(), Keys16(0, 0, 2000));
+  std::vector<std::string> inputs = {"", std::string(1, '\0'), real};
+  for (size_t cut = 0; cut < real.size(); cut += 1 + cut / 8)
+    inputs.push_back(real.substr(0, cut));  // truncated
+  for (size_t cut = 1; cut < 64 && cut < real.size(); ++cut)
+    inputs.push_back(real.substr(cut));  // leading bytes lost
+  test::Random rng(11);
+  for (int i = 0; i < 400; ++i) {
+    std::string flipped = real;
+    const int flips = 1 + static_cast<int>(rng.Uniform(4));
+    for (int f = 0; f < flips; ++f) {
+      // Mostly in the trailer, where the metadata lives.
+      const size_t pos =
+          rng.OneIn(2)
+              ? real.size() - 1 - rng.Uniform(std::min<size_t>(real.size(), 32))
+              : rng.Uniform(real.size());
+      flipped[pos] = static_cast<char>(flipped[pos] ^ (1 << rng.Uniform(8)));
+    }
+    inputs.push_back(flipped);
+    inputs.push_back(rng.Bytes(rng.Uniform(300)));
+  }
+  for (const std::string& input : inputs) {
+    const absl::Status status = fuzz::CheckReaderIsTotal(
+        policy(), reinterpret_cast<const uint8_t*>(input.data()), input.size());
+    ASSERT_TRUE(status.ok()) << status << " on " << input.size() << " bytes";
+  }
+}
+
+TEST_P(PolicyContractTest, ExpectedFppIsTheMeasuredRate) {
+  for (uint64_t n : {uint64_t{2000}, uint64_t{50000}}) {
+    SCOPED_TRACE(n);
+    const std::string filter = BuildFilter(policy(), Keys16(0, 0, n));
+    const std::unique_ptr<FilterReader> reader = policy().NewReader(filter);
+    const double expected = reader->ExpectedFpp();
+    ASSERT_GT(expected, 0);
+    ASSERT_LT(expected, 1);
+    const uint64_t queries = 400000;
+    const double matches =
+        static_cast<double>(CountMatches(*reader, kAbsentSet, 0, queries));
+    // Within five standard deviations of the binomial count, and 15% of the
+    // rate for the formulas that model rather than count (a cache-local
+    // layout's Poisson average; LevelDB's estimate from 2^15 sampled hashes,
+    // about 6% at 1%).
+    const double mean = expected * queries;
+    EXPECT_NEAR(matches, mean, 5 * std::sqrt(mean) + 0.15 * mean)
+        << "measured " << matches / queries << ", ExpectedFpp " << expected;
+  }
+}
+
+TEST_P(PolicyContractTest, ReadersAreSharedByThreads) {
+  // Run under ThreadSanitizer by :policy_contract_threads_test. The readers
+  // are immutable: threads querying one reader at once get the answers one
+  // thread gets.
+  const std::vector<std::string> keys = Keys16(0, 0, 5000);
+  const std::string filter = BuildFilter(policy(), keys);
+  const std::unique_ptr<FilterReader> reader = policy().NewReader(filter);
+  std::vector<std::string> queries = Keys16(kAbsentSet, 0, 5000);
+  queries.insert(queries.end(), keys.begin(), keys.end());
+  std::vector<char> want(queries.size());
+  for (size_t i = 0; i < queries.size(); ++i)
+    want[i] = reader->MayMatch(queries[i]);
+
+  constexpr int kThreads = 4;
+  std::atomic<int> mismatches{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      std::vector<absl::string_view> batch;
+      std::unique_ptr<bool[]> results(new bool[64]);
+      for (size_t i = t; i < queries.size(); i += 1) {
+        if (reader->MayMatch(queries[i]) != static_cast<bool>(want[i]) ||
+            policy().KeyMayMatch(queries[i], filter) !=
+                static_cast<bool>(want[i]))
+          mismatches.fetch_add(1);
+        batch.push_back(queries[i]);
+        if (batch.size() == 64) {
+          reader->MayMatch(batch, results.get());
+          for (size_t j = 0; j < batch.size(); ++j)
+            if (results[j] != static_cast<bool>(want[i + 1 - 64 + j]))
+              mismatches.fetch_add(1);
+          batch.clear();
+        }
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(mismatches.load(), 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryPolicy, PolicyContractTest,
+                         testing::ValuesIn(AllCases()),
+                         [](const testing::TestParamInfo<PolicyCase>& param) {
+                           return param.param.label;
+                         });
+
+TEST(PolicyRegistryTest, EveryPinnedFactoryIsRegistered) {
+  std::set<std::string> registered;
+  for (const RegisteredPolicyFactory& factory : RegisteredPolicyFactories())
+    registered.insert(factory.name);
+  for (const auto& [factory, name] : PinnedNames())
+    EXPECT_EQ(registered.count(factory), 1u) << factory << " is not registered";
+}
+
+// The source tree's filter/ directory, found through a header in this test's
+// runfiles (a symlink into the tree).
+std::filesystem::path FilterSourceDir() {
+  const char* srcdir = std::getenv("TEST_SRCDIR");
+  const char* workspace = std::getenv("TEST_WORKSPACE");
+  const std::filesystem::path link =
+      std::filesystem::path(srcdir ? srcdir : ".") /
+      (workspace ? workspace : "sstfilter") / "filter" / "filter_policy.h";
+  return std::filesystem::canonical(link).parent_path();
+}
+
+TEST(PolicyRegistryTest, EveryDeclaredFactoryIsRegistered) {
+  // A public factory has PolicyFactoryFunction's signature; declared in a
+  // header that is not internal (not *_impl.h, not under internal/).
+  const std::regex declaration(
+      R"(absl::StatusOr<std::unique_ptr<const FilterPolicy>>\s+(New\w+)\(\s*const FilterOptions& \w+\);)");
+  std::set<std::string> declared;
+  const std::filesystem::path root = FilterSourceDir();
+  for (const auto& entry :
+       std::filesystem::recursive_directory_iterator(root)) {
+    const std::string path = entry.path().string();
+    if (entry.path().extension() != ".h" ||
+        absl::string_view(path).find("_impl.h") != absl::string_view::npos ||
+        absl::string_view(path).find("/internal/") != absl::string_view::npos)
+      continue;
+    std::ifstream in(entry.path());
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string source = text.str();
+    for (std::sregex_iterator it(source.begin(), source.end(), declaration),
+         end;
+         it != end; ++it)
+      declared.insert((*it)[1]);
+  }
+  ASSERT_GE(declared.size(), PinnedNames().size())
+      << "the scan of " << root << " found too few factories";
+  for (const std::string& factory : declared)
+    EXPECT_EQ(PinnedNames().count(factory), 1u)
+        << factory << " is declared in filter/ but not in this suite: "
+        << "register it (SSTFILTER_REGISTER_POLICY_FACTORY) and pin its name";
+}
+
+}  // namespace
+}  // namespace sstfilter
