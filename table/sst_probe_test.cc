@@ -3,10 +3,6 @@
 // match", the summary names the filter, and each kind of bad input gives one
 // line on stderr and a non-zero exit status.
 
-#include <fcntl.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -23,6 +19,7 @@
 #include "table/table_filter.h"
 #include "tests/testing/random.h"
 #include "tests/testing/real_tables.h"
+#include "tests/testing/sst_probe_run.h"
 
 namespace sstfilter {
 namespace {
@@ -30,60 +27,10 @@ namespace {
 constexpr int kExitBadInput = 1;
 constexpr int kExitUsage = 2;
 
-struct ProbeRun {
-  int exit_status = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string ProbeBinary() {
-  const char* srcdir = std::getenv("TEST_SRCDIR");
-  const char* workspace = std::getenv("TEST_WORKSPACE");
-  return absl::StrFormat("%s/%s/table/sst_probe", srcdir ? srcdir : ".",
-                         workspace ? workspace : "sstfilter");
-}
-
-// Runs sst_probe with args, stdout and stderr captured through files in dir.
-ProbeRun RunProbe(const test::TempDir& dir,
-                  const std::vector<std::string>& args) {
-  const std::string out_path = dir.File("stdout");
-  const std::string err_path = dir.File("stderr");
-  std::vector<std::string> argv_storage = {ProbeBinary()};
-  argv_storage.insert(argv_storage.end(), args.begin(), args.end());
-  std::vector<char*> argv;
-  for (std::string& arg : argv_storage) argv.push_back(arg.data());
-  argv.push_back(nullptr);
-  const pid_t pid = fork();
-  if (pid == 0) {
-    const int out = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    const int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    if (out < 0 || err < 0) _exit(127);
-    dup2(out, STDOUT_FILENO);
-    dup2(err, STDERR_FILENO);
-    execv(argv[0], argv.data());
-    _exit(127);
-  }
-  ProbeRun run;
-  int status = 0;
-  if (pid < 0 || waitpid(pid, &status, 0) != pid) return run;
-  run.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-  run.out = test::ReadFileBytes(out_path).value_or("");
-  run.err = test::ReadFileBytes(err_path).value_or("");
-  return run;
-}
-
-std::vector<std::string> Lines(const std::string& text) {
-  return absl::StrSplit(text, '\n', absl::SkipEmpty());
-}
-
-// One JSON object per line: the answers, then the summary.
-std::vector<nlohmann::json> JsonLines(const std::string& text) {
-  std::vector<nlohmann::json> objects;
-  for (const std::string& line : Lines(text)) {
-    objects.push_back(nlohmann::json::parse(line));
-  }
-  return objects;
-}
+using test::JsonLines;
+using test::Lines;
+using test::ProbeRun;
+using test::RunProbe;
 
 class SstProbeTest : public ::testing::Test {
  protected:
