@@ -9,8 +9,10 @@
 #include <string>
 #include <utility>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "filter/format_registry.h"
 #include "filter/rocksdb/rocksdb_filter_bits.h"
 #include "rocksdb/slice.h"
 
@@ -128,7 +130,42 @@ class RocksDbPolicy final : public rocksdb::FilterPolicy {
   const size_t trailer_bytes_;
 };
 
+// Reads the filters of one registered format and builds none.
+class ReadOnlyRocksDbPolicy final : public rocksdb::FilterPolicy {
+ public:
+  explicit ReadOnlyRocksDbPolicy(const FilterFormat& format)
+      : format_(format) {}
+
+  const char* Name() const override { return format_.Name(); }
+  const char* CompatibilityName() const override { return format_.Name(); }
+
+  // RocksDB writes a table without a filter when the builder is null.
+  rocksdb::FilterBitsBuilder* GetBuilderWithContext(
+      const rocksdb::FilterBuildingContext& /*context*/) const override {
+    return nullptr;
+  }
+
+  rocksdb::FilterBitsReader* GetFilterBitsReader(
+      const rocksdb::Slice& contents) const override {
+    return new BitsReader(format_.NewReader(View(contents)));
+  }
+
+ private:
+  const FilterFormat& format_;
+};
+
 }  // namespace
+
+absl::StatusOr<std::shared_ptr<const rocksdb::FilterPolicy>>
+NewRocksDbReadOnlyFilterPolicy(absl::string_view format_name) {
+  const FilterFormat* format = FindFilterFormat(format_name);
+  if (format == nullptr) {
+    return absl::NotFoundError(absl::StrCat(
+        "filter format '", format_name,
+        "' is not registered; registered: ", RegisteredFormatNames()));
+  }
+  return std::make_shared<const ReadOnlyRocksDbPolicy>(*format);
+}
 
 std::shared_ptr<const rocksdb::FilterPolicy> AsRocksDbFilterPolicy(
     std::shared_ptr<const FilterPolicy> policy) {

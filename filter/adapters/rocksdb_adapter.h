@@ -76,6 +76,8 @@
 
 #include <memory>
 
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "filter/filter_policy.h"
 #include "rocksdb/filter_policy.h"
 
@@ -87,6 +89,15 @@ namespace sstfilter {
 // RocksDB reads as "no filter".
 std::shared_ptr<const rocksdb::FilterPolicy> AsRocksDbFilterPolicy(
     std::shared_ptr<const FilterPolicy> policy);
+
+// A read-only rocksdb::FilterPolicy for the registered format named
+// format_name (format_registry.h): RocksDB reads the filters of the tables
+// written under that name and writes new tables without a filter, as its own
+// read-only policies do for formats it cannot build. For a database moving
+// to another filter, or a tool that only reads. NotFoundError naming the
+// value, with the registered names, when no linked family reads format_name.
+absl::StatusOr<std::shared_ptr<const rocksdb::FilterPolicy>>
+NewRocksDbReadOnlyFilterPolicy(absl::string_view format_name);
 
 }  // namespace sstfilter
 

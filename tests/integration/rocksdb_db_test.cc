@@ -67,6 +67,27 @@ TEST_F(RocksDbDbTest, EveryKeyReadsBackThroughGetAndMultiGet) {
       << "a filter said no to a present key";
 }
 
+// A read-only policy found by the format's name reads the filters the native
+// policy wrote: RocksDB's filter rules out absent keys, and every present key
+// is found.
+TEST_F(RocksDbDbTest, ReadOnlyPolicyReadsTheFormatsFilters) {
+  absl::StatusOr<std::shared_ptr<const rocksdb::FilterPolicy>> read_only =
+      NewRocksDbReadOnlyFilterPolicy("sstfilter.LocalBloom1");
+  ASSERT_TRUE(read_only.ok()) << read_only.status();
+  std::unique_ptr<rocksdb::DB> db = Open(*read_only);
+  ASSERT_NE(db, nullptr);
+  ExpectEveryKeyFound(GetAll(db.get(), entries()), entries().size(), "Get");
+  const AbsentRun run = LookUpAbsent(db.get(), /*multi_get=*/false);
+  EXPECT_EQ(run.not_absent, 0u);
+  // At 1%, all but about 1% of the lookups that reach a table stop at its
+  // filter.
+  EXPECT_GE(run.delta.filter_useful, run.in_range * 97 / 100)
+      << run.in_range << " lookups reached a table";
+
+  EXPECT_EQ(NewRocksDbReadOnlyFilterPolicy("no.SuchFormat").status().code(),
+            absl::StatusCode::kNotFound);
+}
+
 // The metaindex of every table holds the native filter under
 // "fullfilter.sstfilter.LocalBloom1" (read with sstfilter's table reader),
 // and RocksDB's table properties agree.
