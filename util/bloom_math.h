@@ -12,8 +12,9 @@
 
 namespace sstfilter {
 
-// Probe counts any policy stores: the trailing byte holds k, and LevelDB's
-// reader treats k > 30 as reserved for future encodings.
+// Probe counts the Bloom formats store (LevelDB's and the native format keep k
+// in a filter's last byte; LevelDB's reader treats k > 30 as reserved for
+// future encodings).
 constexpr int kMinProbes = 1;
 constexpr int kMaxProbes = 30;
 
