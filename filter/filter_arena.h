@@ -8,12 +8,10 @@
 // that asks Linux for transparent huge pages (madvise MADV_HUGEPAGE), which
 // cover 2 MiB per TLB entry.
 //
-// Measured with filter_bench's --huge_pages on a 2-core Zen 4 EPYC virtual
-// machine (filter/bloom/README.md, "Out of cache"; two runs each), native
-// filter, ns per absent key, filters where built in 4 KiB pages -> arena: one
-// filter of 10^8 keys (125 MB) 39.5-41.3 -> 33.2-34.4; 6,400 filters of 10^4
-// keys (80 MB) 46.5-46.7 -> 38.5-39.5, and one query at a time 213-218 ->
-// 180-181.
+// Use one for the filters of a store's open tables once they outgrow what the
+// TLB covers: a query out of cache then still misses on its line, but no
+// longer also walks the page table. docs/out_of_cache.md ("Huge pages")
+// measures what that saves.
 //
 // Example:
 //

@@ -1,6 +1,7 @@
-// README.md's examples of the counting filter and of typed keys, compiled and
-// run. The code between each pair of START and END markers must equal the
-// example block of its README section (ReadmeShowsThisCode checks).
+// The examples of the counting filter (filter/counting/README.md) and of typed
+// keys (docs/typed_keys.md), compiled and run. The code between each pair of
+// START and END markers must equal the example block of its document's
+// section (ReadmeShowsThisCode checks).
 
 // [START readme_counting_example]
 #include <iostream>
@@ -112,10 +113,10 @@ TEST(ReadmeTypedKeyExampleTest, Runs) {
 }
 
 TEST(ReadmeCountingExampleTest, ReadmeShowsThisCode) {
-  test::ExpectReadmeShows("### Counting Bloom filter",
+  test::ExpectReadmeShows("filter/counting/README.md", "## Example",
                           "tests/readme_counting_example_test.cc",
                           "readme_counting_example", "//filter:counting");
-  test::ExpectReadmeShows("### Typed keys",
+  test::ExpectReadmeShows("docs/typed_keys.md", "## Example",
                           "tests/readme_counting_example_test.cc",
                           "readme_typed_key_example", "//filter:typed_key");
 }

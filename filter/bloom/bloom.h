@@ -26,28 +26,24 @@
 // bits/key). A filter of n keys takes ceil(n c / 8) bytes plus a 4..13-byte
 // trailer.
 //
-// Alignment: a reader reads the filter where the caller keeps it, with no
-// copy (no memory beyond the reader object, no work at construction beyond
-// parsing the trailer), and answers the same at any address
-// (bloom_format_test's AnyAlignment). Its speed out of cache does depend on
-// the address: a block is one cache line only when the filter starts at a
-// multiple of 64 bytes. A std::string or new char[] starts 16-byte aligned, so
-// three filters in four have every block across two lines, and a query on a
-// filter out of cache waits for both (measured on 6,400 filters at +16 bytes
-// against aligned: about 10% more time per absent key, 3-10% one query at a
-// time; bench/README.md, "Where a filter sits"). Keep filters in
-// 64-byte-aligned buffers where you can: sstfilter's own table layer
-// (table/table_filter.h) does, and so does FilterArena (filter/filter_arena.h),
-// which also asks for huge pages.
+// Alignment: start a filter on a 64-byte boundary. A block is then one cache
+// line, so a query on a filter out of cache waits for one miss instead of two.
+// A reader reads the filter where the caller keeps it, with no copy (no memory
+// beyond the reader object, no work at construction beyond parsing the
+// trailer), and answers the same at any address (bloom_format_test's
+// AnyAlignment); only its speed out of cache depends on the address. A
+// std::string or new char[] starts 16-byte aligned, so three filters in four
+// would have every block across two lines. sstfilter's own table layer
+// (table/table_filter.h) keeps filters 64-byte aligned, and so does
+// FilterArena (filter/filter_arena.h), which also asks for huge pages.
+// Measurements: docs/out_of_cache.md.
 //
 // Reader size: the AVX2 reader (the one a CPU with AVX2 gets) is 24 bytes, a
 // vtable pointer, the body pointer, and the body's size in bits with k packed
 // beside it; the block layout and n are derived when needed. A store holds a
 // reader per open table, and a query out of cache first reaches its reader,
 // so the fewer lines thousands of readers keep hot, the more of them stay in
-// L2: against a 128-byte reader (one hot line each), one query at a time on
-// 6,400 filters took about 4% less time in huge pages and 9-16% less in 4 KiB
-// pages (filter/bloom/README.md, "Out of cache"). The portable reader keeps
+// L2 (docs/out_of_cache.md, "The reader's size"). The portable reader keeps
 // the parsed filter whole (72 bytes).
 //
 // Format: filter/bloom/README.md. Name(): "sstfilter.LocalBloom1".

@@ -112,16 +112,16 @@ alignas(32) constexpr uint32_t kLaneOnes[2 * kMaxLanes] = {
 //
 // No early exit: every round is tested and the results combined without a
 // branch. Whether a key matches is unpredictable in a mixed stream of present
-// and absent keys, and a mispredicted branch per query (about 10 ns measured)
-// costs far more than the extra rounds, which only k > 8 has.
+// and absent keys, and a mispredicted branch per query costs far more than the
+// extra rounds, which only k > 8 has.
 //
 // kRounds > 0: the caller knows that k needs exactly kRounds rounds of 8
 // probes (ProbeRounds(k) == kRounds), and the loop is unrolled with no loop
-// control: a tenth of a query's instructions. In cache that is about 13% less
-// time per query; out of cache a query's instructions wait in the CPU's reorder
-// buffer for its cache miss, so fewer of them let more queries overlap (5-10%
-// more absent-key throughput on 6,400 filters). kRounds == 0: any k, counted at
-// run time.
+// control: a tenth of a query's instructions. In cache that is time saved on
+// every query; out of cache a query's instructions wait in the CPU's reorder
+// buffer for its cache miss, so fewer of them let more queries overlap
+// (docs/out_of_cache.md, "Fewer instructions per query"). kRounds == 0: any k,
+// counted at run time.
 template <int kRounds = 0>
 __attribute__((target("avx2"), always_inline)) inline bool Avx2ProbeWords(
     uint32_t probe_hash, int k, __m256i low_words, __m256i high_words) {

@@ -1,11 +1,12 @@
 // sstfilter's compact static filter: a bumped Ribbon filter (BuRR, Dillinger,
 // Hübschle-Schneider, Sanders and Walzer 2021) for the last levels of an LSM
-// tree, where most keys and so most filter memory sit. At a 1% false-positive
-// rate it stores about 6.8 bits/key where the native Bloom filter
-// (bloom.h) stores 9.9: within 3% of the information-theoretic floor,
-// log2(1/fpp). Queries read one block pair of one layer (a few percent of
-// keys go on to a second, smaller layer); building costs more than a Bloom
-// filter and a filter cannot take keys once built.
+// tree, where most keys and so most filter memory sit. Its size is close to
+// the information-theoretic floor, log2(1/fpp) bits per key, where any Bloom
+// filter, the native one (bloom.h) included, needs at least 1.44 times that
+// (filter/burr/README.md, "Sizing", gives the sizes). Queries read
+// one block pair of one layer (a few percent of keys go on to a second,
+// smaller layer); building costs more than a Bloom filter
+// (docs/compact_filter_vs_ribbon.md) and a filter cannot take keys once built.
 //
 // Example:
 //
@@ -27,9 +28,9 @@
 //
 // Building: the builder keeps 8 bytes per distinct key added (its hash) until
 // Finish; Finish then needs, beyond that and the filter itself, 8 bytes per
-// key bumped out of the first layer (about 4% of keys: 0.3 bytes, 2.6 bits
-// per key, less than the filter's own size) and about 2.1 MB for one segment
-// of the solver, which each building thread keeps for its next filter.
+// key bumped out of the first layer (a few percent of keys, so less than the
+// filter's own size) and about 2.1 MB for one segment of the solver, which
+// each building thread keeps for its next filter.
 // Duplicate keys are accepted. A construction that leaves keys unplaced
 // retries with the next seed, recorded in the filter.
 //

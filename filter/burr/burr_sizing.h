@@ -17,8 +17,8 @@ namespace burr_internal {
 
 // Slots per key of a layer: fewer slots than keys, so that almost every slot
 // holds an equation and the keys that do not fit are bumped to the next,
-// smaller layer (README.md, "Design choices", has the measurements behind
-// it).
+// smaller layer (docs/compact_filter_design.md, "Slots per key of a layer",
+// has the measurements behind it).
 constexpr double kSlotsPerKey = 0.96;
 
 // Layers of at most this many keys take one block.

@@ -66,9 +66,9 @@ inline BlockMasks ProbeMasks(uint32_t probe_hash, int k) {
 //
 // The block's words are all loaded first and the words lacking a bit found
 // without a branch; then only those take a fetch_or. Testing word by word, a
-// branch per word on a loaded value, mispredicted about half the time, cost
-// more than the locked instructions (57 -> 33 ns per key at 10^6 keys on the
-// 2-core EPYC machine, hashes given).
+// branch per word on a loaded value, mispredicted about half the time, costs
+// more than the locked instructions (filter/mutable/README.md, "What an Add
+// costs").
 //
 // Concurrent Adds of one key may both return true: the key's bits usually span
 // several words, and two threads may each be the first to reach a different
@@ -104,8 +104,8 @@ inline bool AtomicAddToBlock(const BlockMasks& masks,
 // unchanged ones too: whether a key has a bit in a given word is a coin toss,
 // and those mispredictions cost more than stores to a line being written
 // anyway. A key whose bits are all set already stores nothing (repeated keys
-// do not dirty a line that readers hold). Measured at 10^6 keys, hashes given:
-// 16-24 ns per key, against 33 for AtomicAddToBlock.
+// do not dirty a line that readers hold). With no locked instruction, one
+// key's cache miss can overlap the next's (filter/mutable/README.md).
 inline bool SingleWriterAddToBlock(const BlockMasks& masks,
                                    std::atomic<uint64_t>* block) {
   uint64_t words[kWordsPerBlock];

@@ -105,11 +105,10 @@ class MutableBloomFilter {
   // calls Add, AddSingleWriter or Union on this filter meanwhile (the caller
   // serialises its writers, e.g. a memtable written by one thread, as
   // RocksDB's DynamicBloom::Add assumes); MayContain, the statistics and
-  // Freeze may run concurrently. About 1.8x faster per key than Add on the
-  // 2-core EPYC machine (bench/mutable/README.md): Add pays a locked fetch_or
-  // for each of the about 4.4 words a key changes, and a locked instruction
-  // waits for every load before it, so one key's cache miss cannot overlap
-  // the next's.
+  // Freeze may run concurrently. Faster per key than Add: Add pays a locked
+  // fetch_or for each of the about 4.4 words a key changes, and a locked
+  // instruction waits for every load before it, so one key's cache miss
+  // cannot overlap the next's (docs/in_memory_filters.md measures both).
   bool AddSingleWriter(absl::string_view key);
   void AddSingleWriter(absl::Span<const absl::string_view> keys,
                        bool* added = nullptr);

@@ -1,6 +1,6 @@
-// README.md's examples under "## In-memory filters", compiled and run. The
-// code between each pair of START and END markers must equal the first code
-// block of its README subsection (ReadmeShowsThisCode checks), so the README
+// filter/mutable/README.md's examples, compiled and run. The code between
+// each pair of START and END markers must equal the first code block of its
+// section of that document (ReadmeShowsThisCode checks), so the document
 // cannot drift from code that builds and works.
 
 // [START mutable_bloom_example]
@@ -109,12 +109,14 @@ TEST(ReadmeExampleTest, ExamplesReportBadOptions) {
 
 // Each subsection shows its code and names the target it needs.
 TEST(ReadmeExampleTest, ReadmeShowsThisCode) {
+  test::ExpectReadmeShows("filter/mutable/README.md", "### A memtable's filter",
+                          "filter/mutable/readme_example_test.cc",
+                          "mutable_bloom_example",
+                          "//filter/mutable:mutable_bloom");
   test::ExpectReadmeShows(
-      "### Mutable Bloom filter", "filter/mutable/readme_example_test.cc",
-      "mutable_bloom_example", "//filter/mutable:mutable_bloom");
-  test::ExpectReadmeShows(
-      "### Scalable Bloom filter", "filter/mutable/readme_example_test.cc",
-      "scalable_bloom_example", "//filter/mutable:scalable_bloom");
+      "filter/mutable/README.md", "### A set of unknown size",
+      "filter/mutable/readme_example_test.cc", "scalable_bloom_example",
+      "//filter/mutable:scalable_bloom");
 }
 
 }  // namespace

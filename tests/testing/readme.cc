@@ -4,7 +4,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -40,9 +42,41 @@ std::string Between(absl::string_view text, absl::string_view begin_line,
   return std::string(text.substr(start, end + 1 - start));
 }
 
+// The number of '#' that open a markdown heading line ("## Title": 2), or 0.
+int HeadingLevel(absl::string_view line) {
+  const size_t hashes = line.find_first_not_of('#');
+  if (hashes == 0 || hashes == absl::string_view::npos || line[hashes] != ' ') {
+    return 0;
+  }
+  return static_cast<int>(hashes);
+}
+
+// The lines of text from the line equal to heading up to the next heading of
+// the same or a higher level (fewer '#'), skipping fenced code blocks, whose
+// lines may start with '#'. Empty if there is no such heading line.
+std::string Section(absl::string_view text, absl::string_view heading) {
+  const int level = HeadingLevel(heading);
+  std::string section;
+  bool inside = false;
+  bool in_code = false;
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    if (!inside) {
+      inside = line == heading;
+    } else if (absl::StartsWith(line, "```")) {
+      in_code = !in_code;
+    } else if (!in_code && HeadingLevel(line) > 0 &&
+               HeadingLevel(line) <= level) {
+      break;
+    }
+    if (inside) absl::StrAppend(&section, "\n", line);
+  }
+  return section.empty() ? "" : absl::StrCat(section, "\n");
+}
+
 }  // namespace
 
-void ExpectReadmeShows(absl::string_view heading,
+void ExpectReadmeShows(const std::string& markdown_path,
+                       absl::string_view heading,
                        const std::string& source_path, absl::string_view marker,
                        absl::string_view mention) {
   const std::string code =
@@ -50,15 +84,20 @@ void ExpectReadmeShows(absl::string_view heading,
               absl::StrCat("// [END ", marker, "]"), 0);
   ASSERT_NE(code, "") << source_path << " has no code marked " << marker;
 
-  const std::string readme = ReadRunfile("README.md");
-  const size_t begin = readme.find(absl::StrCat("\n", heading, "\n"));
-  ASSERT_NE(begin, std::string::npos) << "README.md lost its " << heading;
-  const std::string section =
-      readme.substr(begin, readme.find("\n## ", begin + 1) - begin);
+  const std::string section = Section(ReadRunfile(markdown_path), heading);
+  ASSERT_NE(section, "") << markdown_path << " lost its " << heading;
   EXPECT_EQ(Between(section, "```c++", "```", 0), code)
-      << "README.md's example under " << heading << " differs from "
-      << source_path << "; copy the code between the markers into README.md";
-  EXPECT_THAT(section, testing::HasSubstr(std::string(mention)));
+      << markdown_path << "'s example under " << heading << " differs from "
+      << source_path << "; copy the code between the markers into "
+      << markdown_path;
+  EXPECT_THAT(section, testing::HasSubstr(std::string(mention)))
+      << markdown_path << ", " << heading;
+}
+
+void ExpectReadmeShows(absl::string_view heading,
+                       const std::string& source_path, absl::string_view marker,
+                       absl::string_view mention) {
+  ExpectReadmeShows("README.md", heading, source_path, marker, mention);
 }
 
 }  // namespace test

@@ -1,6 +1,7 @@
-// README.md's code examples, for the tests that compile and run them: such a
-// test checks that the README shows exactly the code between its markers, so
-// the README cannot drift from code that builds and works.
+// The code examples of README.md and of other markdown files, for the tests
+// that compile and run them: such a test checks that the document shows
+// exactly the code between its markers, so a document cannot drift from code
+// that builds and works.
 
 #ifndef SSTFILTER_TESTS_TESTING_README_H_
 #define SSTFILTER_TESTS_TESTING_README_H_
@@ -12,12 +13,20 @@
 namespace sstfilter {
 namespace test {
 
-// Expects the section of README.md under the line heading (e.g.
-// "## API example") to hold, as its first ```c++ block, exactly the lines of
-// source_path between "// [START marker]" and "// [END marker]", and to
-// mention mention (e.g. the Bazel label the example needs) somewhere.
-// REQUIRES: run by bazel test, with README.md and source_path in the test's
-// data.
+// Expects the section of the markdown file markdown_path (relative to the
+// workspace root, e.g. "filter/mutable/README.md") under the line heading
+// (e.g. "## API example") to hold, as its first ```c++ block, exactly the
+// lines of source_path between "// [START marker]" and "// [END marker]", and
+// to mention mention (e.g. the Bazel label the example needs) somewhere. The
+// section ends at the next heading of the same or a higher level outside a
+// code block. REQUIRES: run by bazel test, with markdown_path and source_path
+// in the test's data.
+void ExpectReadmeShows(const std::string& markdown_path,
+                       absl::string_view heading,
+                       const std::string& source_path, absl::string_view marker,
+                       absl::string_view mention);
+
+// The same for the top-level README.md.
 void ExpectReadmeShows(absl::string_view heading,
                        const std::string& source_path, absl::string_view marker,
                        absl::string_view mention);
