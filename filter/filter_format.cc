@@ -16,4 +16,8 @@ double FilterFormat::ExpectedFpp(absl::string_view filter) const {
   return NewReader(filter)->ExpectedFpp();
 }
 
+FilterFacts FilterFormat::Describe(absl::string_view /*filter*/) const {
+  return {};
+}
+
 }  // namespace sstfilter

@@ -22,7 +22,10 @@
 #ifndef SSTFILTER_FILTER_FILTER_FORMAT_H_
 #define SSTFILTER_FILTER_FILTER_FORMAT_H_
 
+#include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
 
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
@@ -56,6 +59,16 @@ class FilterReader {
   virtual double ExpectedFpp() const = 0;
 };
 
+// What one filter's bytes say about it, for tools that describe a table's
+// filter (sst_probe). Each format fills what it stores or can estimate.
+struct FilterFacts {
+  std::string kind;  // the concrete format, e.g. "FastLocalBloom"; "" unknown
+  std::optional<double> num_keys;  // stored, or estimated (keys_estimated)
+  bool keys_estimated = false;
+  std::optional<uint64_t> body_bits;  // the bits that hold keys
+  std::optional<int> num_probes;      // Bloom formats: probes per key
+};
+
 // A filter format: its persisted name and its reader. Immutable.
 class FilterFormat {
  public:
@@ -81,6 +94,10 @@ class FilterFormat {
   // The expected false-positive probability of the filter in these bytes
   // (FilterReader::ExpectedFpp).
   double ExpectedFpp(absl::string_view filter) const;
+
+  // What the filter's bytes say about it; any bytes give an answer (an
+  // unreadable filter: no field set). The default knows nothing.
+  virtual FilterFacts Describe(absl::string_view filter) const;
 };
 
 }  // namespace sstfilter

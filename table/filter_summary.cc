@@ -1,60 +1,34 @@
 #include "table/filter_summary.h"
 
-#include <cmath>
+#include <optional>
+#include <string>
 
 #include "absl/strings/str_format.h"
-#include "filter/bloom/bloom_format.h"
-#include "filter/filter_policy.h"
-#include "filter/leveldb/leveldb_bloom.h"
-#include "filter/rocksdb/rocksdb_bloom.h"
-#include "filter/rocksdb/rocksdb_reader.h"
+#include "filter/filter_format.h"
 #include "table/filter_block.h"
 
 namespace sstfilter {
 namespace {
 
-constexpr char kNativeName[] = "sstfilter.LocalBloom1";
-
-// Keys in a standard Bloom filter of m bits with x set, k probes: the
-// estimate n = -(m / k) ln(1 - x / m) (Swamidass and Baldi, 2007), the one
-// Guava's approximateElementCount uses.
-double EstimateKeys(absl::string_view body, int k) {
-  const double m = 8.0 * static_cast<double>(body.size());
-  double x = 0;
-  for (char c : body) x += __builtin_popcount(static_cast<uint8_t>(c));
-  if (m == 0 || k <= 0 || x >= m) return 0;
-  return -(m / k) * std::log1p(-x / m);
-}
-
-// Fills the per-filter facts of the formats whose filters end in k.
-void DescribeFilters(const FilterBlockReader& block, FilterSummary* s) {
+// Adds up what each filter of the block says about itself (FilterFormat::
+// Describe), whatever its format.
+void DescribeFilters(const FilterFormat& format, const FilterBlockReader& block,
+                     FilterSummary* s) {
   double keys = 0;
   uint64_t body_bits = 0;
+  bool counted_keys = false;
   for (size_t i = 0; i < block.NumFilters(); ++i) {
-    const absl::string_view filter = block.Filter(i);
-    if (filter.size() < 2) continue;
-    if (s->policy_name == kNativeName) {
-      const bloom_internal::ParsedFilter parsed =
-          bloom_internal::ParseFilter(filter);
-      if (parsed.verdict != bloom_internal::Verdict::kProbe) continue;
-      s->num_probes = parsed.num_probes;
-      keys += static_cast<double>(parsed.num_keys);
-      body_bits += 8 * parsed.layout.body_bytes;
-    } else if (s->policy_name == kLevelDbBloomName) {
-      const int k = static_cast<uint8_t>(filter.back());
-      if (k < 1 || k > 30) continue;
-      s->num_probes = k;
-      keys += EstimateKeys(filter.substr(0, filter.size() - 1), k);
-      body_bits += 8 * (filter.size() - 1);
-      s->keys_estimated = true;
-    } else if (s->policy_name == kRocksDbBuiltinFilterName) {
-      // The key count comes from the table's properties (SummarizeFilter).
-      const RocksDbFilterInfo info = DescribeRocksDbFilter(filter);
-      s->format = RocksDbFilterFormatName(info.format);
-      s->num_probes = info.num_probes;
+    const FilterFacts facts = format.Describe(block.Filter(i));
+    if (!facts.kind.empty()) s->format = facts.kind;
+    if (facts.num_probes.has_value()) s->num_probes = *facts.num_probes;
+    if (facts.body_bits.has_value()) body_bits += *facts.body_bits;
+    if (facts.num_keys.has_value()) {
+      keys += *facts.num_keys;
+      counted_keys = true;
+      s->keys_estimated = s->keys_estimated || facts.keys_estimated;
     }
   }
-  if (body_bits > 0 && keys > 0) {
+  if (counted_keys && body_bits > 0 && keys > 0) {
     s->num_keys = keys;
     s->bits_per_key = static_cast<double>(body_bits) / keys;
   }
@@ -81,21 +55,16 @@ FilterSummary SummarizeFilter(const TableFilter& table) {
   s.layout = info.filter->layout == FilterLayout::kFull ? "full" : "per-2 KB";
   s.filter_bytes = info.filter_block_bytes;
   s.num_filters = info.num_filters;
-  if (s.policy_name == kNativeName) {
-    s.format = "cache-local Bloom";
-  } else if (s.policy_name == kLevelDbBloomName) {
-    s.format = "LevelDB Bloom";
-  } else {
-    s.format = "RocksDB builtin";  // refined from the trailer below
-  }
+  s.format = s.policy_name;  // refined by the filters' own bytes below
   const FilterBlockReader* block = table.filter_block();
-  if (!table.corruption().ok() || block == nullptr) {
+  if (!table.corruption().ok() || block == nullptr ||
+      table.format() == nullptr) {
     s.note = absl::StrFormat("%s: every key may match",
                              table.corruption().message());
     return s;
   }
   s.expected_fpp = block->ExpectedFpp();
-  DescribeFilters(*block, &s);
+  DescribeFilters(*table.format(), *block, &s);
   const std::optional<TableProperties>& props = info.properties;
   if (props.has_value() && props->num_filter_entries.has_value()) {
     s.num_keys = static_cast<double>(*props->num_filter_entries);

@@ -54,6 +54,17 @@ class LocalBloomFormat final : public FilterFormat {
     return ScalarMayMatch(parsed, key);
   }
 
+  FilterFacts Describe(absl::string_view filter) const override {
+    FilterFacts facts;
+    facts.kind = "cache-local Bloom";
+    const ParsedFilter parsed = ParseFilter(filter);
+    if (parsed.verdict != Verdict::kProbe) return facts;
+    facts.num_keys = static_cast<double>(parsed.num_keys);
+    facts.body_bits = 8 * parsed.layout.body_bytes;
+    facts.num_probes = parsed.num_probes;
+    return facts;
+  }
+
  private:
   const ProbePath path_;
 };

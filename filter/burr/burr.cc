@@ -56,6 +56,21 @@ class BumpedRibbonFormat final : public FilterFormat {
     return ScalarMayMatch(parsed, key);
   }
 
+  FilterFacts Describe(absl::string_view filter) const override {
+    FilterFacts facts;
+    facts.kind = "bumped Ribbon";
+    const ParsedFilter parsed = ParseFilter(filter);
+    if (parsed.verdict != Verdict::kProbe) return facts;
+    facts.num_keys = static_cast<double>(parsed.num_keys);
+    uint64_t bits = 0;
+    for (const ParsedLayer& layer : parsed.layers) {
+      bits += 64 * layer.shape.num_words(parsed.columns) +
+              8 * layer.shape.threshold_bytes();
+    }
+    facts.body_bits = bits;
+    return facts;
+  }
+
  private:
   const QueryPath path_;
 };

@@ -255,6 +255,17 @@ class LevelDbBloomReader : public FilterReader {
   int k_ = 0;
 };
 
+// Keys in a standard Bloom filter of m bits with x set, k probes: the
+// estimate n = -(m / k) ln(1 - x / m) (Swamidass and Baldi, 2007), the one
+// Guava's approximateElementCount uses.
+double EstimateKeysFromFill(absl::string_view body, int k) {
+  const double m = 8.0 * static_cast<double>(body.size());
+  double x = 0;
+  for (char c : body) x += __builtin_popcount(static_cast<uint8_t>(c));
+  if (m == 0 || k <= 0 || x >= m) return 0;
+  return -(m / k) * std::log1p(-x / m);
+}
+
 class LevelDbBloomFormat final : public FilterFormat {
  public:
   const char* Name() const override { return kLevelDbBloomName; }
@@ -267,6 +278,21 @@ class LevelDbBloomFormat final : public FilterFormat {
   bool KeyMayMatch(absl::string_view key,
                    absl::string_view filter) const override {
     return LevelDbBloomReader(filter).MayMatch(key);  // no allocation per query
+  }
+
+  // The format stores no key count: it is estimated from the bits set.
+  FilterFacts Describe(absl::string_view filter) const override {
+    FilterFacts facts;
+    facts.kind = "LevelDB Bloom";
+    if (filter.size() < 2) return facts;
+    const int k = static_cast<uint8_t>(filter.back());
+    if (k < kMinProbes || k > kMaxProbes) return facts;
+    facts.num_probes = k;
+    facts.body_bits = 8 * (filter.size() - 1);
+    facts.num_keys =
+        EstimateKeysFromFill(filter.substr(0, filter.size() - 1), k);
+    facts.keys_estimated = true;
+    return facts;
   }
 };
 

@@ -36,6 +36,17 @@ class RocksDbBuiltinFormat final : public FilterFormat {
                    absl::string_view filter) const override {
     return rocksdb_internal::FilterMayMatch(filter, key);
   }
+
+  // The key count is not in the filter (RocksDB keeps it in the table's
+  // properties).
+  FilterFacts Describe(absl::string_view filter) const override {
+    const RocksDbFilterInfo info = DescribeRocksDbFilter(filter);
+    FilterFacts facts;
+    facts.kind = RocksDbFilterFormatName(info.format);
+    if (info.num_probes > 0) facts.num_probes = info.num_probes;
+    if (info.body_bytes > 0) facts.body_bits = 8 * info.body_bytes;
+    return facts;
+  }
 };
 
 const RocksDbBuiltinFormat& TheRocksDbBuiltinFormat() {

@@ -146,6 +146,18 @@ TEST_P(PolicyContractTest, BitsPerKeyIsASize) {
   EXPECT_LE(policy().BitsPerKey(), kMaxBitsPerKey);
 }
 
+TEST_P(PolicyContractTest, FormatDescribesItsFilters) {
+  const std::string filter = BuildFilter(policy(), Keys16(0, 0, 10000));
+  const FilterFacts facts = policy().Format().Describe(filter);
+  EXPECT_FALSE(facts.kind.empty());
+  ASSERT_TRUE(facts.body_bits.has_value());
+  EXPECT_LE(*facts.body_bits, 8 * filter.size());
+  if (facts.num_keys.has_value()) {
+    // Stored exactly, or estimated from the fill within a few percent.
+    EXPECT_NEAR(*facts.num_keys, 10000, facts.keys_estimated ? 500 : 0);
+  }
+}
+
 TEST_P(PolicyContractTest, EmptyFilterMatchesNothing) {
   const std::string filter = BuildFilter(policy(), {});
   const std::unique_ptr<FilterReader> reader = policy().NewReader(filter);
