@@ -4,40 +4,20 @@
 
 #include <algorithm>
 
+#include "filter/internal/verdict.h"
 #include "filter/rocksdb/fast_local_bloom.h"
 #include "filter/rocksdb/legacy_bloom.h"
 #include "filter/rocksdb/ribbon.h"
 #include "util/rocksdb_hash.h"
 
 namespace sstfilter {
-namespace {
-
-// Answers every key alike: "no" for an empty key set, "maybe" for a filter
-// that cannot or must not be probed.
-class ConstantReader : public FilterReader {
- public:
-  explicit ConstantReader(bool answer) : answer_(answer) {}
-
-  bool MayMatch(absl::string_view /*key*/) const override { return answer_; }
-
-  void MayMatch(absl::Span<const absl::string_view> keys,
-                bool* results) const override {
-    std::fill(results, results + keys.size(), answer_);
-  }
-
-  double ExpectedFpp() const override { return answer_ ? 1.0 : 0.0; }
-
- private:
-  const bool answer_;
-};
-
-}  // namespace
 
 std::unique_ptr<FilterReader> NewRocksDbFilterReader(absl::string_view filter) {
   const RocksDbFilterInfo info = DescribeRocksDbFilter(filter);
   switch (info.format) {
     case RocksDbFilterFormat::kAlwaysFalse:
-      return std::make_unique<ConstantReader>(false);
+      return filter_internal::NewConstantReader(
+          filter_internal::Verdict::kMatchNothing);
     case RocksDbFilterFormat::kFastLocalBloom:
       return rocksdb_internal::NewFastLocalBloomReader(
           filter.data(), info.num_lines, info.num_probes);
@@ -50,7 +30,8 @@ std::unique_ptr<FilterReader> NewRocksDbFilterReader(absl::string_view filter) {
     case RocksDbFilterFormat::kAlwaysTrue:
       break;
   }
-  return std::make_unique<ConstantReader>(true);
+  return filter_internal::NewConstantReader(
+      filter_internal::Verdict::kMatchAll);
 }
 
 namespace rocksdb_internal {
