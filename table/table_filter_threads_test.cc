@@ -1,0 +1,96 @@
+// TableFilter::KeyMayMatch from many threads at once, on the two layouts: a
+// RocksDB full filter and LevelDB's per-2 KB filters (which also search the
+// index block). Run under ThreadSanitizer by .ci/run (tag "tsan"): an open
+// table is immutable, so concurrent lookups get the answers one thread gets.
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "filter/adapters/leveldb_adapter.h"
+#include "filter/adapters/rocksdb_adapter.h"
+#include "filter/bloom/bloom.h"
+#include "gtest/gtest.h"
+#include "leveldb/filter_policy.h"
+#include "rocksdb/filter_policy.h"
+#include "table/table_filter.h"
+#include "tests/testing/random.h"
+#include "tests/testing/real_tables.h"
+
+namespace sstfilter {
+namespace {
+
+constexpr int kThreads = 4;
+
+// Asks every key of queries from kThreads threads at once and expects the
+// answers one thread got first.
+void ExpectSameAnswersFromThreads(const TableFilter& table,
+                                  const std::vector<std::string>& queries) {
+  std::vector<char> want(queries.size());
+  for (size_t i = 0; i < queries.size(); ++i)
+    want[i] = table.KeyMayMatch(queries[i]);
+  std::atomic<int> mismatches{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (size_t i = t; i < queries.size() + t; ++i) {
+        const size_t j = i % queries.size();
+        if (table.KeyMayMatch(queries[j]) != static_cast<bool>(want[j]))
+          mismatches.fetch_add(1);
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(mismatches.load(), 0);
+}
+
+class TableFilterThreadsTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
+        NewBloomFilterPolicy(FilterOptions::Fpp(0.01));
+    ASSERT_TRUE(policy.ok()) << policy.status();
+    policy_ = *std::move(policy);
+    keys_ = test::SortedHexKeys(5000, 1);
+    queries_ = keys_;
+    const std::vector<std::string> absent = test::SortedHexKeys(5000, 2);
+    queries_.insert(queries_.end(), absent.begin(), absent.end());
+  }
+
+  test::TempDir dir_;
+  std::shared_ptr<const FilterPolicy> policy_;
+  std::vector<std::string> keys_;
+  std::vector<std::string> queries_;
+};
+
+TEST_F(TableFilterThreadsTest, FullFilter) {
+  test::RocksDbTableOptions options;
+  options.filter_policy = AsRocksDbFilterPolicy(policy_);
+  const std::string path = dir_.File("table.sst");
+  ASSERT_TRUE(test::WriteRocksDbTable(path, keys_, options).ok());
+  absl::StatusOr<std::unique_ptr<TableFilter>> table =
+      TableFilter::OpenFile(path, {});
+  ASSERT_TRUE(table.ok()) << table.status();
+  ExpectSameAnswersFromThreads(**table, queries_);
+}
+
+TEST_F(TableFilterThreadsTest, PerDataRangeFilters) {
+  const std::unique_ptr<leveldb::FilterPolicy> leveldb_policy =
+      AsLevelDbFilterPolicy(policy_);
+  test::LevelDbTableOptions options;
+  options.filter_policy = leveldb_policy.get();
+  const std::string path = dir_.File("table.ldb");
+  ASSERT_TRUE(test::WriteLevelDbTable(path, keys_, options).ok());
+  TableFilterOptions open_options;
+  open_options.index_keys = IndexKeys::kUser;
+  absl::StatusOr<std::unique_ptr<TableFilter>> table =
+      TableFilter::OpenFile(path, open_options);
+  ASSERT_TRUE(table.ok()) << table.status();
+  ASSERT_GT((*table)->info().num_filters, 1u) << "want several filters";
+  ExpectSameAnswersFromThreads(**table, queries_);
+}
+
+}  // namespace
+}  // namespace sstfilter
