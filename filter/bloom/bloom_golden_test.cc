@@ -5,7 +5,7 @@
 // needs a new marker and Name(), not new vectors.
 //
 // To regenerate after a deliberate format change: set kRegenerate to true, run
-//   bazel test //filter:bloom_golden_test --test_output=all
+//   bazel test //filter/bloom:bloom_golden_test --test_output=all
 // paste the printed values, and set it back (while it is on, every test fails).
 
 #include <cstdint>

@@ -9,8 +9,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -19,10 +17,12 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "filter/bloom_like_policy.h"
 #include "filter/filter_policy.h"
 #include "gtest/gtest.h"
+#include "tests/testing/golden.h"
 #include "tests/testing/random.h"
 #include "util/hash.h"
 
@@ -30,14 +30,11 @@ namespace sstfilter {
 namespace {
 
 // Golden values below are part of the on-disk format. To regenerate them after
-// a deliberate format change (which also needs a new policy Name()), run
-//   bazel test //filter:leveldb_bloom_test
-//   --test_env=SSTFILTER_REGENERATE_GOLDENS=1
-// and paste the printed values; the tests fail while the variable is set.
-bool RegenerateGoldens() {
-  const char* value = std::getenv("SSTFILTER_REGENERATE_GOLDENS");
-  return value != nullptr && *value != '\0' && std::string(value) != "0";
-}
+// a deliberate format change (which also needs a new policy Name()): set
+// kRegenerate to true, run
+//   bazel test //filter/leveldb:leveldb_bloom_test --test_output=all
+// paste the printed values, and set it back (while it is on, the test fails).
+constexpr bool kRegenerate = false;
 
 std::unique_ptr<const FilterPolicy> MakePolicy(const FilterOptions& options) {
   auto policy = NewLevelDbBloomPolicy(options);
@@ -176,6 +173,14 @@ std::string Describe(const FilterOptions& options) {
              : absl::StrFormat("BitsPerKey(%g)", *options.bits_per_key);
 }
 
+// A FilterGolden's values as FilterGoldens() writes them, so that a printed
+// row pastes into it.
+std::string GoldenRow(uint64_t filter_hash, size_t filter_size,
+                      const std::vector<int>& first_false_positives) {
+  return absl::StrFormat("0x%016x, %d, {%s}", filter_hash, filter_size,
+                         absl::StrJoin(first_false_positives, ", "));
+}
+
 TEST(LevelDbBloomGoldenTest, WholeFilters) {
   std::vector<std::string> keys;
   for (int i = 0; i < 1000; ++i) keys.push_back(test::NumberedKey("key", i));
@@ -189,25 +194,11 @@ TEST(LevelDbBloomGoldenTest, WholeFilters) {
         false_positives.push_back(i);
       }
     }
-    if (RegenerateGoldens()) {
-      std::string fps;
-      for (int i : false_positives) {
-        absl::StrAppend(&fps, fps.empty() ? "" : ", ", i);
-      }
-      std::printf("      {FilterOptions::%s, 0x%016llx, %zu, {%s}},\n",
-                  Describe(golden.options).c_str(),
-                  static_cast<unsigned long long>(Hash64(filter)),
-                  filter.size(), fps.c_str());
-      continue;
-    }
-    SCOPED_TRACE(Describe(golden.options));
-    EXPECT_EQ(Hash64(filter), golden.filter_hash);
-    EXPECT_EQ(filter.size(), golden.filter_size);
-    EXPECT_EQ(false_positives, golden.first_false_positives);
+    test::CheckGolden(kRegenerate, Describe(golden.options),
+                      GoldenRow(Hash64(filter), filter.size(), false_positives),
+                      GoldenRow(golden.filter_hash, golden.filter_size,
+                                golden.first_false_positives));
   }
-  EXPECT_FALSE(RegenerateGoldens())
-      << "Goldens printed above; paste them into FilterGoldens() and unset "
-         "SSTFILTER_REGENERATE_GOLDENS.";
 }
 
 // ExpectedFpp tracks the rate the filter really has, including at sizes where

@@ -1,6 +1,12 @@
 // Golden-value checks with a regenerate switch, for tests that pin on-disk
-// bytes: while a test's kRegenerate is on, each check prints `GOLDEN name =
-// actual` and fails (so the switch cannot be left on), instead of comparing.
+// bytes or other frozen values. Each such test file has its own switch,
+//
+//   constexpr bool kRegenerate = false;
+//
+// passed to every check. While it is on, each check prints `GOLDEN name =
+// actual` and fails (so the switch cannot be left on) instead of comparing:
+// run the test with --test_output=all, paste the printed values, and set the
+// switch back.
 
 #ifndef SSTFILTER_TESTS_TESTING_GOLDEN_H_
 #define SSTFILTER_TESTS_TESTING_GOLDEN_H_
@@ -10,19 +16,28 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "gtest/gtest.h"
 
 namespace sstfilter {
 namespace test {
 
+// Prints `GOLDEN name = actual` and fails: for a test whose kRegenerate is on,
+// where a value is regenerated but not compared exactly (a measured table
+// checked within a tolerance).
+template <typename T>
+void PrintGolden(absl::string_view name, const T& actual) {
+  const std::string line = absl::StrCat("GOLDEN ", name, " = ", actual);
+  std::printf("%s\n", line.c_str());
+  ADD_FAILURE() << "kRegenerate is on: golden values are printed, not checked";
+}
+
 // Compares actual with expected, or prints actual and fails when regenerate.
 template <typename T>
-void CheckGolden(bool regenerate, const char* name, const T& actual,
+void CheckGolden(bool regenerate, absl::string_view name, const T& actual,
                  const T& expected) {
   if (regenerate) {
-    std::printf("GOLDEN %s = %s\n", name, absl::StrCat(actual).c_str());
-    ADD_FAILURE()
-        << "kRegenerate is on: golden values are printed, not checked";
+    PrintGolden(name, actual);
     return;
   }
   EXPECT_EQ(actual, expected) << name;
