@@ -8,8 +8,8 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
-#include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -18,6 +18,7 @@
 #include "filter/burr/burr_sizing.h"
 #include "gtest/gtest.h"
 #include "tests/testing/filter_test_util.h"
+#include "tests/testing/random.h"
 #include "util/coding.h"
 
 namespace sstfilter {
@@ -80,8 +81,10 @@ TEST(BumpedRibbonTest, SameKeysSameBytesInAnyOrder) {
   std::vector<std::string> keys = Keys16(0, 0, 20000);
   const std::string first = BuildFilter(*policy, keys);
   EXPECT_EQ(BuildFilter(*policy, keys), first);
-  std::mt19937_64 rng(7);
-  std::shuffle(keys.begin(), keys.end(), rng);
+  test::Random rng(7);
+  for (size_t i = keys.size(); i > 1; --i) {
+    std::swap(keys[i - 1], keys[rng.Uniform(i)]);
+  }
   EXPECT_EQ(BuildFilter(*policy, keys), first);
 }
 
@@ -192,12 +195,12 @@ TEST(BumpedRibbonTest, QueryPathsAgree) {
     }
   }
   // Random bytes behind a well-formed trailer: the paths still agree.
-  std::mt19937_64 rng(11);
+  test::Random rng(11);
   const auto scalar = Policy(FilterOptions::Fpp(0.01), QueryPath::kScalar);
   std::string filter = BuildFilter(*scalar, Keys16(0, 0, 3000));
   const size_t body = filter.size() - 20;
   for (int round = 0; round < 20; ++round) {
-    for (size_t i = 0; i < body; ++i) filter[i] = static_cast<char>(rng());
+    filter.replace(0, body, rng.Bytes(body));
     std::unique_ptr<FilterReader> a = scalar->NewReader(filter);
     for (QueryPath path : paths) {
       std::unique_ptr<FilterReader> b =
@@ -213,14 +216,11 @@ TEST(BumpedRibbonTest, QueryPathsAgree) {
 // batched and through KeyMayMatch.
 TEST(BumpedRibbonTest, KeysOfEveryLength) {
   std::vector<std::string> added, absent;
-  std::mt19937_64 rng(5);
+  test::Random rng(5);
   for (size_t length = 0; length <= 300; ++length) {
     for (int copy = 0; copy < 8; ++copy) {
-      std::string key(length, '\0');
-      for (char& c : key) c = static_cast<char>(rng());
-      added.push_back(key);
-      for (char& c : key) c = static_cast<char>(rng());
-      absent.push_back(key);
+      added.push_back(rng.Bytes(length));
+      absent.push_back(rng.Bytes(length));
     }
   }
   const auto scalar = Policy(FilterOptions::Fpp(0.05), QueryPath::kScalar);
@@ -254,9 +254,9 @@ TEST(BumpedRibbonTest, KeysOfEveryLength) {
 // and slot, numbered across the layer, for any hash and any shape a reader
 // accepts (up to 2^40 segments, 1 to kMaxSegmentBlocks blocks each).
 TEST(BumpedRibbonTest, StartSlotInLayerIsStartOf) {
-  std::mt19937_64 rng(3);
+  test::Random rng(3);
   std::vector<uint64_t> hashes = {0, 1, ~uint64_t{0}, uint64_t{1} << 63};
-  for (int i = 0; i < 2000; ++i) hashes.push_back(rng());
+  for (int i = 0; i < 2000; ++i) hashes.push_back(rng.Next64());
   for (uint64_t segments :
        {uint64_t{1}, uint64_t{2}, uint64_t{3}, uint64_t{16}, uint64_t{1000},
         uint64_t{1} << 20, (uint64_t{1} << 40) - 1}) {
