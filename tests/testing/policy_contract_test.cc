@@ -9,7 +9,6 @@
 // registered, or registered without a pinned name, fail a test.
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -20,7 +19,6 @@
 #include <set>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -203,6 +201,12 @@ TEST_P(PolicyContractTest, BuilderIsReusableAndFinishAppends) {
   EXPECT_EQ(filter2, BuildFilter(policy(), second));
   ExpectAllMatch(filter1, first);
   ExpectAllMatch(filter2, second);
+
+  // CreateFilter appends the same bytes.
+  const std::vector<absl::string_view> views(first.begin(), first.end());
+  std::string created = "prefix";
+  policy().CreateFilter(views, &created);
+  EXPECT_EQ(created, "prefix" + filter1);
 }
 
 TEST_P(PolicyContractTest, DuplicatesDoNotCostAccuracy) {
@@ -267,6 +271,14 @@ TEST_P(PolicyContractTest, AnyBytesGiveATotalReader) {
     inputs.push_back(real.substr(0, cut));  // truncated
   for (size_t cut = 1; cut < 64 && cut < real.size(); ++cut)
     inputs.push_back(real.substr(cut));  // leading bytes lost
+  // Every value of each of the last 16 bytes, where the trailers are.
+  for (size_t pos = real.size() - 16; pos < real.size(); ++pos) {
+    for (int value = 0; value < 256; ++value) {
+      std::string changed = real;
+      changed[pos] = static_cast<char>(value);
+      inputs.push_back(changed);
+    }
+  }
   test::Random rng(11);
   for (int i = 0; i < 400; ++i) {
     std::string flipped = real;
@@ -311,43 +323,14 @@ TEST_P(PolicyContractTest, ExpectedFppIsTheMeasuredRate) {
 }
 
 TEST_P(PolicyContractTest, ReadersAreSharedByThreads) {
-  // Run under ThreadSanitizer by :policy_contract_threads_test. The readers
-  // are immutable: threads querying one reader at once get the answers one
-  // thread gets.
+  // Run under ThreadSanitizer by :policy_contract_threads_test.
   const std::vector<std::string> keys = Keys16(0, 0, 5000);
   const std::string filter = BuildFilter(policy(), keys);
-  const std::unique_ptr<FilterReader> reader = policy().NewReader(filter);
   std::vector<std::string> queries = Keys16(kAbsentSet, 0, 5000);
   queries.insert(queries.end(), keys.begin(), keys.end());
-  std::vector<char> want(queries.size());
-  for (size_t i = 0; i < queries.size(); ++i)
-    want[i] = reader->MayMatch(queries[i]);
-
-  constexpr int kThreads = 4;
-  std::atomic<int> mismatches{0};
-  std::vector<std::thread> threads;
-  for (int t = 0; t < kThreads; ++t) {
-    threads.emplace_back([&, t] {
-      std::vector<absl::string_view> batch;
-      std::unique_ptr<bool[]> results(new bool[64]);
-      for (size_t i = t; i < queries.size(); i += 1) {
-        if (reader->MayMatch(queries[i]) != static_cast<bool>(want[i]) ||
-            policy().KeyMayMatch(queries[i], filter) !=
-                static_cast<bool>(want[i]))
-          mismatches.fetch_add(1);
-        batch.push_back(queries[i]);
-        if (batch.size() == 64) {
-          reader->MayMatch(batch, results.get());
-          for (size_t j = 0; j < batch.size(); ++j)
-            if (results[j] != static_cast<bool>(want[i + 1 - 64 + j]))
-              mismatches.fetch_add(1);
-          batch.clear();
-        }
-      }
-    });
-  }
-  for (std::thread& thread : threads) thread.join();
-  EXPECT_EQ(mismatches.load(), 0);
+  EXPECT_EQ(test::SharedReaderMismatches(policy(), filter, queries,
+                                         /*threads=*/4),
+            0u);
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryPolicy, PolicyContractTest,
