@@ -33,6 +33,20 @@ constexpr bool kRegenerate = false;
 // the whole filter, its size, and the first false positives among "absent0",
 // "absent1", ... .
 TEST(RocksDbBloomGoldenTest, SmallFilterBytes) {
+  // No keys: the trailer alone.
+  test::CheckGolden(
+      kRegenerate, "FastLocalBloom {}",
+      absl::BytesToHexString(BuildFilter(
+          *MakePolicy(Format::kFastLocalBloom, FilterOptions::BitsPerKey(10)),
+          {})),
+      std::string("ff00060000"));
+  test::CheckGolden(
+      kRegenerate, "LegacyBloom {}",
+      absl::BytesToHexString(BuildFilter(
+          *MakePolicy(Format::kLegacyBloom, FilterOptions::BitsPerKey(10)),
+          {})),
+      std::string("0600000000"));
+
   const std::vector<std::string> keys = {"hello", "world"};
   const std::string fast = BuildFilter(
       *MakePolicy(Format::kFastLocalBloom, FilterOptions::BitsPerKey(10)),
