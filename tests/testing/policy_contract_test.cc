@@ -313,9 +313,9 @@ TEST_P(PolicyContractTest, ExpectedFppIsTheMeasuredRate) {
     const double matches =
         static_cast<double>(CountMatches(*reader, kAbsentSet, 0, queries));
     // Within five standard deviations of the binomial count, and 15% of the
-    // rate for the formulas that model rather than count (a cache-local
-    // layout's Poisson average; LevelDB's estimate from 2^15 sampled hashes,
-    // about 6% at 1%).
+    // rate for the estimates that model or sample rather than count (a
+    // cache-local layout's Poisson average; the rate LevelDB's and legacy
+    // Bloom's readers sample from 2^16 hashes, about 4% at 1%).
     const double mean = expected * queries;
     EXPECT_NEAR(matches, mean, 5 * std::sqrt(mean) + 0.15 * mean)
         << "measured " << matches / queries << ", ExpectedFpp " << expected;
