@@ -17,7 +17,6 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_format.h"
-#include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "filter/bloom_like_policy.h"
 #include "filter/filter_policy.h"
@@ -140,14 +139,6 @@ std::string Describe(const FilterOptions& options) {
              : absl::StrFormat("BitsPerKey(%g)", *options.bits_per_key);
 }
 
-// A FilterGolden's values as FilterGoldens() writes them, so that a printed
-// row pastes into it.
-std::string GoldenRow(uint64_t filter_hash, size_t filter_size,
-                      const std::vector<int>& first_false_positives) {
-  return absl::StrFormat("0x%016x, %d, {%s}", filter_hash, filter_size,
-                         absl::StrJoin(first_false_positives, ", "));
-}
-
 TEST(LevelDbBloomGoldenTest, WholeFilters) {
   std::vector<std::string> keys;
   for (int i = 0; i < 1000; ++i) keys.push_back(test::NumberedKey("key", i));
@@ -161,10 +152,11 @@ TEST(LevelDbBloomGoldenTest, WholeFilters) {
         false_positives.push_back(i);
       }
     }
-    test::CheckGolden(kRegenerate, Describe(golden.options),
-                      GoldenRow(Hash64(filter), filter.size(), false_positives),
-                      GoldenRow(golden.filter_hash, golden.filter_size,
-                                golden.first_false_positives));
+    test::CheckGolden(
+        kRegenerate, Describe(golden.options),
+        test::FilterGoldenRow(Hash64(filter), filter.size(), false_positives),
+        test::FilterGoldenRow(golden.filter_hash, golden.filter_size,
+                              golden.first_false_positives));
   }
 }
 

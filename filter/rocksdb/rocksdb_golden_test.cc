@@ -8,8 +8,6 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
-#include "absl/strings/str_join.h"
 #include "filter/filter_policy.h"
 #include "filter/rocksdb/rocksdb_bloom.h"
 #include "filter/rocksdb/rocksdb_test_util.h"
@@ -116,14 +114,6 @@ std::vector<FilterGolden> FilterGoldens() {
   };
 }
 
-// A FilterGolden's values as FilterGoldens() writes them, so that a printed
-// row pastes into it.
-std::string GoldenRow(uint64_t filter_hash, size_t filter_size,
-                      const std::vector<int>& first_false_positives) {
-  return absl::StrFormat("0x%016x, %d, {%s}", filter_hash, filter_size,
-                         absl::StrJoin(first_false_positives, ", "));
-}
-
 TEST(RocksDbBloomGoldenTest, WholeFilters) {
   std::vector<std::string> keys;
   for (int i = 0; i < 1000; ++i) keys.push_back(absl::StrCat("key", i));
@@ -141,9 +131,9 @@ TEST(RocksDbBloomGoldenTest, WholeFilters) {
     test::CheckGolden(
         kRegenerate,
         absl::StrCat(FormatName(golden.format), " at ", golden.bits_per_key),
-        GoldenRow(Hash64(filter), filter.size(), false_positives),
-        GoldenRow(golden.filter_hash, golden.filter_size,
-                  golden.first_false_positives));
+        test::FilterGoldenRow(Hash64(filter), filter.size(), false_positives),
+        test::FilterGoldenRow(golden.filter_hash, golden.filter_size,
+                              golden.first_false_positives));
   }
 }
 

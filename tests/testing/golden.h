@@ -11,11 +11,15 @@
 #ifndef SSTFILTER_TESTS_TESTING_GOLDEN_H_
 #define SSTFILTER_TESTS_TESTING_GOLDEN_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "gtest/gtest.h"
 
@@ -33,9 +37,11 @@ void PrintGolden(absl::string_view name, const T& actual) {
 }
 
 // Compares actual with expected, or prints actual and fails when regenerate.
-template <typename T>
+// Expected may be of another type that compares with actual's (a string
+// literal for a std::string).
+template <typename T, typename U>
 void CheckGolden(bool regenerate, absl::string_view name, const T& actual,
-                 const T& expected) {
+                 const U& expected) {
   if (regenerate) {
     PrintGolden(name, actual);
     return;
@@ -46,6 +52,17 @@ void CheckGolden(bool regenerate, absl::string_view name, const T& actual,
 // A 64-bit value as 16 hex digits, the form golden hashes are written in.
 inline std::string Hex64(uint64_t value) {
   return absl::StrCat(absl::Hex(value, absl::kZeroPad16));
+}
+
+// A golden table's row for a filter too large to pin whole, as the table
+// writes it (so that a printed row pastes back in): the Hash64 of its bytes,
+// its size, and the indices of its first false positives, e.g.
+// `0x5080247c8d700e69, 1251, {39, 217, 380, 464, 568}`.
+inline std::string FilterGoldenRow(
+    uint64_t filter_hash, size_t filter_size,
+    const std::vector<int>& first_false_positives) {
+  return absl::StrFormat("0x%016x, %d, {%s}", filter_hash, filter_size,
+                         absl::StrJoin(first_false_positives, ", "));
 }
 
 }  // namespace test
