@@ -12,9 +12,13 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
+#include "filter/internal/cpu_features.h"
 
 namespace sstfilter {
 namespace {
+
+static_assert(FilterArena::kAlignment % filter_internal::kCacheLineBytes == 0,
+              "a copy starts on a cache line");
 
 size_t RoundUp(size_t n, size_t multiple) {
   return (n + multiple - 1) / multiple * multiple;

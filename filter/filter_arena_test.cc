@@ -4,7 +4,6 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
-#include <random>
 #include <string>
 #include <thread>
 #include <utility>
@@ -12,17 +11,12 @@
 
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
+#include "tests/testing/random.h"
 
 namespace sstfilter {
 namespace {
 
 constexpr size_t kMiB = size_t{1} << 20;
-
-std::string RandomBytes(size_t n, std::mt19937_64* rng) {
-  std::string bytes(n, '\0');
-  for (char& c : bytes) c = static_cast<char>((*rng)());
-  return bytes;
-}
 
 // The mode in /sys/kernel/mm/transparent_hugepage/enabled, the bracketed word
 // ("always", "madvise" or "never"); empty where the file does not exist.
@@ -37,7 +31,7 @@ std::string TransparentHugePageMode() {
 }
 
 TEST(FilterArenaTest, CopiesAreAlignedAndKeepTheirBytes) {
-  std::mt19937_64 rng(7);
+  test::Random rng(7);
   FilterArena arena;
   // Sizes across every case: empty, under a line, lines, across a region's
   // end, and larger than a region.
@@ -48,7 +42,7 @@ TEST(FilterArenaTest, CopiesAreAlignedAndKeepTheirBytes) {
   std::vector<absl::string_view> copies;
   for (int round = 0; round < 4; ++round) {
     for (size_t size : sizes) {
-      originals.push_back(RandomBytes(size, &rng));
+      originals.push_back(rng.Bytes(size));
       copies.push_back(arena.Copy(originals.back()));
     }
   }
@@ -92,9 +86,9 @@ TEST(FilterArenaTest, ThreadsCopyIntoOneArena) {
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
-      std::mt19937_64 rng(100 + t);
+      test::Random rng(100 + t);
       for (int i = 0; i < kCopiesPerThread; ++i) {
-        std::string bytes = RandomBytes(rng() % 40'000, &rng);
+        std::string bytes = rng.Bytes(rng.Uniform(40'000));
         const absl::string_view copy = arena.Copy(bytes);
         copies[t].emplace_back(std::move(bytes), copy);
       }
@@ -113,8 +107,8 @@ TEST(FilterArenaTest, HugePagesOnlyWhenAskedFor) {
   if (mode != "madvise" && mode != "always") {
     GTEST_SKIP() << "transparent huge pages are '" << mode << "' here";
   }
-  std::mt19937_64 rng(11);
-  const std::string filter = RandomBytes(8 * kMiB, &rng);
+  test::Random rng(11);
+  const std::string filter = rng.Bytes(8 * kMiB);
 
   FilterArena advised;
   EXPECT_EQ(advised.Copy(filter), filter);

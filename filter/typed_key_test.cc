@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <cstdio>
 #include <limits>
 #include <map>
 #include <memory>
@@ -24,6 +23,7 @@
 #include "filter/counting/counting_bloom.h"
 #include "filter/filter_policy.h"
 #include "gtest/gtest.h"
+#include "tests/testing/golden.h"
 #include "tests/testing/random.h"
 #include "util/coding.h"
 
@@ -34,9 +34,12 @@ std::string Hex(absl::string_view bytes) {
   return absl::BytesToHexString(bytes);
 }
 
-// Set true to print the actual bytes of every golden case (and fail): the
-// encoding is frozen, so a difference is a bug unless a new format is meant.
-constexpr bool kRegenerateGolden = false;
+// The encoding is frozen, so a difference is a bug unless a new format is
+// meant. To regenerate the golden bytes after such a change: set kRegenerate to
+// true, run
+//   bazel test //filter:typed_key_test --test_output=all
+// paste the printed values, and set it back (while it is on, the test fails).
+constexpr bool kRegenerate = false;
 
 TEST(TypedKeyTest, GoldenBytes) {
   const struct {
@@ -85,13 +88,8 @@ TEST(TypedKeyTest, GoldenBytes) {
        "247ffffff9"},
   };
   for (const auto& c : kCases) {
-    if (kRegenerateGolden) {
-      std::printf("      {\"%s\", ..., \"%s\"},\n", c.what, Hex(c.key).c_str());
-      continue;
-    }
-    EXPECT_EQ(Hex(c.key), c.hex) << c.what;
+    test::CheckGolden(kRegenerate, c.what, Hex(c.key), std::string(c.hex));
   }
-  EXPECT_FALSE(kRegenerateGolden) << "golden bytes printed; set it back";
 }
 
 // Every way of holding bytes gives the same key, and text and binary are not

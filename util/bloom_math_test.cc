@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -271,6 +272,29 @@ TEST(BloomMathTest, LocalBloomLayoutSearches) {
     }
     // A rate that 1 bit/key already reaches.
     EXPECT_EQ(layout.SmallestBitsPerKey(0.9, 1.0, 100.0), 1.0);
+  }
+}
+
+// SampledFpp's hashes are distinct and spread evenly: the share of them in any
+// interval of the 32-bit values is the interval's share to within two
+// samples (a Weyl sequence with a golden-ratio step), so a sampled rate has
+// only the error of its sample count.
+TEST(BloomMathTest, SampledFppSpreadsItsHashes) {
+  std::set<uint32_t> seen;
+  EXPECT_EQ(SampledFpp([&seen](uint32_t hash) {
+              seen.insert(hash);
+              return true;
+            }),
+            1.0);
+  EXPECT_EQ(seen.size(), kFppSampleHashes);
+  for (const double share : {0.5, 0.1, 0.01, 1.0 / 4096}) {
+    const auto limit = static_cast<uint32_t>(share * 4294967296.0);
+    for (size_t samples : {kFppSampleHashes, size_t{1} << 12}) {
+      EXPECT_NEAR(
+          SampledFpp([limit](uint32_t hash) { return hash < limit; }, samples),
+          share, 2.0 / static_cast<double>(samples))
+          << share << " of " << samples;
+    }
   }
 }
 

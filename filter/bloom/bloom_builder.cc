@@ -14,6 +14,7 @@
 #include "filter/bloom/bloom_probe.h"
 #include "filter/bloom/bloom_sizing.h"
 #include "filter/internal/key_hash.h"
+#include "util/coding.h"
 
 namespace sstfilter {
 namespace bloom_internal {
@@ -237,7 +238,7 @@ class LocalBloomBuilder final : public FilterBuilder {
     // Room for the trailer too: appending it must not reallocate (and copy)
     // the body. Geometric growth when filters are appended one after another.
     const size_t needed =
-        start + body_bytes + kMaxVarintBytes + kFixedTrailerBytes;
+        start + body_bytes + kMaxVarint64Bytes + kFixedTrailerBytes;
     if (dst->capacity() < needed) {
       dst->reserve(std::max(needed, 2 * dst->capacity()));
     }

@@ -31,7 +31,7 @@ ParsedFilter ParseFilter(absl::string_view filter) {
   const uint8_t varint_bytes = static_cast<uint8_t>(filter[size - 3]);
   if (marker != kFormatMarker) return parsed;
   if (k < kMinProbes || k > kMaxProbes) return parsed;
-  if (varint_bytes < 1 || varint_bytes > kMaxVarintBytes) return parsed;
+  if (varint_bytes < 1 || varint_bytes > kMaxVarint64Bytes) return parsed;
   if (size < kFixedTrailerBytes + varint_bytes) return parsed;
 
   const char* varint_end = filter.data() + size - kFixedTrailerBytes;

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "absl/strings/string_view.h"
+#include "filter/filter_policy.h"
 #include "filter/internal/key_hash.h"
 #include "filter/internal/verdict.h"
 
@@ -32,9 +33,9 @@ constexpr uint64_t kBlockBytes = 64;  // bytes per block: one cache line
 constexpr uint64_t kBlockBits = 512;  // bits per regular block
 constexpr int kLog2BlockBits = 9;     // log2(kBlockBits)
 
-// Trailer after the body: varint64 num_keys, then these three bytes.
+// Trailer after the body: varint64 num_keys (1 to kMaxVarint64Bytes bytes,
+// util/coding.h), then these three bytes.
 constexpr size_t kFixedTrailerBytes = 3;  // varint length byte, marker, k
-constexpr size_t kMaxVarintBytes = 10;    // a varint64 takes 1..10 bytes
 // Smallest well-formed filter: an empty body and a 1-byte varint. Anything
 // shorter is not a filter of any key set and matches nothing.
 constexpr size_t kMinFilterBytes = 1 + kFixedTrailerBytes;  // bytes
@@ -43,6 +44,10 @@ constexpr size_t kMinFilterBytes = 1 + kFixedTrailerBytes;  // bytes
 // corrupt.
 constexpr int kMinStoredBitsPerKey = 1;    // bits per key
 constexpr int kMaxStoredBitsPerKey = 100;  // bits per key
+// Every setting FilterOptions allows writes a filter the reader accepts.
+static_assert(kMinStoredBitsPerKey <= kMinBitsPerKey &&
+                  kMaxBitsPerKey <= kMaxStoredBitsPerKey,
+              "filter_policy.h's bits/key range lies within the format's");
 
 // Probe i of a key tests bit ProbeBit(ProbeHash(hash) * kProbeMultipliers[i],
 // block bits) of its block. 32 odd constants (30 used, padded to four 8-lane

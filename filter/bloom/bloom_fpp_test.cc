@@ -6,20 +6,14 @@
 
 #include <cstdint>
 #include <memory>
-#include <string>
 #include <tuple>
 
 #include "filter/bloom/bloom.h"
-#include "filter/bloom_like_policy.h"
 #include "gtest/gtest.h"
-#include "tests/testing/filter_test_util.h"
+#include "tests/testing/fpp_check.h"
 
 namespace sstfilter {
 namespace {
-
-using ::sstfilter::test::BuildFilter;
-using ::sstfilter::test::CountMatches;
-using ::sstfilter::test::Keys16;
 
 constexpr double kPromisedFactor =
     1.05;  // measured rate <= this * requested fpp
@@ -33,29 +27,12 @@ TEST_P(BloomFppTest, MeasuredRateWithinPromise) {
   absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
       NewBloomFilterPolicy(FilterOptions::Fpp(fpp));
   ASSERT_TRUE(policy.ok()) << policy.status();
-
   // At least 10^7 probes; at the lowest rates 3 * 10^7 so that about 3,000
   // false positives keep the sampling error (1.8%) well inside the 5% margin.
   const uint64_t probes = fpp < 0.001 ? 30000000 : 10000000;
   const uint64_t filters = n >= 1000000 ? 1 : 1000000 / n;
-  const uint64_t probes_per_filter = probes / filters;
-  uint64_t matches = 0;
-  for (uint64_t f = 0; f < filters; ++f) {
-    // Sets 2f (added) and 2f + 1 (absent) are disjoint.
-    const std::string filter = BuildFilter(**policy, Keys16(2 * f, 0, n));
-    std::unique_ptr<FilterReader> reader = (*policy)->NewReader(filter);
-    ASSERT_EQ(CountMatches(*reader, 2 * f, 0, std::min<uint64_t>(n, 1000)),
-              std::min<uint64_t>(n, 1000));
-    matches += CountMatches(*reader, 2 * f + 1, 0, probes_per_filter);
-  }
-  const double measured = static_cast<double>(matches) /
-                          static_cast<double>(filters * probes_per_filter);
-  RecordProperty("measured_over_requested", std::to_string(measured / fpp));
-  std::printf("fpp=%g n=%llu bits/key=%.3f k=%d measured=%.5g%% ratio=%.4f\n",
-              fpp, static_cast<unsigned long long>(n), (*policy)->BitsPerKey(),
-              AsBloomLike(**policy)->NumProbes(), 100 * measured,
-              measured / fpp);
-  EXPECT_LE(measured, kPromisedFactor * fpp);
+  test::ExpectFppWithinPromise(test::MeasureFpp(**policy, n, filters, probes),
+                               fpp, kPromisedFactor);
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -5,7 +5,7 @@
 // needs a new marker and Name(), not new vectors.
 //
 // To regenerate after a deliberate format change: set kRegenerate to true, run
-//   bazel test //filter:bloom_golden_test --test_output=all
+//   bazel test //filter/bloom:bloom_golden_test --test_output=all
 // paste the printed values, and set it back (while it is on, every test fails).
 
 #include <cstdint>
@@ -33,15 +33,10 @@ using ::sstfilter::test::Hex64;
 
 constexpr bool kRegenerate = false;
 
-// In regenerate mode prints `name = actual` and fails; otherwise compares.
-template <typename T>
-void CheckGolden(const char* name, const T& actual, const T& expected) {
-  test::CheckGolden(kRegenerate, name, actual, expected);
-}
-
 void CheckGoldenHex(const char* name, const std::string& actual,
                     const char* hex) {
-  CheckGolden(name, absl::BytesToHexString(actual), std::string(hex));
+  test::CheckGolden(kRegenerate, name, absl::BytesToHexString(actual),
+                    std::string(hex));
 }
 
 std::unique_ptr<const FilterPolicy> Policy(const FilterOptions& options) {
@@ -52,14 +47,18 @@ TEST(BloomGoldenTest, KeyHash) {
   // XXH3-64, seed 0. The empty-input value is the one xxHash documents for
   // XXH3_64bits (0x2D06800538D394C2, in its sanity tests); the others pin
   // libxxhash's output.
-  CheckGolden("hash('')", Hex64(Hash64("")), std::string("2d06800538d394c2"));
-  CheckGolden("hash('a')", Hex64(Hash64("a")), std::string("e6c632b61e964e1f"));
-  CheckGolden("hash('hello')", Hex64(Hash64("hello")),
-              std::string("9555e8555c62dcfd"));
-  CheckGolden("hash(Key16(0, 0))", Hex64(Hash64(Key16(0, 0))),
-              std::string("a80e9a467e21a67d"));
-  CheckGolden("hash(200 x 'x')", Hex64(Hash64(std::string(200, 'x'))),
-              std::string("50ef124fb1e4de53"));
+  test::CheckGolden(kRegenerate, "hash('')", Hex64(Hash64("")),
+                    std::string("2d06800538d394c2"));
+  test::CheckGolden(kRegenerate, "hash('a')", Hex64(Hash64("a")),
+                    std::string("e6c632b61e964e1f"));
+  test::CheckGolden(kRegenerate, "hash('hello')", Hex64(Hash64("hello")),
+                    std::string("9555e8555c62dcfd"));
+  test::CheckGolden(kRegenerate, "hash(Key16(0, 0))",
+                    Hex64(Hash64(Key16(0, 0))),
+                    std::string("a80e9a467e21a67d"));
+  test::CheckGolden(kRegenerate, "hash(200 x 'x')",
+                    Hex64(Hash64(std::string(200, 'x'))),
+                    std::string("50ef124fb1e4de53"));
 }
 
 TEST(BloomGoldenTest, SmallFilters) {
@@ -106,8 +105,9 @@ TEST(BloomGoldenTest, LargeFilters) {
   for (const Case& c : cases) {
     const std::string filter =
         BuildFilter(*Policy(c.options), Keys16(0, 0, c.n));
-    CheckGolden(c.name, absl::StrCat(filter.size(), " ", Hex64(Hash64(filter))),
-                absl::StrCat(c.size, " ", c.hash));
+    test::CheckGolden(kRegenerate, c.name,
+                      absl::StrCat(filter.size(), " ", Hex64(Hash64(filter))),
+                      absl::StrCat(c.size, " ", c.hash));
   }
 }
 
@@ -116,8 +116,9 @@ TEST(BloomGoldenTest, FirstFalsePositives) {
       Policy(FilterOptions::BitsPerKey(10));
   const std::string filter = BuildFilter(*policy, Keys16(0, 0, 10000));
   std::unique_ptr<FilterReader> reader = policy->NewReader(filter);
-  CheckGolden("first false positives", FirstMatches(*reader, 1, 8),
-              std::string("320,461,483,529,757,853,888,925"));
+  test::CheckGolden(kRegenerate, "first false positives",
+                    FirstMatches(*reader, 1, 8),
+                    std::string("320,461,483,529,757,853,888,925"));
 }
 
 }  // namespace

@@ -59,7 +59,7 @@ uint64_t PackedFilter::NumKeys() const {
   // before the trailer's last three bytes, so decoding stops inside the filter.
   const char* varint = body_ + body_bits() / 8;
   uint64_t num_keys = 0;
-  GetVarint64Ptr(varint, varint + kMaxVarintBytes, &num_keys);
+  GetVarint64Ptr(varint, varint + kMaxVarint64Bytes, &num_keys);
   return num_keys;
 }
 

@@ -6,20 +6,15 @@
 // it checks one filter of 10^8 keys at 1%, 0.1% and 30% instead.
 
 #include <cstdint>
-#include <cstdio>
 #include <memory>
-#include <string>
 #include <tuple>
 
 #include "filter/burr/burr.h"
 #include "gtest/gtest.h"
-#include "tests/testing/filter_test_util.h"
+#include "tests/testing/fpp_check.h"
 
 namespace sstfilter {
 namespace {
-
-using ::sstfilter::test::CountMatches;
-using ::sstfilter::test::Key16;
 
 constexpr double kPromisedFactor = 1.05;  // measured <= this * requested fpp
 
@@ -32,28 +27,9 @@ TEST_P(BumpedRibbonFppTest, MeasuredRateWithinPromise) {
   absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
       NewBumpedRibbonFilterPolicy(FilterOptions::Fpp(fpp));
   ASSERT_TRUE(policy.ok()) << policy.status();
-  const uint64_t probes = 10000000;
   const uint64_t filters = n >= 1000000 ? 1 : 100000 / n;
-  const uint64_t probes_per_filter = probes / filters;
-  uint64_t matches = 0;
-  double bits = 0;
-  for (uint64_t f = 0; f < filters; ++f) {
-    // Keys made one at a time: 10^8 of them at once would take gigabytes.
-    std::unique_ptr<FilterBuilder> builder = (*policy)->NewBuilder();
-    for (uint64_t i = 0; i < n; ++i) builder->AddKey(Key16(2 * f, i));
-    std::string filter;
-    builder->Finish(&filter);
-    bits += 8.0 * static_cast<double>(filter.size()) / static_cast<double>(n);
-    std::unique_ptr<FilterReader> reader = (*policy)->NewReader(filter);
-    ASSERT_EQ(CountMatches(*reader, 2 * f, 0, n), n);
-    matches += CountMatches(*reader, 2 * f + 1, 0, probes_per_filter);
-  }
-  const double measured = static_cast<double>(matches) /
-                          static_cast<double>(filters * probes_per_filter);
-  std::printf("fpp=%g n=%llu bits/key=%.3f measured=%.5g%% ratio=%.4f\n", fpp,
-              static_cast<unsigned long long>(n), bits / filters,
-              100 * measured, measured / fpp);
-  EXPECT_LE(measured, kPromisedFactor * fpp);
+  test::ExpectFppWithinPromise(test::MeasureFpp(**policy, n, filters, 10000000),
+                               fpp, kPromisedFactor);
 }
 
 #ifdef SSTFILTER_BURR_FPP_AT_10_8

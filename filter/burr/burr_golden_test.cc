@@ -32,28 +32,24 @@ using ::sstfilter::test::Hex64;
 
 constexpr bool kRegenerate = false;
 
-template <typename T>
-void CheckGolden(const char* name, const T& actual, const T& expected) {
-  test::CheckGolden(kRegenerate, name, actual, expected);
-}
-
 std::unique_ptr<const FilterPolicy> Policy(const FilterOptions& options) {
   return std::move(*NewBumpedRibbonFilterPolicy(options));
 }
 
 TEST(BumpedRibbonGoldenTest, SmallFilters) {
   const auto policy = Policy(FilterOptions::Fpp(0.01));
-  CheckGolden("{}", absl::BytesToHexString(BuildFilter(*policy, {})),
-              std::string("00000003b706"));
-  CheckGolden(
-      "{hello, world}",
+  test::CheckGolden(kRegenerate, "{}",
+                    absl::BytesToHexString(BuildFilter(*policy, {})),
+                    std::string("00000003b706"));
+  test::CheckGolden(
+      kRegenerate, "{hello, world}",
       absl::BytesToHexString(BuildFilter(*policy, {"hello", "world"})),
       std::string(
           "c55f6a31bc1a0b9890e6ca639c8436a3cfea14c04652180daf06729b6cb7b21a"
           "4adb0f24f6a7148a45bbeb23db6f1a2e805073971f5c57f20002000101010006"
           "b706"));
-  CheckGolden(
-      "10 keys at 10 bits/key",
+  test::CheckGolden(
+      kRegenerate, "10 keys at 10 bits/key",
       absl::BytesToHexString(BuildFilter(*Policy(FilterOptions::BitsPerKey(10)),
                                          Keys16(0, 0, 10))),
       std::string(
@@ -80,8 +76,9 @@ TEST(BumpedRibbonGoldenTest, LargeFilters) {
   for (const Case& c : cases) {
     const std::string filter =
         BuildFilter(*Policy(c.options), Keys16(0, 0, c.n));
-    CheckGolden(c.name, absl::StrCat(filter.size(), " ", Hex64(Hash64(filter))),
-                std::string(c.size_and_hash));
+    test::CheckGolden(kRegenerate, c.name,
+                      absl::StrCat(filter.size(), " ", Hex64(Hash64(filter))),
+                      std::string(c.size_and_hash));
   }
 }
 
@@ -89,8 +86,9 @@ TEST(BumpedRibbonGoldenTest, FirstFalsePositives) {
   const auto policy = Policy(FilterOptions::Fpp(0.01));
   const std::string filter = BuildFilter(*policy, Keys16(0, 0, 10000));
   std::unique_ptr<FilterReader> reader = policy->NewReader(filter);
-  CheckGolden("first false positives", FirstMatches(*reader, 1, 8),
-              std::string("34,179,202,223,250,797,807,854"));
+  test::CheckGolden(kRegenerate, "first false positives",
+                    FirstMatches(*reader, 1, 8),
+                    std::string("34,179,202,223,250,797,807,854"));
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include "filter/burr/burr_format.h"
 #include "filter/burr/burr_probe.h"
 #include "filter/filter_policy.h"
+#include "filter/internal/cpu_features.h"
 #include "filter/internal/key_hash.h"
 
 namespace sstfilter {
@@ -40,7 +41,8 @@ std::unique_ptr<FilterReader> NewAvx512Reader(const ParsedFilter& filter);
 
 // Shared by the readers of a well-formed filter. Aligned to a cache line (see
 // first_layer_).
-class alignas(64) BumpedRibbonReaderBase : public FilterReader {
+class alignas(filter_internal::kCacheLineBytes) BumpedRibbonReaderBase
+    : public FilterReader {
  public:
   explicit BumpedRibbonReaderBase(const ParsedFilter& filter)
       : first_layer_(filter.layers[0]), seed_(filter.seed), filter_(filter) {}

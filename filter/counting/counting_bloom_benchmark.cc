@@ -15,25 +15,20 @@
 #include "benchmark/benchmark.h"
 #include "filter/counting/counting_bloom.h"
 #include "filter/filter_policy.h"
-#include "util/coding.h"
+#include "tests/testing/filter_test_util.h"
 
 namespace sstfilter {
 namespace {
 
 constexpr size_t kKeyBytes = 16;
 
-// n distinct 16-byte keys of set `set` in one flat buffer: splitmix64 of the
-// index, then the set, so different sets never share a key.
+// The tests' keys Key16(set, 0..n-1) in one flat buffer: different sets never
+// share a key.
 class Keys {
  public:
-  Keys(uint64_t set, size_t n) : bytes_(n * kKeyBytes, '\0') {
-    for (size_t i = 0; i < n; ++i) {
-      uint64_t x = (i ^ (set << 48)) + 0x9e3779b97f4a7c15ULL;
-      x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-      x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-      EncodeFixed64(&bytes_[i * kKeyBytes], x ^ (x >> 31));
-      EncodeFixed64(&bytes_[i * kKeyBytes + 8], set);
-    }
+  Keys(uint64_t set, size_t n) {
+    bytes_.reserve(n * kKeyBytes);
+    for (size_t i = 0; i < n; ++i) bytes_ += test::Key16(set, i);
   }
   size_t size() const { return bytes_.size() / kKeyBytes; }
   absl::string_view operator[](size_t i) const {

@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "filter/bloom/bloom_format.h"
+#include "filter/internal/cpu_features.h"
 
 namespace sstfilter {
 namespace counting_internal {
@@ -22,6 +23,8 @@ constexpr int kLog2CountersPerBlock = 7;  // log2(kCountersPerBlock)
 constexpr int kSaturated = 15;  // largest value of a 4-bit counter
 
 static_assert(kCountersPerBlock * kCounterBits == kBlockBytes * 8);
+static_assert(kBlockBytes == filter_internal::kCacheLineBytes,
+              "a block is one cache line");
 static_assert(1 << kLog2CountersPerBlock == kCountersPerBlock);
 
 // One cache line of counters. Counter c is the low nibble of byte c / 2 when c

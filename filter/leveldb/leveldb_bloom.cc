@@ -26,14 +26,13 @@ constexpr size_t kMinFilterBits = 64;
 constexpr int kDeltaRotation = 17;
 // LevelDB's k = floor(0.69 * bits/key).
 constexpr double kLevelDbProbesPerBit = 0.69;
-// Hash values ExpectedFpp tries against the filter.
-constexpr size_t kFppSampleHashes = size_t{1} << 15;
 // A filter built from an fpp and at least this many bits is checked against
 // sample hashes: below it LevelDB's probe sequence behaves as an ideal Bloom
 // filter's, above it (from about 2^18 bits) its correlated probes drift.
 constexpr size_t kCheckedFilterBits = size_t{1} << 16;
-// Sample hashes for that check: enough for about kCheckSampleMatches matches
-// at the target rate, within [kMinCheckSamples, kMaxCheckSamples].
+// Sample hashes for that check (SampledFpp, util/bloom_math.h): enough for
+// about kCheckSampleMatches matches at the target rate, within
+// [kMinCheckSamples, kMaxCheckSamples].
 constexpr double kCheckSampleMatches = 1024;
 constexpr size_t kMinCheckSamples = size_t{1} << 12;
 constexpr size_t kMaxCheckSamples = size_t{1} << 20;
@@ -59,7 +58,7 @@ void SetProbes(uint32_t h, int k, Bits num_bits, char* array) {
   }
 }
 
-// Always inlined, so that CountSampleMatches below holds its own copy.
+// Always inlined, so that each sampled rate below holds its own copy.
 template <typename Bits>
 __attribute__((always_inline)) inline bool TestProbes(uint32_t h, int k,
                                                       Bits num_bits,
@@ -82,47 +81,21 @@ bool ProbesMatch(uint32_t h, int k, size_t num_bits, const char* array) {
   return TestProbes(h, k, num_bits, array);
 }
 
-// Clang's coverage instrumentation (libFuzzer's guidance) left out of one
-// function. ExpectedFpp and the builder's check probe the filter with tens of
-// thousands of fixed sample hashes; traced, every comparison in that loop is a
-// call, which made ExpectedFpp 5 times slower under libFuzzer (about 0.6 ms a
-// reader) and told the fuzzer nothing, as the hashes do not come from its
-// input. AddressSanitizer and UBSan still check the loop.
-#if defined(__clang__)
-#define SSTFILTER_NO_COVERAGE __attribute__((no_sanitize("coverage")))
-#else
-#define SSTFILTER_NO_COVERAGE
-#endif
-
-// The number of the hashes 0, step, 2 * step, ... (num_samples of them, mod
-// 2^32) that match.
-template <typename Bits>
-SSTFILTER_NO_COVERAGE size_t CountSampleMatches(const char* array,
-                                                Bits num_bits, int k,
-                                                size_t num_samples,
-                                                uint32_t step) {
-  size_t matches = 0;
-  uint32_t h = 0;
-  for (size_t i = 0; i < num_samples; ++i, h += step) {
-    matches += TestProbes(h, k, num_bits, array);
+// The fraction of num_samples evenly spread 32-bit hash values that match
+// (SampledFpp, util/bloom_math.h): the false-positive rate of the filter for a
+// uniformly distributed hash, measured rather than modelled, because no
+// formula captures LevelDB's correlated probes.
+double SampledFilterFpp(const char* array, size_t num_bits, int k,
+                        size_t num_samples) {
+  if (FitsUint32(num_bits)) {
+    const auto bits32 = static_cast<uint32_t>(num_bits);
+    return SampledFpp(
+        [=](uint32_t h) { return TestProbes(h, k, bits32, array); },
+        num_samples);
   }
-  return matches;
-}
-
-// The fraction of num_samples evenly spread 32-bit hash values that match: the
-// false-positive rate of the filter for a uniformly distributed hash, measured
-// rather than modelled, because no formula captures LevelDB's correlated
-// probes. The step between samples is odd (so they are distinct) and near
-// 2^32 / golden ratio (so they spread evenly).
-double SampledFpp(const char* array, size_t num_bits, int k,
-                  size_t num_samples) {
-  constexpr uint32_t kSampleStep = 0x9e3779b1;
-  const size_t matches =
-      FitsUint32(num_bits)
-          ? CountSampleMatches(array, static_cast<uint32_t>(num_bits), k,
-                               num_samples, kSampleStep)
-          : CountSampleMatches(array, num_bits, k, num_samples, kSampleStep);
-  return static_cast<double>(matches) / static_cast<double>(num_samples);
+  return SampledFpp(
+      [=](uint32_t h) { return TestProbes(h, k, num_bits, array); },
+      num_samples);
 }
 
 class LevelDbBloomBuilder : public FilterBuilder {
@@ -157,8 +130,8 @@ class LevelDbBloomBuilder : public FilterBuilder {
       const double samples = std::clamp(kCheckSampleMatches / target_fpp_,
                                         static_cast<double>(kMinCheckSamples),
                                         static_cast<double>(kMaxCheckSamples));
-      if (SampledFpp(dst->data() + start, num_bits, k_,
-                     static_cast<size_t>(samples)) <= target_fpp_) {
+      if (SampledFilterFpp(dst->data() + start, num_bits, k_,
+                           static_cast<size_t>(samples)) <= target_fpp_) {
         break;
       }
       bits_per_key = std::min(bits_per_key * kGrowthFactor, kMaxBitsPerKey);
@@ -221,19 +194,20 @@ class LevelDbBloomReader : public FilterReader {
   using FilterReader::MayMatch;
 
   // Measured on the filter itself, since the format stores no key count: the
-  // fraction of kFppSampleHashes evenly spread 32-bit hash values that match.
-  // A formula from the fill would not do: LevelDB's probe sequence correlates
-  // probes, so large filters set fewer bits yet match more often than an ideal
-  // Bloom filter (1.3% measured against a 0.43% fill estimate at 10^6 keys and
-  // 10 bits/key), and the sample sees that. Sampling error is about
-  // 1 / sqrt(kFppSampleHashes * p) relative (6% at p = 1%). When no sample
-  // matches, the fill estimate (bits set / bits)^k stands in. Costs
-  // kFppSampleHashes probes.
+  // fraction of kFppSampleHashes (util/bloom_math.h) evenly spread 32-bit hash
+  // values that match. A formula from the fill would not do: LevelDB's probe
+  // sequence correlates probes, so large filters set fewer bits yet match more
+  // often than an ideal Bloom filter (1.3% measured against a 0.43% fill
+  // estimate at 10^6 keys and 10 bits/key), and the sample sees that. Sampling
+  // error is about 1 / sqrt(kFppSampleHashes * p) relative (4% at p = 1%).
+  // When no sample matches, the fill estimate (bits set / bits)^k stands in.
+  // Costs kFppSampleHashes probes.
   double ExpectedFpp() const override {
     if (verdict_ != Verdict::kProbe) {
       return verdict_ == Verdict::kMatchAll ? 1.0 : 0.0;
     }
-    const double sampled = SampledFpp(array_, num_bits_, k_, kFppSampleHashes);
+    const double sampled =
+        SampledFilterFpp(array_, num_bits_, k_, kFppSampleHashes);
     if (sampled > 0) return sampled;
     size_t set = 0;
     for (size_t i = 0; i < num_bits_ / 8; ++i) {

@@ -18,7 +18,7 @@
 //   (h + i * delta) mod num_bits, delta = h rotated right by 17 bits,
 // with h + i * delta computed in 32 bits. Bit b is bit (b mod 8) of byte b / 8.
 //
-// ExpectedFpp() of a reader measures the filter against 2^15 evenly spread hash
+// ExpectedFpp() of a reader measures the filter against 2^16 evenly spread hash
 // values (the format stores no key count, and no formula captures LevelDB's
 // correlated probes); it costs that many probes.
 //

@@ -1,43 +1,43 @@
 // Tests of the LevelDB-compatible Bloom filter
 // (filter/leveldb/leveldb_bloom.h): LevelDB's own golden vectors and accuracy
-// criteria, frozen hashes of whole filters, the reader's answers on malformed
-// filters, and the API's contracts. tests/leveldb_differential_test.cc compares
-// the bytes with LevelDB itself.
+// criteria, frozen hashes of whole filters, the sampled ExpectedFpp, sizing,
+// the promise of policies built from an fpp (measured and grown filters), and
+// the reader's decision table on malformed filters. What every policy promises
+// is checked for this one by tests/testing/policy_contract_test.cc;
+// tests/leveldb_differential_test.cc compares the bytes with LevelDB itself.
 
 #include "filter/leveldb/leveldb_bloom.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/strings/escaping.h"
-#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/string_view.h"
 #include "filter/bloom_like_policy.h"
 #include "filter/filter_policy.h"
 #include "gtest/gtest.h"
+#include "tests/testing/filter_test_util.h"
+#include "tests/testing/fpp_check.h"
+#include "tests/testing/golden.h"
 #include "tests/testing/random.h"
 #include "util/hash.h"
 
 namespace sstfilter {
 namespace {
 
+using ::sstfilter::test::BuildFilter;
+
 // Golden values below are part of the on-disk format. To regenerate them after
-// a deliberate format change (which also needs a new policy Name()), run
-//   bazel test //filter:leveldb_bloom_test
-//   --test_env=SSTFILTER_REGENERATE_GOLDENS=1
-// and paste the printed values; the tests fail while the variable is set.
-bool RegenerateGoldens() {
-  const char* value = std::getenv("SSTFILTER_REGENERATE_GOLDENS");
-  return value != nullptr && *value != '\0' && std::string(value) != "0";
-}
+// a deliberate format change (which also needs a new policy Name()): set
+// kRegenerate to true, run
+//   bazel test //filter/leveldb:leveldb_bloom_test --test_output=all
+// paste the printed values, and set it back (while it is on, the test fails).
+constexpr bool kRegenerate = false;
 
 std::unique_ptr<const FilterPolicy> MakePolicy(const FilterOptions& options) {
   auto policy = NewLevelDbBloomPolicy(options);
@@ -49,30 +49,10 @@ std::unique_ptr<const FilterPolicy> BitsPerKeyPolicy(double bits_per_key) {
   return MakePolicy(FilterOptions::BitsPerKey(bits_per_key));
 }
 
-// Builds a filter from keys with policy's builder.
-std::string BuildFilter(const FilterPolicy& policy,
-                        const std::vector<std::string>& keys) {
-  std::unique_ptr<FilterBuilder> builder = policy.NewBuilder();
-  for (const std::string& key : keys) builder->AddKey(key);
-  std::string filter;
-  builder->Finish(&filter);
-  return filter;
-}
-
 // In the style of LevelDB's bloom_test.cc: Add keys, Build, then ask Matches.
 class LevelDbBloomTest : public testing::Test {
  protected:
   LevelDbBloomTest() : policy_(BitsPerKeyPolicy(10)) {}
-
-  void UsePolicy(const FilterOptions& options) {
-    policy_ = MakePolicy(options);
-  }
-
-  void Reset() {
-    keys_.clear();
-    filter_.clear();
-    reader_.reset();
-  }
 
   void Add(absl::string_view key) { keys_.emplace_back(key); }
 
@@ -82,20 +62,9 @@ class LevelDbBloomTest : public testing::Test {
     reader_ = policy_->NewReader(filter_);
   }
 
-  size_t FilterSize() const { return filter_.size(); }
-
   bool Matches(absl::string_view key) {
     if (!keys_.empty() || reader_ == nullptr) Build();
     return reader_->MayMatch(key);
-  }
-
-  // LevelDB's measure: 10,000 4-byte keys that no test adds.
-  double FalsePositiveRate() {
-    int positives = 0;
-    for (uint32_t i = 0; i < 10000; ++i) {
-      positives += Matches(test::Fixed32Key(i + 1000000000));
-    }
-    return positives / 10000.0;
   }
 
   std::unique_ptr<const FilterPolicy> policy_;
@@ -103,12 +72,6 @@ class LevelDbBloomTest : public testing::Test {
   std::string filter_;
   std::unique_ptr<FilterReader> reader_;
 };
-
-TEST_F(LevelDbBloomTest, EmptyFilter) {
-  EXPECT_FALSE(Matches("hello"));
-  EXPECT_FALSE(Matches("world"));
-  EXPECT_EQ(reader_->ExpectedFpp(), 0.0);
-}
 
 TEST_F(LevelDbBloomTest, Small) {
   Add("hello");
@@ -189,61 +152,25 @@ TEST(LevelDbBloomGoldenTest, WholeFilters) {
         false_positives.push_back(i);
       }
     }
-    if (RegenerateGoldens()) {
-      std::string fps;
-      for (int i : false_positives) {
-        absl::StrAppend(&fps, fps.empty() ? "" : ", ", i);
-      }
-      std::printf("      {FilterOptions::%s, 0x%016llx, %zu, {%s}},\n",
-                  Describe(golden.options).c_str(),
-                  static_cast<unsigned long long>(Hash64(filter)),
-                  filter.size(), fps.c_str());
-      continue;
-    }
-    SCOPED_TRACE(Describe(golden.options));
-    EXPECT_EQ(Hash64(filter), golden.filter_hash);
-    EXPECT_EQ(filter.size(), golden.filter_size);
-    EXPECT_EQ(false_positives, golden.first_false_positives);
-  }
-  EXPECT_FALSE(RegenerateGoldens())
-      << "Goldens printed above; paste them into FilterGoldens() and unset "
-         "SSTFILTER_REGENERATE_GOLDENS.";
-}
-
-// ExpectedFpp tracks the rate the filter really has, including at sizes where
-// LevelDB's correlated probes make it worse than an ideal Bloom filter (at
-// 100,000 keys: about 1.4% measured, where the fill suggests under 0.5%).
-TEST(LevelDbBloomReaderTest, ExpectedFppTracksTheMeasuredRate) {
-  std::unique_ptr<const FilterPolicy> policy = BitsPerKeyPolicy(10);
-  test::Random rng(0xe4f);
-  for (size_t n : {size_t{1000}, size_t{100000}}) {
-    SCOPED_TRACE(testing::Message() << n << " keys");
-    std::vector<std::string> added;
-    for (size_t i = 0; i < n; ++i) added.push_back(rng.Bytes(16) + "a");
-    const std::string filter = BuildFilter(*policy, added);
-    std::unique_ptr<FilterReader> reader = policy->NewReader(filter);
-    constexpr size_t kProbes = 400000;
-    size_t positives = 0;
-    for (size_t i = 0; i < kProbes; ++i) {
-      positives += reader->MayMatch(rng.Bytes(16) + "b");
-    }
-    const double measured = static_cast<double>(positives) / kProbes;
-    // Sampling error of ExpectedFpp (2^15 hashes) is about 6% at 1%, of the
-    // measurement about 1.6%: 20% is over three standard deviations.
-    EXPECT_NEAR(reader->ExpectedFpp(), measured, 0.2 * measured);
+    test::CheckGolden(
+        kRegenerate, Describe(golden.options),
+        test::FilterGoldenRow(Hash64(filter), filter.size(), false_positives),
+        test::FilterGoldenRow(golden.filter_hash, golden.filter_size,
+                              golden.first_false_positives));
   }
 }
 
 // ExpectedFpp sees what a formula misses: with one bit of 64 set and 30
 // probes, (1/64)^30 would say "never", but a hash whose delta is 0 mod 64
 // (probability 1/64) probes one bit 30 times, which is the set bit with
-// probability 1/64. The exact rate for uniform 32-bit hashes is 1/4096, and
-// the evenly spread sample finds exactly that.
+// probability 1/64. The exact rate for uniform 32-bit hashes is 1/4096 (16 of
+// the 2^16 sample hashes); the evenly spread sample finds it to within its
+// standard error, 25% for 16 matches (it finds 17).
 TEST(LevelDbBloomReaderTest, ExpectedFppSeesRepeatedProbes) {
   std::unique_ptr<const FilterPolicy> policy = BitsPerKeyPolicy(10);
-  EXPECT_DOUBLE_EQ(
+  EXPECT_NEAR(
       policy->NewReader(std::string(7, '\0') + "\x80\x1e")->ExpectedFpp(),
-      1.0 / 4096);
+      1.0 / 4096, 0.25 / 4096);
 }
 
 // When no sampled hash matches, ExpectedFpp falls back to (bits set / bits)^k,
@@ -251,7 +178,7 @@ TEST(LevelDbBloomReaderTest, ExpectedFppSeesRepeatedProbes) {
 TEST(LevelDbBloomReaderTest, ExpectedFppOfSparseFilters) {
   std::unique_ptr<const FilterPolicy> policy = BitsPerKeyPolicy(10);
   // One bit of 8192 set, 30 probes: a match needs 26 bits of the hash just so
-  // (2^-26), which 2^15 samples do not find.
+  // (2^-26), which the 2^16 sample hashes do not find.
   EXPECT_DOUBLE_EQ(policy
                        ->NewReader(std::string(512, '\0') + "\x10" +
                                    std::string(511, '\0') + "\x1e")
@@ -261,61 +188,10 @@ TEST(LevelDbBloomReaderTest, ExpectedFppOfSparseFilters) {
             0.0);
 }
 
-// LevelDB's schedule of filter sizes in bloom_test.cc.
-int NextLength(int length) {
-  if (length < 10) return length + 1;
-  if (length < 100) return length + 10;
-  if (length < 1000) return length + 100;
-  return length + 1000;
-}
-
-// LevelDB's VaryingLengths criteria, at 10 bits/key: a bounded size, no false
-// negatives, every false-positive rate at most 2%, and "mediocre" filters
-// (over 1.25%) at most a fifth as many as the good ones.
-TEST_F(LevelDbBloomTest, VaryingLengths) {
-  int mediocre_filters = 0;
-  int good_filters = 0;
-  for (int length = 1; length <= 10000; length = NextLength(length)) {
-    Reset();
-    for (int i = 0; i < length; ++i) Add(test::Fixed32Key(i));
-    Build();
-
-    ASSERT_LE(FilterSize(), static_cast<size_t>((length * 10 / 8) + 40))
-        << length;
-    for (int i = 0; i < length; ++i) {
-      ASSERT_TRUE(Matches(test::Fixed32Key(i)))
-          << "Length " << length << "; key " << i;
-    }
-    const double rate = FalsePositiveRate();
-    ASSERT_LE(rate, 0.02) << "Length " << length;
-    if (rate > 0.0125) {
-      ++mediocre_filters;
-    } else {
-      ++good_filters;
-    }
-  }
-  EXPECT_LE(mediocre_filters, good_filters / 5);
-}
-
-// Keys of every length 0..40 and every byte value, at every bits/key LevelDB
-// allows.
-TEST(LevelDbBloomAccuracyTest, NoFalseNegatives) {
-  constexpr uint64_t kSeed = 0xfa15e;
-  SCOPED_TRACE(testing::Message() << "random seed " << kSeed);
-  test::Random rng(kSeed);
-  for (int bits_per_key = 1; bits_per_key <= 30; ++bits_per_key) {
-    std::unique_ptr<const FilterPolicy> policy = BitsPerKeyPolicy(bits_per_key);
-    for (size_t n : {0, 1, 2, 3, 7, 8, 63, 64, 65, 100, 1000, 5000}) {
-      const std::vector<std::string> keys = test::RandomKeys(&rng, n, 0, 40);
-      const std::string filter = BuildFilter(*policy, keys);
-      std::unique_ptr<FilterReader> reader = policy->NewReader(filter);
-      for (const std::string& key : keys) {
-        ASSERT_TRUE(reader->MayMatch(key))
-            << "bits/key " << bits_per_key << ", " << n << " keys, key "
-            << absl::CEscape(key);
-      }
-    }
-  }
+// LevelDB's VaryingLengths criteria, at 10 bits/key
+// (tests/testing/fpp_check.h).
+TEST(LevelDbBloomAccuracyTest, VaryingLengths) {
+  test::ExpectLevelDbVaryingLengths(*BitsPerKeyPolicy(10));
 }
 
 // Filter size: max(64, floor(n * bits/key)) bits in whole bytes, then the probe
@@ -339,33 +215,6 @@ TEST(LevelDbBloomFormatTest, SizeAndProbeByte) {
   }
 }
 
-// The accuracy tests' keys: 16 random bytes, the low bit of the first byte
-// clear for added keys and set for absent ones, which keeps the two apart.
-std::string BuildRandomFilter(const FilterPolicy& policy, size_t num_keys,
-                              test::Random* rng) {
-  std::unique_ptr<FilterBuilder> builder = policy.NewBuilder();
-  for (size_t i = 0; i < num_keys; ++i) {
-    std::string key = rng->Bytes(16);
-    key[0] = static_cast<char>(key[0] & ~1);
-    builder->AddKey(key);
-  }
-  std::string filter;
-  builder->Finish(&filter);
-  return filter;
-}
-
-// The share of num_probes absent keys that reader matches.
-double MeasuredFpp(const FilterReader& reader, size_t num_probes,
-                   test::Random* rng) {
-  size_t positives = 0;
-  for (size_t i = 0; i < num_probes; ++i) {
-    std::string key = rng->Bytes(16);
-    key[0] = static_cast<char>(key[0] | 1);
-    positives += reader.MayMatch(key);
-  }
-  return static_cast<double>(positives) / static_cast<double>(num_probes);
-}
-
 // A policy sized from a rate delivers it: measured rate at most 1.15 times the
 // target, with 1,000,000 absent keys (about 1,000 false positives even at
 // 0.1%).
@@ -374,28 +223,17 @@ double MeasuredFpp(const FilterReader& reader, size_t num_probes,
 // bits, drifts from an ideal Bloom filter once the array passes about 2^18 bits
 // (LevelDB 1.23 itself measures 1.46% at 100,000 keys and 10 bits/key, where
 // the ideal is 0.84%), so the policy only keeps its promise because its builder
-// measures large filters and grows those that miss. Also checked: the stored
-// size is reported, so a test can see the growth is bounded.
+// measures large filters and grows those that miss. Also checked: the growth
+// stays within the builder's bound.
 TEST(LevelDbBloomAccuracyTest, FppPolicyMeetsItsTarget) {
-  constexpr size_t kKeys = 100000;
-  constexpr size_t kProbes = 1000000;
-  uint64_t seed = 0xacc0;
+  constexpr uint64_t kKeys = 100000;
   for (double fpp : {0.1, 0.01, 0.001}) {
-    ++seed;
-    SCOPED_TRACE(testing::Message() << "fpp " << fpp << ", seed " << seed);
-    test::Random rng(seed);
     std::unique_ptr<const FilterPolicy> policy =
         MakePolicy(FilterOptions::Fpp(fpp));
-    const std::string filter = BuildRandomFilter(*policy, kKeys, &rng);
-    std::unique_ptr<FilterReader> reader = policy->NewReader(filter);
-    const double measured = MeasuredFpp(*reader, kProbes, &rng);
-    EXPECT_LE(measured, 1.15 * fpp);
-    // Growth stays within the builder's bound (kGrowthFactor^kMaxGrowths).
-    const double stored_bits_per_key = (filter.size() - 1) * 8.0 / kKeys;
-    EXPECT_LE(stored_bits_per_key, policy->BitsPerKey() * 4.3);
-    std::cout << "fpp " << fpp << ": measured " << measured << " at "
-              << stored_bits_per_key << " bits/key (formula "
-              << policy->BitsPerKey() << ")\n";
+    const test::FppMeasurement m = test::MeasureFpp(*policy, kKeys, 1, 1000000);
+    test::ExpectFppWithinPromise(m, fpp, 1.15);
+    // kGrowthFactor^kMaxGrowths = 4.3.
+    EXPECT_LE(m.bits_per_key, policy->BitsPerKey() * 4.3) << fpp;
   }
 }
 
@@ -403,21 +241,14 @@ TEST(LevelDbBloomAccuracyTest, FppPolicyMeetsItsTarget) {
 // small (at p = 0.9 its rate would be 99%). Filters of 10^4 keys stay below
 // the size that is measured and grown, so this checks the sizing alone.
 TEST(LevelDbBloomAccuracyTest, HighFppPolicyMeetsItsTarget) {
-  constexpr size_t kKeys = 10000;
-  constexpr size_t kProbes = 200000;
-  uint64_t seed = 0xacd0;
+  constexpr uint64_t kKeys = 10000;
   for (double fpp : {0.5, 0.6, 0.75, 0.9}) {
-    ++seed;
-    SCOPED_TRACE(testing::Message() << "fpp " << fpp << ", seed " << seed);
-    test::Random rng(seed);
-    std::unique_ptr<const FilterPolicy> policy =
-        MakePolicy(FilterOptions::Fpp(fpp));
-    const std::string filter = BuildRandomFilter(*policy, kKeys, &rng);
-    ASSERT_LT((filter.size() - 1) * 8, size_t{1} << 16);  // not grown
-    std::unique_ptr<FilterReader> reader = policy->NewReader(filter);
-    const double measured = MeasuredFpp(*reader, kProbes, &rng);
-    EXPECT_LE(measured, 1.05 * fpp);
-    EXPECT_NEAR(reader->ExpectedFpp(), measured, 0.05 * fpp);
+    const test::FppMeasurement m = test::MeasureFpp(
+        *MakePolicy(FilterOptions::Fpp(fpp)), kKeys, 1, 200000);
+    // Not grown: the bit array (all but the probe byte) is under 2^16 bits.
+    ASSERT_LT(m.bits_per_key * kKeys, (1 << 16) + 8) << fpp;
+    test::ExpectFppWithinPromise(m, fpp, 1.05);
+    EXPECT_NEAR(m.expected, m.Measured(), 0.05 * fpp) << fpp;
   }
 }
 
@@ -532,130 +363,6 @@ TEST(LevelDbBloomReaderTest, DecisionTableOnHandMadeFilters) {
     for (const std::string& key : keys) {
       ASSERT_EQ(reader->MayMatch(key), c.matches) << absl::CEscape(key);
       ASSERT_EQ(policy->KeyMayMatch(key, filter), c.matches);
-    }
-  }
-}
-
-// A filter whose bit array was cut short but kept its probe byte is a smaller,
-// valid filter: the reader must not read past it, and must answer consistently.
-TEST(LevelDbBloomReaderTest, TruncatedFilters) {
-  std::unique_ptr<const FilterPolicy> policy = BitsPerKeyPolicy(10);
-  std::vector<std::string> added;
-  for (int i = 0; i < 1000; ++i) added.push_back(test::NumberedKey("key", i));
-  const std::string full = BuildFilter(*policy, added);
-  const size_t body = full.size() - 1;
-  std::vector<std::string> keys = QueryKeys();
-  keys.insert(keys.end(), added.begin(), added.begin() + 100);
-  for (size_t cut : {size_t{0}, size_t{1}, size_t{2}, size_t{7}, size_t{8},
-                     body / 2, body - 1}) {
-    SCOPED_TRACE(testing::Message() << "body cut to " << cut << " bytes");
-    std::string truncated = full.substr(0, cut) + full.back();
-    const std::unique_ptr<char[]> bytes(new char[truncated.size()]);
-    std::copy(truncated.begin(), truncated.end(), bytes.get());
-    const absl::string_view filter(bytes.get(), truncated.size());
-    std::unique_ptr<FilterReader> reader = policy->NewReader(filter);
-    const double expected_fpp = reader->ExpectedFpp();
-    EXPECT_GE(expected_fpp, 0.0);
-    EXPECT_LE(expected_fpp, 1.0);
-    std::vector<absl::string_view> views(keys.begin(), keys.end());
-    std::unique_ptr<bool[]> batched(new bool[views.size()]);
-    reader->MayMatch(views, batched.get());
-    size_t matches = 0;
-    for (size_t i = 0; i < views.size(); ++i) {
-      const bool single = reader->MayMatch(views[i]);
-      ASSERT_EQ(single, batched[i]);
-      ASSERT_EQ(single, policy->KeyMayMatch(views[i], filter));
-      ASSERT_EQ(single, reader->MayMatch(views[i]));  // deterministic
-      matches += single;
-    }
-    if (cut == 0) {
-      // Only the probe byte is left: shorter than 2 bytes, so no key matches.
-      EXPECT_EQ(matches, 0u);
-      EXPECT_EQ(expected_fpp, 0.0);
-    }
-  }
-}
-
-TEST(LevelDbBloomApiTest, BatchedMayMatchEqualsSingle) {
-  test::Random rng(0xba7c);
-  for (double bits_per_key : {1.0, 6.0, 10.0, 30.0}) {
-    std::unique_ptr<const FilterPolicy> policy = BitsPerKeyPolicy(bits_per_key);
-    const std::vector<std::string> added = test::RandomKeys(&rng, 2000, 0, 30);
-    const std::string filter = BuildFilter(*policy, added);
-    std::unique_ptr<FilterReader> reader = policy->NewReader(filter);
-    std::vector<std::string> queries = test::RandomKeys(&rng, 2000, 0, 30);
-    queries.insert(queries.end(), added.begin(), added.end());
-    const std::vector<absl::string_view> views(queries.begin(), queries.end());
-    std::unique_ptr<bool[]> results(new bool[views.size()]);
-    reader->MayMatch(views, results.get());
-    size_t positives = 0;
-    for (size_t i = 0; i < views.size(); ++i) {
-      ASSERT_EQ(results[i], reader->MayMatch(views[i])) << i;
-      positives += results[i];
-    }
-    // Both answers occur, so the comparison above means something.
-    EXPECT_GE(positives, added.size());
-    EXPECT_LT(positives, views.size());
-  }
-}
-
-TEST(LevelDbBloomApiTest, CreateFilterAppends) {
-  std::unique_ptr<const FilterPolicy> policy = BitsPerKeyPolicy(10);
-  const std::vector<std::string> keys = {"apple", "banana", "cherry"};
-  const std::vector<absl::string_view> views(keys.begin(), keys.end());
-  std::string fresh;
-  policy->CreateFilter(views, &fresh);
-  EXPECT_EQ(fresh, BuildFilter(*policy, keys));
-
-  std::string dst = "existing table bytes";
-  policy->CreateFilter(views, &dst);
-  EXPECT_EQ(dst, "existing table bytes" + fresh);
-  // The appended filter reads on its own.
-  const absl::string_view appended = absl::string_view(dst).substr(20);
-  for (absl::string_view key : views) {
-    EXPECT_TRUE(policy->KeyMayMatch(key, appended));
-  }
-}
-
-TEST(LevelDbBloomApiTest, BuilderIsReusableAfterFinish) {
-  std::unique_ptr<const FilterPolicy> policy = BitsPerKeyPolicy(10);
-  std::unique_ptr<FilterBuilder> builder = policy->NewBuilder();
-  EXPECT_EQ(builder->NumAdded(), 0u);
-  for (int i = 0; i < 500; ++i) builder->AddKey(test::NumberedKey("first", i));
-  EXPECT_EQ(builder->NumAdded(), 500u);
-  std::string first;
-  builder->Finish(&first);
-  EXPECT_EQ(builder->NumAdded(), 0u);
-
-  std::vector<std::string> second_keys;
-  for (int i = 0; i < 300; ++i)
-    second_keys.push_back(test::NumberedKey("second", i));
-  for (const std::string& key : second_keys) builder->AddKey(key);
-  EXPECT_EQ(builder->NumAdded(), 300u);
-  std::string second = "prefix";  // Finish appends
-  builder->Finish(&second);
-  EXPECT_EQ(second, "prefix" + BuildFilter(*policy, second_keys));
-
-  // An empty filter after that is the empty-filter golden.
-  std::string empty;
-  builder->Finish(&empty);
-  EXPECT_EQ(absl::BytesToHexString(empty), "000000000000000006");
-}
-
-TEST(LevelDbBloomApiTest, KeyMayMatchAgreesWithNewReader) {
-  test::Random rng(0x4e4d);
-  std::unique_ptr<const FilterPolicy> policy = BitsPerKeyPolicy(4);
-  std::vector<std::string> filters;
-  for (size_t n : {0, 1, 10, 1000}) {
-    filters.push_back(BuildFilter(*policy, test::RandomKeys(&rng, n, 1, 20)));
-  }
-  for (const ReaderCase& c : ReaderCases()) filters.push_back(c.filter);
-  const std::vector<std::string> queries = test::RandomKeys(&rng, 1000, 0, 20);
-  for (const std::string& filter : filters) {
-    std::unique_ptr<FilterReader> reader = policy->NewReader(filter);
-    for (const std::string& key : queries) {
-      ASSERT_EQ(policy->KeyMayMatch(key, filter), reader->MayMatch(key))
-          << absl::BytesToHexString(filter.substr(0, 16));
     }
   }
 }

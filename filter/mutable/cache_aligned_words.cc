@@ -8,9 +8,12 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "filter/internal/cpu_features.h"
 
 namespace sstfilter {
 namespace mutable_internal {
+
+using filter_internal::kCacheLineBytes;
 
 constexpr uint64_t kWordsPerLine = kCacheLineBytes / sizeof(uint64_t);
 

@@ -16,8 +16,6 @@
 namespace sstfilter {
 namespace mutable_internal {
 
-constexpr uint64_t kCacheLineBytes = 64;
-
 // Every operation on the words is a lock-free atomic; a lock would defeat the
 // point of a filter that many threads add to.
 static_assert(std::atomic<uint64_t>::is_always_lock_free,

@@ -37,7 +37,7 @@ std::string MutableBloomFilter::Freeze() const {
   std::string filter;
   const uint64_t body_bytes = MemoryBytes();
   // The trailer's room up front: appending it must not copy the body.
-  filter.reserve(body_bytes + bloom_internal::kMaxVarintBytes +
+  filter.reserve(body_bytes + kMaxVarint64Bytes +
                  bloom_internal::kFixedTrailerBytes);
   filter.resize(body_bytes);
   // One relaxed load per word, written little-endian: bit b % 64 of word b / 64

@@ -230,32 +230,29 @@ TEST(MutableBloomFreezeTest, TrailerCountAndReaderRate) {
   }
 }
 
-// In regenerate mode prints `name = actual` and fails; otherwise compares.
-void CheckGolden(const char* name, const std::string& actual,
-                 const std::string& expected) {
-  test::CheckGolden(kRegenerate, name, actual, expected);
-}
-
 TEST(MutableBloomFreezeTest, GoldenBytes) {
   MutableBloomFilter tiny = Make(FilterOptions::BitsPerKey(10), 2);
   tiny.Add("hello");
   tiny.Add("world");
   // One 64-byte block, then the count 6 (the fewest keys a reader accepts for
   // 512 bits), its length 1, the marker 0xb1 and k = 6.
-  CheckGolden("{hello, world}", absl::BytesToHexString(tiny.Freeze()),
-              "0000000000004000000000000002000000000000000020000400001000000008"
-              "0000000010000800104000000400000000000080000000000000000000000000"
-              "0601b106");
+  test::CheckGolden(
+      kRegenerate, "{hello, world}", absl::BytesToHexString(tiny.Freeze()),
+      "0000000000004000000000000002000000000000000020000400001000000008"
+      "0000000010000800104000000400000000000080000000000000000000000000"
+      "0601b106");
 
   MutableBloomFilter thousand = Make(FilterOptions::Fpp(0.01), 1000);
   for (uint64_t i = 0; i < 1000; ++i) thousand.Add(Key16(0, i));
   const std::string frozen = thousand.Freeze();
-  CheckGolden("1000 keys: size", absl::StrCat(frozen.size()), "1285");
-  CheckGolden("1000 keys: Hash64", absl::StrCat(absl::Hex(Hash64(frozen))),
-              "7cdd910efb8bb58");
-  CheckGolden("1000 keys: trailer",
-              absl::BytesToHexString(frozen.substr(thousand.MemoryBytes())),
-              "ef0702b106");  // 1,007 keys estimated, 2-byte varint, 0xb1, k 6
+  test::CheckGolden(kRegenerate, "1000 keys: size", absl::StrCat(frozen.size()),
+                    "1285");
+  test::CheckGolden(kRegenerate, "1000 keys: Hash64",
+                    absl::StrCat(absl::Hex(Hash64(frozen))), "7cdd910efb8bb58");
+  test::CheckGolden(
+      kRegenerate, "1000 keys: trailer",
+      absl::BytesToHexString(frozen.substr(thousand.MemoryBytes())),
+      "ef0702b106");  // 1,007 keys estimated, 2-byte varint, 0xb1, k 6
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "filter/internal/key_hash.h"
+#include "filter/mutable/query_paths.h"
 
 namespace sstfilter {
 
@@ -170,7 +171,9 @@ bool ScalableBloomFilter::MayContain(absl::string_view key) const {
 
 void ScalableBloomFilter::MayContain(absl::Span<const absl::string_view> keys,
                                      bool* results) const {
-  constexpr size_t kGroup = 64;  // as MutableBloomFilter's batch
+  // MutableBloomFilter's batch step: a group's hashes and prefetches come
+  // before any of its probes.
+  constexpr size_t kGroup = mutable_internal::kQueryGroup;
   uint64_t hashes[kGroup];
   const size_t n = num_layers_.load(std::memory_order_acquire);
   for (size_t start = 0; start < keys.size(); start += kGroup) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "util/bloom_math.h"
 #include "util/coding.h"
 #include "util/rocksdb_hash.h"
 
@@ -34,18 +35,6 @@ uint32_t LegacyBloomLines(uint64_t num_hashes, int whole_bits_per_key) {
 }
 
 namespace {
-
-// ExpectedFpp tries this many spread 32-bit hash values against the filter.
-constexpr size_t kFppSampleHashes = size_t{1} << 16;
-
-// The i-th of the sample hashes: a Weyl sequence through a multiply-xorshift
-// mix, so that the line (hash mod lines) and both probe fields (low 9 bits,
-// bits 17..25) vary independently.
-uint32_t SampleHash(uint64_t i) {
-  uint64_t x = (i + 1) * 0x9e3779b97f4a7c15;
-  x = (x ^ (x >> 31)) * 0xbf58476d1ce4e5b9;
-  return static_cast<uint32_t>(x >> 32);
-}
 
 class LegacyBloomBuilder : public FilterBuilder {
  public:
@@ -123,22 +112,19 @@ class LegacyBloomReader : public FilterReader {
     }
   }
 
-  // Measured: the fraction of kFppSampleHashes spread hash values that match.
-  // Line choice and probes come from the same 32 bits, and probes in
-  // arithmetic progression repeat positions (all k coincide for 1 hash in
-  // 512), so no formula of the fill fits; the sample sees all of it. The
-  // sampling error is about 1 / sqrt(kFppSampleHashes * p) relative (4% at 1%).
-  // When no sample matches, the rate of the coinciding probes alone stands in:
-  // the fraction of bits set divided by the bits per line, the chance that
-  // delta is 0 modulo the line.
+  // Measured: the fraction of kFppSampleHashes evenly spread hash values that
+  // match (SampledFpp, util/bloom_math.h). Line choice and probes come from
+  // the same 32 bits, and probes in arithmetic progression repeat positions
+  // (all k coincide for 1 hash in 512), so no formula of the fill fits; the
+  // sample sees all of it. The sampling error is about
+  // 1 / sqrt(kFppSampleHashes * p) relative (4% at 1%). When no sample
+  // matches, the rate of the coinciding probes alone stands in: the fraction of
+  // bits set divided by the bits per line, the chance that delta is 0 modulo
+  // the line.
   double ExpectedFpp() const override {
-    size_t matches = 0;
-    for (size_t i = 0; i < kFppSampleHashes; ++i) {
-      matches += HashMatches(SampleHash(i));
-    }
-    if (matches > 0) {
-      return static_cast<double>(matches) / kFppSampleHashes;
-    }
+    const double sampled =
+        SampledFpp([this](uint32_t hash) { return HashMatches(hash); });
+    if (sampled > 0) return sampled;
     const uint64_t body_bytes = uint64_t{num_lines_} << log2_line_bytes_;
     uint64_t set = 0;
     for (uint64_t i = 0; i < body_bytes; ++i) {

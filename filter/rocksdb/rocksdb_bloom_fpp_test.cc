@@ -3,8 +3,6 @@
 // an fpp against their targets, and the legacy reader's ExpectedFpp against
 // the measured rate.
 
-#include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <memory>
@@ -16,42 +14,12 @@
 #include "filter/rocksdb/rocksdb_bloom.h"
 #include "filter/rocksdb/rocksdb_test_util.h"
 #include "gtest/gtest.h"
-#include "tests/testing/random.h"
+#include "tests/testing/fpp_check.h"
 #include "util/bloom_math.h"
 
 namespace sstfilter {
 namespace rocksdb_test {
 namespace {
-
-// 16-byte keys of set `set`, numbered: sets never share a key, so keys of set
-// 1 are certainly absent from a filter of set 0.
-std::vector<std::string> NumberedKeys(uint8_t set, uint64_t first,
-                                      uint64_t count) {
-  std::vector<std::string> keys;
-  keys.reserve(count);
-  test::Random rng(first * 0x9e3779b97f4a7c15 + set);
-  for (uint64_t i = 0; i < count; ++i) {
-    std::string key = rng.Bytes(15);
-    key.push_back(static_cast<char>(set));
-    keys.push_back(key);
-  }
-  return keys;
-}
-
-// The fraction of count absent keys the reader matches (batched queries).
-double MeasuredFpp(const FilterReader& reader, uint64_t count) {
-  constexpr uint64_t kChunk = 100000;
-  uint64_t positives = 0;
-  std::unique_ptr<bool[]> results(new bool[kChunk]);
-  for (uint64_t start = 0; start < count; start += kChunk) {
-    const std::vector<std::string> keys =
-        NumberedKeys(1, start, std::min(kChunk, count - start));
-    const std::vector<absl::string_view> views(keys.begin(), keys.end());
-    reader.MayMatch(views, results.get());
-    for (size_t i = 0; i < views.size(); ++i) positives += results[i];
-  }
-  return static_cast<double>(positives) / static_cast<double>(count);
-}
 
 // 10^6 keys at 10 bits/key (k = 6), 4 * 10^6 absent keys: the measured rate is
 // within 3% of the cache-local formula for independent probes at the stored
@@ -63,18 +31,17 @@ TEST(RocksDbBloomAccuracyTest, FastLocalBloomMatchesTheCacheLocalFormula) {
   constexpr uint64_t kKeys = 1000000;
   const std::unique_ptr<const FilterPolicy> policy =
       MakePolicy(Format::kFastLocalBloom, FilterOptions::BitsPerKey(10));
-  const std::string filter = BuildFilter(*policy, NumberedKeys(0, 0, kKeys));
-  const std::unique_ptr<FilterReader> reader = policy->NewReader(filter);
-  const double stored_bits_per_key = (filter.size() - 5) * 8.0 / kKeys;
+  const test::FppMeasurement m = test::MeasureFpp(*policy, kKeys, 1, 4 * kKeys);
+  // Without the 5-byte trailer.
+  const double stored_bits_per_key = m.bits_per_key - 5 * 8.0 / kKeys;
   const double formula = LocalBloomFpp(stored_bits_per_key, 6, 512);
-  const double measured = MeasuredFpp(*reader, 4 * kKeys);
-  EXPECT_NEAR(measured, formula, 0.03 * formula);
+  EXPECT_NEAR(m.Measured(), formula, 0.03 * formula);
   // ExpectedFpp reads the filter's fill; it tracks the same rate.
-  EXPECT_NEAR(reader->ExpectedFpp(), formula, 0.03 * formula);
+  EXPECT_NEAR(m.expected, formula, 0.03 * formula);
   std::printf(
       "FastLocalBloom, 10 bits/key, 10^6 keys: measured %.5f%%, "
       "formula %.5f%%, ExpectedFpp %.5f%%\n",
-      100 * measured, 100 * formula, 100 * reader->ExpectedFpp());
+      100 * m.Measured(), 100 * formula, 100 * m.expected);
 }
 
 // Policies built from an fpp deliver it: at 10^5 keys, the measured rate is at
@@ -83,7 +50,6 @@ TEST(RocksDbBloomAccuracyTest, FastLocalBloomMatchesTheCacheLocalFormula) {
 // more (by about 5% either way between key counts): plus 15% there.
 TEST(RocksDbBloomAccuracyTest, FppPoliciesMeetTheirTargets) {
   constexpr uint64_t kKeys = 100000;
-  const std::vector<std::string> keys = NumberedKeys(0, 0, kKeys);
   struct Target {
     Format format;
     double fpp;
@@ -102,17 +68,17 @@ TEST(RocksDbBloomAccuracyTest, FppPoliciesMeetTheirTargets) {
                  << FormatName(t.format) << ", fpp " << t.fpp);
     const std::unique_ptr<const FilterPolicy> policy =
         MakePolicy(t.format, FilterOptions::Fpp(t.fpp));
-    const std::string filter = BuildFilter(*policy, keys);
-    const double measured = MeasuredFpp(*policy->NewReader(filter), t.queries);
-    const double sigma = std::sqrt(t.fpp / t.queries);
+    const test::FppMeasurement m =
+        test::MeasureFpp(*policy, kKeys, 1, t.queries);
+    const double sigma = m.Sigma(t.fpp);
     const double allowed =
         t.format == Format::kFastLocalBloom
             ? 1.05 * t.fpp + 3 * sigma
             : 1.15 * t.fpp + kKeys / 4294967296.0 + 3 * sigma;
-    EXPECT_LE(measured, allowed);
+    EXPECT_LE(m.Measured(), allowed);
     std::printf("%s, fpp %g: %g bits/key, k = %d, measured %g\n",
                 FormatName(t.format), t.fpp, policy->BitsPerKey(),
-                AsBloomLike(*policy)->NumProbes(), measured);
+                AsBloomLike(*policy)->NumProbes(), m.Measured());
   }
 }
 
@@ -123,10 +89,9 @@ TEST(RocksDbBloomAccuracyTest, LegacyExpectedFppTracksTheMeasuredRate) {
     SCOPED_TRACE(testing::Message() << bits << " bits/key");
     const std::unique_ptr<const FilterPolicy> policy =
         MakePolicy(Format::kLegacyBloom, FilterOptions::BitsPerKey(bits));
-    const std::string filter = BuildFilter(*policy, NumberedKeys(0, 0, 100000));
-    const std::unique_ptr<FilterReader> reader = policy->NewReader(filter);
-    const double measured = MeasuredFpp(*reader, 2000000);
-    EXPECT_NEAR(reader->ExpectedFpp(), measured, 0.1 * measured);
+    const test::FppMeasurement m =
+        test::MeasureFpp(*policy, 100000, 1, 2000000);
+    EXPECT_NEAR(m.expected, m.Measured(), 0.1 * m.Measured());
   }
 }
 

@@ -1,7 +1,9 @@
 // Tests of the RocksDB Bloom policies (rocksdb_bloom.h): their name and
-// settings, option errors, and the API's contracts. rocksdb_bloom_fpp_test.cc
-// measures their false-positive rates, rocksdb_golden_test.cc pins their
-// bytes, rocksdb_differential_test.cc compares the bytes with RocksDB.
+// settings, option errors, and either policy reading either format.
+// rocksdb_bloom_fpp_test.cc measures their false-positive rates,
+// rocksdb_golden_test.cc pins their bytes, rocksdb_differential_test.cc
+// compares the bytes with RocksDB, and tests/testing/policy_contract_test.cc
+// checks what every policy promises.
 
 #include "filter/rocksdb/rocksdb_bloom.h"
 
@@ -10,14 +12,12 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "filter/bloom_like_policy.h"
 #include "filter/rocksdb/rocksdb_test_util.h"
 #include "gtest/gtest.h"
 #include "rocksdb/filter_policy.h"
-#include "tests/testing/random.h"
 
 namespace sstfilter {
 namespace rocksdb_test {
@@ -115,81 +115,6 @@ TEST(RocksDbBloomPolicyTest, InvalidOptionsAreRefusedNamingTheValue) {
         << legacy.status();
   }
   EXPECT_TRUE(NewRocksDbLegacyBloomPolicy(FilterOptions::Fpp(1e-3)).ok());
-}
-
-TEST(RocksDbBloomApiTest, EmptyFilterIsTrailerOnlyAndMatchesNothing) {
-  const std::unique_ptr<const FilterPolicy> fast =
-      MakePolicy(Format::kFastLocalBloom, FilterOptions::BitsPerKey(10));
-  const std::string empty_fast = BuildFilter(*fast, {});
-  EXPECT_EQ(absl::BytesToHexString(empty_fast), "ff00060000");
-  const std::unique_ptr<const FilterPolicy> legacy =
-      MakePolicy(Format::kLegacyBloom, FilterOptions::BitsPerKey(10));
-  const std::string empty_legacy = BuildFilter(*legacy, {});
-  EXPECT_EQ(absl::BytesToHexString(empty_legacy), "0600000000");
-  for (const std::string& filter : {empty_fast, empty_legacy}) {
-    const std::unique_ptr<FilterReader> reader = fast->NewReader(filter);
-    EXPECT_FALSE(reader->MayMatch("hello"));
-    EXPECT_FALSE(reader->MayMatch(""));
-    EXPECT_EQ(reader->ExpectedFpp(), 0.0);
-  }
-}
-
-TEST(RocksDbBloomApiTest, BuilderCountsCallsAndIsReusable) {
-  for (Format format : {Format::kFastLocalBloom, Format::kLegacyBloom}) {
-    SCOPED_TRACE(FormatName(format));
-    const std::unique_ptr<const FilterPolicy> policy =
-        MakePolicy(format, FilterOptions::BitsPerKey(10));
-    std::unique_ptr<FilterBuilder> builder = policy->NewBuilder();
-    EXPECT_EQ(builder->NumAdded(), 0u);
-    // Repeats count as calls, not as keys of the filter's size.
-    for (int i = 0; i < 300; ++i) {
-      builder->AddKey(absl::StrCat("first", i));
-      builder->AddKey(absl::StrCat("first", i));
-    }
-    EXPECT_EQ(builder->NumAdded(), 600u);
-    std::string first;
-    builder->Finish(&first);
-    EXPECT_EQ(builder->NumAdded(), 0u);
-    std::vector<std::string> once;
-    for (int i = 0; i < 300; ++i) once.push_back(absl::StrCat("first", i));
-    EXPECT_EQ(first, BuildFilter(*policy, once));
-
-    std::vector<std::string> second_keys;
-    for (int i = 0; i < 100; ++i) {
-      second_keys.push_back(absl::StrCat("second", i));
-    }
-    for (const std::string& key : second_keys) builder->AddKey(key);
-    std::string second = "prefix";  // Finish appends
-    builder->Finish(&second);
-    EXPECT_EQ(second, "prefix" + BuildFilter(*policy, second_keys));
-  }
-}
-
-TEST(RocksDbBloomApiTest, CreateFilterAppendsAndKeyMayMatchAgrees) {
-  test::Random rng(0xc4ea7e);
-  for (Format format : {Format::kFastLocalBloom, Format::kLegacyBloom}) {
-    SCOPED_TRACE(FormatName(format));
-    const std::unique_ptr<const FilterPolicy> policy =
-        MakePolicy(format, FilterOptions::BitsPerKey(6));
-    const std::vector<std::string> keys =
-        MakeKeys(KeyShape::kRandom, 500, &rng);
-    const std::vector<absl::string_view> views(keys.begin(), keys.end());
-    std::string dst = "table bytes";
-    policy->CreateFilter(views, &dst);
-    EXPECT_EQ(dst, "table bytes" + BuildFilter(*policy, keys));
-    const absl::string_view filter = absl::string_view(dst).substr(11);
-    const std::unique_ptr<FilterReader> reader = policy->NewReader(filter);
-    size_t positives = 0;
-    for (const std::string& key : QueryKeys(2000, &rng)) {
-      const bool answer = reader->MayMatch(key);
-      ASSERT_EQ(policy->KeyMayMatch(key, filter), answer);
-      positives += answer;
-    }
-    EXPECT_GT(positives, 0u);
-    for (absl::string_view key : views) {
-      EXPECT_TRUE(policy->KeyMayMatch(key, filter));
-    }
-  }
 }
 
 // Every policy reads every RocksDB format: the trailer, not the policy, says

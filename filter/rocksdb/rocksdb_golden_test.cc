@@ -2,8 +2,6 @@
 // a value below is a change of RocksDB's on-disk format as we write it.
 
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,6 +12,7 @@
 #include "filter/rocksdb/rocksdb_bloom.h"
 #include "filter/rocksdb/rocksdb_test_util.h"
 #include "gtest/gtest.h"
+#include "tests/testing/golden.h"
 #include "util/hash.h"
 
 namespace sstfilter {
@@ -22,41 +21,49 @@ namespace {
 
 // Golden values below are part of the on-disk format (RocksDB's: the
 // differential test checks the same bytes against RocksDB). To regenerate them
-// after a deliberate change, run
-//   bazel test //filter/rocksdb:rocksdb_golden_test
-//   --test_env=SSTFILTER_REGENERATE_GOLDENS=1
-// and paste the printed values; the tests fail while the variable is set.
-bool RegenerateGoldens() {
-  const char* value = std::getenv("SSTFILTER_REGENERATE_GOLDENS");
-  return value != nullptr && *value != '\0' && std::string(value) != "0";
-}
+// after a deliberate change: set kRegenerate to true, run
+//   bazel test //filter/rocksdb:rocksdb_golden_test --test_output=all
+// paste the printed values, and set it back (while it is on, the test fails).
+constexpr bool kRegenerate = false;
 
 // Frozen from filters verified byte-identical to RocksDB 7.8.3's: the bytes of
 // a small filter, then for the keys "key0".."key999", Hash64 (util/hash.h) of
 // the whole filter, its size, and the first false positives among "absent0",
 // "absent1", ... .
 TEST(RocksDbBloomGoldenTest, SmallFilterBytes) {
+  // No keys: the trailer alone.
+  test::CheckGolden(
+      kRegenerate, "FastLocalBloom {}",
+      absl::BytesToHexString(BuildFilter(
+          *MakePolicy(Format::kFastLocalBloom, FilterOptions::BitsPerKey(10)),
+          {})),
+      std::string("ff00060000"));
+  test::CheckGolden(
+      kRegenerate, "LegacyBloom {}",
+      absl::BytesToHexString(BuildFilter(
+          *MakePolicy(Format::kLegacyBloom, FilterOptions::BitsPerKey(10)),
+          {})),
+      std::string("0600000000"));
+
   const std::vector<std::string> keys = {"hello", "world"};
   const std::string fast = BuildFilter(
       *MakePolicy(Format::kFastLocalBloom, FilterOptions::BitsPerKey(10)),
       keys);
   const std::string legacy = BuildFilter(
       *MakePolicy(Format::kLegacyBloom, FilterOptions::BitsPerKey(10)), keys);
-  if (RegenerateGoldens()) {
-    std::printf("fast: %s\nlegacy: %s\n", absl::BytesToHexString(fast).c_str(),
-                absl::BytesToHexString(legacy).c_str());
-    FAIL() << "Goldens printed above.";
-  }
   // One 64-byte line; trailer FF 00 06 00 00.
-  EXPECT_EQ(
+  test::CheckGolden(
+      kRegenerate, "FastLocalBloom {hello, world}",
       absl::BytesToHexString(fast),
-      "000000010041000000000000020000020002000080000000000000000000000000000000"
-      "00000000020800000000400000000000000040000000080000000000ff00060000");
+      std::string("00000001004100000000000002000002000200008000000000000000"
+                  "000000000000000000000000020800000000400000000000000040000000"
+                  "080000000000ff00060000"));
   // 20 bits in one 64-byte line (an odd count); trailer 06, fixed32 1.
-  EXPECT_EQ(
-      absl::BytesToHexString(legacy),
-      "000000010000000000400040000000001000000000000000000000000000001000000000"
-      "040000000100000000004000000000000010000001000000440000000601000000");
+  test::CheckGolden(
+      kRegenerate, "LegacyBloom {hello, world}", absl::BytesToHexString(legacy),
+      std::string("00000001000000000040004000000000100000000000000000000000"
+                  "000000100000000004000000010000000000400000000000001000000100"
+                  "0000440000000601000000"));
 }
 
 struct FilterGolden {
@@ -121,26 +128,13 @@ TEST(RocksDbBloomGoldenTest, WholeFilters) {
         false_positives.push_back(i);
       }
     }
-    if (RegenerateGoldens()) {
-      std::string fps;
-      for (int i : false_positives) {
-        absl::StrAppend(&fps, fps.empty() ? "" : ", ", i);
-      }
-      std::printf("      {Format::k%s, %g, 0x%016llx, %zu, {%s}},\n",
-                  FormatName(golden.format), golden.bits_per_key,
-                  static_cast<unsigned long long>(Hash64(filter)),
-                  filter.size(), fps.c_str());
-      continue;
-    }
-    SCOPED_TRACE(testing::Message()
-                 << FormatName(golden.format) << " at " << golden.bits_per_key);
-    EXPECT_EQ(Hash64(filter), golden.filter_hash);
-    EXPECT_EQ(filter.size(), golden.filter_size);
-    EXPECT_EQ(false_positives, golden.first_false_positives);
+    test::CheckGolden(
+        kRegenerate,
+        absl::StrCat(FormatName(golden.format), " at ", golden.bits_per_key),
+        test::FilterGoldenRow(Hash64(filter), filter.size(), false_positives),
+        test::FilterGoldenRow(golden.filter_hash, golden.filter_size,
+                              golden.first_false_positives));
   }
-  EXPECT_FALSE(RegenerateGoldens())
-      << "Goldens printed above; paste them into FilterGoldens() and unset "
-         "SSTFILTER_REGENERATE_GOLDENS.";
 }
 
 }  // namespace

@@ -31,12 +31,14 @@
 #define SSTFILTER_FILTER_ROCKSDB_ROCKSDB_SIZING_H_
 
 #include "absl/status/statusor.h"
+#include "filter/filter_policy.h"
 
 namespace sstfilter {
 namespace rocksdb_internal {
 
-constexpr int kMinMillibitsPerKey = 1000;    // 1 bit/key
-constexpr int kMaxMillibitsPerKey = 100000;  // 100 bits/key
+// FilterOptions' range of bits/key (filter_policy.h), in RocksDB's thousandths.
+constexpr int kMinMillibitsPerKey = static_cast<int>(kMinBitsPerKey * 1000);
+constexpr int kMaxMillibitsPerKey = static_cast<int>(kMaxBitsPerKey * 1000);
 
 // RocksDB's rounding of a bits/key setting. REQUIRES: bits_per_key in [1, 100].
 int RocksDbMillibitsPerKey(double bits_per_key);

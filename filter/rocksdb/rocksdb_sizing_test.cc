@@ -1,14 +1,12 @@
 // Tests of RocksDB's sizing rules and the fpp -> setting maps
 // (rocksdb_sizing.h): k and rounding against RocksDB's own builders for every
 // setting, the assumptions the fpp search rests on, and the measured table of
-// legacy Bloom rates (with its regenerate switch).
+// legacy Bloom rates (with its regenerate switch, tests/testing/golden.h).
 
 #include "filter/rocksdb/rocksdb_sizing.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -20,22 +18,19 @@
 #include "filter/rocksdb/rocksdb_format.h"
 #include "filter/rocksdb/rocksdb_oracle.h"
 #include "gtest/gtest.h"
+#include "tests/testing/golden.h"
 #include "tests/testing/random.h"
 
 namespace sstfilter {
 namespace rocksdb_internal {
 namespace {
 
-// To regenerate the legacy rate table after a deliberate change of its method,
-// run
-//   bazel test //filter/rocksdb:rocksdb_sizing_test
-//   --test_env=SSTFILTER_REGENERATE_GOLDENS=1
-// and paste the printed table into rocksdb_sizing.cc; the test fails while
-// the variable is set.
-bool RegenerateGoldens() {
-  const char* value = std::getenv("SSTFILTER_REGENERATE_GOLDENS");
-  return value != nullptr && *value != '\0' && std::string(value) != "0";
-}
+// To regenerate the legacy rate table after a deliberate change of its method:
+// set kRegenerate to true, run
+//   bazel test //filter/rocksdb:rocksdb_sizing_test --test_output=all
+// paste the printed table into rocksdb_sizing.cc, and set it back (while it is
+// on, the test fails).
+constexpr bool kRegenerate = false;
 
 TEST(RocksDbSizingTest, MillibitsRoundAsRocksDb) {
   EXPECT_EQ(RocksDbMillibitsPerKey(1.0), 1000);
@@ -228,7 +223,7 @@ uint64_t RandomKeyCount(test::Random* rng) {
 // different key counts differ by about 5% either way, occasionally 40%, and
 // each measurement has 2^17 queries).
 TEST(RocksDbSizingTest, LegacyRatesAreMeasured) {
-  if (RegenerateGoldens()) {
+  if (kRegenerate) {
     // The mean rate over 12 filters, 2^20 queries each.
     test::Random rng(0x1e6ac7);
     std::string table;
@@ -240,9 +235,8 @@ TEST(RocksDbSizingTest, LegacyRatesAreMeasured) {
       absl::StrAppend(&table, absl::StrFormat("%.4g,%s", sum / 12,
                                               bits % 6 == 0 ? "\n" : " "));
     }
-    std::printf("%s\n", table.c_str());
-    FAIL() << "Table printed above; paste it into rocksdb_sizing.cc and unset "
-              "SSTFILTER_REGENERATE_GOLDENS.";
+    test::PrintGolden("legacy rates", absl::StrCat("\n", table));
+    return;
   }
   constexpr uint64_t kSeed = 0x1e6ac8;
   SCOPED_TRACE(testing::Message() << "random seed " << kSeed);

@@ -1,6 +1,6 @@
 // Helpers shared by the tests of filter/rocksdb/: the two policies by name, key
-// sets of several shapes, building a filter, and private copies of filter
-// bytes (so that a read past the end is an ASan error, not a neighbour's byte).
+// sets of several shapes, and private copies of filter bytes (so that a read
+// past the end is an ASan error, not a neighbour's byte).
 
 #ifndef SSTFILTER_FILTER_ROCKSDB_ROCKSDB_TEST_UTIL_H_
 #define SSTFILTER_FILTER_ROCKSDB_ROCKSDB_TEST_UTIL_H_
@@ -19,6 +19,7 @@
 #include "filter/filter_policy.h"
 #include "filter/rocksdb/rocksdb_bloom.h"
 #include "filter/rocksdb/rocksdb_oracle.h"
+#include "tests/testing/filter_test_util.h"
 #include "tests/testing/random.h"
 #include "util/coding.h"
 
@@ -50,14 +51,7 @@ inline std::unique_ptr<const FilterPolicy> MakePolicy(
   return *std::move(policy);
 }
 
-inline std::string BuildFilter(const FilterPolicy& policy,
-                               const std::vector<std::string>& keys) {
-  std::unique_ptr<FilterBuilder> builder = policy.NewBuilder();
-  for (const std::string& key : keys) builder->AddKey(key);
-  std::string filter;
-  builder->Finish(&filter);
-  return filter;
-}
+using ::sstfilter::test::BuildFilter;
 
 // Shapes of key sets.
 enum class KeyShape {

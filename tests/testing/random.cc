@@ -13,7 +13,7 @@ namespace test {
 
 uint64_t Random::Next64() {
   const uint64_t z = Mix64(state_);
-  state_ += 0x9e3779b97f4a7c15;  // Mix64's own increment: the Weyl step
+  state_ += kSplitMixGamma;  // Mix64's own increment: the Weyl step
   return z;
 }
 

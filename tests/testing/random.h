@@ -15,11 +15,14 @@
 namespace sstfilter {
 namespace test {
 
+// SplitMix64's increment: 2^64 divided by the golden ratio, made odd.
+constexpr uint64_t kSplitMixGamma = 0x9e3779b97f4a7c15ULL;
+
 // SplitMix64's mixing function (Steele, Lea and Flood, "Fast splittable
 // pseudorandom number generators", OOPSLA 2014): a fixed, well-mixed bijection,
 // so that Mix64(i) for i = 0, 1, 2, ... is a sequence every run repeats.
 inline uint64_t Mix64(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
+  x += kSplitMixGamma;
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
   return x ^ (x >> 31);
