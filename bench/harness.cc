@@ -201,28 +201,16 @@ absl::Status RunCase(const BenchConfig& config, const Workload& workload,
 
 absl::StatusOr<std::vector<Row>> RunBench(const BenchConfig& config,
                                           const Progress& progress) {
+  absl::StatusOr<std::vector<Workload>> workloads =
+      ExpandWorkloads(config.workloads, config.keys, config.other_keys);
+  if (!workloads.ok()) return workloads.status();
   std::vector<Row> rows;
   int case_index = 0;
   for (const FilterOptions& options : config.filter_sizes) {
-    for (const std::string& name : config.workloads) {
-      const WorkloadSpec* spec = FindWorkload(name);
-      if (spec == nullptr)
-        return absl::InvalidArgumentError("unknown workload " + name);
-      std::vector<Workload> workloads;
-      if (spec->num_filters > 0) {
-        workloads.push_back(
-            {spec->name, spec->kind, spec->num_filters, spec->keys_per_filter});
-      } else {
-        const bool headline = spec->kind == KeyKind::kRandom16;
-        for (uint64_t keys : headline ? config.keys : config.other_keys) {
-          workloads.push_back({spec->name, spec->kind, 1, keys});
-        }
-      }
-      for (const Workload& workload : workloads) {
-        absl::Status status =
-            RunCase(config, workload, options, case_index++, progress, &rows);
-        if (!status.ok()) return status;
-      }
+    for (const Workload& workload : *workloads) {
+      absl::Status status =
+          RunCase(config, workload, options, case_index++, progress, &rows);
+      if (!status.ok()) return status;
     }
   }
   return rows;

@@ -72,6 +72,28 @@ const WorkloadSpec* FindWorkload(absl::string_view name) {
   return nullptr;
 }
 
+absl::StatusOr<std::vector<Workload>> ExpandWorkloads(
+    const std::vector<std::string>& names, const std::vector<uint64_t>& keys,
+    const std::vector<uint64_t>& other_keys) {
+  std::vector<Workload> workloads;
+  for (const std::string& name : names) {
+    const WorkloadSpec* spec = FindWorkload(name);
+    if (spec == nullptr) {
+      return absl::InvalidArgumentError("unknown workload " + name);
+    }
+    if (spec->num_filters > 0) {
+      workloads.push_back(
+          {spec->name, spec->kind, spec->num_filters, spec->keys_per_filter});
+      continue;
+    }
+    const bool headline = spec->kind == KeyKind::kRandom16;
+    for (uint64_t n : headline ? keys : other_keys) {
+      workloads.push_back({spec->name, spec->kind, 1, n});
+    }
+  }
+  return workloads;
+}
+
 CaseData MakeCaseData(const Workload& w, const FilterOptions& options,
                       size_t num_queries) {
   CaseData data{w,
