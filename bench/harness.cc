@@ -40,8 +40,8 @@ double FilterBytes(const Workload& w, const FilterOptions& options) {
 // caches, so that a command times a case the same way everywhere (and the C
 // library's L3 figure is the whole package's on some AMD machines: 256 MB on
 // an 8-complex EPYC, whose cores each see 32 MB).
-constexpr double kAllFitInL2Bytes = 256 * 1024;      // half a 512 KB L2
-constexpr double kMissesL3Bytes = 64 * 1024 * 1024;  // twice a 32 MB L3
+constexpr double kAllFitInL2Bytes = 256 * 1024;  // half a 512 KB L2
+constexpr double kMissesL3Bytes = 2 * kL3CacheBytes;
 
 // Interleaving puts every implementation's filters, and their memory floors'
 // buffers, in memory at once. That changes no figure where all of them fit in
