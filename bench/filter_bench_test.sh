@@ -55,6 +55,11 @@ for r in rows:
     assert r["keys_checked"] == 1000
 PY
 
+# Progress: one numbered line per step on stderr, the last one [N/N].
+grep -qE '^filter_bench: \[1/[0-9]+, ' "$tmp/err" || fail "no numbered progress: $(cat "$tmp/err")"
+last="$(grep -oE '^filter_bench: \[[0-9]+/[0-9]+' "$tmp/err" | tail -1 | sed 's/.*\[//')"
+[ "${last%/*}" = "${last#*/}" ] || fail "the last step is $last"
+
 # --help says how long each suite takes.
 "$bench" --help >"$tmp/help" 2>&1
 for suite in headline full quick; do

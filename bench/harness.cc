@@ -204,12 +204,25 @@ absl::StatusOr<std::vector<Row>> RunBench(const BenchConfig& config,
   absl::StatusOr<std::vector<Workload>> workloads =
       ExpandWorkloads(config.workloads, config.keys, config.other_keys);
   if (!workloads.ok()) return workloads.status();
+  // RunCase reports each step once: generating the queries, then each
+  // implementation's turn in each rep. Counting them tells a user how far a
+  // run of many minutes has come.
+  const size_t steps_per_case =
+      1 + static_cast<size_t>(config.reps) * config.impls.size();
+  const size_t total_steps =
+      config.filter_sizes.size() * workloads->size() * steps_per_case;
+  size_t step = 0;
+  const Clock::time_point start = Clock::now();
+  const Progress counted = [&](const std::string& line) {
+    progress(absl::StrFormat("[%d/%d, %.0f s] %s", ++step, total_steps,
+                             NanosSince(start) * 1e-9, line));
+  };
   std::vector<Row> rows;
   int case_index = 0;
   for (const FilterOptions& options : config.filter_sizes) {
     for (const Workload& workload : *workloads) {
       absl::Status status =
-          RunCase(config, workload, options, case_index++, progress, &rows);
+          RunCase(config, workload, options, case_index++, counted, &rows);
       if (!status.ok()) return status;
     }
   }
