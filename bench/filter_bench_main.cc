@@ -13,15 +13,14 @@
 #include "bench/impls.h"
 #include "bench/plot.h"
 #include "bench/report.h"
+#include "bench/suites.h"
 #include "bench/workload.h"
 
 namespace sstfilter {
 namespace bench {
 namespace {
 
-constexpr uint64_t kPlotKeys = 1'000'000;     // keys per filter in the FP sweep
-constexpr uint64_t kQuickPlotKeys = 100'000;  // the same under --quick
-constexpr int kPlotFirstBits = 6;             // bits/key range of the FP sweep
+constexpr int kPlotFirstBits = 6;  // bits/key range of the FP sweep
 constexpr int kPlotLastBits = 20;
 
 // A false negative has its own status; options an implementation refuses
@@ -62,6 +61,11 @@ int Main(int argc, char** argv) {
   };
   progress(PeerVersions() + " (Debian's RocksDB is built without AVX2); " +
            MachineDescription());
+  if (options->cases_from_suite) {
+    progress(absl::StrFormat("suite %s (%s on 2 cores): %s",
+                             options->suite->name, options->suite->duration,
+                             DescribeCases(*options->suite)));
+  }
   absl::StatusOr<std::vector<Row>> rows = RunBench(options->bench, progress);
   if (!rows.ok()) return Fail(rows.status());
   if (options->format == Format::kJson) {
@@ -78,7 +82,7 @@ int Main(int argc, char** argv) {
     if (options->plot[0] != '/' && caller_dir != nullptr) {
       options->plot = std::string(caller_dir) + "/" + options->plot;
     }
-    const uint64_t keys = options->quick ? kQuickPlotKeys : kPlotKeys;
+    const uint64_t keys = options->suite->plot_keys;
     absl::StatusOr<std::vector<FppSeries>> series =
         SweepFpp(options->bench, keys, kPlotFirstBits, kPlotLastBits, progress);
     if (!series.ok()) return Fail(series.status());

@@ -13,14 +13,15 @@ tiny=(--keys=1000 --reps=1 --workloads=random16)
 # Bad flags: status 2, exactly one line on stderr, nothing on stdout.
 for args in "--impls=nosuch" "--keys=0" "--fpp=1.5" "--fpp=0" "--format=xml" \
             "--reps=0" "--bits_per_key=500" "--workloads=zipf" "--bogus=1" \
-            "--quick=maybe" "stray" "--keys" "--plot=/nonexistent/dir/fpp.png"; do
+            "--quick=maybe" "stray" "--keys" "--plot=/nonexistent/dir/fpp.png" \
+            "--suite=nosuch" "--suite=full --quick"; do
   expect_usage_error "$args" "$bench" $args
 done
 
 # --list prints every name.
 "$bench" --list >"$tmp/list" || fail "--list failed"
 for name in sstfilter.portable sstfilter.leveldb_compat sstfilter.burr leveldb rocksdb.fastbloom rocksdb.legacybloom \
-            rocksdb.ribbon random16 sequential varlen lsm6400; do
+            rocksdb.ribbon random16 sequential varlen lsm6400 lsm3200; do
   grep -q "^  $name " "$tmp/list" || fail "--list lacks $name"
 done
 
@@ -53,6 +54,18 @@ for r in rows:
     assert (r["query_ns_batched"] is None) == (r["impl"] == "leveldb"), r
     assert r["keys_checked"] == 1000
 PY
+
+# Progress: one numbered line per step on stderr, the last one [N/N].
+grep -qE '^filter_bench: \[1/[0-9]+, ' "$tmp/err" || fail "no numbered progress: $(cat "$tmp/err")"
+last="$(grep -oE '^filter_bench: \[[0-9]+/[0-9]+' "$tmp/err" | tail -1 | sed 's/.*\[//')"
+[ "${last%/*}" = "${last#*/}" ] || fail "the last step is $last"
+
+# --help says how long each suite takes.
+"$bench" --help >"$tmp/help" 2>&1
+for suite in headline full quick; do
+  grep -qE "^  $suite +about [0-9]+ (seconds|minutes?)" "$tmp/help" ||
+    fail "--help gives no duration for $suite: $(cat "$tmp/help")"
+done
 
 # An implementation outside the default run runs when named.
 "$bench" "${tiny[@]}" --impls=sstfilter.portable --format=json >"$tmp/portable" 2>/dev/null ||

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <set>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 #include "absl/flags/flag.h"
@@ -14,6 +15,7 @@
 #include "absl/flags/usage_config.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -28,13 +30,15 @@
 ABSL_FLAG(std::string, impls, "",
           "comma list of implementations (default: all but sstfilter.portable; "
           "--list prints them)");
+ABSL_FLAG(std::string, suite, "",
+          "the cases to run: headline (the default), full or quick; the "
+          "usage message above says what each runs and how long it takes");
 ABSL_FLAG(std::string, workloads, "",
-          "comma list of workloads: random16,sequential,varlen,lsm6400 "
-          "(default: all; --quick: all but lsm6400)");
+          "comma list of workloads: random16,sequential,varlen,lsm6400,"
+          "lsm3200 (default: the suite's)");
 ABSL_FLAG(std::string, keys, "",
           "comma list of keys per filter for the single-filter workloads, "
-          "e.g. 1e4,10^6 (default: 10^4,10^6, plus 10^8 for random16 unless "
-          "--quick)");
+          "e.g. 1e4,10^6 (default: the suite's)");
 ABSL_FLAG(std::string, bits_per_key, "",
           "comma list of bits/key settings, in [1, 100] (default: 10)");
 ABSL_FLAG(std::string, fpp, "",
@@ -61,8 +65,7 @@ ABSL_FLAG(std::string, timing, "auto",
           "another), or auto (interleaved when each one's filters are more "
           "than twice the L3 cache, so that interleaving evicts nothing that "
           "would have stayed)");
-ABSL_FLAG(bool, quick, false,
-          "small sizes and no lsm6400: finishes in under a minute");
+ABSL_FLAG(bool, quick, false, "the same as --suite=quick");
 ABSL_FLAG(bool, list, false,
           "print the implementation and workload names, then exit");
 ABSL_FLAG(bool, inject_false_negative, false,
@@ -125,11 +128,56 @@ absl::StatusOr<std::vector<double>> ParseDoubles(absl::string_view flag,
   return values;
 }
 
+// Lines of the usage message: as wide as Abseil's flag help, and the suites'
+// cases indented under their names.
+constexpr size_t kUsageWidth = 80;
+constexpr size_t kUsageIndent = 12;
+
+// Breaks text at spaces into lines of at most kUsageWidth, each indented.
+std::string Wrap(const std::string& text, size_t indent) {
+  std::vector<std::string> lines;
+  std::string line;
+  for (absl::string_view word : absl::StrSplit(text, ' ')) {
+    if (!line.empty() && indent + line.size() + 1 + word.size() > kUsageWidth) {
+      lines.push_back(std::move(line));
+      line.clear();
+    }
+    if (!line.empty()) line += ' ';
+    absl::StrAppend(&line, word);
+  }
+  lines.push_back(std::move(line));
+  return std::string(indent, ' ') +
+         absl::StrJoin(lines, "\n" + std::string(indent, ' '));
+}
+
+// --suite, or --quick, or the default.
+absl::StatusOr<const Suite*> ChooseSuite(const RawFlags& raw) {
+  if (raw.quick && !raw.suite.empty() && raw.suite != kQuickSuite) {
+    return FlagError("suite", raw.suite,
+                     "conflicts with --quick, which is --suite=quick");
+  }
+  const std::string name = !raw.suite.empty() ? raw.suite
+                           : raw.quick        ? kQuickSuite
+                                              : kDefaultSuite;
+  const Suite* suite = FindSuite(name);
+  if (suite == nullptr) {
+    std::vector<std::string> names;
+    for (const Suite& s : AllSuites()) names.push_back(s.name);
+    return FlagError("suite", raw.suite,
+                     "unknown suite '" + raw.suite + "' (the suites are " +
+                         absl::StrJoin(names, ", ") + ")");
+  }
+  return suite;
+}
+
 }  // namespace
 
 absl::StatusOr<Options> MakeOptions(const RawFlags& raw) {
   Options options;
-  options.quick = raw.quick;
+  absl::StatusOr<const Suite*> suite = ChooseSuite(raw);
+  if (!suite.ok()) return suite.status();
+  options.suite = *suite;
+  options.cases_from_suite = raw.workloads.empty() && raw.keys.empty();
   options.list = raw.list;
   options.plot = raw.plot;
   if (!raw.plot.empty()) {
@@ -166,11 +214,7 @@ absl::StatusOr<Options> MakeOptions(const RawFlags& raw) {
   }
 
   if (raw.workloads.empty()) {
-    // --quick leaves out lsm6400 (6.4 * 10^7 keys per implementation and rep).
-    for (const WorkloadSpec& spec : AllWorkloads()) {
-      if (!raw.quick || spec.num_filters == 0)
-        bench.workloads.push_back(spec.name);
-    }
+    bench.workloads = options.suite->workloads;
   } else {
     std::set<std::string> seen;
     for (const std::string& name : SplitList(raw.workloads)) {
@@ -188,11 +232,8 @@ absl::StatusOr<Options> MakeOptions(const RawFlags& raw) {
   }
 
   if (raw.keys.empty()) {
-    // 10^8 keys cost minutes per workload; the headline workload alone gets
-    // them.
-    bench.other_keys = {10'000, 1'000'000};
-    bench.keys = bench.other_keys;
-    if (!raw.quick) bench.keys.push_back(100'000'000);
+    bench.keys = options.suite->keys;
+    bench.other_keys = options.suite->other_keys;
   } else {
     for (const std::string& item : SplitList(raw.keys)) {
       uint64_t n;
@@ -291,6 +332,7 @@ absl::StatusOr<Options> ParseCommandLine(int argc, char** argv) {
   raw.reps = absl::GetFlag(FLAGS_reps);
   raw.format = absl::GetFlag(FLAGS_format);
   raw.plot = absl::GetFlag(FLAGS_plot);
+  raw.suite = absl::GetFlag(FLAGS_suite);
   raw.placement = absl::GetFlag(FLAGS_placement);
   raw.huge_pages = absl::GetFlag(FLAGS_huge_pages);
   raw.timing = absl::GetFlag(FLAGS_timing);
@@ -301,16 +343,30 @@ absl::StatusOr<Options> ParseCommandLine(int argc, char** argv) {
 }
 
 std::string UsageText() {
-  return "Benchmarks filter blocks: sstfilter's policies against LevelDB's and "
-         "RocksDB's\n"
-         "own filters, in one process, on the same keys.\n\n"
-         "  filter_bench [--impls=a,b] [--workloads=a,b] [--keys=N,...]\n"
-         "               [--bits_per_key=X,...] [--fpp=P,...] [--reps=N] "
-         "[--quick]\n"
-         "               [--placement=natural|0..63] [--huge_pages]\n"
-         "               [--timing=auto|interleaved|sequential]\n"
-         "               [--format=table|json] [--plot=FILE.png] [--list]\n\n"
-         "Exit status: 0 ok, 1 error, 2 bad flags, 3 false negative.";
+  std::string text =
+      "Benchmarks filter blocks: sstfilter's policies against LevelDB's and "
+      "RocksDB's\n"
+      "own filters, in one process, on the same keys.\n\n"
+      "  filter_bench [--suite=headline|full|quick] [--impls=a,b]\n"
+      "               [--workloads=a,b] [--keys=N,...] [--bits_per_key=X,...]\n"
+      "               [--fpp=P,...] [--reps=N] [--quick]\n"
+      "               [--placement=natural|0..63] [--huge_pages]\n"
+      "               [--timing=auto|interleaved|sequential]\n"
+      "               [--format=table|json] [--plot=FILE.png] [--list]\n\n"
+      "Suites: the cases a run takes unless --workloads or --keys name them, "
+      "and\nits wall time with the default implementations and reps on a "
+      "2-core machine:\n";
+  for (const Suite& suite : AllSuites()) {
+    text += absl::StrFormat(
+        "  %-9s %s%s\n%s\n", suite.name, suite.duration,
+        suite.name == std::string(kDefaultSuite) ? "; the default" : "",
+        Wrap(DescribeCases(suite), kUsageIndent));
+  }
+  text +=
+      "Progress, one line per step, goes to stderr; the table or JSON to "
+      "stdout.\n"
+      "Exit status: 0 ok, 1 error, 2 bad flags, 3 false negative.";
+  return text;
 }
 
 }  // namespace bench

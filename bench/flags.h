@@ -9,6 +9,7 @@
 
 #include "absl/status/statusor.h"
 #include "bench/harness.h"
+#include "bench/suites.h"
 
 namespace sstfilter {
 namespace bench {
@@ -32,7 +33,8 @@ struct RawFlags {
   bool huge_pages = false;
   std::string timing = "auto";
   std::string plot;
-  bool quick = false;
+  std::string suite;   // empty: kDefaultSuite, or kQuickSuite with --quick
+  bool quick = false;  // the same as --suite=quick
   bool list = false;
   bool inject_false_negative = false;
 };
@@ -40,12 +42,15 @@ struct RawFlags {
 struct Options {
   BenchConfig bench;
   Format format = Format::kTable;
-  std::string plot;  // PNG path, empty: no plot
-  bool quick = false;
+  std::string plot;              // PNG path, empty: no plot
+  const Suite* suite = nullptr;  // never null once made
+  // Whether the suite chose the workloads and sizes (neither --workloads nor
+  // --keys was given).
+  bool cases_from_suite = true;
   bool list = false;
 };
 
-// Validates raw flags and applies defaults (which depend on --quick).
+// Validates raw flags and applies defaults (which depend on the suite).
 absl::StatusOr<Options> MakeOptions(const RawFlags& raw);
 
 // Parses argv with Abseil's flags library. Unknown flags, malformed values and
@@ -53,7 +58,8 @@ absl::StatusOr<Options> MakeOptions(const RawFlags& raw);
 // 1). --help and friends behave as Abseil defines them.
 absl::StatusOr<Options> ParseCommandLine(int argc, char** argv);
 
-// Usage text for --help.
+// Usage text for --help: the synopsis and what each suite runs, and for how
+// long.
 std::string UsageText();
 
 }  // namespace bench

@@ -6,7 +6,12 @@
 
 #include <string>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "bench/built_filter.h"
+#include "bench/workload.h"
 #include "filter/filter_arena.h"
 #include "gtest/gtest.h"
 
@@ -14,8 +19,9 @@ namespace sstfilter {
 namespace bench {
 namespace {
 
-// Every implementation but sstfilter.portable, which runs only when named.
-TEST(FlagsTest, DefaultsCoverEverything) {
+// Every implementation but sstfilter.portable, which runs only when named, in
+// the headline suite.
+TEST(FlagsTest, DefaultsRunEveryImplementation) {
   absl::StatusOr<Options> options = MakeOptions(RawFlags());
   ASSERT_TRUE(options.ok()) << options.status();
   std::vector<std::string> default_impls;
@@ -26,12 +32,8 @@ TEST(FlagsTest, DefaultsCoverEverything) {
                                "sstfilter", "sstfilter.leveldb_compat",
                                "sstfilter.burr", "leveldb", "rocksdb.fastbloom",
                                "rocksdb.legacybloom", "rocksdb.ribbon"}));
-  EXPECT_EQ(options->bench.workloads,
-            (std::vector<std::string>{"random16", "sequential", "varlen",
-                                      "lsm6400"}));
-  EXPECT_EQ(options->bench.keys,
-            (std::vector<uint64_t>{10000, 1000000, 100000000}));
-  EXPECT_EQ(options->bench.other_keys, (std::vector<uint64_t>{10000, 1000000}));
+  EXPECT_STREQ(options->suite->name, "headline");
+  EXPECT_TRUE(options->cases_from_suite);
   ASSERT_EQ(options->bench.filter_sizes.size(), 1u);
   EXPECT_EQ(options->bench.filter_sizes[0].bits_per_key, 10.0);
   EXPECT_EQ(options->bench.reps, 3);
@@ -93,104 +95,153 @@ TEST(FlagsTest, TimingFlag) {
   EXPECT_EQ(MakeOptions(raw)->bench.timing, Timing::kSequential);
 }
 
-TEST(FlagsTest, QuickDropsTheLargestSizeAndLsm) {
+// The cases of a suite, as the harness runs them: "random16 10000" or
+// "lsm3200 3200x10000".
+std::vector<std::string> CaseList(const BenchConfig& config) {
+  absl::StatusOr<std::vector<Workload>> workloads =
+      ExpandWorkloads(config.workloads, config.keys, config.other_keys);
+  EXPECT_TRUE(workloads.ok()) << workloads.status();
+  std::vector<std::string> cases;
+  for (const Workload& w : workloads.value_or(std::vector<Workload>())) {
+    cases.push_back(w.num_filters > 1
+                        ? absl::StrFormat("%s %dx%d", w.name, w.num_filters,
+                                          w.keys_per_filter)
+                        : absl::StrFormat("%s %d", w.name, w.keys_per_filter));
+  }
+  return cases;
+}
+
+// The default run answers in about two minutes: random16 in L2 and in L3,
+// and a store's many filters out of cache, with every implementation and the
+// default reps.
+TEST(FlagsTest, HeadlineSuiteIsTheDefault) {
+  absl::StatusOr<Options> options = MakeOptions(RawFlags());
+  ASSERT_TRUE(options.ok()) << options.status();
+  EXPECT_EQ(CaseList(options->bench),
+            (std::vector<std::string>{"random16 10000", "random16 1000000",
+                                      "lsm3200 3200x10000"}));
+  RawFlags named;
+  named.suite = "headline";
+  EXPECT_EQ(CaseList(MakeOptions(named)->bench), CaseList(options->bench));
+}
+
+// Its lsm case is smaller than lsm6400 but still many filters whose bytes
+// exceed the L3 cache, as a store's do.
+TEST(FlagsTest, HeadlineLsmCaseIsOutOfCache) {
+  absl::StatusOr<Options> options = MakeOptions(RawFlags());
+  ASSERT_TRUE(options.ok()) << options.status();
+  absl::StatusOr<std::vector<Workload>> workloads = ExpandWorkloads(
+      options->bench.workloads, options->bench.keys, options->bench.other_keys);
+  ASSERT_TRUE(workloads.ok());
+  const Workload& lsm = workloads->back();
+  ASSERT_GT(lsm.num_filters, 1000u);
+  EXPECT_LT(lsm.num_filters, FindWorkload("lsm6400")->num_filters);
+  const double bits_per_key = *options->bench.filter_sizes[0].bits_per_key;
+  EXPECT_GT(static_cast<double>(lsm.total_keys()) * bits_per_key / 8,
+            kL3CacheBytes);
+}
+
+// --suite=full is what a run without flags did before there were suites.
+TEST(FlagsTest, FullSuiteRunsEveryWorkloadAndSize) {
+  RawFlags raw;
+  raw.suite = "full";
+  absl::StatusOr<Options> options = MakeOptions(raw);
+  ASSERT_TRUE(options.ok()) << options.status();
+  EXPECT_EQ(options->bench.workloads,
+            (std::vector<std::string>{"random16", "sequential", "varlen",
+                                      "lsm6400"}));
+  EXPECT_EQ(options->bench.keys,
+            (std::vector<uint64_t>{10000, 1000000, 100000000}));
+  EXPECT_EQ(options->bench.other_keys, (std::vector<uint64_t>{10000, 1000000}));
+  EXPECT_EQ(options->bench.impls, MakeOptions(RawFlags())->bench.impls);
+  EXPECT_EQ(options->bench.reps, 3);
+  EXPECT_EQ(options->suite->plot_keys, 1000000u);
+}
+
+TEST(FlagsTest, QuickIsTheQuickSuite) {
   RawFlags raw;
   raw.quick = true;
   absl::StatusOr<Options> options = MakeOptions(raw);
   ASSERT_TRUE(options.ok());
+  EXPECT_STREQ(options->suite->name, "quick");
   EXPECT_EQ(options->bench.keys, (std::vector<uint64_t>{10000, 1000000}));
   EXPECT_EQ(options->bench.workloads,
             (std::vector<std::string>{"random16", "sequential", "varlen"}));
+  EXPECT_EQ(options->suite->plot_keys, 100000u);
+  raw.suite = "quick";  // both say the same
+  ASSERT_TRUE(MakeOptions(raw).ok());
+  EXPECT_EQ(MakeOptions(raw)->bench.workloads, options->bench.workloads);
 }
 
-TEST(FlagsTest, ListsAndNotations) {
+TEST(FlagsTest, QuickConflictsWithAnotherSuite) {
   RawFlags raw;
-  raw.impls = "leveldb,rocksdb.ribbon";
+  raw.quick = true;
+  raw.suite = "full";
+  absl::StatusOr<Options> options = MakeOptions(raw);
+  ASSERT_FALSE(options.ok());
+  EXPECT_EQ(options.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(options.status().message(),
+            "--suite=full: conflicts with --quick, which is --suite=quick");
+}
+
+TEST(FlagsTest, UnknownSuiteNamesTheValueAndTheSuites) {
+  RawFlags raw;
+  raw.suite = "fast";
+  absl::StatusOr<Options> options = MakeOptions(raw);
+  ASSERT_FALSE(options.ok());
+  EXPECT_EQ(options.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(options.status().message(),
+            "--suite=fast: unknown suite 'fast' (the suites are headline, "
+            "full, quick)");
+}
+
+// --workloads and --keys replace the suite's cases; the suite still sets the
+// plot's size.
+TEST(FlagsTest, ExplicitCasesOverrideTheSuite) {
+  RawFlags raw;
+  raw.suite = "full";
   raw.workloads = "varlen";
-  raw.keys = "1000,1e5,10^6";
-  raw.bits_per_key = "6,12.5";
-  raw.fpp = "0.01";
-  raw.reps = "5";
-  raw.format = "json";
   absl::StatusOr<Options> options = MakeOptions(raw);
   ASSERT_TRUE(options.ok()) << options.status();
-  ASSERT_EQ(options->bench.impls.size(), 2u);
-  EXPECT_STREQ(options->bench.impls[1]->name, "rocksdb.ribbon");
-  EXPECT_EQ(options->bench.keys,
-            (std::vector<uint64_t>{1000, 100000, 1000000}));
-  EXPECT_EQ(options->bench.other_keys, options->bench.keys);
-  ASSERT_EQ(options->bench.filter_sizes.size(), 3u);
-  EXPECT_EQ(options->bench.filter_sizes[1].bits_per_key, 12.5);
-  EXPECT_EQ(options->bench.filter_sizes[2].fpp, 0.01);
-  EXPECT_EQ(options->bench.reps, 5);
-  EXPECT_EQ(options->format, Format::kJson);
-}
-
-TEST(FlagsTest, AnImplementationOutsideTheDefaultsRunsWhenNamed) {
-  RawFlags raw;
-  raw.impls = "sstfilter.portable,sstfilter";
-  absl::StatusOr<Options> options = MakeOptions(raw);
+  EXPECT_FALSE(options->cases_from_suite);
+  EXPECT_EQ(CaseList(options->bench),
+            (std::vector<std::string>{"varlen 10000", "varlen 1000000"}));
+  raw.keys = "1e3";
+  options = MakeOptions(raw);
   ASSERT_TRUE(options.ok()) << options.status();
-  ASSERT_EQ(options->bench.impls.size(), 2u);
-  EXPECT_STREQ(options->bench.impls[0]->name, "sstfilter.portable");
-  EXPECT_FALSE(options->bench.impls[0]->in_default_run);
-  EXPECT_STREQ(options->bench.impls[1]->name, "sstfilter");
+  EXPECT_EQ(CaseList(options->bench),
+            (std::vector<std::string>{"varlen 1000"}));
+  RawFlags keys_only;
+  keys_only.keys = "5000";
+  options = MakeOptions(keys_only);
+  ASSERT_TRUE(options.ok()) << options.status();
+  EXPECT_EQ(CaseList(options->bench),
+            (std::vector<std::string>{"random16 5000", "lsm3200 3200x10000"}));
 }
 
-struct BadCase {
-  const char* flag;
-  const char* value;
-};
-
-TEST(FlagsTest, BadValuesAreOneLineErrorsNamingTheFlag) {
-  const BadCase cases[] = {
-      {"impls", "nosuch"},
-      {"impls", "leveldb,leveldb"},
-      {"impls", ","},
-      {"workloads", "random"},
-      {"keys", "0"},
-      {"keys", "-5"},
-      {"keys", "1e4,abc"},
-      {"keys", "2000000000"},
-      {"keys", "1.5"},
-      {"bits_per_key", "0.5"},
-      {"bits_per_key", "101"},
-      {"bits_per_key", "ten"},
-      {"fpp", "0"},
-      {"fpp", "1"},
-      {"fpp", "1.5"},
-      {"fpp", "nan"},
-      {"reps", "0"},
-      {"reps", "x"},
-      {"format", "xml"},
-      {"placement", "64"},
-      {"placement", "-1"},
-      {"placement", "aligned"},
-      {"timing", "paired"},
-      {"timing", ""},
-      {"plot", "/nonexistent/dir/fpp.png"},
-      {"plot", "/etc/passwd/fpp.png"},
-  };
-  for (const BadCase& c : cases) {
-    RawFlags raw;
-    const std::string flag = c.flag;
-    if (flag == "impls") raw.impls = c.value;
-    if (flag == "workloads") raw.workloads = c.value;
-    if (flag == "keys") raw.keys = c.value;
-    if (flag == "bits_per_key") raw.bits_per_key = c.value;
-    if (flag == "fpp") raw.fpp = c.value;
-    if (flag == "reps") raw.reps = c.value;
-    if (flag == "format") raw.format = c.value;
-    if (flag == "placement") raw.placement = c.value;
-    if (flag == "timing") raw.timing = c.value;
-    if (flag == "plot") raw.plot = c.value;
-    absl::StatusOr<Options> options = MakeOptions(raw);
-    ASSERT_FALSE(options.ok()) << flag << "=" << c.value;
-    EXPECT_EQ(options.status().code(), absl::StatusCode::kInvalidArgument);
-    const std::string message(options.status().message());
-    EXPECT_NE(message.find("--" + flag + "="), std::string::npos) << message;
-    EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+// Every suite names known workloads, and --help says what each runs and how
+// long it takes.
+TEST(FlagsTest, UsageGivesEachSuitesCasesAndDuration) {
+  // The usage message wraps lines; its words, one space apart.
+  const std::string usage = absl::StrJoin(
+      absl::StrSplit(UsageText(), absl::ByAnyChar(" \n"), absl::SkipEmpty()),
+      " ");
+  for (const Suite& suite : AllSuites()) {
+    SCOPED_TRACE(suite.name);
+    for (const std::string& name : suite.workloads) {
+      EXPECT_NE(FindWorkload(name), nullptr) << name;
+    }
+    EXPECT_EQ(std::string(suite.duration).rfind("about ", 0), 0u);
+    const size_t at =
+        usage.find(absl::StrCat(" ", suite.name, " ", suite.duration));
+    ASSERT_NE(at, std::string::npos) << usage;
+    EXPECT_NE(usage.find(DescribeCases(suite), at), std::string::npos) << usage;
   }
+  EXPECT_EQ(DescribeCases(*FindSuite("full")),
+            "random16 at 10^4, 10^6, 10^8 keys; sequential and varlen at "
+            "10^4, 10^6 keys; lsm6400");
+  EXPECT_EQ(DescribeCases(*FindSuite("headline")),
+            "random16 at 10^4, 10^6 keys; lsm3200");
 }
 
 }  // namespace

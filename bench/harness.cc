@@ -40,8 +40,8 @@ double FilterBytes(const Workload& w, const FilterOptions& options) {
 // caches, so that a command times a case the same way everywhere (and the C
 // library's L3 figure is the whole package's on some AMD machines: 256 MB on
 // an 8-complex EPYC, whose cores each see 32 MB).
-constexpr double kAllFitInL2Bytes = 256 * 1024;      // half a 512 KB L2
-constexpr double kMissesL3Bytes = 64 * 1024 * 1024;  // twice a 32 MB L3
+constexpr double kAllFitInL2Bytes = 256 * 1024;  // half a 512 KB L2
+constexpr double kMissesL3Bytes = 2 * kL3CacheBytes;
 
 // Interleaving puts every implementation's filters, and their memory floors'
 // buffers, in memory at once. That changes no figure where all of them fit in
@@ -201,28 +201,29 @@ absl::Status RunCase(const BenchConfig& config, const Workload& workload,
 
 absl::StatusOr<std::vector<Row>> RunBench(const BenchConfig& config,
                                           const Progress& progress) {
+  absl::StatusOr<std::vector<Workload>> workloads =
+      ExpandWorkloads(config.workloads, config.keys, config.other_keys);
+  if (!workloads.ok()) return workloads.status();
+  // RunCase reports each step once: generating the queries, then each
+  // implementation's turn in each rep. Counting them tells a user how far a
+  // run of many minutes has come.
+  const size_t steps_per_case =
+      1 + static_cast<size_t>(config.reps) * config.impls.size();
+  const size_t total_steps =
+      config.filter_sizes.size() * workloads->size() * steps_per_case;
+  size_t step = 0;
+  const Clock::time_point start = Clock::now();
+  const Progress counted = [&](const std::string& line) {
+    progress(absl::StrFormat("[%d/%d, %.0f s] %s", ++step, total_steps,
+                             NanosSince(start) * 1e-9, line));
+  };
   std::vector<Row> rows;
   int case_index = 0;
   for (const FilterOptions& options : config.filter_sizes) {
-    for (const std::string& name : config.workloads) {
-      const WorkloadSpec* spec = FindWorkload(name);
-      if (spec == nullptr)
-        return absl::InvalidArgumentError("unknown workload " + name);
-      std::vector<Workload> workloads;
-      if (spec->num_filters > 0) {
-        workloads.push_back(
-            {spec->name, spec->kind, spec->num_filters, spec->keys_per_filter});
-      } else {
-        const bool headline = spec->kind == KeyKind::kRandom16;
-        for (uint64_t keys : headline ? config.keys : config.other_keys) {
-          workloads.push_back({spec->name, spec->kind, 1, keys});
-        }
-      }
-      for (const Workload& workload : workloads) {
-        absl::Status status =
-            RunCase(config, workload, options, case_index++, progress, &rows);
-        if (!status.ok()) return status;
-      }
+    for (const Workload& workload : *workloads) {
+      absl::Status status =
+          RunCase(config, workload, options, case_index++, counted, &rows);
+      if (!status.ok()) return status;
     }
   }
   return rows;

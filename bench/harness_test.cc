@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_format.h"
 #include "bench/block_timing.h"
 #include "bench/drop_one_key_adapter.h"
 #include "bench/impls.h"
@@ -263,6 +264,34 @@ TEST(HarnessTest, RowsAreCompleteAndPlausible) {
       EXPECT_NEAR(m.bits_per_key, 10.0, 0.1);
     }
   }
+}
+
+// Every step of a run is one progress line, numbered out of the run's total:
+// per case, generating its queries, then each implementation in each rep.
+TEST(HarnessTest, ProgressNumbersEveryStep) {
+  BenchConfig config;
+  config.impls = {FindImpl("sstfilter"), FindImpl("leveldb")};
+  config.workloads = {"random16", "varlen"};
+  config.keys = {1000};
+  config.other_keys = {1000, 2000};
+  config.filter_sizes = {FilterOptions::BitsPerKey(10)};
+  config.reps = 2;
+  config.queries = 1 << 12;
+  std::vector<std::string> progress;
+  absl::StatusOr<std::vector<Row>> rows = RunBench(
+      config, [&](const std::string& line) { progress.push_back(line); });
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  EXPECT_EQ(rows->size(), 3u * 2u);
+  const size_t total = 3 * (1 + 2 * 2);
+  ASSERT_EQ(progress.size(), total);
+  for (size_t i = 0; i < total; ++i) {
+    const std::string prefix = absl::StrFormat("[%d/%d, ", i + 1, total);
+    EXPECT_EQ(progress[i].rfind(prefix, 0), 0u) << progress[i];
+  }
+  EXPECT_NE(progress[4].find("random16 1000 keys"), std::string::npos);
+  EXPECT_NE(progress[5].find("varlen 1000 keys"), std::string::npos);
+  EXPECT_NE(progress[5].find("generating"), std::string::npos);
+  EXPECT_NE(progress.back().find("varlen 2000 keys"), std::string::npos);
 }
 
 TEST(HarnessTest, FalseNegativeStopsTheRun) {

@@ -29,19 +29,6 @@ const Row* Baseline(const std::vector<Row>& rows, size_t begin, size_t end) {
   return nullptr;
 }
 
-// 10^k or m*10^k for round numbers from 1000, else the number.
-std::string Count(uint64_t n) {
-  int k = 0;
-  uint64_t m = n;
-  while (m >= 10 && m % 10 == 0) {
-    m /= 10;
-    ++k;
-  }
-  if (k < 3 || m >= 10) return absl::StrFormat("%d", n);
-  return m == 1 ? absl::StrFormat("10^%d", k)
-                : absl::StrFormat("%d*10^%d", m, k);
-}
-
 // A rate as a percentage with three significant digits (rates span 60% to
 // below 10^-4%).
 std::string Percent(double rate) {
@@ -56,9 +43,10 @@ std::string CaseTitle(const Row& r) {
           ? absl::StrFormat("fpp %g", *r.fpp_config)
           : absl::StrFormat("%g bits/key", r.bits_per_key_requested.value_or(
                                                r.bits_per_key_config));
-  std::string keys = r.filters > 1 ? absl::StrFormat("%d filters x %s keys",
-                                                     r.filters, Count(r.keys))
-                                   : absl::StrFormat("%s keys", Count(r.keys));
+  std::string keys = r.filters > 1
+                         ? absl::StrFormat("%d filters x %s keys", r.filters,
+                                           CountText(r.keys))
+                         : absl::StrFormat("%s keys", CountText(r.keys));
   std::string placement =
       r.placement == kNaturalPlacement
           ? std::string(r.huge_pages ? "filters at cache lines"
@@ -96,6 +84,18 @@ nlohmann::ordered_json Figure(double v) {
 }
 
 }  // namespace
+
+std::string CountText(uint64_t n) {
+  int k = 0;
+  uint64_t m = n;
+  while (m >= 10 && m % 10 == 0) {
+    m /= 10;
+    ++k;
+  }
+  if (k < 3 || m >= 10) return absl::StrFormat("%d", n);
+  return m == 1 ? absl::StrFormat("10^%d", k)
+                : absl::StrFormat("%d*10^%d", m, k);
+}
 
 std::string PeerVersions() {
   return absl::StrFormat("peers: LevelDB %s, RocksDB %s",

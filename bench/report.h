@@ -5,6 +5,7 @@
 #ifndef SSTFILTER_BENCH_REPORT_H_
 #define SSTFILTER_BENCH_REPORT_H_
 
+#include <cstdint>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -13,6 +14,9 @@
 
 namespace sstfilter {
 namespace bench {
+
+// 10^k or m*10^k for round numbers from 1000, else the number.
+std::string CountText(uint64_t n);
 
 // Where the figures were measured: CPU model and cores, from /proc/cpuinfo.
 std::string MachineDescription();

@@ -13,12 +13,17 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "bench/keys.h"
 #include "filter/filter_policy.h"
 
 namespace sstfilter {
 namespace bench {
+
+// The last-level cache of the machines the benchmark was designed on (2-core
+// Zen 3 EPYC): a workload meant to run out of cache holds more filter bytes.
+constexpr double kL3CacheBytes = 32 * 1024 * 1024;
 
 struct WorkloadSpec {
   const char* name;
@@ -28,7 +33,7 @@ struct WorkloadSpec {
   const char* description;
 };
 
-// random16, sequential, varlen, lsm6400, in that order.
+// random16, sequential, varlen, lsm6400, lsm3200, in that order.
 const std::vector<WorkloadSpec>& AllWorkloads();
 const WorkloadSpec* FindWorkload(absl::string_view name);
 
@@ -42,6 +47,14 @@ struct Workload {
   uint64_t total_keys() const { return num_filters * keys_per_filter; }
   uint64_t first_index(size_t filter) const { return filter * keys_per_filter; }
 };
+
+// The workloads the named specs stand for, in order: a spec of fixed size
+// (lsm) as it is, each other one at every size, random16 (the headline) at
+// `keys` and the others at `other_keys`. An unknown name is an
+// InvalidArgumentError.
+absl::StatusOr<std::vector<Workload>> ExpandWorkloads(
+    const std::vector<std::string>& names, const std::vector<uint64_t>& keys,
+    const std::vector<uint64_t>& other_keys);
 
 // Queries, as key indexes, and the filter each one asks (filters is empty when
 // there is one filter). Keys are made just before they are asked (measure.h).

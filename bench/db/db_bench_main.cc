@@ -2,8 +2,8 @@
 // 7.8.3 and a LevelDB 1.23 database per filter configuration, at the same
 // filter memory, and times point lookups of absent and present keys.
 //
-//   bazel run -c opt //bench:db_bench -- [--keys=10000000] [--stores=...]
-//       [--configs=...] [--format=table|json] [--dir=/tmp]
+//   bazel run -c opt //bench:db_bench -- [--suite=headline|full] [--keys=N]
+//       [--stores=...] [--configs=...] [--format=table|json] [--dir=/tmp]
 //
 // Progress goes to stderr, the table (or JSON lines) to stdout. Exit status 0;
 // 1 when a database could not be built or read; 2 for a bad flag value.
@@ -26,11 +26,16 @@
 #include "absl/time/time.h"
 #include "bench/db/db_configs.h"
 #include "bench/db/db_report.h"
+#include "bench/db/db_suites.h"
 #include "bench/db/leveldb_store.h"
 #include "bench/db/rocksdb_store.h"
 #include "bench/flag_check.h"
 
-ABSL_FLAG(uint64_t, keys, 10'000'000, "keys in each database");
+ABSL_FLAG(std::string, suite, sstfilter::bench::kDefaultDbSuite,
+          "headline or full: how many keys each database holds (the usage "
+          "message above gives each suite's count and duration)");
+ABSL_FLAG(std::optional<uint64_t>, keys, std::nullopt,
+          "keys in each database (default: the suite's)");
 ABSL_FLAG(uint64_t, value_bytes, 32, "bytes of each value");
 ABSL_FLAG(uint64_t, lookups, 200'000,
           "lookups of each kind (absent, present) per repetition");
@@ -97,22 +102,27 @@ std::string DefaultDir() {
 
 int Main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
-      "db_bench [--keys=N] [--stores=rocksdb,leveldb] [--configs=a,b] "
-      "[--format=table|json]\nBuilds real RocksDB and LevelDB databases with "
-      "each filter configuration and times point lookups.");
+      "db_bench [--suite=headline|full] [--keys=N] [--stores=rocksdb,leveldb]\n"
+      "         [--configs=a,b] [--format=table|json]\n"
+      "Builds real RocksDB and LevelDB databases with each filter "
+      "configuration and\ntimes point lookups. Suites, with the wall time of "
+      "a run of every configuration\non a 2-core machine:\n" +
+      DbSuitesUsage());
   if (absl::Status flags = CheckFlags(argc, argv); !flags.ok()) {
     return Usage(std::string(flags.message()));
   }
   absl::ParseCommandLine(argc, argv);
   DbShape shape;
-  shape.keys = absl::GetFlag(FLAGS_keys);
+  absl::StatusOr<uint64_t> keys =
+      DbKeys(absl::GetFlag(FLAGS_suite), absl::GetFlag(FLAGS_keys));
+  if (!keys.ok()) return Usage(std::string(keys.status().message()));
+  shape.keys = *keys;
   shape.value_bytes = absl::GetFlag(FLAGS_value_bytes);
   shape.lookups = absl::GetFlag(FLAGS_lookups);
   shape.reps = absl::GetFlag(FLAGS_reps);
   shape.dir = absl::GetFlag(FLAGS_dir).empty() ? DefaultDir()
                                                : absl::GetFlag(FLAGS_dir);
   const std::string format = absl::GetFlag(FLAGS_format);
-  if (shape.keys == 0) return Usage("--keys must be at least 1");
   if (shape.lookups == 0) return Usage("--lookups must be at least 1");
   if (shape.reps < 1) return Usage("--reps must be at least 1");
   if (format != "table" && format != "json") {

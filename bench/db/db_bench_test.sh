@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the real db_bench binary on tiny databases: one JSON row per configuration with
 # every present key found and no absent key found, the text table with its comparisons,
-# --configs=list, and exit status 2 with one line for each bad flag value.
+# --configs=list, the suites in --help, and exit status 2 with one line for each bad
+# flag value.
 set -uo pipefail
 
 bench="$1"
@@ -10,8 +11,15 @@ source "${TEST_SRCDIR}/${TEST_WORKSPACE}/bench/bench_test_lib.sh"
 tiny=(--keys=20000 --lookups=500 --reps=2 --dir="$tmp")
 
 for args in "--keys=0" "--lookups=0" "--reps=0" "--format=xml" "--stores=mysql" \
-            "--configs=nosuch" "--bogus=1" "--keys=abc"; do
+            "--configs=nosuch" "--bogus=1" "--keys=abc" "--suite=nosuch"; do
   expect_usage_error "$args" "$bench" "${tiny[@]}" $args
+done
+
+# --help says how long each suite takes.
+"$bench" --help >"$tmp/help" 2>&1
+for suite in headline full; do
+  grep -qE "^  $suite +about [0-9.]+ (seconds|minutes?)" "$tmp/help" ||
+    fail "--help gives no duration for $suite: $(cat "$tmp/help")"
 done
 
 "$bench" --configs=list >"$tmp/out" 2>"$tmp/err" || fail "--configs=list failed"
@@ -38,13 +46,15 @@ while read -r row; do
 done <"$tmp/json"
 
 # The text table with the comparisons the README quotes; the databases are removed.
-"$bench" "${tiny[@]}" --stores=rocksdb --configs=rocksdb.bloom,sstfilter.native \
+# --keys replaces the full suite's count.
+"$bench" "${tiny[@]}" --suite=full --stores=rocksdb --configs=rocksdb.bloom,sstfilter.native \
   >"$tmp/text" 2>"$tmp/err" || fail "table run: $(cat "$tmp/err")"
 for tree in "settled" "2 flushes in L0"; do
   grep -q "absent lookups/s, $tree: sstfilter.native / rocksdb.bloom" "$tmp/text" ||
     fail "no ratio line for the $tree tree: $(cat "$tmp/text")"
 done
-[ -z "$(ls -A "$tmp" | grep -v -e '^out$' -e '^err$' -e '^json$' -e '^text$')" ] ||
+grep -q "^20000 keys of 16 bytes" "$tmp/text" || fail "--keys did not replace the suite's: $(cat "$tmp/text")"
+[ -z "$(ls -A "$tmp" | grep -v -e '^out$' -e '^err$' -e '^json$' -e '^text$' -e '^help$')" ] ||
   fail "databases left behind: $(ls "$tmp")"
 
 finish db_bench_test

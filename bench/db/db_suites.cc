@@ -1,0 +1,54 @@
+#include "bench/db/db_suites.h"
+
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "bench/flag_check.h"
+
+namespace sstfilter {
+namespace bench {
+
+const std::vector<DbSuite>& AllDbSuites() {
+  static const auto* suites = new std::vector<DbSuite>{
+      // A run that answers in about two minutes: building a database grows
+      // faster than its keys (compactions rewrite every table once per
+      // level), and the lookups take about as long as the builds.
+      {kDefaultDbSuite, 2'000'000, "about 2 minutes"},
+      // The tree of the project's README: three levels below L0 in RocksDB.
+      {"full", 10'000'000, "about 7 minutes"},
+  };
+  return *suites;
+}
+
+absl::StatusOr<uint64_t> DbKeys(absl::string_view suite,
+                                std::optional<uint64_t> keys) {
+  const DbSuite* found = nullptr;
+  std::vector<std::string> names;
+  for (const DbSuite& s : AllDbSuites()) {
+    if (suite == s.name) found = &s;
+    names.push_back(s.name);
+  }
+  if (found == nullptr) {
+    return FlagError("suite", suite,
+                     absl::StrFormat("unknown suite '%s' (the suites are %s)",
+                                     suite, absl::StrJoin(names, ", ")));
+  }
+  if (!keys.has_value()) return found->keys;
+  if (*keys == 0) {
+    return FlagError("keys", "0", "a database needs at least 1 key");
+  }
+  return *keys;
+}
+
+std::string DbSuitesUsage() {
+  std::string text;
+  for (const DbSuite& suite : AllDbSuites()) {
+    text += absl::StrFormat(
+        "  %-9s %s%s: %d keys per database\n", suite.name, suite.duration,
+        suite.name == std::string(kDefaultDbSuite) ? ", the default" : "",
+        suite.keys);
+  }
+  return text;
+}
+
+}  // namespace bench
+}  // namespace sstfilter

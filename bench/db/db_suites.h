@@ -1,0 +1,44 @@
+// The runs db_bench knows by name (--suite): how many keys each database
+// holds, and how long the whole run takes. --keys, when given, replaces the
+// suite's count.
+
+#ifndef SSTFILTER_BENCH_DB_DB_SUITES_H_
+#define SSTFILTER_BENCH_DB_DB_SUITES_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace sstfilter {
+namespace bench {
+
+struct DbSuite {
+  const char* name;
+  uint64_t keys;  // in each database
+  // Wall time of a run of every configuration with the default lookups and
+  // reps on a 2-core machine, as a rule of thumb (the machine's speed drifts).
+  const char* duration;
+};
+
+// The suite a run without --suite takes.
+constexpr char kDefaultDbSuite[] = "headline";
+
+// headline, full.
+const std::vector<DbSuite>& AllDbSuites();
+
+// Keys per database: `keys` when given, else the named suite's. An unknown
+// suite or a count of 0 is an InvalidArgumentError naming the flag.
+absl::StatusOr<uint64_t> DbKeys(absl::string_view suite,
+                                std::optional<uint64_t> keys);
+
+// The lines of --help that name each suite, its keys and its duration.
+std::string DbSuitesUsage();
+
+}  // namespace bench
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_BENCH_DB_DB_SUITES_H_
