@@ -355,7 +355,7 @@ std::string UsageText() {
       "               [--format=table|json] [--plot=FILE.png] [--list]\n\n"
       "Suites: the cases a run takes unless --workloads or --keys name them, "
       "and\nits wall time with the default implementations and reps on a "
-      "2-core machine:\n";
+      "2-core machine\n(up to twice that on a slower or busier one):\n";
   for (const Suite& suite : AllSuites()) {
     text += absl::StrFormat(
         "  %-9s %s%s\n%s\n", suite.name, suite.duration,

@@ -106,7 +106,8 @@ int Main(int argc, char** argv) {
       "         [--configs=a,b] [--format=table|json]\n"
       "Builds real RocksDB and LevelDB databases with each filter "
       "configuration and\ntimes point lookups. Suites, with the wall time of "
-      "a run of every configuration\non a 2-core machine:\n" +
+      "a run of every configuration\non a 2-core machine (up to twice that on "
+      "a slower or busier one):\n" +
       DbSuitesUsage());
   if (absl::Status flags = CheckFlags(argc, argv); !flags.ok()) {
     return Usage(std::string(flags.message()));
