@@ -398,7 +398,8 @@ TEST(PolicyRegistryTest, EveryDeclaredFactoryIsRegistered) {
   for (const std::string& factory : declared)
     EXPECT_EQ(PinnedNames().count(factory), 1u)
         << factory << " is declared in filter/ but not in this suite: "
-        << "register it (SSTFILTER_REGISTER_POLICY_FACTORY) and pin its name";
+        << "register it (SSTFILTER_REGISTER_POLICY_FACTORY), add its library "
+        << "to //filter:formats and pin its name here";
 }
 
 }  // namespace
