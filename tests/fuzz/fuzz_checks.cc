@@ -224,12 +224,12 @@ SeedGenerator registered_generator = nullptr;
 
 FilterOptions ReaderFuzzOptions() { return FilterOptions::BitsPerKey(10); }
 
-absl::Status CheckReaderIsTotal(const FilterPolicy& policy, const uint8_t* data,
+absl::Status CheckReaderIsTotal(const FilterFormat& format, const uint8_t* data,
                                 size_t size) {
   const ExactBuffer buffer(
       absl::string_view(reinterpret_cast<const char*>(data), size));
   const absl::string_view filter = buffer.view();
-  const std::unique_ptr<FilterReader> reader = policy.NewReader(filter);
+  const std::unique_ptr<FilterReader> reader = format.NewReader(filter);
 
   // Keys: fixed ones, pieces of the input itself (so the fuzzer can steer
   // queries at the bits it sets) and a few synthetic ones.
@@ -246,11 +246,17 @@ absl::Status CheckReaderIsTotal(const FilterPolicy& policy, const uint8_t* data,
 
   const double fpp = reader->ExpectedFpp();
   if (absl::Status s = CheckFpp(fpp, "reader"); !s.ok()) return s;
+  // The description parses the same bytes: total too.
+  const FilterFacts facts = format.Describe(filter);
+  if (facts.num_keys.has_value() && !(*facts.num_keys >= 0)) {
+    return absl::InternalError(
+        absl::StrCat("Describe: num_keys ", *facts.num_keys));
+  }
   const std::unique_ptr<bool[]> batched(new bool[keys.size()]);
   reader->MayMatch(keys, batched.get());
   for (size_t i = 0; i < keys.size(); ++i) {
     const bool single = reader->MayMatch(keys[i]);
-    const bool once = policy.KeyMayMatch(keys[i], filter);
+    const bool once = format.KeyMayMatch(keys[i], filter);
     if (single != batched[i] || single != once) {
       return absl::InternalError(
           absl::StrCat("reader: answers disagree for key \"",

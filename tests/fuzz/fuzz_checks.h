@@ -37,6 +37,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "filter/filter_format.h"
 #include "filter/filter_policy.h"
 
 namespace sstfilter {
@@ -96,12 +97,13 @@ class ByteReader {
 FilterOptions ReaderFuzzOptions();
 
 // Treats data as a filter and queries it: fixed keys, keys cut from the input,
-// one at a time, batched and through FilterPolicy::KeyMayMatch. Returns an
-// error when the answers disagree with each other or ExpectedFpp() is outside
-// [0, 1] (or is 0 while some key matches). A crash or out-of-bounds read is
-// left for the sanitizers to report: the filter is copied into a heap buffer of
-// exactly its size first.
-absl::Status CheckReaderIsTotal(const FilterPolicy& policy, const uint8_t* data,
+// one at a time, batched and through FilterFormat::KeyMayMatch, and describes
+// it (FilterFormat::Describe). Returns an error when the answers disagree with
+// each other, ExpectedFpp() is outside [0, 1] (or is 0 while some key
+// matches) or the description counts fewer than 0 keys. A crash or
+// out-of-bounds read is left for the sanitizers to report: the filter is copied
+// into a heap buffer of exactly its size first.
+absl::Status CheckReaderIsTotal(const FilterFormat& format, const uint8_t* data,
                                 size_t size);
 
 // Decodes options and a key set from data (format in fuzz_checks.cc), asks
@@ -161,7 +163,7 @@ std::unique_ptr<const FilterPolicy> ReaderFuzzPolicy(
     static const ::sstfilter::FilterPolicy* const policy =                   \
         ::sstfilter::fuzz::ReaderFuzzPolicy(factory).release();              \
     ::sstfilter::fuzz::AbortIfError(                                         \
-        ::sstfilter::fuzz::CheckReaderIsTotal(*policy, data, size),          \
+        ::sstfilter::fuzz::CheckReaderIsTotal(policy->Format(), data, size), \
         "reader check");                                                     \
     return 0;                                                                \
   }

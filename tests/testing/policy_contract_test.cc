@@ -308,7 +308,8 @@ TEST_P(PolicyContractTest, AnyBytesGiveATotalReader) {
   }
   for (const std::string& input : inputs) {
     const absl::Status status = fuzz::CheckReaderIsTotal(
-        policy(), reinterpret_cast<const uint8_t*>(input.data()), input.size());
+        policy().Format(), reinterpret_cast<const uint8_t*>(input.data()),
+        input.size());
     ASSERT_TRUE(status.ok()) << status << " on " << input.size() << " bytes";
   }
 }
