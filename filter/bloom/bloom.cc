@@ -72,7 +72,7 @@ class LocalBloomFormat final : public FilterFormat {
 class LocalBloomPolicy final : public BloomLikeFilterPolicy {
  public:
   LocalBloomPolicy(const BloomSizing& sizing, ProbePath path)
-      : sizing_(sizing), format_(path) {}
+      : sizing_(sizing), format_(LocalBloomFormatFor(path)) {}
 
   const FilterFormat& Format() const override { return format_; }
   double BitsPerKey() const override { return sizing_.bits_per_key; }
@@ -84,7 +84,7 @@ class LocalBloomPolicy final : public BloomLikeFilterPolicy {
 
  private:
   const BloomSizing sizing_;
-  const LocalBloomFormat format_;
+  const FilterFormat& format_;  // one per probe path, for the program's life
 };
 
 }  // namespace

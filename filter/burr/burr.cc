@@ -80,7 +80,7 @@ class BumpedRibbonPolicy final : public FilterPolicy {
   BumpedRibbonPolicy(const BurrSizing& sizing, QueryPath path,
                      int forced_failures, int max_layers)
       : sizing_(sizing),
-        format_(path),
+        format_(BumpedRibbonFormatFor(path)),
         forced_failures_(forced_failures),
         max_layers_(max_layers) {}
 
@@ -93,7 +93,7 @@ class BumpedRibbonPolicy final : public FilterPolicy {
 
  private:
   const BurrSizing sizing_;
-  const BumpedRibbonFormat format_;
+  const FilterFormat& format_;  // one per query path, for the program's life
   const int forced_failures_;
   const int max_layers_;
 };
