@@ -9,13 +9,10 @@
 #include <thread>
 #include <vector>
 
-#include "filter/adapters/leveldb_adapter.h"
-#include "filter/adapters/rocksdb_adapter.h"
 #include "filter/bloom/bloom.h"
 #include "gtest/gtest.h"
-#include "leveldb/filter_policy.h"
-#include "rocksdb/filter_policy.h"
 #include "table/table_filter.h"
+#include "tests/testing/policy_tables.h"
 #include "tests/testing/random.h"
 #include "tests/testing/real_tables.h"
 
@@ -66,10 +63,8 @@ class TableFilterThreadsTest : public testing::Test {
 };
 
 TEST_F(TableFilterThreadsTest, FullFilter) {
-  test::RocksDbTableOptions options;
-  options.filter_policy = AsRocksDbFilterPolicy(policy_);
   const std::string path = dir_.File("table.sst");
-  ASSERT_TRUE(test::WriteRocksDbTable(path, keys_, options).ok());
+  ASSERT_TRUE(test::WriteRocksDbTableWith(policy_, path, keys_).ok());
   absl::StatusOr<std::unique_ptr<TableFilter>> table =
       TableFilter::OpenFile(path, {});
   ASSERT_TRUE(table.ok()) << table.status();
@@ -77,12 +72,8 @@ TEST_F(TableFilterThreadsTest, FullFilter) {
 }
 
 TEST_F(TableFilterThreadsTest, PerDataRangeFilters) {
-  const std::unique_ptr<leveldb::FilterPolicy> leveldb_policy =
-      AsLevelDbFilterPolicy(policy_);
-  test::LevelDbTableOptions options;
-  options.filter_policy = leveldb_policy.get();
   const std::string path = dir_.File("table.ldb");
-  ASSERT_TRUE(test::WriteLevelDbTable(path, keys_, options).ok());
+  ASSERT_TRUE(test::WriteLevelDbTableWith(policy_, path, keys_).ok());
   TableFilterOptions open_options;
   open_options.index_keys = IndexKeys::kUser;
   absl::StatusOr<std::unique_ptr<TableFilter>> table =

@@ -12,16 +12,13 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "filter/adapters/leveldb_adapter.h"
-#include "filter/adapters/rocksdb_adapter.h"
 #include "filter/filter_format.h"
 #include "filter/filter_policy.h"
 #include "filter/format_registry.h"
 #include "gtest/gtest.h"
-#include "leveldb/filter_policy.h"
 #include "nlohmann/json.hpp"
-#include "rocksdb/filter_policy.h"
 #include "table/table_filter.h"
+#include "tests/testing/policy_tables.h"
 #include "tests/testing/random.h"
 #include "tests/testing/real_tables.h"
 #include "tests/testing/sst_probe_run.h"
@@ -114,20 +111,14 @@ class EveryPolicyTablesTest : public testing::TestWithParam<TableCase> {
 };
 
 TEST_P(EveryPolicyTablesTest, RocksDbTableReadsBack) {
-  test::RocksDbTableOptions options;
-  options.filter_policy = AsRocksDbFilterPolicy(policy_);
   const std::string path = dir_.File("table.sst");
-  ASSERT_TRUE(test::WriteRocksDbTable(path, keys_, options).ok());
+  ASSERT_TRUE(test::WriteRocksDbTableWith(policy_, path, keys_).ok());
   ExpectReadBack(path, IndexKeys::kInternal);
 }
 
 TEST_P(EveryPolicyTablesTest, LevelDbTableReadsBack) {
-  const std::unique_ptr<leveldb::FilterPolicy> leveldb_policy =
-      AsLevelDbFilterPolicy(policy_);
-  test::LevelDbTableOptions options;
-  options.filter_policy = leveldb_policy.get();
   const std::string path = dir_.File("table.ldb");
-  ASSERT_TRUE(test::WriteLevelDbTable(path, keys_, options).ok());
+  ASSERT_TRUE(test::WriteLevelDbTableWith(policy_, path, keys_).ok());
   // leveldb::TableBuilder's index holds the keys as given.
   ExpectReadBack(path, IndexKeys::kUser);
 }
