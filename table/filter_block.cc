@@ -101,6 +101,14 @@ class LevelDbFilterBlockReader final : public FilterBlockReader {
 
 }  // namespace
 
+absl::StatusOr<std::unique_ptr<FullFilterBlockBuilder>>
+FullFilterBlockBuilder::New(const FilterPolicy& policy,
+                            const FilterBlockOptions& options) {
+  if (absl::Status s = ValidateFilterBlockOptions(options); !s.ok()) return s;
+  return std::unique_ptr<FullFilterBlockBuilder>(
+      new FullFilterBlockBuilder(policy, options));
+}
+
 std::string FullFilterBlockBuilder::Finish() {
   std::string block;
   builder_->Finish(&block);

@@ -25,9 +25,11 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "filter/filter_format.h"
 #include "filter/filter_policy.h"
+#include "table/filter_keys.h"
 
 namespace sstfilter {
 
@@ -37,17 +39,28 @@ constexpr int kLevelDbFilterBaseLg = 11;
 
 // Builds a full filter block. The sequence of calls must match the regexp
 //   AddKey* Finish
-// REQUIRES: policy outlives the builder.
+// AddKey is given the table's user keys in order.
+// REQUIRES: policy (and options.prefix_extractor) outlive the builder.
 class FullFilterBlockBuilder {
  public:
+  // A filter of whole keys.
   explicit FullFilterBlockBuilder(const FilterPolicy& policy)
-      : builder_(policy.NewBuilder()) {}
+      : FullFilterBlockBuilder(policy, FilterBlockOptions()) {}
+  // What options.keys says (table/filter_keys.h). InvalidArgumentError for
+  // invalid options.
+  static absl::StatusOr<std::unique_ptr<FullFilterBlockBuilder>> New(
+      const FilterPolicy& policy, const FilterBlockOptions& options);
 
-  void AddKey(absl::string_view key) { builder_->AddKey(key); }
+  void AddKey(absl::string_view key) { adder_.Add(key, builder_.get()); }
   // Returns the block contents.
   std::string Finish();
 
  private:
+  FullFilterBlockBuilder(const FilterPolicy& policy,
+                         const FilterBlockOptions& options)
+      : adder_(options), builder_(policy.NewBuilder()) {}
+
+  FilterKeyAdder adder_;
   std::unique_ptr<FilterBuilder> builder_;
 };
 

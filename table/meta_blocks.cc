@@ -14,9 +14,9 @@ constexpr char kNumEntries[] = "rocksdb.num.entries";
 constexpr char kNumFilterEntries[] = "rocksdb.num.filter_entries";
 constexpr char kFilterPolicy[] = "rocksdb.filter.policy";
 constexpr char kComparator[] = "rocksdb.comparator";
-constexpr char kPrefixExtractor[] = "rocksdb.prefix.extractor.name";
-constexpr char kWholeKeyFiltering[] =
-    "rocksdb.block.based.table.whole.key.filtering";
+constexpr char kIndexKeyIsUserKey[] = "rocksdb.index.key.is.user.key";
+constexpr char kIndexValueIsDeltaEncoded[] =
+    "rocksdb.index.value.is.delta.encoded";
 constexpr char kPropertyTrue[] = "1";
 
 std::optional<FilterLocation> FilterFromName(absl::string_view name,
@@ -115,10 +115,15 @@ absl::StatusOr<TableProperties> ParseProperties(absl::string_view contents) {
       props.filter_policy = std::string(value);
     } else if (name == kComparator) {
       props.comparator = std::string(value);
-    } else if (name == kPrefixExtractor) {
+    } else if (name == kPrefixExtractorNameProperty) {
       props.prefix_extractor = std::string(value);
-    } else if (name == kWholeKeyFiltering) {
+    } else if (name == kWholeKeyFilteringProperty) {
       props.whole_key_filtering = value == kPropertyTrue;
+    } else if (name == kIndexKeyIsUserKey) {
+      status = DecodeVarintProperty(name, value, &props.index_key_is_user_key);
+    } else if (name == kIndexValueIsDeltaEncoded) {
+      status = DecodeVarintProperty(name, value,
+                                    &props.index_value_is_delta_encoded);
     }
     if (!status.ok()) return status;
   }

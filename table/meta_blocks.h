@@ -27,10 +27,15 @@ constexpr char kFullFilterPrefix[] = "fullfilter.";
 constexpr char kPartitionedFilterPrefix[] = "partitionedfilter.";
 constexpr char kPropertiesBlockName[] = "rocksdb.properties";
 
+// The properties that say what a filter holds (table/filter_keys.h).
+constexpr char kPrefixExtractorNameProperty[] = "rocksdb.prefix.extractor.name";
+constexpr char kWholeKeyFilteringProperty[] =
+    "rocksdb.block.based.table.whole.key.filtering";
+
 enum class FilterLayout {
   kPerDataRange,  // "filter.": one filter per 2^base_lg bytes of data blocks
   kFull,          // "fullfilter.": one filter for the whole table
-  kPartitioned,   // "partitionedfilter.": recognised, not read
+  kPartitioned,   // "partitionedfilter.": partitions and their index
 };
 const char* FilterLayoutName(FilterLayout layout);
 
@@ -64,6 +69,12 @@ struct TableProperties {
   // "rocksdb.block.based.table.whole.key.filtering": false when the filter
   // holds key prefixes only, so whole keys must not be looked up in it.
   std::optional<bool> whole_key_filtering;
+  // How the index blocks (and a partitioned filter's partition index) are
+  // encoded: "rocksdb.index.key.is.user.key" (keys without the 8-byte
+  // sequence/type tag) and "rocksdb.index.value.is.delta.encoded" (RocksDB
+  // format_version >= 4). Varints, nonzero for true.
+  std::optional<uint64_t> index_key_is_user_key;
+  std::optional<uint64_t> index_value_is_delta_encoded;
 };
 
 // Parses uncompressed properties contents. DataLossError for a malformed

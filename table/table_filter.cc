@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -41,7 +43,66 @@ absl::Status Prefixed(const std::string& where, const absl::Status& status) {
                       absl::StrCat(where, ": ", status.message()));
 }
 
+using AlignedBytes = std::unique_ptr<char, void (*)(void*)>;
+
+// n bytes at a cache line: in arena when given (which owns them), else on the
+// heap. Null when the heap refuses.
+AlignedBytes AllocateAligned(size_t n, FilterArena* arena) {
+  if (arena != nullptr) {
+    static_assert(FilterArena::kAlignment % kFilterAlignment == 0,
+                  "arena copies are aligned for the filter");
+    return AlignedBytes(arena->Allocate(n), [](void*) {});
+  }
+  // aligned_alloc needs a size that is a multiple of the alignment.
+  const size_t alloc = (std::max<size_t>(n, 1) + kFilterAlignment - 1) /
+                       kFilterAlignment * kFilterAlignment;
+  return AlignedBytes(
+      static_cast<char*>(std::aligned_alloc(kFilterAlignment, alloc)),
+      &std::free);
+}
+
+// The contents of a block as read from the file (contents + trailer),
+// verified against the trailer and uncompressed (into *scratch if needed).
+absl::StatusOr<absl::string_view> VerifiedContents(absl::string_view what,
+                                                   absl::string_view raw,
+                                                   uint8_t checksum_type,
+                                                   std::string* scratch) {
+  const absl::string_view contents =
+      raw.substr(0, raw.size() - kBlockTrailerBytes);
+  const absl::string_view trailer = raw.substr(raw.size() - kBlockTrailerBytes);
+  if (absl::Status s = VerifyBlockTrailer(
+          what, contents, trailer, static_cast<ChecksumType>(checksum_type));
+      !s.ok()) {
+    return s;
+  }
+  const uint8_t type = static_cast<uint8_t>(trailer[0]);
+  if (type == static_cast<uint8_t>(CompressionType::kNone)) return contents;
+  std::string uncompressed;
+  absl::StatusOr<absl::string_view> out =
+      UncompressBlock(what, type, contents, &uncompressed);
+  if (!out.ok()) return out.status();
+  *scratch = std::move(uncompressed);
+  return absl::string_view(*scratch);
+}
+
+// Whether a separator in the partition index is at or after key: the
+// partition whose separator is the first such holds key.
+bool SeparatorAtOrAfter(absl::string_view separator, absl::string_view key,
+                        bool internal_keys) {
+  return (internal_keys ? CompareInternalToUser(separator, key)
+                        : separator.compare(key)) >= 0;
+}
+
 }  // namespace
+
+// A partition of a partitioned filter, read at its first use.
+struct TableFilter::Partition {
+  std::once_flag once;
+  std::atomic<bool> loaded{false};
+  AlignedBytes bytes{nullptr, nullptr};
+  size_t size = 0;
+  std::unique_ptr<FilterReader> reader;  // null once loaded: unreadable
+};
 
 // Everything Open does, with the tail buffer it reads once and drops after.
 class TableFilter::Loader {
@@ -60,7 +121,10 @@ class TableFilter::Loader {
                                               std::string* scratch);
   absl::Status CheckInFile(absl::string_view what, const BlockHandle& handle);
   absl::Status LoadFilter(const FilterLocation& location, FilterArena* arena);
+  absl::Status LoadPartitionIndex(absl::string_view contents,
+                                  IndexKeys index_keys);
   absl::Status LoadIndex(IndexKeys index_keys);
+  void ChoosePrefixExtractor(const TableFilterOptions& options);
 
   const RandomAccessFile& file_;
   TableFilter* const table_;
@@ -89,27 +153,11 @@ absl::StatusOr<absl::string_view> TableFilter::Loader::ReadBlock(
     absl::StatusOr<absl::string_view> read =
         file_.Read(handle.offset, n, scratch->data());
     if (!read.ok()) return read.status();
-    table_->io_.reads++;
-    table_->io_.bytes += n;
+    table_->CountRead(n);
     raw = *read;
   }
-  const absl::string_view contents = raw.substr(0, handle.size);
-  const absl::string_view trailer = raw.substr(handle.size);
-  const auto checksum_type =
-      static_cast<ChecksumType>(table_->info_.footer.checksum_type);
-  if (absl::Status s =
-          VerifyBlockTrailer(what, contents, trailer, checksum_type);
-      !s.ok()) {
-    return s;
-  }
-  const uint8_t type = static_cast<uint8_t>(trailer[0]);
-  if (type == static_cast<uint8_t>(CompressionType::kNone)) return contents;
-  std::string uncompressed;
-  absl::StatusOr<absl::string_view> out =
-      UncompressBlock(what, type, contents, &uncompressed);
-  if (!out.ok()) return out.status();
-  *scratch = std::move(uncompressed);
-  return absl::string_view(*scratch);
+  return VerifiedContents(what, raw, table_->info_.footer.checksum_type,
+                          scratch);
 }
 
 absl::Status TableFilter::Loader::Load(const TableFilterOptions& options) {
@@ -123,8 +171,7 @@ absl::Status TableFilter::Loader::Load(const TableFilterOptions& options) {
     absl::StatusOr<absl::string_view> read =
         file_.Read(tail_offset_, tail_bytes, tail_.data());
     if (!read.ok()) return read.status();
-    table_->io_.reads++;
-    table_->io_.bytes += tail_bytes;
+    table_->CountRead(tail_bytes);
   }
 
   absl::StatusOr<Footer> footer = DecodeFooter(tail_, size);
@@ -147,26 +194,55 @@ absl::Status TableFilter::Loader::Load(const TableFilterOptions& options) {
     if (!props.ok()) return props.status();
     table_->info_.properties = *props;
   }
+  ChoosePrefixExtractor(options);
 
   table_->info_.filter = meta->filter;
   if (!meta->filter.has_value()) return absl::OkStatus();
   if (absl::Status s = LoadFilter(*meta->filter, options.filter_arena); !s.ok())
     return s;
   if (meta->filter->layout == FilterLayout::kPerDataRange &&
-      table_->corruption_.ok()) {
+      table_->filter_block_ != nullptr) {
     return LoadIndex(options.index_keys);
   }
   return absl::OkStatus();
 }
 
+void TableFilter::Loader::ChoosePrefixExtractor(
+    const TableFilterOptions& options) {
+  TableFilterInfo& info = table_->info_;
+  const std::optional<TableProperties>& props = info.properties;
+  if (!props.has_value()) return;  // LevelDB: whole keys, no prefixes
+  info.whole_keys = props->whole_key_filtering.value_or(true);
+  if (!props->prefix_extractor.has_value() ||
+      *props->prefix_extractor == kNoPrefixExtractorName) {
+    return;
+  }
+  const std::string& name = *props->prefix_extractor;
+  info.prefix_extractor = name;
+  const std::shared_ptr<const PrefixExtractor>& reader =
+      options.prefix_extractor;
+  if (reader != nullptr && reader->Name() == name) {
+    table_->table_extractor_ = reader;
+  } else {
+    absl::StatusOr<std::unique_ptr<const PrefixExtractor>> rebuilt =
+        PrefixExtractorFromName(name);
+    if (rebuilt.ok()) {
+      table_->table_extractor_ = std::move(*rebuilt);
+    } else {
+      info.prefix_note = std::string(rebuilt.status().message());
+    }
+  }
+  if (reader != nullptr && reader->Name() != name) {
+    info.prefix_note = absl::StrCat("the filter's prefixes were cut by '", name,
+                                    "', the reader's by '", reader->Name(),
+                                    "': every prefix may match");
+    return;
+  }
+  table_->prefix_extractor_ = table_->table_extractor_;
+}
+
 absl::Status TableFilter::Loader::LoadFilter(const FilterLocation& location,
                                              FilterArena* arena) {
-  if (location.layout == FilterLayout::kPartitioned) {
-    return absl::UnimplementedError(absl::StrCat(
-        "filter '", kPartitionedFilterPrefix, location.policy_name,
-        "': RocksDB's partitioned filters are not read (only full filters "
-        "and LevelDB's per-2 KB filter blocks are)"));
-  }
   const FilterFormat* format = FindFilterFormat(location.policy_name);
   if (format == nullptr) {
     return absl::UnimplementedError(
@@ -176,32 +252,23 @@ absl::Status TableFilter::Loader::LoadFilter(const FilterLocation& location,
                      RegisteredFormatNames()));
   }
   table_->format_ = format;
+  table_->filter_arena_ = arena;
 
   std::string scratch;
-  absl::StatusOr<absl::string_view> contents =
-      ReadBlock("filter", location.handle, &scratch);
+  const bool partitioned = location.layout == FilterLayout::kPartitioned;
+  absl::StatusOr<absl::string_view> contents = ReadBlock(
+      partitioned ? "partition index" : "filter", location.handle, &scratch);
   if (!contents.ok()) {
     if (!absl::IsDataLoss(contents.status())) return contents.status();
     // A corrupt filter costs reads, never a key: answer "may match".
-    table_->corruption_ = contents.status();
+    table_->RecordCorruption(contents.status());
     return absl::OkStatus();
   }
   const size_t n = contents->size();
   table_->info_.filter_block_bytes = n;
-  if (arena != nullptr) {
-    static_assert(FilterArena::kAlignment % kFilterAlignment == 0,
-                  "arena copies are aligned for the filter");
-    // The arena owns the bytes: nothing to free with the table.
-    table_->filter_bytes_ = std::unique_ptr<char, void (*)(void*)>(
-        arena->Allocate(n), [](void*) {});
-  } else {
-    // aligned_alloc needs a size that is a multiple of the alignment.
-    const size_t alloc = (std::max<size_t>(n, 1) + kFilterAlignment - 1) /
-                         kFilterAlignment * kFilterAlignment;
-    table_->filter_bytes_ = std::unique_ptr<char, void (*)(void*)>(
-        static_cast<char*>(std::aligned_alloc(kFilterAlignment, alloc)),
-        &std::free);
-  }
+  if (partitioned) return LoadPartitionIndex(*contents, table_->index_keys_);
+
+  table_->filter_bytes_ = AllocateAligned(n, arena);
   if (table_->filter_bytes_ == nullptr) {
     return absl::ResourceExhaustedError(
         absl::StrFormat("cannot allocate %d bytes for the filter block", n));
@@ -217,13 +284,70 @@ absl::Status TableFilter::Loader::LoadFilter(const FilterLocation& location,
   return absl::OkStatus();
 }
 
+absl::Status TableFilter::Loader::LoadPartitionIndex(absl::string_view contents,
+                                                     IndexKeys index_keys) {
+  const std::optional<TableProperties>& props = table_->info_.properties;
+  bool internal_keys = index_keys == IndexKeys::kInternal;
+  IndexValues values = IndexValues::kFull;
+  if (props.has_value() && props->index_key_is_user_key.has_value()) {
+    internal_keys = *props->index_key_is_user_key == 0;
+  }
+  if (props.has_value() && props->index_value_is_delta_encoded.value_or(0)) {
+    values = IndexValues::kDeltaEncoded;
+  }
+  table_->index_keys_ = internal_keys ? IndexKeys::kInternal : IndexKeys::kUser;
+  absl::StatusOr<std::vector<FilterPartition>> partitions =
+      ParsePartitionIndex(contents, values);
+  absl::Status problem = partitions.status();
+  const uint64_t file_size = file_.Size();
+  for (size_t i = 0; problem.ok() && i < partitions->size(); ++i) {
+    const FilterPartition& p = (*partitions)[i];
+    if (!BlockFits(p.handle, file_size)) {
+      problem = absl::DataLossError(absl::StrFormat(
+          "partition index: partition %d (offset %d, size %d) points outside "
+          "the file (%d bytes)",
+          i, p.handle.offset, p.handle.size, file_size));
+    } else if (internal_keys && p.index_key.size() < kInternalKeyTagBytes) {
+      // RocksDB's tags use types LevelDB's do not (IsInternalKey): only the
+      // length can be checked.
+      problem = absl::DataLossError(absl::StrFormat(
+          "partition index: separator %d is not an internal key", i));
+    } else if (i > 0 &&
+               !SeparatorAtOrAfter(
+                   p.index_key,
+                   internal_keys
+                       ? absl::string_view((*partitions)[i - 1].index_key)
+                             .substr(0, (*partitions)[i - 1].index_key.size() -
+                                            kInternalKeyTagBytes)
+                       : absl::string_view((*partitions)[i - 1].index_key),
+                   internal_keys)) {
+      problem = absl::DataLossError(absl::StrFormat(
+          "partition index: separator %d is before separator %d: partitions "
+          "out of order",
+          i, i - 1));
+    }
+  }
+  if (!problem.ok()) {
+    // Probing by an index that cannot be trusted could pick the wrong
+    // partition and lose a key: answer "may match".
+    table_->RecordCorruption(problem);
+    return absl::OkStatus();
+  }
+  table_->info_.partitions = std::move(*partitions);
+  table_->info_.num_filters = table_->info_.partitions.size();
+  for (size_t i = 0; i < table_->info_.num_filters; ++i) {
+    table_->partitions_.push_back(std::make_unique<Partition>());
+  }
+  return absl::OkStatus();
+}
+
 absl::Status TableFilter::Loader::LoadIndex(IndexKeys index_keys) {
   std::string scratch;
   absl::StatusOr<absl::string_view> contents =
       ReadBlock("index", table_->info_.footer.index, &scratch);
   if (!contents.ok()) {
     if (!absl::IsDataLoss(contents.status())) return contents.status();
-    table_->corruption_ = contents.status();
+    table_->RecordCorruption(contents.status());
     table_->filter_block_.reset();
     return absl::OkStatus();
   }
@@ -264,12 +388,87 @@ absl::StatusOr<std::unique_ptr<TableFilter>> TableFilter::OpenFile(
 absl::StatusOr<std::unique_ptr<TableFilter>> TableFilter::Open(
     std::unique_ptr<RandomAccessFile> file, const TableFilterOptions& options) {
   std::unique_ptr<TableFilter> table(new TableFilter());
+  table->index_keys_ = options.index_keys;
   Loader loader(*file, table.get());
   if (absl::Status s = loader.Load(options); !s.ok()) return s;
+  if (!table->partitions_.empty()) table->file_ = std::move(file);
   return table;
 }
 
+TableFilter::TableFilter() = default;
 TableFilter::~TableFilter() = default;
+
+void TableFilter::CountRead(uint64_t bytes) const {
+  io_reads_.fetch_add(1, std::memory_order_relaxed);
+  io_bytes_.fetch_add(bytes, std::memory_order_relaxed);
+}
+
+void TableFilter::RecordCorruption(const absl::Status& status) const {
+  absl::MutexLock lock(&corruption_mu_);
+  if (corruption_.ok()) corruption_ = status;
+}
+
+absl::Status TableFilter::corruption() const {
+  absl::MutexLock lock(&corruption_mu_);
+  return corruption_;
+}
+
+const FilterReader* TableFilter::LoadPartition(size_t i) const {
+  Partition& partition = *partitions_[i];
+  std::call_once(partition.once, [&] {
+    const BlockHandle& handle = info_.partitions[i].handle;
+    const std::string what = absl::StrCat("filter partition ", i);
+    const uint64_t n = handle.size + kBlockTrailerBytes;  // fits: checked
+    std::string raw(n, '\0');
+    std::string scratch;
+    absl::StatusOr<absl::string_view> contents =
+        file_->Read(handle.offset, n, raw.data());
+    if (contents.ok()) {
+      CountRead(n);
+      contents = VerifiedContents(what, *contents, info_.footer.checksum_type,
+                                  &scratch);
+    }
+    if (!contents.ok()) {
+      RecordCorruption(absl::DataLossError(contents.status().message()));
+    } else if ((partition.bytes = AllocateAligned(contents->size(),
+                                                  filter_arena_)) != nullptr) {
+      std::memcpy(partition.bytes.get(), contents->data(), contents->size());
+      partition.size = contents->size();
+      partition.reader = format_->NewReader(
+          absl::string_view(partition.bytes.get(), partition.size));
+    }
+    partition.loaded.store(true, std::memory_order_release);
+  });
+  return partition.reader.get();
+}
+
+absl::Status TableFilter::LoadAllPartitions() const {
+  for (size_t i = 0; i < partitions_.size(); ++i) LoadPartition(i);
+  return corruption();
+}
+
+absl::string_view TableFilter::partition_contents(size_t i) const {
+  if (i >= partitions_.size() ||
+      !partitions_[i]->loaded.load(std::memory_order_acquire) ||
+      partitions_[i]->reader == nullptr) {
+    return absl::string_view();
+  }
+  return absl::string_view(partitions_[i]->bytes.get(), partitions_[i]->size);
+}
+
+std::optional<size_t> TableFilter::PartitionOf(absl::string_view key) const {
+  const std::vector<FilterPartition>& partitions = info_.partitions;
+  if (partitions_.empty()) return std::nullopt;
+  const bool internal_keys = index_keys_ == IndexKeys::kInternal;
+  // Separators are in order (checked at Open): binary search for the first
+  // at or after key.
+  const auto it = std::partition_point(
+      partitions.begin(), partitions.end(), [&](const FilterPartition& p) {
+        return !SeparatorAtOrAfter(p.index_key, key, internal_keys);
+      });
+  if (it == partitions.end()) return std::nullopt;
+  return static_cast<size_t>(it - partitions.begin());
+}
 
 TableFilter::IndexLookup TableFilter::FindDataBlock(absl::string_view user_key,
                                                     uint64_t* offset) const {
@@ -289,19 +488,40 @@ TableFilter::IndexLookup TableFilter::FindDataBlock(absl::string_view user_key,
 }
 
 bool TableFilter::KeyMayMatch(absl::string_view user_key) const {
-  if (filter_block_ == nullptr) return true;  // no filter, or corrupt
-  const std::optional<TableProperties>& props = info_.properties;
-  if (props.has_value() && props->whole_key_filtering.has_value() &&
-      !*props->whole_key_filtering) {
-    return true;  // the filter holds prefixes only
+  if (info_.whole_keys) return FilterMayMatch(user_key, user_key);
+  // The filter holds prefixes only: a key is there if its prefix is.
+  if (table_extractor_ == nullptr || !table_extractor_->InDomain(user_key)) {
+    return true;
   }
+  return FilterMayMatch(user_key, table_extractor_->Transform(user_key));
+}
+
+bool TableFilter::PrefixMayMatch(absl::string_view prefix) const {
+  if (prefix_extractor_ == nullptr || !prefix_extractor_->InDomain(prefix) ||
+      prefix_extractor_->Transform(prefix) != prefix) {
+    return true;
+  }
+  // The least key with this prefix is the prefix itself: its partition holds
+  // the prefix whenever any key has it (partitioned_filter_block.h).
+  return FilterMayMatch(prefix, prefix);
+}
+
+bool TableFilter::FilterMayMatch(absl::string_view locate,
+                                 absl::string_view probe) const {
+  if (!partitions_.empty()) {
+    const std::optional<size_t> partition = PartitionOf(locate);
+    if (!partition.has_value()) return false;  // after the table's last key
+    const FilterReader* reader = LoadPartition(*partition);
+    return reader == nullptr || reader->MayMatch(probe);
+  }
+  if (filter_block_ == nullptr) return true;  // no filter, or corrupt
   if (!filter_block_->NeedsDataBlockOffset()) {
-    return filter_block_->KeyMayMatch(user_key, 0);
+    return filter_block_->KeyMayMatch(probe, 0);
   }
   uint64_t offset = 0;
-  switch (FindDataBlock(user_key, &offset)) {
+  switch (FindDataBlock(locate, &offset)) {
     case IndexLookup::kFound:
-      return filter_block_->KeyMayMatch(user_key, offset);
+      return filter_block_->KeyMayMatch(probe, offset);
     case IndexLookup::kPastLastKey:
       return false;  // after the table's last key: in no data block
     case IndexLookup::kUnknown:

@@ -1,7 +1,9 @@
-// Answers "may this key be in this table?" from a LevelDB 1.23 or RocksDB
-// 7.8.3 table file, having read only its tail: the footer, the metaindex, the
-// filter block (and, for LevelDB's per-2 KB layout, the index block, which
-// says which data block, and so which filter, a key belongs to).
+// Answers "may this key (or this prefix) be in this table?" from a LevelDB
+// 1.23 or RocksDB 7.8.3 table file, having read only its tail: the footer,
+// the metaindex, the properties, the filter block (and, for LevelDB's per-2 KB
+// layout, the index block, which says which data block, and so which filter,
+// a key belongs to). A partitioned filter is read one partition at a time,
+// when a key first needs it.
 //
 // Example:
 //
@@ -12,18 +14,38 @@
 //
 // Cost: Open makes one read of the file's last tail_prefetch_bytes (the
 // footer, metaindex, properties and index blocks, and the filter block when
-// it fits), plus one read for each of the filter and index blocks that do
-// not lie inside that tail: 1 read for most tables, at most 4 (tail,
-// properties, filter, index). KeyMayMatch reads nothing: it costs a binary
-// search of the index block (per-2 KB layout only) and one filter probe.
-// io() reports the reads and bytes Open made.
+// it fits), plus one read for each of the filter (or partition index) and
+// index blocks that do not lie inside that tail: 1 read for most tables, at
+// most 4 (tail, properties, filter, index). KeyMayMatch reads nothing for a
+// full or per-2 KB filter: a binary search of the index block (per-2 KB
+// layout only) and one filter probe. With partitions, the first question
+// that lands in a partition reads that partition (one read of its size) and
+// keeps it; later ones only search the partition index and probe. io()
+// reports the reads and bytes so far.
+//
+// Prefixes (table/filter_keys.h): a RocksDB table records the prefix
+// extractor its filter's prefixes were cut with and whether the filter holds
+// whole keys. PrefixMayMatch uses the prefixes only when the reader's
+// extractor (TableFilterOptions::prefix_extractor; when null, the table's
+// own, rebuilt from its name) has the table's name; KeyMayMatch on a table
+// whose filter holds prefixes only probes the key's prefix, cut with the
+// table's own extractor.
 //
 // Safety: a filter may say "maybe" wrongly, never "no" wrongly. So:
-//  - a filter block whose checksum fails is never probed: every key may
-//    match, and corruption() returns the DataLossError (Open succeeds);
+//  - a filter block or partition index whose checksum fails, or a partition
+//    index that is malformed, out of key order or points outside the file,
+//    is never probed: every key may match, and corruption() returns the
+//    DataLossError (Open succeeds);
+//  - a partition whose checksum fails, or that cannot be read, answers "may
+//    match" for its keys, the others are still filtered, and corruption()
+//    returns its DataLossError (the first such error);
 //  - the same for a corrupt index block in the per-2 KB layout;
-//  - a table without a filter, or whose filter holds only key prefixes
-//    (RocksDB whole_key_filtering = false), matches every key;
+//  - a table without a filter matches every key; a filter of prefixes only
+//    matches every key outside the extractor's domain, and every key when
+//    the extractor's name is not one this library rebuilds;
+//  - a prefix question about a table with no prefixes, with another
+//    extractor's, or given a string that is not a prefix the extractor cuts,
+//    matches;
 //  - a filter of a name no registered format reads (format_registry.h) is
 //    an error from Open.
 // Every parser is total: any bytes give a value or an error, never a crash.
@@ -31,35 +53,43 @@
 // Keys are user keys, as the host stores them. In a LevelDB database's
 // tables the index holds internal keys (user key + 8-byte sequence/type
 // tag); tables written directly with leveldb::TableBuilder hold user keys
-// there (IndexKeys::kUser). The comparator is assumed bytewise (the default
-// of both stores).
+// there (IndexKeys::kUser). A RocksDB table's properties say which its
+// partition index holds. The comparator is assumed bytewise (the default of
+// both stores).
 //
-// Thread safety: after Open, a TableFilter is immutable and KeyMayMatch may
-// be called from any number of threads.
+// Thread safety: after Open, KeyMayMatch, PrefixMayMatch and every accessor
+// may be called from any number of threads; partitions are loaded once.
 
 #ifndef SSTFILTER_TABLE_TABLE_FILTER_H_
 #define SSTFILTER_TABLE_TABLE_FILTER_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/synchronization/mutex.h"
 #include "filter/filter_arena.h"
+#include "filter/prefix_extractor.h"
 #include "table/format.h"
 #include "table/meta_blocks.h"
+#include "table/partitioned_filter_block.h"
 #include "table/random_access_file.h"
 
 namespace sstfilter {
 
 class FilterBlockReader;
 class FilterFormat;
+class FilterReader;
 
-// How LevelDB index keys relate to user keys (per-2 KB layout only).
+// How index keys relate to user keys, for the per-2 KB layout's index and a
+// partition index that no properties describe.
 enum class IndexKeys {
   kInternal,  // user key + 8-byte tag: the tables of a LevelDB database
   kUser,      // user keys: tables written directly by leveldb::TableBuilder
@@ -77,6 +107,9 @@ struct TableFilterOptions {
   // cache. The arena must outlive the table, and keeps the space after the
   // table closes; tables may share one from any thread.
   FilterArena* filter_arena = nullptr;
+  // The extractor whose prefixes PrefixMayMatch is given. Null: the one the
+  // table records (when this library rebuilds it from its name).
+  std::shared_ptr<const PrefixExtractor> prefix_extractor;
 };
 
 // What Open found, for tools and logs.
@@ -85,8 +118,17 @@ struct TableFilterInfo {
   Footer footer;
   std::optional<FilterLocation> filter;       // absent: the table has no filter
   std::optional<TableProperties> properties;  // RocksDB tables only
-  size_t filter_block_bytes = 0;              // contents, trailer excluded
-  size_t num_filters = 0;                     // 1 for a full filter
+  size_t filter_block_bytes = 0;  // contents (the partition index when
+                                  // partitioned), trailer excluded
+  size_t num_filters = 0;         // 1 for a full filter; partitions
+  std::vector<FilterPartition> partitions;  // partitioned filters only
+  // What the filter holds: whole keys (true unless the table records
+  // otherwise), and the name of the prefixes' extractor, if any.
+  bool whole_keys = true;
+  std::optional<std::string> prefix_extractor;
+  // Why prefix questions all "may match", when they do and the filter holds
+  // prefixes (an extractor this library cannot rebuild, or another name).
+  std::string prefix_note;
 };
 
 struct IoStats {
@@ -113,12 +155,30 @@ class TableFilter {
   // False only if user_key is certainly not in the table.
   bool KeyMayMatch(absl::string_view user_key) const;
 
-  // OK, or the DataLossError of a filter or index block whose checksum
-  // failed (then KeyMayMatch answers true for every key).
-  const absl::Status& corruption() const { return corruption_; }
+  // False only if no key of the table has this prefix. prefix is what the
+  // reader's extractor cuts from a key (Transform); any other string matches.
+  bool PrefixMayMatch(absl::string_view prefix) const;
+
+  // Whether PrefixMayMatch can rule anything out.
+  bool FiltersPrefixes() const { return prefix_extractor_ != nullptr; }
+
+  // Partitioned filters: the partition a key (or prefix) is looked up in, or
+  // nullopt when it is after the last separator (in no partition) or the
+  // filter is not partitioned or is corrupt.
+  std::optional<size_t> PartitionOf(absl::string_view key) const;
+  // Reads every partition not read yet (tools that describe the whole
+  // filter). Returns corruption().
+  absl::Status LoadAllPartitions() const;
+  // The verified contents of partition i, empty when it is not loaded yet or
+  // is unreadable.
+  absl::string_view partition_contents(size_t i) const;
+
+  // OK, or the DataLossError of a filter, partition index, partition or
+  // index block found corrupt (then the keys it covers may all match).
+  absl::Status corruption() const;
 
   const TableFilterInfo& info() const { return info_; }
-  const IoStats& io() const { return io_; }
+  IoStats io() const { return {io_reads_.load(), io_bytes_.load()}; }
   // The format that reads the filter, or nullptr when there is none.
   const FilterFormat* format() const { return format_; }
   // The verified filter block contents (empty when there is no filter or it
@@ -129,13 +189,22 @@ class TableFilter {
                : absl::string_view(filter_bytes_.get(),
                                    info_.filter_block_bytes);
   }
-  // The filter block reader, or nullptr when there is no filter or it is
-  // corrupt.
+  // The filter block reader, or nullptr when there is no filter, it is
+  // corrupt, or it is partitioned.
   const FilterBlockReader* filter_block() const { return filter_block_.get(); }
 
  private:
   class Loader;
-  TableFilter() = default;
+  struct Partition;
+  TableFilter();
+
+  // The filter answer for `probe` (a key or a prefix) in the filter that
+  // `locate`, a key, would be found through.
+  bool FilterMayMatch(absl::string_view locate, absl::string_view probe) const;
+  // Reads partition i if not read yet; its reader, or null when unreadable.
+  const FilterReader* LoadPartition(size_t i) const;
+  void CountRead(uint64_t bytes) const;
+  void RecordCorruption(const absl::Status& status) const;
 
   // Per-2 KB layout: finds the data block that would hold user_key.
   enum class IndexLookup {
@@ -146,9 +215,18 @@ class TableFilter {
   IndexLookup FindDataBlock(absl::string_view user_key, uint64_t* offset) const;
 
   TableFilterInfo info_;
-  IoStats io_;
-  absl::Status corruption_;
+  mutable std::atomic<int> io_reads_{0};
+  mutable std::atomic<uint64_t> io_bytes_{0};
+  mutable absl::Mutex corruption_mu_;
+  mutable absl::Status corruption_ ABSL_GUARDED_BY(corruption_mu_);
   IndexKeys index_keys_ = IndexKeys::kInternal;
+  // The extractor of the table's prefixes, when this library has it: for
+  // PrefixMayMatch only when the reader's extractor agrees.
+  std::shared_ptr<const PrefixExtractor> table_extractor_;
+  std::shared_ptr<const PrefixExtractor> prefix_extractor_;
+  std::unique_ptr<RandomAccessFile> file_;  // partitioned filters only
+  FilterArena* filter_arena_ = nullptr;
+  std::vector<std::unique_ptr<Partition>> partitions_;
   const FilterFormat* format_ = nullptr;
   // Filter block contents, 64-byte aligned so a one-filter block's cache-line
   // blocks start on cache lines.

@@ -12,7 +12,9 @@
 #include "leveldb/env.h"
 #include "leveldb/options.h"
 #include "leveldb/table_builder.h"
+#include "rocksdb/db.h"
 #include "rocksdb/options.h"
+#include "rocksdb/slice_transform.h"
 #include "rocksdb/sst_file_writer.h"
 #include "rocksdb/table.h"
 
@@ -102,19 +104,78 @@ std::vector<std::string> LevelDbTableFiles(const std::string& dir) {
   return tables;
 }
 
-absl::Status WriteRocksDbTable(const std::string& path,
-                               const std::vector<std::string>& keys,
-                               const RocksDbTableOptions& options) {
+namespace {
+
+rocksdb::Options RocksDbOptionsFor(const RocksDbTableOptions& options) {
   rocksdb::BlockBasedTableOptions table_options;
   table_options.filter_policy = options.filter_policy;
   table_options.format_version = options.format_version;
   table_options.block_size = options.block_size;
   table_options.checksum = static_cast<rocksdb::ChecksumType>(options.checksum);
   table_options.whole_key_filtering = options.whole_key_filtering;
+  table_options.index_block_restart_interval =
+      options.index_block_restart_interval;
+  if (options.partition_filters) {
+    table_options.partition_filters = true;
+    table_options.index_type =
+        rocksdb::BlockBasedTableOptions::kTwoLevelIndexSearch;
+    table_options.metadata_block_size = options.metadata_block_size;
+  }
   rocksdb::Options db_options;
   db_options.table_factory.reset(
       rocksdb::NewBlockBasedTableFactory(table_options));
-  rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), db_options);
+  // RocksDB takes a shared_ptr to a mutable transform; it never changes one.
+  db_options.prefix_extractor =
+      std::const_pointer_cast<rocksdb::SliceTransform>(
+          options.prefix_extractor);
+  return db_options;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<std::string>> WriteRocksDbDatabase(
+    const std::string& dir, const std::vector<std::string>& keys,
+    const RocksDbTableOptions& options, size_t keys_per_flush,
+    uint64_t target_file_bytes) {
+  rocksdb::Options db_options = RocksDbOptionsFor(options);
+  db_options.create_if_missing = true;
+  db_options.target_file_size_base = target_file_bytes;
+  db_options.disable_auto_compactions = true;
+  rocksdb::DB* raw = nullptr;
+  absl::Status status =
+      FromRocksDb(rocksdb::DB::Open(db_options, dir, &raw), "DB::Open");
+  if (!status.ok()) return status;
+  std::unique_ptr<rocksdb::DB> db(raw);
+  rocksdb::WriteOptions write;
+  write.disableWAL = true;
+  for (size_t i = 0; status.ok() && i < keys.size(); ++i) {
+    status = FromRocksDb(db->Put(write, keys[i], ValueOf(keys[i])), "Put");
+    if (status.ok() &&
+        ((i + 1) % keys_per_flush == 0 || i + 1 == keys.size())) {
+      status = FromRocksDb(db->Flush(rocksdb::FlushOptions()), "Flush");
+    }
+  }
+  if (status.ok()) {
+    rocksdb::CompactRangeOptions compact;
+    compact.bottommost_level_compaction =
+        rocksdb::BottommostLevelCompaction::kForce;
+    status = FromRocksDb(db->CompactRange(compact, nullptr, nullptr),
+                         "CompactRange");
+  }
+  if (status.ok()) status = FromRocksDb(db->Close(), "Close");
+  if (!status.ok()) return status;
+  std::vector<std::string> tables;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() == ".sst") tables.push_back(entry.path());
+  }
+  return tables;
+}
+
+absl::Status WriteRocksDbTable(const std::string& path,
+                               const std::vector<std::string>& keys,
+                               const RocksDbTableOptions& options) {
+  rocksdb::SstFileWriter writer(rocksdb::EnvOptions(),
+                                RocksDbOptionsFor(options));
   absl::Status status = FromRocksDb(writer.Open(path), "SstFileWriter::Open");
   for (size_t i = 0; status.ok() && i < keys.size(); ++i) {
     status = FromRocksDb(writer.Put(keys[i], ValueOf(keys[i])),

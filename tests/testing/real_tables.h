@@ -20,7 +20,8 @@ class Status;
 }  // namespace leveldb
 namespace rocksdb {
 class FilterPolicy;
-}
+class SliceTransform;
+}  // namespace rocksdb
 
 namespace sstfilter {
 namespace test {
@@ -81,12 +82,30 @@ struct RocksDbTableOptions {
   int block_size = 4096;
   int checksum = 4;  // rocksdb::ChecksumType: 7.8.3's default, XXH3
   bool whole_key_filtering = true;
+  // Null: the filter holds no prefixes.
+  std::shared_ptr<const rocksdb::SliceTransform> prefix_extractor;
+  // Partitioned filters (with index_type kTwoLevelIndexSearch, which they
+  // need), cut at about metadata_block_size bytes.
+  bool partition_filters = false;
+  int metadata_block_size = 4096;
+  // Above 1, index entries (and a partition index's) share key prefixes, and
+  // with format_version >= 4 their values are delta-encoded.
+  int index_block_restart_interval = 1;
 };
 
 // Writes keys (sorted, distinct) with rocksdb::SstFileWriter to path.
 absl::Status WriteRocksDbTable(const std::string& path,
                                const std::vector<std::string>& keys,
                                const RocksDbTableOptions& options);
+
+// Opens a RocksDB database in dir with these table options, puts every key
+// (value ValueOf(key)) in batches of keys_per_flush with a flush after each,
+// compacts everything into one level (tables of about target_file_bytes),
+// closes it, and returns the paths of its table files (.sst).
+absl::StatusOr<std::vector<std::string>> WriteRocksDbDatabase(
+    const std::string& dir, const std::vector<std::string>& keys,
+    const RocksDbTableOptions& options, size_t keys_per_flush,
+    uint64_t target_file_bytes);
 
 // The whole file as bytes, and back.
 absl::StatusOr<std::string> ReadFileBytes(const std::string& path);

@@ -1,0 +1,79 @@
+// What a table's filter holds for each key: the whole key, its prefix (for
+// prefix seeks), or both. RocksDB's names for the same choice are
+// whole_key_filtering and prefix_extractor (RocksDB 7.8.3
+// table/block_based/full_filter_block.cc); a table records it in two
+// properties, which table readers consult before asking the filter anything:
+//
+//   "rocksdb.prefix.extractor.name"                  PrefixExtractor::Name(),
+//                                                    or "nullptr"
+//   "rocksdb.block.based.table.whole.key.filtering"  "1" or "0"
+//
+// FilterKeyAdder feeds a FilterBuilder as RocksDB's builder does, so that
+// filters written here and by RocksDB hold the same strings: each whole key
+// unless it repeats the one before, and each prefix of a key in the
+// extractor's domain unless it repeats the prefix before.
+
+#ifndef SSTFILTER_TABLE_FILTER_KEYS_H_
+#define SSTFILTER_TABLE_FILTER_KEYS_H_
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "filter/filter_policy.h"
+#include "filter/prefix_extractor.h"
+
+namespace sstfilter {
+
+enum class FilterKeys {
+  kWholeKeys,             // point lookups only (the default)
+  kPrefixes,              // prefix seeks; point lookups probe the prefix
+  kWholeKeysAndPrefixes,  // both
+};
+
+struct FilterBlockOptions {
+  FilterKeys keys = FilterKeys::kWholeKeys;
+  // Required unless keys is kWholeKeys (ignored then).
+  std::shared_ptr<const PrefixExtractor> prefix_extractor;
+};
+
+// InvalidArgumentError naming the option when keys asks for prefixes but
+// prefix_extractor is null.
+absl::Status ValidateFilterBlockOptions(const FilterBlockOptions& options);
+
+// The table properties that tell readers what the filter holds, as RocksDB
+// records them (name, value).
+std::vector<std::pair<std::string, std::string>> FilterKeysProperties(
+    const FilterBlockOptions& options);
+
+// Adds to a builder what the filter holds for each key, in key order.
+// REQUIRES: options are valid; the extractor outlives the adder.
+class FilterKeyAdder {
+ public:
+  explicit FilterKeyAdder(const FilterBlockOptions& options);
+
+  // Adds what the filter holds for user_key.
+  void Add(absl::string_view user_key, FilterBuilder* builder);
+  // Adds next_key's prefix (if it has one that differs from the last prefix
+  // added), without remembering it: a partition cut just before next_key
+  // holds it, so that a prefix seek, which finds its partition by the prefix
+  // alone, finds it in the partition before next_key's too.
+  void AddPrefixOfNext(absl::string_view next_key, FilterBuilder* builder);
+  // Forgets the last key and prefix: a new filter starts.
+  void Reset();
+
+ private:
+  const bool whole_keys_;
+  const PrefixExtractor* const extractor_;  // null: no prefixes
+  std::string last_key_;
+  std::string last_prefix_;
+  bool have_last_key_ = false;
+  bool have_last_prefix_ = false;
+};
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_TABLE_FILTER_KEYS_H_

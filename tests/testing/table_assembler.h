@@ -1,0 +1,47 @@
+// Lays out a RocksDB block-based table file (format_version 5) block by block,
+// as an engine that writes its tables with sstfilter's table layer does:
+// filter blocks from table/, then the properties, metaindex, an (empty)
+// index and the footer. Tests use it for tables written by our own builders
+// and for tables whose filter metadata is deliberately wrong.
+
+#ifndef SSTFILTER_TESTS_TESTING_TABLE_ASSEMBLER_H_
+#define SSTFILTER_TESTS_TESTING_TABLE_ASSEMBLER_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "absl/strings/string_view.h"
+#include "table/format.h"
+
+namespace sstfilter {
+namespace test {
+
+class TableAssembler {
+ public:
+  explicit TableAssembler(ChecksumType checksum = ChecksumType::kCrc32c)
+      : checksum_(checksum) {}
+
+  // Appends contents as an uncompressed block with its trailer.
+  BlockHandle AddBlock(absl::string_view contents);
+  // Appends bytes that are not a block (as data blocks stand in the file).
+  void AddFiller(size_t bytes) { file_.append(bytes, 'd'); }
+  void AddMetaBlock(const std::string& name, const BlockHandle& handle);
+  void AddProperty(const std::string& name, const std::string& value);
+  void AddVarintProperty(const std::string& name, uint64_t value);
+
+  // The file: what was added, then the properties block, the metaindex, an
+  // empty index block and the footer.
+  std::string Finish();
+
+ private:
+  const ChecksumType checksum_;
+  std::string file_;
+  std::map<std::string, std::string> meta_blocks_;  // name -> encoded handle
+  std::map<std::string, std::string> properties_;
+};
+
+}  // namespace test
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_TESTS_TESTING_TABLE_ASSEMBLER_H_
