@@ -40,7 +40,7 @@ constexpr int kLevelDbFilterBaseLg = 11;
 // Builds a full filter block. The sequence of calls must match the regexp
 //   AddKey* Finish
 // AddKey is given the table's user keys in order.
-// REQUIRES: policy (and options.prefix_extractor) outlive the builder.
+// REQUIRES: policy outlives the builder.
 class FullFilterBlockBuilder {
  public:
   // A filter of whole keys.

@@ -33,7 +33,7 @@ FilterKeyAdder::FilterKeyAdder(const FilterBlockOptions& options)
                   options.prefix_extractor == nullptr),
       extractor_(options.keys == FilterKeys::kWholeKeys
                      ? nullptr
-                     : options.prefix_extractor.get()) {}
+                     : options.prefix_extractor) {}
 
 void FilterKeyAdder::Add(absl::string_view user_key, FilterBuilder* builder) {
   if (whole_keys_ && !(have_last_key_ && last_key_ == user_key)) {

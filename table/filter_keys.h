@@ -49,8 +49,8 @@ absl::Status ValidateFilterBlockOptions(const FilterBlockOptions& options);
 std::vector<std::pair<std::string, std::string>> FilterKeysProperties(
     const FilterBlockOptions& options);
 
-// Adds to a builder what the filter holds for each key, in key order.
-// REQUIRES: options are valid; the extractor outlives the adder.
+// Adds to a builder what the filter holds for each key, in key order. Shares
+// ownership of the extractor.
 class FilterKeyAdder {
  public:
   explicit FilterKeyAdder(const FilterBlockOptions& options);
@@ -67,7 +67,7 @@ class FilterKeyAdder {
 
  private:
   const bool whole_keys_;
-  const PrefixExtractor* const extractor_;  // null: no prefixes
+  const std::shared_ptr<const PrefixExtractor> extractor_;  // null: none
   std::string last_key_;
   std::string last_prefix_;
   bool have_last_key_ = false;

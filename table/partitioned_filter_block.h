@@ -78,7 +78,7 @@ struct PartitionedFilterOptions {
 // table's index stores for the data block just written (user or internal
 // key, as the table's index keys are; in the order of the index) and the
 // first user key of the next data block (nullopt after the last).
-// REQUIRES: policy and options.keys.prefix_extractor outlive the builder.
+// REQUIRES: policy outlives the builder.
 class PartitionedFilterBlockBuilder {
  public:
   // InvalidArgumentError naming the option for invalid options or a
