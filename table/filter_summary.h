@@ -17,11 +17,24 @@ struct FilterSummary {
   std::string table_format;  // "LevelDB" or "RocksDB block-based"
   uint32_t format_version = 0;
   bool has_filter = false;
-  std::string policy_name;  // as persisted in the metaindex
-  std::string layout;       // "full" or "per-2 KB" (base_lg from the block)
-  std::string format;       // the concrete filter format, e.g. FastLocalBloom
-  size_t num_filters = 0;
-  uint64_t filter_bytes = 0;  // filter block contents
+  std::string policy_name;    // as persisted in the metaindex
+  std::string layout;         // "full", "per-2 KB" (base_lg from the block) or
+                              // "partitioned"
+  std::string format;         // the concrete filter format, e.g. FastLocalBloom
+  size_t num_filters = 0;     // partitions, when partitioned
+  uint64_t filter_bytes = 0;  // filter block contents; partitioned: the
+                              // partitions' (trailers excluded)
+  // Partitioned filters: the partition index's bytes, the smallest and
+  // largest partition, and how many partitions the figures below describe
+  // (those read so far: TableFilter::LoadAllPartitions reads them all).
+  uint64_t partition_index_bytes = 0;
+  uint64_t min_partition_bytes = 0;
+  uint64_t max_partition_bytes = 0;
+  size_t partitions_described = 0;
+  // What the filter holds: whole keys, and prefixes cut by this extractor
+  // (empty: none).
+  bool whole_keys = true;
+  std::string prefix_extractor;
   // Keys in the filter: exact from the filter or the table's properties, or
   // estimated from the fill of the bit array (keys_estimated).
   std::optional<double> num_keys;

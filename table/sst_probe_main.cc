@@ -1,8 +1,8 @@
 // sst_probe: asks a LevelDB or RocksDB table file's filter whether keys may be
 // in the table, reading only the file's tail, and describes the filter.
 //
-//   sst_probe [--stats] [--format=text|json] [--hex] [--index_keys=...] FILE
-//   [KEY...]
+//   sst_probe [--stats] [--format=text|json] [--hex] [--index_keys=...]
+//   [--prefix] [--prefix_extractor=NAME] FILE [KEY...]
 //
 // Exit status: 0 when every answer came from a sound filter (or the table has
 // none), 1 when the file could not be read as a table or its filter is corrupt
@@ -12,6 +12,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "filter/prefix_extractor.h"
 #include "nlohmann/json.hpp"
 #include "table/filter_summary.h"
 #include "table/table_filter.h"
@@ -35,6 +37,12 @@ ABSL_FLAG(std::string, index_keys, "internal",
           "LevelDB per-2 KB filters only: 'internal' for the tables of a "
           "LevelDB database, 'user' for tables written by "
           "leveldb::TableBuilder directly");
+ABSL_FLAG(bool, prefix, false,
+          "each KEY is a prefix: may any key with it be in the table? (a "
+          "table whose filter holds prefixes cut the same way can say no)");
+ABSL_FLAG(std::string, prefix_extractor, "",
+          "the extractor that cut the --prefix KEYs, by RocksDB's name (e.g. "
+          "rocksdb.FixedPrefix.8); empty: the table's own");
 ABSL_FLAG(uint64_t, tail_prefetch_bytes, 256 * 1024,
           "bytes read from the end of the file in the first read");
 
@@ -49,14 +57,24 @@ using Json = nlohmann::ordered_json;
 struct Answer {
   std::string key;  // as given on the command line
   bool may_match;
+  std::optional<size_t> partition;  // partitioned filters: where it was asked
 };
 
 std::string Percent(double p) { return absl::StrFormat("%.4g%%", 100 * p); }
 
+// A partitioned filter's rate is known from the partitions read.
+bool FppKnown(const FilterSummary& s) {
+  return s.layout != "partitioned" || s.partitions_described > 0;
+}
+
 void PrintText(const std::string& path, const std::vector<Answer>& answers,
                const FilterSummary& s, const IoStats& io, uint64_t file_bytes) {
   for (const Answer& a : answers) {
-    std::cout << (a.may_match ? "may match  " : "ruled out  ") << a.key << "\n";
+    std::cout << (a.may_match ? "may match  " : "ruled out  ") << a.key;
+    if (a.partition.has_value()) {
+      std::cout << "  (partition " << *a.partition << ")";
+    }
+    std::cout << "\n";
   }
   std::cout << absl::StrFormat(
       "table:   %s (%s, format_version %d, %d bytes)\n", path, s.table_format,
@@ -81,7 +99,19 @@ void PrintText(const std::string& path, const std::vector<Answer>& answers,
     std::cout << absl::StrFormat(
         "         bits/key %s (%s), k = %s, expected FP rate %s\n", bits, keys,
         s.num_probes > 0 ? absl::StrCat(s.num_probes) : "unknown",
-        Percent(s.expected_fpp));
+        FppKnown(s) ? Percent(s.expected_fpp) : "unknown");
+    if (s.layout == "partitioned") {
+      std::cout << absl::StrFormat(
+          "         partitions of %d..%d bytes, index %d bytes, %d read\n",
+          s.min_partition_bytes, s.max_partition_bytes, s.partition_index_bytes,
+          s.partitions_described);
+    }
+    std::cout << "holds:   " << (s.whole_keys ? "whole keys" : "")
+              << (s.whole_keys && !s.prefix_extractor.empty() ? " and " : "")
+              << (s.prefix_extractor.empty()
+                      ? ""
+                      : absl::StrCat("prefixes (", s.prefix_extractor, ")"))
+              << "\n";
   }
   if (!s.note.empty()) std::cout << "note:    " << s.note << "\n";
   std::cout << absl::StrFormat("read:    %d read%s, %d bytes of %d\n", io.reads,
@@ -94,7 +124,9 @@ void PrintJson(const std::string& path, const std::vector<Answer>& answers,
     std::cout << j.dump(-1, ' ', false, Json::error_handler_t::replace) << "\n";
   };
   for (const Answer& a : answers) {
-    dump(Json{{"key", a.key}, {"may_match", a.may_match}});
+    Json line{{"key", a.key}, {"may_match", a.may_match}};
+    if (a.partition.has_value()) line["partition"] = *a.partition;
+    dump(line);
   }
   Json summary = {{"file", path},
                   {"file_bytes", file_bytes},
@@ -112,7 +144,16 @@ void PrintJson(const std::string& path, const std::vector<Answer>& answers,
     summary["bits_per_key"] =
         s.bits_per_key.has_value() ? Json(*s.bits_per_key) : Json();
     summary["num_probes"] = s.num_probes > 0 ? Json(s.num_probes) : Json();
-    summary["expected_fpp"] = s.expected_fpp;
+    summary["expected_fpp"] = FppKnown(s) ? Json(s.expected_fpp) : Json();
+    summary["whole_keys"] = s.whole_keys;
+    summary["prefix_extractor"] =
+        s.prefix_extractor.empty() ? Json() : Json(s.prefix_extractor);
+    if (s.layout == "partitioned") {
+      summary["partition_index_bytes"] = s.partition_index_bytes;
+      summary["min_partition_bytes"] = s.min_partition_bytes;
+      summary["max_partition_bytes"] = s.max_partition_bytes;
+      summary["partitions_described"] = s.partitions_described;
+    }
   }
   if (!s.note.empty()) summary["note"] = s.note;
   summary["reads"] = io.reads;
@@ -122,9 +163,10 @@ void PrintJson(const std::string& path, const std::vector<Answer>& answers,
 
 int Main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
-      "sst_probe [--stats] [--format=text|json] [--hex] FILE [KEY...]\n"
-      "Asks a LevelDB or RocksDB table's filter whether each KEY may be in "
-      "the table.");
+      "sst_probe [--stats] [--format=text|json] [--hex] [--prefix] FILE "
+      "[KEY...]\n"
+      "Asks a LevelDB or RocksDB table's filter whether each KEY (or, with "
+      "--prefix, any key with the prefix KEY) may be in the table.");
   std::vector<char*> args = absl::ParseCommandLine(argc, argv);
   const std::string format = absl::GetFlag(FLAGS_format);
   if (format != "text" && format != "json") {
@@ -142,6 +184,18 @@ int Main(int argc, char** argv) {
               << index_keys << "'\n";
     return kExitUsage;
   }
+  const std::string extractor_name = absl::GetFlag(FLAGS_prefix_extractor);
+  if (!extractor_name.empty()) {
+    absl::StatusOr<std::unique_ptr<const PrefixExtractor>> extractor =
+        PrefixExtractorFromName(extractor_name);
+    if (!extractor.ok()) {
+      std::cerr << "sst_probe: --prefix_extractor: "
+                << extractor.status().message() << "\n";
+      return kExitUsage;
+    }
+    options.prefix_extractor = std::move(*extractor);
+  }
+  const bool prefixes = absl::GetFlag(FLAGS_prefix);
   const bool stats_only = absl::GetFlag(FLAGS_stats);
   if (args.size() < 2 || (args.size() < 3 && !stats_only)) {
     std::cerr << "usage: sst_probe [--stats] [--format=text|json] [--hex] "
@@ -175,8 +229,14 @@ int Main(int argc, char** argv) {
   std::vector<Answer> answers;
   if (!stats_only) {
     for (size_t i = 0; i < keys.size(); ++i) {
-      answers.push_back({args[i + 2], (*table)->KeyMayMatch(keys[i])});
+      const bool may_match = prefixes ? (*table)->PrefixMayMatch(keys[i])
+                                      : (*table)->KeyMayMatch(keys[i]);
+      answers.push_back(
+          {args[i + 2], may_match, (*table)->PartitionOf(keys[i])});
     }
+  } else {
+    // The summary describes the whole filter: read every partition.
+    (*table)->LoadAllPartitions().IgnoreError();
   }
   const FilterSummary summary = SummarizeFilter(**table);
   const uint64_t file_bytes = (*table)->info().file_bytes;
@@ -188,7 +248,7 @@ int Main(int argc, char** argv) {
   if (!(*table)->corruption().ok()) {
     std::cerr << "sst_probe: " << path << ": "
               << (*table)->corruption().message()
-              << " (every key reported as may match)\n";
+              << " (the keys it covers are reported as may match)\n";
     return kExitBadInput;
   }
   return 0;
