@@ -216,10 +216,17 @@ TEST_P(PartitionedTableTest, ReadsOnlyThePartitionItNeeds) {
   const std::string path = dir_.File("io.sst");
   test::RocksDbTableOptions options = TableOptions();
   ASSERT_TRUE(test::WriteRocksDbTable(path, keys_->keys, options).ok());
+  // With the smallest tail no partition comes with it (those that do are
+  // kept at Open, without a read of their own).
+  TableFilterOptions read_options;
+  read_options.tail_prefetch_bytes = 0;
   absl::StatusOr<std::unique_ptr<TableFilter>> table =
-      TableFilter::OpenFile(path, {});
+      TableFilter::OpenFile(path, read_options);
   ASSERT_TRUE(table.ok()) << table.status();
   const IoStats opened = (*table)->io();
+  for (size_t i = 0; i < (*table)->info().num_filters; ++i) {
+    ASSERT_TRUE((*table)->partition_contents(i).empty()) << "none read yet";
+  }
   const std::vector<FilterPartition>& partitions = (*table)->info().partitions;
   ASSERT_GT(partitions.size(), 8u);
   const std::string& key = keys_->keys[keys_->keys.size() / 2];
@@ -239,6 +246,15 @@ TEST_P(PartitionedTableTest, ReadsOnlyThePartitionItNeeds) {
   EXPECT_TRUE((*table)->KeyMayMatch(keys_->keys[neighbour]));
   EXPECT_EQ((*table)->io().reads, first.reads);
   EXPECT_EQ((*table)->LoadAllPartitions(), absl::OkStatus());
+  // A table whose tail holds every partition reads none after Open.
+  TableFilterOptions whole_file;
+  whole_file.tail_prefetch_bytes = 1 << 30;
+  absl::StatusOr<std::unique_ptr<TableFilter>> whole =
+      TableFilter::OpenFile(path, whole_file);
+  ASSERT_TRUE(whole.ok()) << whole.status();
+  EXPECT_EQ((*whole)->io().reads, 1);
+  EXPECT_TRUE((*whole)->KeyMayMatch(key));
+  EXPECT_EQ((*whole)->io().reads, 1);
   EXPECT_EQ((*table)->io().reads,
             opened.reads + static_cast<int>(partitions.size()));
 }

@@ -337,6 +337,16 @@ absl::Status TableFilter::Loader::LoadPartitionIndex(absl::string_view contents,
   table_->info_.num_filters = table_->info_.partitions.size();
   for (size_t i = 0; i < table_->info_.num_filters; ++i) {
     table_->partitions_.push_back(std::make_unique<Partition>());
+    // A partition the tail read already holds costs no read: keep it now.
+    // The others are read when a key first needs them.
+    const BlockHandle& handle = table_->info_.partitions[i].handle;
+    if (handle.offset >= tail_offset_) {
+      std::call_once(table_->partitions_[i]->once, [&] {
+        table_->KeepPartition(i, absl::string_view(tail_).substr(
+                                     handle.offset - tail_offset_,
+                                     handle.size + kBlockTrailerBytes));
+      });
+    }
   }
   return absl::OkStatus();
 }
@@ -413,31 +423,40 @@ absl::Status TableFilter::corruption() const {
   return corruption_;
 }
 
+void TableFilter::KeepPartition(size_t i, absl::string_view raw) const {
+  Partition& partition = *partitions_[i];
+  std::string scratch;
+  absl::StatusOr<absl::string_view> contents =
+      VerifiedContents(absl::StrCat("filter partition ", i), raw,
+                       info_.footer.checksum_type, &scratch);
+  if (!contents.ok()) {
+    RecordCorruption(absl::DataLossError(contents.status().message()));
+  } else if ((partition.bytes = AllocateAligned(contents->size(),
+                                                filter_arena_)) != nullptr) {
+    std::memcpy(partition.bytes.get(), contents->data(), contents->size());
+    partition.size = contents->size();
+    partition.reader = format_->NewReader(
+        absl::string_view(partition.bytes.get(), partition.size));
+  }
+  partition.loaded.store(true, std::memory_order_release);
+}
+
 const FilterReader* TableFilter::LoadPartition(size_t i) const {
   Partition& partition = *partitions_[i];
   std::call_once(partition.once, [&] {
     const BlockHandle& handle = info_.partitions[i].handle;
-    const std::string what = absl::StrCat("filter partition ", i);
     const uint64_t n = handle.size + kBlockTrailerBytes;  // fits: checked
     std::string raw(n, '\0');
-    std::string scratch;
-    absl::StatusOr<absl::string_view> contents =
+    absl::StatusOr<absl::string_view> read =
         file_->Read(handle.offset, n, raw.data());
-    if (contents.ok()) {
-      CountRead(n);
-      contents = VerifiedContents(what, *contents, info_.footer.checksum_type,
-                                  &scratch);
+    if (!read.ok()) {
+      RecordCorruption(absl::DataLossError(
+          absl::StrCat("filter partition ", i, ": ", read.status().message())));
+      partition.loaded.store(true, std::memory_order_release);
+      return;
     }
-    if (!contents.ok()) {
-      RecordCorruption(absl::DataLossError(contents.status().message()));
-    } else if ((partition.bytes = AllocateAligned(contents->size(),
-                                                  filter_arena_)) != nullptr) {
-      std::memcpy(partition.bytes.get(), contents->data(), contents->size());
-      partition.size = contents->size();
-      partition.reader = format_->NewReader(
-          absl::string_view(partition.bytes.get(), partition.size));
-    }
-    partition.loaded.store(true, std::memory_order_release);
+    CountRead(n);
+    KeepPartition(i, *read);
   });
   return partition.reader.get();
 }

@@ -18,10 +18,10 @@
 // index blocks that do not lie inside that tail: 1 read for most tables, at
 // most 4 (tail, properties, filter, index). KeyMayMatch reads nothing for a
 // full or per-2 KB filter: a binary search of the index block (per-2 KB
-// layout only) and one filter probe. With partitions, the first question
-// that lands in a partition reads that partition (one read of its size) and
-// keeps it; later ones only search the partition index and probe. io()
-// reports the reads and bytes so far.
+// layout only) and one filter probe. With partitions, those inside the tail
+// are kept at Open; the first question that lands in another reads that
+// partition (one read of its size) and keeps it; later ones only search the
+// partition index and probe. io() reports the reads and bytes so far.
 //
 // Prefixes (table/filter_keys.h): a RocksDB table records the prefix
 // extractor its filter's prefixes were cut with and whether the filter holds
@@ -203,6 +203,8 @@ class TableFilter {
   bool FilterMayMatch(absl::string_view locate, absl::string_view probe) const;
   // Reads partition i if not read yet; its reader, or null when unreadable.
   const FilterReader* LoadPartition(size_t i) const;
+  // Verifies partition i as read (contents and trailer) and keeps it.
+  void KeepPartition(size_t i, absl::string_view raw) const;
   void CountRead(uint64_t bytes) const;
   void RecordCorruption(const absl::Status& status) const;
 

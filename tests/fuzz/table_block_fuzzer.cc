@@ -1,7 +1,8 @@
 // Fuzzes each table parser on its own with the same bytes, so that inputs
 // need not carry valid checksums to reach them: the footer, a key/value
 // block (iteration and seeks), the metaindex and properties blocks, Snappy
-// decompression and LevelDB's per-2 KB filter block reader.
+// decompression, LevelDB's per-2 KB filter block reader and the partition
+// index of partitioned filters (whole and delta-encoded handles).
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -15,6 +16,7 @@
 #include "table/filter_block.h"
 #include "table/format.h"
 #include "table/meta_blocks.h"
+#include "table/partitioned_filter_block.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const absl::string_view bytes(reinterpret_cast<const char*>(data), size);
@@ -30,6 +32,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   sstfilter::ParseMetaIndex(bytes).IgnoreError();
   sstfilter::ParseProperties(bytes).IgnoreError();
+  for (sstfilter::IndexValues values :
+       {sstfilter::IndexValues::kFull, sstfilter::IndexValues::kDeltaEncoded}) {
+    sstfilter::ParsePartitionIndex(bytes, values).IgnoreError();
+  }
 
   std::string scratch;
   sstfilter::UncompressBlock("fuzz", 1, bytes, &scratch).IgnoreError();
