@@ -1,7 +1,9 @@
-// TableFilter::KeyMayMatch from many threads at once, on the two layouts: a
-// RocksDB full filter and LevelDB's per-2 KB filters (which also search the
-// index block). Run under ThreadSanitizer by .ci/run (tag "tsan"): an open
-// table is immutable, so concurrent lookups get the answers one thread gets.
+// TableFilter::KeyMayMatch from many threads at once, on the three layouts: a
+// RocksDB full filter, LevelDB's per-2 KB filters (which also search the
+// index block) and RocksDB's partitioned filters (whose partitions the
+// threads' first questions load). Run under ThreadSanitizer by .ci/run (tag
+// "tsan"): concurrent lookups get the answers one thread gets, and each
+// partition is read once.
 
 #include <atomic>
 #include <memory>
@@ -9,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "filter/adapters/rocksdb_adapter.h"
 #include "filter/bloom/bloom.h"
 #include "gtest/gtest.h"
 #include "table/table_filter.h"
@@ -81,6 +84,49 @@ TEST_F(TableFilterThreadsTest, PerDataRangeFilters) {
   ASSERT_TRUE(table.ok()) << table.status();
   ASSERT_GT((*table)->info().num_filters, 1u) << "want several filters";
   ExpectSameAnswersFromThreads(**table, queries_);
+}
+
+TEST_F(TableFilterThreadsTest, PartitionsLoadedByRacingThreads) {
+  const std::string path = dir_.File("partitioned.sst");
+  test::RocksDbTableOptions table_options;
+  table_options.filter_policy = AsRocksDbFilterPolicy(policy_);
+  table_options.partition_filters = true;
+  table_options.metadata_block_size = 512;
+  ASSERT_TRUE(test::WriteRocksDbTable(path, keys_, table_options).ok());
+  TableFilterOptions open_options;
+  open_options.tail_prefetch_bytes = 0;  // no partition comes with the tail
+  absl::StatusOr<std::unique_ptr<TableFilter>> reference =
+      TableFilter::OpenFile(path, open_options);
+  ASSERT_TRUE(reference.ok()) << reference.status();
+  std::vector<char> want(queries_.size());
+  for (size_t i = 0; i < queries_.size(); ++i) {
+    want[i] = (*reference)->KeyMayMatch(queries_[i]);
+  }
+
+  absl::StatusOr<std::unique_ptr<TableFilter>> table =
+      TableFilter::OpenFile(path, open_options);
+  ASSERT_TRUE(table.ok()) << table.status();
+  const size_t partitions = (*table)->info().num_filters;
+  ASSERT_GT(partitions, 4u);
+  const int opened_reads = (*table)->io().reads;
+  std::atomic<int> mismatches{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      // Each thread starts elsewhere, so first loads race.
+      const size_t start = t * queries_.size() / kThreads;
+      for (size_t i = 0; i < queries_.size(); ++i) {
+        const size_t j = (start + i) % queries_.size();
+        if ((*table)->KeyMayMatch(queries_[j]) != static_cast<bool>(want[j]))
+          mismatches.fetch_add(1);
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(mismatches.load(), 0);
+  EXPECT_EQ((*table)->io().reads, opened_reads + static_cast<int>(partitions))
+      << "each partition read once";
+  EXPECT_TRUE((*table)->corruption().ok());
 }
 
 }  // namespace
