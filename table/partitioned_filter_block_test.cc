@@ -35,19 +35,12 @@ constexpr size_t kKeysPerDataBlock = 16;
 constexpr size_t kPartitionBytes = 1024;
 constexpr size_t kAbsent = 4000;
 constexpr size_t kSmallFilterOverhead = 128;  // bytes
-constexpr uint64_t kSeparatorTag = 1;  // sequence 0, type "value"
 constexpr char kIndexKeyIsUserKey[] = "rocksdb.index.key.is.user.key";
 
 // See partitioned_table_filter_test.cc: twice the rate plus 4 sigma.
 double MaxMatches(size_t n) {
   const double p = 2 * kFpp;
   return n * p + 4 * std::sqrt(p * n);
-}
-
-std::string InternalKey(absl::string_view user_key) {
-  std::string key(user_key);
-  PutFixed64(&key, kSeparatorTag);
-  return key;
 }
 
 const GroupedKeys& Keys() {
@@ -60,46 +53,14 @@ std::shared_ptr<const PrefixExtractor> GroupExtractor() {
   return NewFixedPrefixExtractor(kGroupPrefixBytes);
 }
 
-struct Built {
-  std::string file;
-  std::vector<size_t> partition_bytes;
-};
+using Built = test::AssembledTable;
 
-// A table of `keys` in data blocks of kKeysPerDataBlock keys, with a
-// partitioned filter built by our builder; separators are each block's last
-// key (user or internal).
 Built BuildPartitionedTable(const FilterPolicy& policy,
                             const PartitionedFilterOptions& options,
                             const std::vector<std::string>& keys,
                             bool user_keys) {
-  Built built;
-  test::TableAssembler table;
-  table.AddFiller(1000);  // data blocks stand here
-  absl::StatusOr<std::unique_ptr<PartitionedFilterBlockBuilder>> builder =
-      PartitionedFilterBlockBuilder::New(policy, options);
-  EXPECT_TRUE(builder.ok()) << builder.status();
-  for (size_t start = 0; start < keys.size(); start += kKeysPerDataBlock) {
-    const size_t end = std::min(keys.size(), start + kKeysPerDataBlock);
-    for (size_t i = start; i < end; ++i) (*builder)->AddKey(keys[i]);
-    const std::string& last = keys[end - 1];
-    std::optional<absl::string_view> next;
-    if (end < keys.size()) next = keys[end];
-    (*builder)->EndDataBlock(user_keys ? last : InternalKey(last), next);
-  }
-  absl::StatusOr<std::string> index =
-      (*builder)->Finish([&](absl::string_view partition) {
-        built.partition_bytes.push_back(partition.size());
-        return table.AddBlock(partition);
-      });
-  EXPECT_TRUE(index.ok()) << index.status();
-  table.AddMetaBlock(absl::StrCat(kPartitionedFilterPrefix, policy.Name()),
-                     table.AddBlock(*index));
-  for (const auto& [name, value] : FilterKeysProperties(options.keys)) {
-    table.AddProperty(name, value);
-  }
-  table.AddVarintProperty(kIndexKeyIsUserKey, user_keys ? 1 : 0);
-  built.file = table.Finish();
-  return built;
+  return test::AssemblePartitionedTable(policy, options, keys,
+                                        kKeysPerDataBlock, user_keys);
 }
 
 std::unique_ptr<TableFilter> OpenBytes(const std::string& bytes,
@@ -187,7 +148,8 @@ TEST_P(OwnBuilderTest, PartitionedTable) {
   const double block_bytes = 2 * kKeysPerDataBlock * policy_->BitsPerKey() / 8;
   for (size_t i = 0; i + 1 < built.partition_bytes.size(); ++i) {
     EXPECT_GE(built.partition_bytes[i], 0.9 * target) << i;
-    EXPECT_LE(built.partition_bytes[i], 1.1 * (target + block_bytes) + kSmallFilterOverhead)
+    EXPECT_LE(built.partition_bytes[i],
+              1.1 * (target + block_bytes) + kSmallFilterOverhead)
         << i;
   }
   ExpectAnswers(*table, GetParam().keys);

@@ -151,28 +151,10 @@ TEST_F(SstProbePartitionedTest, OwnBuilderTable) {
   options.keys.prefix_extractor =
       NewFixedPrefixExtractor(test::kGroupPrefixBytes);
   options.partition_bytes = 512;
-  std::unique_ptr<PartitionedFilterBlockBuilder> builder =
-      std::move(*PartitionedFilterBlockBuilder::New(*policy, options));
-  const std::vector<std::string>& keys = Keys().keys;
-  for (size_t start = 0; start < keys.size(); start += kKeysPerDataBlock) {
-    const size_t end = std::min(keys.size(), start + kKeysPerDataBlock);
-    for (size_t i = start; i < end; ++i) builder->AddKey(keys[i]);
-    std::optional<absl::string_view> next;
-    if (end < keys.size()) next = keys[end];
-    builder->EndDataBlock(keys[end - 1], next);
-  }
-  test::TableAssembler table;
-  absl::StatusOr<std::string> index = builder->Finish(
-      [&](absl::string_view partition) { return table.AddBlock(partition); });
-  ASSERT_TRUE(index.ok()) << index.status();
-  table.AddMetaBlock(absl::StrCat(kPartitionedFilterPrefix, policy->Name()),
-                     table.AddBlock(*index));
-  for (const auto& [name, value] : FilterKeysProperties(options.keys)) {
-    table.AddProperty(name, value);
-  }
-  table.AddVarintProperty("rocksdb.index.key.is.user.key", 1);
+  const test::AssembledTable table = test::AssemblePartitionedTable(
+      *policy, options, Keys().keys, kKeysPerDataBlock, /*user_keys=*/true);
   const std::string path = dir_.File("own.sst");
-  ASSERT_TRUE(test::WriteFileBytes(path, table.Finish()).ok());
+  ASSERT_TRUE(test::WriteFileBytes(path, table.file).ok());
   ExpectPartitionedAnswers(path);
 }
 

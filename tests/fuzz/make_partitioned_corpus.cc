@@ -16,6 +16,7 @@
 #include "rocksdb/slice_transform.h"
 #include "table/meta_blocks.h"
 #include "table/partitioned_filter_block.h"
+#include "table/table_filter.h"
 #include "tests/testing/grouped_keys.h"
 #include "tests/testing/real_tables.h"
 #include "tests/testing/table_assembler.h"
@@ -83,34 +84,26 @@ absl::Status WriteOwnSeeds(const std::string& dir,
   options.keys.prefix_extractor =
       NewFixedPrefixExtractor(test::kGroupPrefixBytes);
   options.partition_bytes = 32;
-  absl::StatusOr<std::unique_ptr<PartitionedFilterBlockBuilder>> builder =
-      PartitionedFilterBlockBuilder::New(*policy, options);
-  if (!builder.ok()) return builder.status();
-  for (size_t start = 0; start < keys.keys.size(); start += kKeysPerDataBlock) {
-    const size_t end = std::min(keys.keys.size(), start + kKeysPerDataBlock);
-    for (size_t i = start; i < end; ++i) (*builder)->AddKey(keys.keys[i]);
-    std::optional<absl::string_view> next;
-    if (end < keys.keys.size()) next = keys.keys[end];
-    (*builder)->EndDataBlock(keys.keys[end - 1], next);
-  }
-  test::TableAssembler table;
-  absl::StatusOr<std::string> index = (*builder)->Finish(
-      [&](absl::string_view partition) { return table.AddBlock(partition); });
-  if (!index.ok()) return index.status();
-  if (absl::Status s = test::WriteFileBytes(
-          absl::StrCat(dir, "/table_block_fuzzer/partition_index"), *index);
-      !s.ok()) {
-    return s;
-  }
-  table.AddMetaBlock(absl::StrCat(kPartitionedFilterPrefix, policy->Name()),
-                     table.AddBlock(*index));
-  for (const auto& [name, value] : FilterKeysProperties(options.keys)) {
-    table.AddProperty(name, value);
-  }
-  table.AddVarintProperty("rocksdb.index.key.is.user.key", 1);
+  const test::AssembledTable table = test::AssemblePartitionedTable(
+      *policy, options, keys.keys, kKeysPerDataBlock, /*user_keys=*/true);
   return test::WriteFileBytes(
       absl::StrCat(dir, "/table_file_fuzzer/own_partitioned_prefix"),
-      table.Finish());
+      table.file);
+}
+
+// The partition index of the table file `name` wrote, as a seed of the block
+// fuzzer.
+absl::Status WriteIndexSeed(const std::string& dir, const std::string& name) {
+  const std::string path = absl::StrCat(dir, "/table_file_fuzzer/", name);
+  absl::StatusOr<std::unique_ptr<TableFilter>> table =
+      TableFilter::OpenFile(path, {});
+  if (!table.ok()) return table.status();
+  absl::StatusOr<std::string> bytes = test::ReadFileBytes(path);
+  if (!bytes.ok()) return bytes.status();
+  const BlockHandle& handle = (*table)->info().filter->handle;
+  return test::WriteFileBytes(
+      absl::StrCat(dir, "/table_block_fuzzer/partition_index_", name),
+      bytes->substr(handle.offset, handle.size));
 }
 
 int Main(int argc, char** argv) {
@@ -123,6 +116,10 @@ int Main(int argc, char** argv) {
   if (absl::Status s = WriteRocksDbSeeds(argv[1], keys); !s.ok())
     return Fail(s);
   if (absl::Status s = WriteOwnSeeds(argv[1], keys); !s.ok()) return Fail(s);
+  for (const char* name :
+       {"own_partitioned_prefix", "rocksdb_partitioned_fv5"}) {
+    if (absl::Status s = WriteIndexSeed(argv[1], name); !s.ok()) return Fail(s);
+  }
   return 0;
 }
 

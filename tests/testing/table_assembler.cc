@@ -1,5 +1,11 @@
 #include "tests/testing/table_assembler.h"
 
+#include <algorithm>
+#include <cstdlib>
+#include <iostream>
+#include <optional>
+
+#include "absl/strings/str_cat.h"
 #include "table/block_builder.h"
 #include "table/block_trailer.h"
 #include "table/meta_blocks.h"
@@ -49,6 +55,57 @@ std::string TableAssembler::Finish() {
   footer.index = AddBlock(BlockBuilder().Finish());
   file_ += EncodeFooter(footer);
   return std::move(file_);
+}
+
+namespace {
+
+constexpr uint64_t kSeparatorTag = 1;  // sequence 0, type "value"
+constexpr char kIndexKeyIsUserKey[] = "rocksdb.index.key.is.user.key";
+
+// Test inputs are the caller's to get right: a refused one ends the test.
+template <typename T>
+T OrDie(absl::StatusOr<T> value) {
+  if (!value.ok()) {
+    std::cerr << "AssemblePartitionedTable: " << value.status() << "\n";
+    std::abort();
+  }
+  return *std::move(value);
+}
+
+}  // namespace
+
+AssembledTable AssemblePartitionedTable(const FilterPolicy& policy,
+                                        const PartitionedFilterOptions& options,
+                                        const std::vector<std::string>& keys,
+                                        size_t keys_per_data_block,
+                                        bool user_keys) {
+  AssembledTable built;
+  TableAssembler table;
+  table.AddFiller(1000);  // data blocks stand here
+  std::unique_ptr<PartitionedFilterBlockBuilder> builder =
+      OrDie(PartitionedFilterBlockBuilder::New(policy, options));
+  for (size_t start = 0; start < keys.size(); start += keys_per_data_block) {
+    const size_t end = std::min(keys.size(), start + keys_per_data_block);
+    for (size_t i = start; i < end; ++i) builder->AddKey(keys[i]);
+    std::string separator = keys[end - 1];
+    if (!user_keys) PutFixed64(&separator, kSeparatorTag);
+    std::optional<absl::string_view> next;
+    if (end < keys.size()) next = keys[end];
+    builder->EndDataBlock(separator, next);
+  }
+  const std::string index =
+      OrDie(builder->Finish([&](absl::string_view partition) {
+        built.partition_bytes.push_back(partition.size());
+        return table.AddBlock(partition);
+      }));
+  table.AddMetaBlock(absl::StrCat(kPartitionedFilterPrefix, policy.Name()),
+                     table.AddBlock(index));
+  for (const auto& [name, value] : FilterKeysProperties(options.keys)) {
+    table.AddProperty(name, value);
+  }
+  table.AddVarintProperty(kIndexKeyIsUserKey, user_keys ? 1 : 0);
+  built.file = table.Finish();
+  return built;
 }
 
 }  // namespace test

@@ -7,12 +7,16 @@
 #ifndef SSTFILTER_TESTS_TESTING_TABLE_ASSEMBLER_H_
 #define SSTFILTER_TESTS_TESTING_TABLE_ASSEMBLER_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "absl/strings/string_view.h"
+#include "filter/filter_policy.h"
 #include "table/format.h"
+#include "table/partitioned_filter_block.h"
 
 namespace sstfilter {
 namespace test {
@@ -40,6 +44,21 @@ class TableAssembler {
   std::map<std::string, std::string> meta_blocks_;  // name -> encoded handle
   std::map<std::string, std::string> properties_;
 };
+
+// A table of keys (sorted, distinct) in data blocks of keys_per_data_block
+// keys, as an engine using our table layer writes it: a partitioned filter
+// built by PartitionedFilterBlockBuilder with options, separators each data
+// block's last key (user keys, or internal keys with sequence 0 and type
+// "value"), and the properties TableFilter reads.
+struct AssembledTable {
+  std::string file;
+  std::vector<size_t> partition_bytes;  // each partition's contents
+};
+AssembledTable AssemblePartitionedTable(const FilterPolicy& policy,
+                                        const PartitionedFilterOptions& options,
+                                        const std::vector<std::string>& keys,
+                                        size_t keys_per_data_block,
+                                        bool user_keys);
 
 }  // namespace test
 }  // namespace sstfilter
