@@ -5,6 +5,7 @@
 // ones are ruled out at about the filter's rate, and a question reads only
 // the partition it needs.
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -257,6 +258,41 @@ TEST_P(PartitionedTableTest, ReadsOnlyThePartitionItNeeds) {
   EXPECT_EQ((*whole)->io().reads, 1);
   EXPECT_EQ((*table)->io().reads,
             opened.reads + static_cast<int>(partitions.size()));
+}
+
+// RocksDB's capped extractor: keys shorter than the cap are their own
+// prefix. A prefix-only full filter read through the extractor rebuilt from
+// the table's name finds every key and every prefix.
+TEST(CappedPrefixTableTest, ShortKeysAreTheirOwnPrefix) {
+  constexpr size_t kCap = 6;
+  std::vector<std::string> keys;
+  for (int i = 0; i < 3000; ++i) {
+    // Lengths 2..12: about a third are shorter than the cap.
+    keys.push_back(absl::StrCat(i * 7919 % 100000).substr(0, 2 + i % 11));
+  }
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  test::TempDir dir;
+  test::RocksDbTableOptions options;
+  options.filter_policy = RocksDbPolicy(Policy::kNative);
+  options.whole_key_filtering = false;
+  options.prefix_extractor.reset(rocksdb::NewCappedPrefixTransform(kCap));
+  const std::string path = dir.File("capped.sst");
+  ASSERT_TRUE(test::WriteRocksDbTable(path, keys, options).ok());
+  absl::StatusOr<std::unique_ptr<TableFilter>> table =
+      TableFilter::OpenFile(path, {});
+  ASSERT_TRUE(table.ok()) << table.status();
+  ASSERT_TRUE((*table)->FiltersPrefixes());
+  EXPECT_EQ((*table)->info().prefix_extractor, "rocksdb.CappedPrefix.6");
+  size_t absent_matches = 0, absent = 0;
+  for (const std::string& key : keys) {
+    ASSERT_TRUE((*table)->KeyMayMatch(key)) << key;
+    ASSERT_TRUE((*table)->PrefixMayMatch(key.substr(0, kCap))) << key;
+    const std::string other = "x" + key;  // no key starts with "x"
+    ++absent;
+    absent_matches += (*table)->PrefixMayMatch(other.substr(0, kCap));
+  }
+  EXPECT_LE(absent_matches, MaxMatchRate(absent) * absent);
 }
 
 INSTANTIATE_TEST_SUITE_P(
