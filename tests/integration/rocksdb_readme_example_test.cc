@@ -45,14 +45,11 @@ absl::Status RocksDbExample(const std::string& path, std::ostream& out) {
 }
 // [END readme_rocksdb_example]
 
-// [START readme_rocksdb_prefix_example]
-#include <memory>
-
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/options.h"
 #include "rocksdb/slice_transform.h"
-#include "rocksdb/table.h"
 
+// [START readme_rocksdb_prefix_example]
 // Options for a database whose seeks stay within an 8-byte prefix and whose
 // filters need not all fit in the block cache.
 rocksdb::Options PrefixAndPartitionOptions(
