@@ -56,15 +56,25 @@ class BitsBuilder final : public rocksdb::FilterBitsBuilder {
         bits_per_key_(bits_per_key),
         trailer_bytes_(trailer_bytes) {}
 
+  // A key added right after itself is dropped and not counted, as RocksDB's
+  // own builders do: without whole_key_filtering RocksDB adds each key's
+  // prefix, so a prefix comes once per key, and EstimateEntriesAdded becomes
+  // the table property num_filter_entries, which readers (sst_probe among
+  // them) take for the filter's key count. sstfilter's builders drop such
+  // repeats from the filter too, so the filter is the same either way.
   void AddKey(const rocksdb::Slice& key) override {
+    if (entries_ > 0 && View(key) == last_key_) return;
+    last_key_.assign(key.data(), key.size());
+    ++entries_;
     builder_->AddKey(View(key));
   }
 
-  size_t EstimateEntriesAdded() override { return builder_->NumAdded(); }
+  size_t EstimateEntriesAdded() override { return entries_; }
 
   rocksdb::Slice Finish(std::unique_ptr<const char[]>* buf) override {
     std::string filter;
     builder_->Finish(&filter);
+    entries_ = 0;
     std::unique_ptr<char[]> bytes(new char[filter.size()]);
     std::memcpy(bytes.get(), filter.data(), filter.size());
     const rocksdb::Slice result(bytes.get(), filter.size());
@@ -106,6 +116,8 @@ class BitsBuilder final : public rocksdb::FilterBitsBuilder {
   const std::unique_ptr<FilterBuilder> builder_;
   const double bits_per_key_;
   const size_t trailer_bytes_;
+  std::string last_key_;  // the last key added, when entries_ > 0
+  size_t entries_ = 0;    // keys added since Finish, repeats dropped
 };
 
 class BitsReader final : public rocksdb::FilterBitsReader {

@@ -113,6 +113,25 @@ TEST(AsRocksDbFilterPolicyTest, EachFinishStartsAFreshFilter) {
   }
 }
 
+// Without whole_key_filtering RocksDB adds each key's prefix, so one prefix
+// comes many times in a row. Like RocksDB's own builders, the adapter counts
+// a repeat right after itself once (the count becomes the table property
+// num_filter_entries), and the filter is the one the same keys make.
+TEST(AsRocksDbFilterPolicyTest, RepeatsInARowCountOnce) {
+  const std::shared_ptr<const FilterPolicy> policy = Native(10);
+  const std::vector<std::string> keys = {"p1", "p1", "p1", "p2",
+                                         "p2", "p1", "p3"};
+  std::unique_ptr<rocksdb::FilterBitsBuilder> builder =
+      NewBitsBuilder(*AsRocksDbFilterPolicy(policy));
+  for (const std::string& key : keys) builder->AddKey(key);
+  EXPECT_EQ(builder->EstimateEntriesAdded(), 4u);  // p1 p2 p1 p3
+  std::unique_ptr<const char[]> buf;
+  EXPECT_EQ(builder->Finish(&buf).ToString(), CreateFilter(*policy, keys));
+  // A new partition counts from nothing, its first key included.
+  builder->AddKey("p3");
+  EXPECT_EQ(builder->EstimateEntriesAdded(), 1u);
+}
+
 // ApproximateNumEntries(b) keys make a filter of at most b bytes, and not
 // many fewer keys than b bytes hold at the policy's bits/key.
 TEST(AsRocksDbFilterPolicyTest, ApproximateNumEntriesFitsTheBytes) {
