@@ -4,6 +4,7 @@
 #include "filter/adapters/rocksdb_adapter.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -33,23 +34,47 @@ absl::string_view View(const rocksdb::Slice& slice) {
   return absl::string_view(slice.data(), slice.size());
 }
 
+// The bytes of a filter of num_keys distinct synthetic keys built by policy.
+size_t FilterBytes(const FilterPolicy& policy, size_t num_keys) {
+  std::unique_ptr<FilterBuilder> builder = policy.NewBuilder();
+  char key[sizeof(uint64_t)];
+  for (uint64_t i = 0; i < num_keys; ++i) {
+    std::memcpy(key, &i, sizeof(key));
+    builder->AddKey(absl::string_view(key, sizeof(key)));
+  }
+  std::string filter;
+  builder->Finish(&filter);
+  return filter.size();
+}
+
 class BitsBuilder final : public rocksdb::FilterBitsBuilder {
  public:
-  BitsBuilder(std::unique_ptr<FilterBuilder> builder, double bits_per_key,
+  BitsBuilder(std::shared_ptr<const FilterPolicy> policy, double bits_per_key,
               size_t trailer_bytes)
-      : builder_(std::move(builder)),
+      : policy_(std::move(policy)),
+        builder_(policy_->NewBuilder()),
         bits_per_key_(bits_per_key),
         trailer_bytes_(trailer_bytes) {}
 
+  // A key added right after itself is dropped and not counted, as RocksDB's
+  // own builders do: without whole_key_filtering RocksDB adds each key's
+  // prefix, so a prefix comes once per key, and EstimateEntriesAdded becomes
+  // the table property num_filter_entries, which readers (sst_probe among
+  // them) take for the filter's key count. sstfilter's builders drop such
+  // repeats from the filter too, so the filter is the same either way.
   void AddKey(const rocksdb::Slice& key) override {
+    if (entries_ > 0 && View(key) == last_key_) return;
+    last_key_.assign(key.data(), key.size());
+    ++entries_;
     builder_->AddKey(View(key));
   }
 
-  size_t EstimateEntriesAdded() override { return builder_->NumAdded(); }
+  size_t EstimateEntriesAdded() override { return entries_; }
 
   rocksdb::Slice Finish(std::unique_ptr<const char[]>* buf) override {
     std::string filter;
     builder_->Finish(&filter);
+    entries_ = 0;
     std::unique_ptr<char[]> bytes(new char[filter.size()]);
     std::memcpy(bytes.get(), filter.data(), filter.size());
     const rocksdb::Slice result(bytes.get(), filter.size());
@@ -57,18 +82,42 @@ class BitsBuilder final : public rocksdb::FilterBitsBuilder {
     return result;
   }
 
-  // Keys whose filter fits in bytes: the body at the policy's bits/key, after
-  // the trailer. RocksDB sizes filter partitions with it.
+  // Keys whose filter fits in bytes: RocksDB cuts a filter partition after
+  // this many keys (metadata_block_size less block_size_deviation; once per
+  // table it writes with partition_filters). The body at the policy's
+  // bits/key after the trailer is the guess; it fits the native filter at any
+  // size, but a small compact filter costs more than its bits/key (a layer of
+  // fewer than 256 keys takes 1.15 slots per key and a block more: 340 bytes
+  // for the 254 keys the guess allows in 231), so the guess is checked by
+  // building a filter of as many synthetic keys, and bisected down to the
+  // most keys whose filter fits. (The compact filter's later layers hold the
+  // keys the first one bumps, which vary with the keys: another key set of
+  // the same size may take one block of 64 slots more.) Costs one build of
+  // the guess, and about log2(guess) builds when it does not fit.
   size_t ApproximateNumEntries(size_t bytes) override {
     if (bytes <= trailer_bytes_) return 0;
-    return static_cast<size_t>(static_cast<double>(bytes - trailer_bytes_) *
-                               8.0 / bits_per_key_);
+    size_t fits = 0;
+    size_t too_many = static_cast<size_t>(
+        static_cast<double>(bytes - trailer_bytes_) * 8.0 / bits_per_key_);
+    if (FilterBytes(*policy_, too_many) <= bytes) return too_many;
+    while (too_many - fits > 1) {
+      const size_t mid = fits + (too_many - fits) / 2;
+      if (FilterBytes(*policy_, mid) <= bytes) {
+        fits = mid;
+      } else {
+        too_many = mid;
+      }
+    }
+    return fits;
   }
 
  private:
+  const std::shared_ptr<const FilterPolicy> policy_;
   const std::unique_ptr<FilterBuilder> builder_;
   const double bits_per_key_;
   const size_t trailer_bytes_;
+  std::string last_key_;  // the last key added, when entries_ > 0
+  size_t entries_ = 0;    // keys added since Finish, repeats dropped
 };
 
 class BitsReader final : public rocksdb::FilterBitsReader {
@@ -100,7 +149,7 @@ class RocksDbPolicy final : public rocksdb::FilterPolicy {
   explicit RocksDbPolicy(std::shared_ptr<const sstfilter::FilterPolicy> policy)
       : policy_(std::move(policy)),
         bits_per_key_(std::max(policy_->BitsPerKey(), kMinBitsPerKey)),
-        trailer_bytes_(EmptyFilterBytes(*policy_) + kKeyCountGrowth) {}
+        trailer_bytes_(FilterBytes(*policy_, 0) + kKeyCountGrowth) {}
 
   // One name for both: the filters of one format read each other whatever
   // their bits/key, and no other format reads them.
@@ -109,8 +158,7 @@ class RocksDbPolicy final : public rocksdb::FilterPolicy {
 
   rocksdb::FilterBitsBuilder* GetBuilderWithContext(
       const rocksdb::FilterBuildingContext& /*context*/) const override {
-    return new BitsBuilder(policy_->NewBuilder(), bits_per_key_,
-                           trailer_bytes_);
+    return new BitsBuilder(policy_, bits_per_key_, trailer_bytes_);
   }
 
   rocksdb::FilterBitsReader* GetFilterBitsReader(
@@ -119,12 +167,6 @@ class RocksDbPolicy final : public rocksdb::FilterPolicy {
   }
 
  private:
-  static size_t EmptyFilterBytes(const sstfilter::FilterPolicy& policy) {
-    std::string empty;
-    policy.CreateFilter({}, &empty);
-    return empty.size();
-  }
-
   const std::shared_ptr<const sstfilter::FilterPolicy> policy_;
   const double bits_per_key_;
   const size_t trailer_bytes_;

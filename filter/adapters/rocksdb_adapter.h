@@ -36,7 +36,9 @@
 //    trailer (type byte, checksum) and the metaindex entry
 //    "fullfilter." + CompatibilityName() ("partitionedfilter." + ... when
 //    partitioned). The table properties record filter_policy_name = Name(),
-//    filter_size = the bytes and num_filter_entries = EstimateEntriesAdded().
+//    filter_size = the bytes and num_filter_entries = EstimateEntriesAdded()
+//    (the keys added, a key repeated right after itself once, as RocksDB's
+//    own builders count them).
 //  - Opening a table: RocksDB looks up "fullfilter." + CompatibilityName() of
 //    the *configured* policy, then "partitionedfilter." + the same (and
 //    "filter." + the same, the obsolete block-based filter, which it finds

@@ -28,22 +28,7 @@ absl::Status Build(SharedDb* db_files) {
   rocksdb::Options options =
       CountingOptions(AsRocksDbFilterPolicy(NativePolicy()));
   options.target_file_size_base = kTableBytes;
-  absl::StatusOr<std::unique_ptr<rocksdb::DB>> db =
-      OpenDb(options, db_files->dir.path());
-  if (!db.ok()) return db.status();
-  absl::Status s = PutAll(db->get(), db_files->entries);
-  if (s.ok()) s = FromRocksDb((*db)->Flush(rocksdb::FlushOptions()), "Flush");
-  if (s.ok()) {
-    // Forced: a lone flushed table would otherwise move down unchanged, and
-    // the test wants several tables, written by compaction.
-    rocksdb::CompactRangeOptions compact;
-    compact.bottommost_level_compaction =
-        rocksdb::BottommostLevelCompaction::kForce;
-    s = FromRocksDb((*db)->CompactRange(compact, nullptr, nullptr),
-                    "CompactRange");
-  }
-  if (s.ok()) s = FromRocksDb((*db)->Close(), "Close");
-  return s;
+  return WriteFlushAndCompact(options, db_files->dir.path(), db_files->entries);
 }
 
 }  // namespace
@@ -53,13 +38,6 @@ std::shared_ptr<const FilterPolicy> NativePolicy() {
       NewBloomFilterPolicy(FilterOptions::Fpp(kFpp));
   return policy.ok() ? std::shared_ptr<const FilterPolicy>(std::move(*policy))
                      : nullptr;
-}
-
-void ExpectEveryKeyFound(const GetOutcomes& got, size_t n, const char* how) {
-  EXPECT_EQ(got.found, n) << how << ": " << got.first_failure;
-  EXPECT_EQ(got.not_found, 0u) << how;
-  EXPECT_EQ(got.corruption, 0u) << how;
-  EXPECT_EQ(got.wrong, 0u) << how;
 }
 
 void RocksDbDbTest::SetUpTestSuite() {

@@ -38,9 +38,6 @@ struct AbsentRun {
   size_t not_absent = 0;  // lookups that did not answer NotFound
 };
 
-// Every key found with its value, and nothing else.
-void ExpectEveryKeyFound(const GetOutcomes& got, size_t n, const char* how);
-
 class RocksDbDbTest : public testing::Test {
  protected:
   static void SetUpTestSuite();

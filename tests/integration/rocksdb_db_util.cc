@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "gtest/gtest.h"
 #include "rocksdb/cache.h"
 #include "rocksdb/metadata.h"
 #include "rocksdb/table.h"
@@ -124,7 +125,7 @@ absl::Status FromRocksDb(const rocksdb::Status& s, const std::string& what) {
   return absl::InternalError(absl::StrCat(what, ": ", s.ToString()));
 }
 
-rocksdb::Options CountingOptions(
+rocksdb::BlockBasedTableOptions CountingTableOptions(
     std::shared_ptr<const rocksdb::FilterPolicy> filter_policy) {
   rocksdb::BlockBasedTableOptions table_options;
   table_options.filter_policy = std::move(filter_policy);
@@ -132,6 +133,11 @@ rocksdb::Options CountingOptions(
   table_options.cache_index_and_filter_blocks = false;
   table_options.index_shortening =
       rocksdb::BlockBasedTableOptions::IndexShorteningMode::kNoShortening;
+  return table_options;
+}
+
+rocksdb::Options CountingOptions(
+    const rocksdb::BlockBasedTableOptions& table_options) {
   rocksdb::Options options;
   options.create_if_missing = true;
   options.table_factory.reset(
@@ -140,6 +146,11 @@ rocksdb::Options CountingOptions(
   options.max_open_files = -1;
   options.statistics = rocksdb::CreateDBStatistics();
   return options;
+}
+
+rocksdb::Options CountingOptions(
+    std::shared_ptr<const rocksdb::FilterPolicy> filter_policy) {
+  return CountingOptions(CountingTableOptions(std::move(filter_policy)));
 }
 
 absl::StatusOr<std::unique_ptr<rocksdb::DB>> OpenDb(
@@ -166,6 +177,24 @@ absl::Status PutAll(rocksdb::DB* db, const std::vector<Entry>& entries) {
   return absl::OkStatus();
 }
 
+absl::Status WriteFlushAndCompact(const rocksdb::Options& options,
+                                  const std::string& dir,
+                                  const std::vector<Entry>& entries) {
+  absl::StatusOr<std::unique_ptr<rocksdb::DB>> db = OpenDb(options, dir);
+  if (!db.ok()) return db.status();
+  absl::Status s = PutAll(db->get(), entries);
+  if (s.ok()) s = FromRocksDb((*db)->Flush(rocksdb::FlushOptions()), "Flush");
+  if (s.ok()) {
+    rocksdb::CompactRangeOptions compact;
+    compact.bottommost_level_compaction =
+        rocksdb::BottommostLevelCompaction::kForce;
+    s = FromRocksDb((*db)->CompactRange(compact, nullptr, nullptr),
+                    "CompactRange");
+  }
+  if (s.ok()) s = FromRocksDb((*db)->Close(), "Close");
+  return s;
+}
+
 void WaitForCompactions(rocksdb::DB* db) {
   const auto busy = [db](const char* property) {
     uint64_t value = 0;
@@ -177,6 +206,13 @@ void WaitForCompactions(rocksdb::DB* db) {
          busy("rocksdb.mem-table-flush-pending")) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
+}
+
+void ExpectEveryKeyFound(const GetOutcomes& got, size_t n, const char* how) {
+  EXPECT_EQ(got.found, n) << how << ": " << got.first_failure;
+  EXPECT_EQ(got.not_found, 0u) << how;
+  EXPECT_EQ(got.corruption, 0u) << how;
+  EXPECT_EQ(got.wrong, 0u) << how;
 }
 
 GetOutcomes GetAll(rocksdb::DB* db, const std::vector<Entry>& entries) {
@@ -255,6 +291,12 @@ ReadTickers Tickers(const rocksdb::Statistics& statistics) {
   t.filter_useful = statistics.getTickerCount(rocksdb::BLOOM_FILTER_USEFUL);
   t.data_misses = statistics.getTickerCount(rocksdb::BLOCK_CACHE_DATA_MISS);
   t.data_hits = statistics.getTickerCount(rocksdb::BLOCK_CACHE_DATA_HIT);
+  t.prefix_checked =
+      statistics.getTickerCount(rocksdb::BLOOM_FILTER_PREFIX_CHECKED);
+  t.prefix_useful =
+      statistics.getTickerCount(rocksdb::BLOOM_FILTER_PREFIX_USEFUL);
+  t.filter_misses = statistics.getTickerCount(rocksdb::BLOCK_CACHE_FILTER_MISS);
+  t.filter_hits = statistics.getTickerCount(rocksdb::BLOCK_CACHE_FILTER_HIT);
   return t;
 }
 
@@ -263,6 +305,10 @@ ReadTickers operator-(const ReadTickers& a, const ReadTickers& b) {
   d.filter_useful = a.filter_useful - b.filter_useful;
   d.data_misses = a.data_misses - b.data_misses;
   d.data_hits = a.data_hits - b.data_hits;
+  d.prefix_checked = a.prefix_checked - b.prefix_checked;
+  d.prefix_useful = a.prefix_useful - b.prefix_useful;
+  d.filter_misses = a.filter_misses - b.filter_misses;
+  d.filter_hits = a.filter_hits - b.filter_hits;
   return d;
 }
 
@@ -278,6 +324,19 @@ size_t KeysInTableRanges(rocksdb::DB* db,
         });
   }
   return in_range;
+}
+
+size_t SeeksReachingATable(rocksdb::DB* db,
+                           const std::vector<std::string>& targets) {
+  std::vector<rocksdb::LiveFileMetaData> files;
+  db->GetLiveFilesMetaData(&files);
+  std::string largest;
+  for (const rocksdb::LiveFileMetaData& f : files) {
+    largest = std::max(largest, f.largestkey);
+  }
+  return std::count_if(
+      targets.begin(), targets.end(),
+      [&](const std::string& target) { return target <= largest; });
 }
 
 std::vector<std::string> TableFiles(const std::string& dir) {

@@ -1,7 +1,8 @@
 // Helpers for the tests that run sstfilter's policies inside real RocksDB
 // 7.8.3 databases: keys and values, options whose statistics count the data
-// blocks a lookup reads, reading every key back, and a policy that counts how
-// RocksDB calls the filter readers.
+// blocks a lookup reads, writing a database compacted into tables, reading
+// every key back, and a policy that counts how RocksDB calls the filter
+// readers.
 
 #ifndef SSTFILTER_TESTS_INTEGRATION_ROCKSDB_DB_UTIL_H_
 #define SSTFILTER_TESTS_INTEGRATION_ROCKSDB_DB_UTIL_H_
@@ -19,6 +20,7 @@
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/options.h"
 #include "rocksdb/statistics.h"
+#include "rocksdb/table.h"
 
 namespace sstfilter {
 namespace test {
@@ -54,12 +56,27 @@ absl::Status FromRocksDb(const rocksdb::Status& s, const std::string& what);
 rocksdb::Options CountingOptions(
     std::shared_ptr<const rocksdb::FilterPolicy> filter_policy);
 
+// The table options of CountingOptions(filter_policy), for a caller that
+// changes some of them, and the database options around them.
+rocksdb::BlockBasedTableOptions CountingTableOptions(
+    std::shared_ptr<const rocksdb::FilterPolicy> filter_policy);
+rocksdb::Options CountingOptions(
+    const rocksdb::BlockBasedTableOptions& table_options);
+
 absl::StatusOr<std::unique_ptr<rocksdb::DB>> OpenDb(
     const rocksdb::Options& options, const std::string& path);
 
 // Writes every entry in batches, without the write-ahead log (the tests
 // flush before they close).
 absl::Status PutAll(rocksdb::DB* db, const std::vector<Entry>& entries);
+
+// Opens a database in dir with options, writes every entry (PutAll),
+// flushes, compacts everything into tables of the last level written by the
+// compaction (bottommost_level_compaction = kForce: a lone flushed table
+// would otherwise move down unchanged), and closes it.
+absl::Status WriteFlushAndCompact(const rocksdb::Options& options,
+                                  const std::string& dir,
+                                  const std::vector<Entry>& entries);
 
 // Waits until no flush or compaction is running or pending.
 void WaitForCompactions(rocksdb::DB* db);
@@ -72,6 +89,9 @@ struct GetOutcomes {
   size_t wrong = 0;           // OK with another value, or any other status
   std::string first_failure;  // the first key that was not found or wrong
 };
+
+// Every key found with its value, and nothing else (gtest expectations).
+void ExpectEveryKeyFound(const GetOutcomes& got, size_t n, const char* how);
 
 // Gets every entry's key, one Get each.
 GetOutcomes GetAll(rocksdb::DB* db, const std::vector<Entry>& entries);
@@ -90,6 +110,13 @@ struct ReadTickers {
   uint64_t filter_useful = 0;  // BLOOM_FILTER_USEFUL: a filter said no
   uint64_t data_misses = 0;    // BLOCK_CACHE_DATA_MISS: data blocks read
   uint64_t data_hits = 0;      // BLOCK_CACHE_DATA_HIT
+  // With a prefix extractor: BLOOM_FILTER_PREFIX_CHECKED, a prefix asked of
+  // a table's filter (by a seek, or by MultiGet without whole-key
+  // filtering), and BLOOM_FILTER_PREFIX_USEFUL, the filter said no.
+  uint64_t prefix_checked = 0;
+  uint64_t prefix_useful = 0;
+  uint64_t filter_misses = 0;  // BLOCK_CACHE_FILTER_MISS: filter blocks read
+  uint64_t filter_hits = 0;    // BLOCK_CACHE_FILTER_HIT
 };
 ReadTickers Tickers(const rocksdb::Statistics& statistics);
 ReadTickers operator-(const ReadTickers& a, const ReadTickers& b);
@@ -98,6 +125,13 @@ ReadTickers operator-(const ReadTickers& a, const ReadTickers& b);
 // the lookups that reach a table (after a full compaction every table is in
 // one level, so each such lookup reaches exactly one).
 size_t KeysInTableRanges(rocksdb::DB* db, const std::vector<std::string>& keys);
+
+// How many of targets a Seek takes into some table: those at or below some
+// table's largest key (the level's iterator positions in the first table
+// whose largest key is not below the target; after a full compaction every
+// table is in one level, so each such seek reaches exactly one).
+size_t SeeksReachingATable(rocksdb::DB* db,
+                           const std::vector<std::string>& targets);
 
 // The .sst files in dir, sorted.
 std::vector<std::string> TableFiles(const std::string& dir);
