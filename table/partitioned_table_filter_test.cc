@@ -1,7 +1,7 @@
-// TableFilter on RocksDB 7.8.3 tables with partitioned filters and prefix
-// filtering, written by RocksDB itself (SstFileWriter and a database) with
-// sstfilter's policies through the adapter and with RocksDB's own Bloom and
-// Ribbon filters: every key and every prefix a table holds matches, absent
+// TableFilter on RocksDB 7.8.3 tables with partitioned or full filters and
+// prefix filtering, written by RocksDB itself (SstFileWriter and a database)
+// with sstfilter's policies through the adapter and with RocksDB's own Bloom
+// and Ribbon filters: every key and every prefix a table holds matches, absent
 // ones are ruled out at about the filter's rate, and a question reads only
 // the partition it needs.
 
@@ -51,7 +51,22 @@ enum class Prefixes { kNone, kWholeAndPrefix, kPrefixOnly };
 struct Case {
   Policy policy;
   Prefixes prefixes;
+  bool partitioned;  // else one full filter
 };
+
+std::vector<Case> AllCases() {
+  std::vector<Case> cases;
+  for (Policy policy : {Policy::kNative, Policy::kCompact,
+                        Policy::kRocksDbBloom, Policy::kRocksDbRibbon}) {
+    for (Prefixes prefixes :
+         {Prefixes::kNone, Prefixes::kWholeAndPrefix, Prefixes::kPrefixOnly}) {
+      for (bool partitioned : {true, false}) {
+        cases.push_back({policy, prefixes, partitioned});
+      }
+    }
+  }
+  return cases;
+}
 
 std::string CaseName(const testing::TestParamInfo<Case>& info) {
   static const char* kPolicies[] = {"Native", "Compact", "RocksDbBloom",
@@ -59,7 +74,8 @@ std::string CaseName(const testing::TestParamInfo<Case>& info) {
   static const char* kPrefixes[] = {"WholeKeys", "WholeAndPrefix",
                                     "PrefixOnly"};
   return absl::StrCat(kPolicies[static_cast<int>(info.param.policy)],
-                      kPrefixes[static_cast<int>(info.param.prefixes)]);
+                      kPrefixes[static_cast<int>(info.param.prefixes)],
+                      info.param.partitioned ? "Partitioned" : "Full");
 }
 
 std::shared_ptr<const rocksdb::FilterPolicy> RocksDbPolicy(Policy policy) {
@@ -91,7 +107,7 @@ class PartitionedTableTest : public testing::TestWithParam<Case> {
   test::RocksDbTableOptions TableOptions() const {
     test::RocksDbTableOptions options;
     options.filter_policy = RocksDbPolicy(GetParam().policy);
-    options.partition_filters = true;
+    options.partition_filters = GetParam().partitioned;
     options.metadata_block_size = kMetadataBlockBytes;
     options.block_size = 1024;
     if (GetParam().prefixes != Prefixes::kNone) {
@@ -109,7 +125,7 @@ class PartitionedTableTest : public testing::TestWithParam<Case> {
                   const std::vector<std::string>& present) {
     ASSERT_TRUE(table.corruption().ok()) << table.corruption();
     ASSERT_TRUE(table.info().filter.has_value());
-    EXPECT_EQ(table.info().filter->layout, FilterLayout::kPartitioned);
+    EXPECT_EQ(table.info().filter->layout, Layout());
     for (const std::string& key : present) {
       ASSERT_TRUE(table.KeyMayMatch(key)) << "false negative: " << key;
     }
@@ -144,6 +160,11 @@ class PartitionedTableTest : public testing::TestWithParam<Case> {
     }
   }
 
+  FilterLayout Layout() const {
+    return GetParam().partitioned ? FilterLayout::kPartitioned
+                                  : FilterLayout::kFull;
+  }
+
   static GroupedKeys* keys_;
   test::TempDir dir_;
 };
@@ -171,7 +192,9 @@ TEST_P(PartitionedTableTest, SstFileWriterTable) {
       const TableProperties& props = *(*table)->info().properties;
       EXPECT_EQ(props.index_value_is_delta_encoded.value_or(0) != 0,
                 format_version >= 4);
-      EXPECT_GT((*table)->info().num_filters, 8u) << "partitions expected";
+      if (GetParam().partitioned) {
+        EXPECT_GT((*table)->info().num_filters, 8u) << "partitions expected";
+      }
       CheckTable(**table, keys_->keys);
     }
   }
@@ -201,7 +224,7 @@ TEST_P(PartitionedTableTest, DatabaseTables) {
   }
   for (const auto& table : readers) {
     ASSERT_TRUE(table->corruption().ok()) << table->corruption();
-    EXPECT_EQ(table->info().filter->layout, FilterLayout::kPartitioned);
+    EXPECT_EQ(table->info().filter->layout, Layout());
   }
   // The prefix of every present group matches in some table.
   for (const std::string& prefix : keys_->prefixes) {
@@ -214,6 +237,8 @@ TEST_P(PartitionedTableTest, DatabaseTables) {
 }
 
 TEST_P(PartitionedTableTest, ReadsOnlyThePartitionItNeeds) {
+  if (!GetParam().partitioned)
+    GTEST_SKIP() << "a full filter has no partitions";
   const std::string path = dir_.File("io.sst");
   test::RocksDbTableOptions options = TableOptions();
   ASSERT_TRUE(test::WriteRocksDbTable(path, keys_->keys, options).ok());
@@ -295,21 +320,8 @@ TEST(CappedPrefixTableTest, ShortKeysAreTheirOwnPrefix) {
   EXPECT_LE(absent_matches, MaxMatchRate(absent) * absent);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllPolicies, PartitionedTableTest,
-    testing::Values(Case{Policy::kNative, Prefixes::kNone},
-                    Case{Policy::kNative, Prefixes::kWholeAndPrefix},
-                    Case{Policy::kNative, Prefixes::kPrefixOnly},
-                    Case{Policy::kCompact, Prefixes::kNone},
-                    Case{Policy::kCompact, Prefixes::kWholeAndPrefix},
-                    Case{Policy::kCompact, Prefixes::kPrefixOnly},
-                    Case{Policy::kRocksDbBloom, Prefixes::kNone},
-                    Case{Policy::kRocksDbBloom, Prefixes::kWholeAndPrefix},
-                    Case{Policy::kRocksDbBloom, Prefixes::kPrefixOnly},
-                    Case{Policy::kRocksDbRibbon, Prefixes::kNone},
-                    Case{Policy::kRocksDbRibbon, Prefixes::kWholeAndPrefix},
-                    Case{Policy::kRocksDbRibbon, Prefixes::kPrefixOnly}),
-    CaseName);
+INSTANTIATE_TEST_SUITE_P(AllPolicies, PartitionedTableTest,
+                         testing::ValuesIn(AllCases()), CaseName);
 
 }  // namespace
 }  // namespace sstfilter
