@@ -425,5 +425,35 @@ TEST_F(PartitionedBadInputTest, PrefixQuestionsNeedAPrefix) {
   EXPECT_TRUE(table->PrefixMayMatch(absent + "x"));
 }
 
+// Keys shorter than a fixed extractor's length have no prefix (RocksDB's
+// InDomain): nothing is added for them, so a prefix-only filter must answer
+// "may match" for them, never "no".
+TEST_F(PartitionedBadInputTest, KeysOutsideTheDomainMayMatch) {
+  FilterBlockOptions options;
+  options.keys = FilterKeys::kPrefixes;
+  options.prefix_extractor = GroupExtractor();
+  std::unique_ptr<FullFilterBlockBuilder> builder =
+      std::move(*FullFilterBlockBuilder::New(*policy_, options));
+  const std::vector<std::string> keys = {"ab", "abc", "g0000002xyz", "zz"};
+  for (const std::string& key : keys) builder->AddKey(key);
+  test::TableAssembler assembler;
+  assembler.AddMetaBlock(absl::StrCat(kFullFilterPrefix, policy_->Name()),
+                         assembler.AddBlock(builder->Finish()));
+  for (const auto& [name, value] : FilterKeysProperties(options)) {
+    assembler.AddProperty(name, value);
+  }
+  std::unique_ptr<TableFilter> table = OpenBytes(assembler.Finish());
+  ASSERT_NE(table, nullptr);
+  for (const std::string& key : keys) EXPECT_TRUE(table->KeyMayMatch(key));
+  EXPECT_TRUE(table->KeyMayMatch("a")) << "short: no prefix to ask";
+  EXPECT_TRUE(table->PrefixMayMatch("ab")) << "not a prefix the extractor cuts";
+  EXPECT_TRUE(table->PrefixMayMatch("g0000002"));
+  size_t matched = 0;
+  for (const std::string& prefix : Keys().absent_prefixes) {
+    matched += table->PrefixMayMatch(prefix);
+  }
+  EXPECT_LE(matched, MaxMatches(Keys().absent_prefixes.size()));
+}
+
 }  // namespace
 }  // namespace sstfilter
