@@ -1,12 +1,18 @@
 // db_bench: what sstfilter's filters buy a real database. Builds a RocksDB
 // 7.8.3 and a LevelDB 1.23 database per filter configuration, at the same
-// filter memory, and times point lookups of absent and present keys.
+// filter memory, and times point lookups of absent and present keys (the
+// point section, point_section.h). Then two RocksDB sections: absent-key
+// lookups with partitioned filters in a block cache smaller than the filters
+// (partitioned_section.h), and seeks to absent prefixes with a prefix
+// extractor (prefix_section.h).
 //
 //   bazel run -c opt //bench:db_bench -- [--suite=headline|full] [--keys=N]
+//       [--sections=point,partitioned,prefix] [--section_keys=N]
 //       [--stores=...] [--configs=...] [--format=table|json] [--dir=/tmp]
 //
-// Progress goes to stderr, the table (or JSON lines) to stdout. Exit status 0;
-// 1 when a database could not be built or read; 2 for a bad flag value.
+// Progress goes to stderr, the tables (or JSON lines) to stdout. Exit status
+// 0; 1 when a database could not be built or read, or a section found a
+// present key missing or an absent one present; 2 for a bad flag value.
 
 #include <algorithm>
 #include <cstdlib>
@@ -27,8 +33,11 @@
 #include "bench/db/db_configs.h"
 #include "bench/db/db_report.h"
 #include "bench/db/db_suites.h"
-#include "bench/db/leveldb_store.h"
-#include "bench/db/rocksdb_store.h"
+#include "bench/db/no_match_policy.h"
+#include "bench/db/partitioned_section.h"
+#include "bench/db/point_section.h"
+#include "bench/db/prefix_section.h"
+#include "bench/db/section_report.h"
 #include "bench/flag_check.h"
 
 ABSL_FLAG(std::string, suite, sstfilter::bench::kDefaultDbSuite,
@@ -41,12 +50,27 @@ ABSL_FLAG(uint64_t, lookups, 200'000,
           "lookups of each kind (absent, present) per repetition");
 ABSL_FLAG(int, reps, 5,
           "repetitions of each kind of lookup; the median counts");
-ABSL_FLAG(std::string, stores, "rocksdb,leveldb", "stores to run");
+ABSL_FLAG(std::string, sections, "point,partitioned,prefix",
+          "sections to run: point (point lookups in every configuration), "
+          "partitioned (partitioned filters out of cache, RocksDB), prefix "
+          "(seeks to absent prefixes, RocksDB)");
+ABSL_FLAG(std::optional<uint64_t>, section_keys, std::nullopt,
+          "keys in each database of the partitioned and prefix sections "
+          "(default: the suite's)");
+ABSL_FLAG(uint64_t, section_lookups, 50'000,
+          "absent-key lookups (partitioned) or seeks (prefix) per repetition "
+          "in the sections");
+ABSL_FLAG(std::string, stores, "rocksdb,leveldb",
+          "stores to run (the partitioned and prefix sections need rocksdb)");
 ABSL_FLAG(
     std::string, configs, "",
     "configurations to run, comma-separated (default: all; --configs=list "
     "lists them)");
 ABSL_FLAG(std::string, format, "table", "table or json");
+ABSL_FLAG(bool, inject_false_negative, false,
+          "testing: the sections' filters answer no for every key, so that "
+          "their checks of present keys and prefixes must stop the run "
+          "(exit status 1)");
 ABSL_FLAG(std::string, dir, "",
           "parent directory of the databases (default: $TEST_TMPDIR, else "
           "/tmp); each database is removed after its run");
@@ -58,41 +82,14 @@ namespace {
 constexpr int kErrorExit = 1;
 constexpr int kUsageExit = 2;
 
-// Warms up dbs, then times shape.reps repetitions of absent and of present
-// lookups. Each repetition asks every database in turn, so that drift in the
-// machine's speed (10-60% here over minutes) reaches every one alike.
-template <typename Db>
-std::vector<DbResult> Measure(const DbShape& shape, const Progress& progress,
-                              const std::vector<Db>& dbs) {
-  progress("warming up every database");
-  for (const auto& db : dbs) {
-    WarmUp(LookupKind::kAbsent, shape, &*db);
-    WarmUp(LookupKind::kPresent, shape, &*db);
-  }
-  std::vector<std::vector<RepFigures>> absent(dbs.size());
-  std::vector<std::vector<RepFigures>> present(dbs.size());
-  for (int rep = 0; rep < shape.reps; ++rep) {
-    progress(absl::StrFormat("repetition %d of %d", rep + 1, shape.reps));
-    for (size_t i = 0; i < dbs.size(); ++i) {
-      absent[i].push_back(TimeRep(LookupKind::kAbsent, rep, shape, &*dbs[i]));
-    }
-    for (size_t i = 0; i < dbs.size(); ++i) {
-      present[i].push_back(TimeRep(LookupKind::kPresent, rep, shape, &*dbs[i]));
-    }
-  }
-  std::vector<DbResult> results;
-  for (size_t i = 0; i < dbs.size(); ++i) {
-    DbResult result = dbs[i]->result;
-    result.absent = Summarize(absent[i], shape.lookups);
-    result.present = Summarize(present[i], shape.lookups);
-    results.push_back(std::move(result));
-  }
-  return results;
-}
-
 int Usage(const std::string& message) {
   std::cerr << "db_bench: " << message << "\n";
   return kUsageExit;
+}
+
+int Error(const absl::Status& status) {
+  std::cerr << "db_bench: " << status.message() << "\n";
+  return kErrorExit;
 }
 
 std::string DefaultDir() {
@@ -103,11 +100,13 @@ std::string DefaultDir() {
 int Main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
       "db_bench [--suite=headline|full] [--keys=N] [--stores=rocksdb,leveldb]\n"
+      "         [--sections=point,partitioned,prefix] [--section_keys=N]\n"
       "         [--configs=a,b] [--format=table|json]\n"
       "Builds real RocksDB and LevelDB databases with each filter "
-      "configuration and\ntimes point lookups. Suites, with the wall time of "
-      "a run of every configuration\non a 2-core machine (up to twice that on "
-      "a slower or busier one):\n" +
+      "configuration and\ntimes point lookups; then RocksDB with partitioned "
+      "filters out of cache, and\nseeks to absent prefixes. Suites, with the "
+      "wall time of a run of every\nconfiguration on a 2-core machine (up to "
+      "twice that on a slower or busier one):\n" +
       DbSuitesUsage());
   if (absl::Status flags = CheckFlags(argc, argv); !flags.ok()) {
     return Usage(std::string(flags.message()));
@@ -117,14 +116,25 @@ int Main(int argc, char** argv) {
   absl::StatusOr<uint64_t> keys =
       DbKeys(absl::GetFlag(FLAGS_suite), absl::GetFlag(FLAGS_keys));
   if (!keys.ok()) return Usage(std::string(keys.status().message()));
+  absl::StatusOr<uint64_t> section_keys = DbSectionKeys(
+      absl::GetFlag(FLAGS_suite), absl::GetFlag(FLAGS_section_keys));
+  if (!section_keys.ok()) {
+    return Usage(std::string(section_keys.status().message()));
+  }
   shape.keys = *keys;
   shape.value_bytes = absl::GetFlag(FLAGS_value_bytes);
   shape.lookups = absl::GetFlag(FLAGS_lookups);
   shape.reps = absl::GetFlag(FLAGS_reps);
   shape.dir = absl::GetFlag(FLAGS_dir).empty() ? DefaultDir()
                                                : absl::GetFlag(FLAGS_dir);
+  DbShape section_shape = shape;
+  section_shape.keys = *section_keys;
+  section_shape.lookups = absl::GetFlag(FLAGS_section_lookups);
   const std::string format = absl::GetFlag(FLAGS_format);
   if (shape.lookups == 0) return Usage("--lookups must be at least 1");
+  if (section_shape.lookups == 0) {
+    return Usage("--section_lookups must be at least 1");
+  }
   if (shape.reps < 1) return Usage("--reps must be at least 1");
   if (format != "table" && format != "json") {
     return Usage("--format must be table or json, got '" + format + "'");
@@ -136,18 +146,45 @@ int Main(int argc, char** argv) {
       return Usage("--stores takes rocksdb and leveldb, got '" + store + "'");
     }
   }
-  const auto wants_store = [&](const std::string& store) {
+  const StoreWanted wants_store = [&](const std::string& store) {
     return std::find(stores.begin(), stores.end(), store) != stores.end();
+  };
+  const std::vector<std::string> all_sections = {
+      kPointSection, kPartitionedSection, kPrefixSection};
+  const std::vector<std::string> sections =
+      absl::StrSplit(absl::GetFlag(FLAGS_sections), ',', absl::SkipEmpty());
+  for (const std::string& section : sections) {
+    if (std::find(all_sections.begin(), all_sections.end(), section) ==
+        all_sections.end()) {
+      return Usage("--sections takes " + absl::StrJoin(all_sections, ",") +
+                   ", got '" + section + "'");
+    }
+  }
+  const auto wants_section = [&](const std::string& section) {
+    return std::find(sections.begin(), sections.end(), section) !=
+           sections.end();
   };
 
   absl::StatusOr<DbConfigs> configs = MakeDbConfigs();
-  if (!configs.ok()) {
-    std::cerr << "db_bench: " << configs.status().message() << "\n";
-    return kErrorExit;
+  if (!configs.ok()) return Error(configs.status());
+  if (absl::GetFlag(FLAGS_inject_false_negative)) {
+    for (RocksDbConfig& config : configs->section_policies) {
+      config.policy = NewNoMatchFilterPolicy(config.policy);
+      config.filter += " (answering no for every key: --inject_false_negative)";
+    }
   }
+  const std::vector<RocksDbConfig> partitioned_configs =
+      PartitionedConfigs(*configs);
+  const std::vector<PrefixConfig> prefix_configs = PrefixConfigs(*configs);
   std::vector<std::string> all_names;
   for (const RocksDbConfig& c : configs->rocksdb) all_names.push_back(c.name);
   for (const LevelDbConfig& c : configs->leveldb) all_names.push_back(c.name);
+  for (const RocksDbConfig& c : partitioned_configs) {
+    all_names.push_back(c.name);
+  }
+  for (const PrefixConfig& c : prefix_configs) {
+    all_names.push_back(c.config.name);
+  }
   const std::string config_flag = absl::GetFlag(FLAGS_configs);
   if (config_flag == "list") {
     for (const std::string& name : all_names) std::cout << name << "\n";
@@ -162,7 +199,7 @@ int Main(int argc, char** argv) {
                    "'; known: " + absl::StrJoin(all_names, ","));
     }
   }
-  const auto wants = [&](const std::string& name) {
+  const ConfigWanted wants = [&](const std::string& name) {
     return chosen.empty() ||
            std::find(chosen.begin(), chosen.end(), name) != chosen.end();
   };
@@ -173,78 +210,48 @@ int Main(int argc, char** argv) {
                                  absl::ToDoubleSeconds(absl::Now() - start))
               << line << std::endl;
   };
-  // Every database is built first and kept open, then measured.
-  std::vector<std::unique_ptr<OpenDb>> dbs;
-  const auto keep = [&](absl::StatusOr<std::unique_ptr<OpenDb>> db) {
-    if (!db.ok()) {
-      std::cerr << "db_bench: " << db.status().message() << "\n";
-      return false;
-    }
-    dbs.push_back(*std::move(db));
-    return true;
-  };
-  if (wants_store("rocksdb")) {
-    // An index: dbs grows, so a pointer into it would not stay valid.
-    std::optional<size_t> uniform;
-    for (const RocksDbConfig& listed : configs->rocksdb) {
-      const bool per_level = listed.name == kPerLevelConfig;
-      // The per-level policy needs the uniform run's tree: it runs it too.
-      const bool needed =
-          wants(listed.name) ||
-          (listed.name == kUniformConfig && wants(kPerLevelConfig));
-      if (!needed) continue;
-      RocksDbConfig config = listed;
-      if (per_level) {
-        if (!uniform.has_value()) {
-          std::cerr << "db_bench: " << kPerLevelConfig << " needs "
-                    << kUniformConfig << " built first\n";
-          return kErrorExit;
-        }
-        absl::StatusOr<RocksDbConfig> made =
-            MakePerLevelConfig(dbs[*uniform]->result, shape.value_bytes);
-        if (!made.ok()) {
-          std::cerr << "db_bench: " << made.status().message() << "\n";
-          return kErrorExit;
-        }
-        config = *std::move(made);
-      }
-      if (!keep(BuildRocksDb(config, shape, progress))) return kErrorExit;
-      if (listed.name == kUniformConfig) uniform = dbs.size() - 1;
-    }
+  // One section at a time: its databases are built, measured and removed
+  // before the next section's are built.
+  std::vector<DbResult> point;
+  if (wants_section(kPointSection)) {
+    absl::StatusOr<std::vector<DbResult>> results =
+        RunPointSection(*configs, wants_store, wants, shape, progress);
+    if (!results.ok()) return Error(results.status());
+    point = *std::move(results);
   }
-  if (wants_store("leveldb")) {
-    for (const LevelDbConfig& config : configs->leveldb) {
-      if (wants(config.name) && !keep(BuildLevelDb(config, shape, progress))) {
-        return kErrorExit;
-      }
-    }
+  std::vector<PartitionedResult> partitioned;
+  std::vector<RocksDbConfig> chosen_partitioned;
+  for (const RocksDbConfig& config : partitioned_configs) {
+    if (wants(config.name)) chosen_partitioned.push_back(config);
   }
-
-  std::vector<DbResult> results = Measure(shape, progress, dbs);
-  // Then the same databases as a store taking writes has them: L0 holds
-  // recent flushes, each one more run a lookup consults.
-  std::vector<OpenDb*> flushed;
-  for (const auto& db : dbs) {
-    const absl::Status status = db->AddRecentFlushes(shape);
-    if (absl::IsUnimplemented(status)) continue;
-    if (!status.ok()) {
-      std::cerr << "db_bench: " << status.message() << "\n";
-      return kErrorExit;
-    }
-    flushed.push_back(db.get());
+  if (wants_section(kPartitionedSection) && wants_store("rocksdb") &&
+      !chosen_partitioned.empty()) {
+    absl::StatusOr<std::vector<PartitionedResult>> results =
+        RunPartitionedSection(chosen_partitioned, section_shape, progress);
+    if (!results.ok()) return Error(results.status());
+    partitioned = *std::move(results);
   }
-  if (!flushed.empty()) {
-    progress(absl::StrFormat("%d databases with %s", flushed.size(),
-                             kRecentFlushesTree));
-    for (DbResult& result : Measure(shape, progress, flushed)) {
-      results.push_back(std::move(result));
-    }
+  std::vector<PrefixResult> prefix;
+  std::vector<PrefixConfig> chosen_prefix;
+  for (const PrefixConfig& config : prefix_configs) {
+    if (wants(config.config.name)) chosen_prefix.push_back(config);
   }
-  dbs.clear();  // closes and removes every database
+  if (wants_section(kPrefixSection) && wants_store("rocksdb") &&
+      !chosen_prefix.empty()) {
+    absl::StatusOr<std::vector<PrefixResult>> results =
+        RunPrefixSection(chosen_prefix, section_shape, progress);
+    if (!results.ok()) return Error(results.status());
+    prefix = *std::move(results);
+  }
+  progress("done");
   if (format == "json") {
-    PrintJson(shape, results, std::cout);
+    PrintJson(shape, point, std::cout);
+    PrintPartitionedJson(section_shape, partitioned, std::cout);
+    PrintPrefixJson(section_shape, prefix, std::cout);
   } else {
-    PrintTable(shape, results, std::cout);
+    PrintTable(shape, point, std::cout);
+    PrintPartitionedTable(section_shape, partitioned, std::cout);
+    PrintPrefixTable(section_shape, prefix, std::cout);
   }
   return 0;
 }

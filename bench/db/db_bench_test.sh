@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
-# Runs the real db_bench binary on tiny databases: one JSON row per configuration with
-# every present key found and no absent key found, the text table with its comparisons,
-# --configs=list, the suites in --help, and exit status 2 with one line for each bad
-# flag value.
+# Runs the real db_bench binary on tiny databases: one JSON row per configuration and
+# tree of the point section with every present key found and no absent key found; the
+# partitioned-filter and prefix-seek sections' rows with figures that make sense (filter
+# bytes inserted into a cache smaller than the filters, prefix filters reading fewer data
+# blocks than no filter); the text tables with their comparisons; --configs=list; the
+# suites in --help; the sections' checks of present keys stopping a run whose filters
+# answer no; and exit status 2 with one line for each bad flag value.
 set -uo pipefail
 
 bench="$1"
 source "${TEST_SRCDIR}/${TEST_WORKSPACE}/bench/bench_test_lib.sh"
 
-tiny=(--keys=20000 --lookups=500 --reps=2 --dir="$tmp")
+tiny=(--keys=20000 --lookups=500 --reps=2 --section_keys=20000 --section_lookups=500
+      --dir="$tmp")
 
 for args in "--keys=0" "--lookups=0" "--reps=0" "--format=xml" "--stores=mysql" \
-            "--configs=nosuch" "--bogus=1" "--keys=abc" "--suite=nosuch"; do
+            "--configs=nosuch" "--bogus=1" "--keys=abc" "--suite=nosuch" \
+            "--sections=nosuch" "--section_keys=0" "--section_lookups=0"; do
   expect_usage_error "$args" "$bench" "${tiny[@]}" $args
 done
 
@@ -24,17 +29,22 @@ done
 
 "$bench" --configs=list >"$tmp/out" 2>"$tmp/err" || fail "--configs=list failed"
 for name in rocksdb.bloom rocksdb.ribbon sstfilter.native sstfilter.per_level \
-            leveldb.bloom leveldb+sstfilter.native; do
+            leveldb.bloom leveldb+sstfilter.native \
+            partitioned.rocksdb.bloom partitioned.rocksdb.ribbon \
+            partitioned.sstfilter.native partitioned.sstfilter.burr \
+            prefix.none prefix.rocksdb.bloom prefix.sstfilter.native \
+            prefix+keys.rocksdb.bloom prefix+keys.sstfilter.native; do
   grep -qx "$name" "$tmp/out" || fail "--configs=list lacks $name"
 done
 
-# Every configuration, JSON: 2 reps x 500 lookups of each kind; the RocksDB ones
-# settled and again with two flushes in L0.
+# Every configuration of every section, JSON: 2 reps x 500 lookups of each kind; the
+# point section's RocksDB databases settled and again with two flushes in L0.
 "$bench" "${tiny[@]}" --format=json >"$tmp/json" 2>"$tmp/err" || fail "json run: $(cat "$tmp/err")"
-[ "$(wc -l <"$tmp/json")" -eq 10 ] || fail "want 10 JSON rows, got: $(cat "$tmp/json")"
-[ "$(grep -c '"tree":"settled"' "$tmp/json")" -eq 6 ] || fail "want 6 settled rows: $(cat "$tmp/json")"
+grep '"section":"point"' "$tmp/json" >"$tmp/point"
+[ "$(wc -l <"$tmp/point")" -eq 10 ] || fail "want 10 point rows, got: $(cat "$tmp/json")"
+[ "$(grep -c '"tree":"settled"' "$tmp/point")" -eq 6 ] || fail "want 6 settled rows: $(cat "$tmp/json")"
 [ "$(grep -c '"store":"rocksdb","config":"[a-z._]*","tree":"2 flushes in L0".*"files_per_level":\[2,' \
-     "$tmp/json")" -eq 4 ] || fail "want 4 RocksDB rows with 2 tables in L0: $(cat "$tmp/json")"
+     "$tmp/point")" -eq 4 ] || fail "want 4 RocksDB rows with 2 tables in L0: $(cat "$tmp/json")"
 while read -r row; do
   for field in '"store":' '"tree":' '"bits_per_key":' '"files_per_level":' '"lookups_per_second":' \
                '"data_reads_per_lookup":' '"filter_bytes":'; do
@@ -43,7 +53,66 @@ while read -r row; do
   [[ "$row" == *'"absent":{'*'"found":0,'* ]] || fail "an absent key was found: $row"
   [[ "$row" == *'"present":{'*'"found":1000,"lookups":1000'* ]] ||
     fail "a present key was not found: $row"
-done <"$tmp/json"
+done <"$tmp/point"
+
+# The sections' rows: every configuration once, and figures that make sense. Timings are
+# only required to be positive; the counts follow from the configurations.
+python3 - "$tmp/json" <<'PY' || fail "section rows: $(grep -v '"section":"point"' "$tmp/json")"
+import json, sys
+rows = [json.loads(line) for line in open(sys.argv[1])]
+assert len(rows) == 19, len(rows)
+# Every section's database is one sorted run in the last of 7 levels.
+for r in rows:
+    if r["section"] != "point":
+        levels = r["files_per_level"]
+        assert len(levels) == 7 and levels[:6] == [0] * 6 and levels[6] > 0, r
+
+part = {r["config"]: r for r in rows if r["section"] == "partitioned"}
+assert sorted(part) == sorted("partitioned." + p for p in [
+    "rocksdb.bloom", "rocksdb.ribbon", "sstfilter.native", "sstfilter.burr"]), sorted(part)
+for name, r in part.items():
+    a = r["absent"]
+    assert r["keys"] == 20000 and r["metadata_block_size"] == 4096, (name, r)
+    # The section's premise: every filter is several times the block cache (about 4x).
+    assert r["filter_bytes"] >= 3 * r["block_cache_bytes"] > 0, (name, r)
+    assert 8 < r["bits_per_key"] < 12, (name, r["bits_per_key"])
+    assert abs(r["filter_bytes_per_key"] * 8 - r["bits_per_key"]) < 1e-9, (name, r)
+    assert a["found"] == 0 and a["lookups"] == 1000, (name, a)
+    assert a["lookups_per_second"] > 0, (name, a)
+    # Each lookup asks the filter of about one table (one level here) and most answer no;
+    # a partition out of cache is read and inserted; false positives are rare.
+    assert 0.5 < a["filter_checks_per_lookup"] <= 2, (name, a)
+    assert 0.5 < a["filter_useful_per_lookup"] <= a["filter_checks_per_lookup"], (name, a)
+    assert 0 < a["filter_misses_per_lookup"] <= a["filter_checks_per_lookup"], (name, a)
+    assert a["filter_bytes_inserted_per_lookup"] > 0, (name, a)
+    assert 0 <= a["data_reads_per_lookup"] < 0.1, (name, a)
+
+prefix = {r["config"]: r for r in rows if r["section"] == "prefix"}
+holds = {"prefix.none": "none", "prefix.rocksdb.bloom": "prefixes",
+         "prefix.sstfilter.native": "prefixes", "prefix+keys.rocksdb.bloom": "keys+prefixes",
+         "prefix+keys.sstfilter.native": "keys+prefixes"}
+assert sorted(prefix) == sorted(holds), sorted(prefix)
+none = prefix["prefix.none"]
+assert none["filter_bytes"] == 0, none
+# Without a filter every seek reads the data block where its prefix would be.
+assert none["absent"]["data_reads_per_seek"] > 0.5, none
+assert none["absent"]["prefix_checked_per_seek"] == 0, none
+for name, r in prefix.items():
+    a = r["absent"]
+    assert r["filter_holds"] == holds[name], (name, r)
+    assert r["prefix_bytes"] == 8 and r["keys_per_prefix"] == 16, (name, r)
+    assert a["found"] == 0 and a["seeks"] == 1000 and a["seeks_per_second"] > 0, (name, a)
+    if name == "prefix.none":
+        continue
+    assert r["filter_bytes"] > 0, (name, r)
+    assert 0.5 < a["prefix_checked_per_seek"] <= 2, (name, a)
+    assert 0 < a["prefix_useful_per_seek"] <= a["prefix_checked_per_seek"], (name, a)
+    assert a["data_reads_per_seek"] < none["absent"]["data_reads_per_seek"] / 4, (name, a, none)
+# A filter of prefixes only holds one entry per 16 keys; with whole keys, 17.
+for policy in ["rocksdb.bloom", "sstfilter.native"]:
+    only, both = prefix["prefix." + policy], prefix["prefix+keys." + policy]
+    assert 10 * only["filter_bytes"] < both["filter_bytes"], (only, both)
+PY
 
 # The text table with the comparisons the README quotes; the databases are removed.
 # --keys replaces the full suite's count.
@@ -54,7 +123,37 @@ for tree in "settled" "2 flushes in L0"; do
     fail "no ratio line for the $tree tree: $(cat "$tmp/text")"
 done
 grep -q "^20000 keys of 16 bytes" "$tmp/text" || fail "--keys did not replace the suite's: $(cat "$tmp/text")"
-[ -z "$(ls -A "$tmp" | grep -v -e '^out$' -e '^err$' -e '^json$' -e '^text$' -e '^help$')" ] ||
+grep -q "^Partitioned filters\|^Prefix seeks" "$tmp/text" &&
+  fail "sections printed though --configs chose none of theirs: $(cat "$tmp/text")"
+
+# The sections' tables alone, with their comparisons.
+"$bench" "${tiny[@]}" --sections=partitioned,prefix \
+  --configs=partitioned.rocksdb.bloom,partitioned.sstfilter.native,prefix.none,prefix.sstfilter.native \
+  >"$tmp/sections" 2>"$tmp/err" || fail "sections run: $(cat "$tmp/err")"
+for line in "^Partitioned filters out of cache: 20000 keys of 16 bytes.*LRU block cache of 6250 bytes" \
+            "^partitioned.sstfilter.native " "^Prefix seeks to absent prefixes: 20000 keys" \
+            "^prefix.none +none " \
+            "absent lookups/s, partitioned: partitioned.sstfilter.native / partitioned.rocksdb.bloom = " \
+            "data reads per absent seek, prefix: prefix.sstfilter.native / prefix.none = "; do
+  grep -qE "$line" "$tmp/sections" || fail "no line '$line': $(cat "$tmp/sections")"
+done
+grep -q "keys of 16 bytes, 32-byte values; 500 lookups of each kind" "$tmp/sections" &&
+  fail "--sections=partitioned,prefix printed the point table: $(cat "$tmp/sections")"
+
+# Filters that answer no for every key: each section's check of present keys stops the
+# run before any figure is printed.
+for section in partitioned prefix; do
+  "$bench" "${tiny[@]}" --sections=$section --configs=$section.sstfilter.native \
+    --inject_false_negative >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  [ "$rc" -eq 1 ] || fail "$section with --inject_false_negative: exit status $rc, want 1"
+  [ ! -s "$tmp/out" ] || fail "$section with --inject_false_negative printed: $(cat "$tmp/out")"
+  grep -qE "^db_bench: $section.sstfilter.native: (present key .* not found|a seek to the prefix of group .* found 0 keys)" \
+    "$tmp/err" || fail "$section: no check failure: $(cat "$tmp/err")"
+done
+
+[ -z "$(ls -A "$tmp" | grep -v -e '^out$' -e '^err$' -e '^json$' -e '^text$' -e '^help$' \
+        -e '^point$' -e '^sections$')" ] ||
   fail "databases left behind: $(ls "$tmp")"
 
 finish db_bench_test

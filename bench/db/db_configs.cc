@@ -9,6 +9,7 @@
 #include "filter/adapters/rocksdb_adapter.h"
 #include "filter/adapters/rocksdb_per_level_policy.h"
 #include "filter/bloom/bloom.h"
+#include "filter/burr/burr.h"
 #include "leveldb/filter_policy.h"
 #include "rocksdb/filter_policy.h"
 
@@ -24,9 +25,12 @@ constexpr double kRibbonBloomEquivalentBitsPerKey = 14;
 // filters in flushes).
 constexpr int kRibbonAtEveryLevel = -1;
 
-absl::StatusOr<std::shared_ptr<const FilterPolicy>> NativePolicy() {
+// A policy of sstfilter at kDbBitsPerKey, shared.
+absl::StatusOr<std::shared_ptr<const FilterPolicy>> SharedPolicy(
+    absl::StatusOr<std::unique_ptr<const FilterPolicy>> (*factory)(
+        const FilterOptions&)) {
   absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
-      NewBloomFilterPolicy(FilterOptions::BitsPerKey(kDbBitsPerKey));
+      factory(FilterOptions::BitsPerKey(kDbBitsPerKey));
   if (!policy.ok()) return policy.status();
   return std::shared_ptr<const FilterPolicy>(*std::move(policy));
 }
@@ -34,15 +38,19 @@ absl::StatusOr<std::shared_ptr<const FilterPolicy>> NativePolicy() {
 }  // namespace
 
 absl::StatusOr<DbConfigs> MakeDbConfigs() {
-  absl::StatusOr<std::shared_ptr<const FilterPolicy>> native = NativePolicy();
+  absl::StatusOr<std::shared_ptr<const FilterPolicy>> native =
+      SharedPolicy(NewBloomFilterPolicy);
   if (!native.ok()) return native.status();
+  absl::StatusOr<std::shared_ptr<const FilterPolicy>> compact =
+      SharedPolicy(NewBumpedRibbonFilterPolicy);
+  if (!compact.ok()) return compact.status();
   const std::string native_text =
       absl::StrFormat("sstfilter NewBloomFilterPolicy(BitsPerKey(%g)) (%s)",
                       kDbBitsPerKey, (*native)->Name());
 
   DbConfigs configs;
   configs.rocksdb.push_back(
-      {"rocksdb.bloom",
+      {kRocksDbBloomConfig,
        absl::StrFormat("rocksdb::NewBloomFilterPolicy(%g): FastLocalBloom",
                        kDbBitsPerKey),
        std::shared_ptr<const rocksdb::FilterPolicy>(
@@ -59,6 +67,15 @@ absl::StatusOr<DbConfigs> MakeDbConfigs() {
                              "AsRocksDbFilterPolicy of " + native_text,
                              AsRocksDbFilterPolicy(*native)});
   configs.rocksdb.push_back({kPerLevelConfig, "", nullptr});
+  for (const RocksDbConfig& config : configs.rocksdb) {
+    if (config.policy != nullptr) configs.section_policies.push_back(config);
+  }
+  configs.section_policies.push_back(
+      {kCompactConfig,
+       absl::StrFormat("AsRocksDbFilterPolicy of sstfilter "
+                       "NewBumpedRibbonFilterPolicy(BitsPerKey(%g)) (%s)",
+                       kDbBitsPerKey, (*compact)->Name()),
+       AsRocksDbFilterPolicy(*compact)});
 
   configs.leveldb.push_back(
       {"leveldb.bloom",

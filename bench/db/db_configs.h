@@ -20,10 +20,17 @@ constexpr double kDbBitsPerKey = 10;
 // database ended up with: its keys per level, and L0's files as runs.
 constexpr char kUniformConfig[] = "sstfilter.native";
 constexpr char kPerLevelConfig[] = "sstfilter.per_level";
+// sstfilter's compact filter, the bumped Ribbon (filter/burr/burr.h).
+constexpr char kCompactConfig[] = "sstfilter.burr";
+constexpr char kRocksDbBloomConfig[] = "rocksdb.bloom";
 
 struct DbConfigs {
   std::vector<RocksDbConfig> rocksdb;  // kPerLevelConfig's policy is null
   std::vector<LevelDbConfig> leveldb;
+  // The policies the partitioned-filter and prefix-seek sections compare,
+  // named as above: RocksDB's Bloom and Ribbon, sstfilter's native filter
+  // (kUniformConfig) and kCompactConfig.
+  std::vector<RocksDbConfig> section_policies;
 };
 
 absl::StatusOr<DbConfigs> MakeDbConfigs();

@@ -41,6 +41,7 @@ double AbsentReads(const DbResult& r) { return r.absent.data_reads_per_lookup; }
 
 void PrintTable(const DbShape& shape, const std::vector<DbResult>& results,
                 std::ostream& out) {
+  if (results.empty()) return;
   out << absl::StrFormat(
       "%d keys of 16 bytes, %d-byte values; %d lookups of each kind per "
       "repetition, median of %d repetitions\n\n",
@@ -88,12 +89,14 @@ void PrintTable(const DbShape& shape, const std::vector<DbResult>& results,
              "sstfilter.native", AbsentReads, out);
   PrintRatio(results, "absent lookups/s", "leveldb+sstfilter.native",
              "leveldb.bloom", AbsentRate, out);
+  out << "\n";
 }
 
 void PrintJson(const DbShape& shape, const std::vector<DbResult>& results,
                std::ostream& out) {
   for (const DbResult& r : results) {
     nlohmann::ordered_json row;
+    row["section"] = kPointSection;
     row["store"] = r.store;
     row["config"] = r.config;
     row["tree"] = r.tree;

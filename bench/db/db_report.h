@@ -1,5 +1,6 @@
-// db_bench's output: a text table (and the comparisons the README quotes), or
-// one JSON object per configuration for scripts.
+// db_bench's output for the point section: a text table (and the comparisons
+// the README quotes), or one JSON object per configuration and tree for
+// scripts. Neither prints anything for no results.
 
 #ifndef SSTFILTER_BENCH_DB_DB_REPORT_H_
 #define SSTFILTER_BENCH_DB_DB_REPORT_H_

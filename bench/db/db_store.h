@@ -47,6 +47,11 @@ struct LookupFigures {
 constexpr char kSettledTree[] = "settled";
 constexpr char kRecentFlushesTree[] = "2 flushes in L0";
 
+// The section of db_bench's output the point lookups of DbResult make: its
+// JSON rows' "section". The RocksDB sections are partitioned_section.h and
+// prefix_section.h.
+constexpr char kPointSection[] = "point";
+
 struct DbResult {
   std::string store;   // "rocksdb" or "leveldb"
   std::string config;  // e.g. "rocksdb.bloom"

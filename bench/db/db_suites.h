@@ -18,7 +18,10 @@ namespace bench {
 
 struct DbSuite {
   const char* name;
-  uint64_t keys;  // in each database
+  uint64_t keys;  // in each database of the point lookups
+  // In each database of the partitioned-filter and prefix-seek sections:
+  // fewer, so that the sections add a fraction of the point lookups' time.
+  uint64_t section_keys;
   // Wall time of a run of every configuration with the default lookups and
   // reps on a 2-core machine, as a rule of thumb (the machine's speed drifts).
   const char* duration;
@@ -35,7 +38,12 @@ const std::vector<DbSuite>& AllDbSuites();
 absl::StatusOr<uint64_t> DbKeys(absl::string_view suite,
                                 std::optional<uint64_t> keys);
 
-// The lines of --help that name each suite, its keys and its duration.
+// The same for the sections' databases and --section_keys.
+absl::StatusOr<uint64_t> DbSectionKeys(absl::string_view suite,
+                                       std::optional<uint64_t> section_keys);
+
+// The lines of --help that name each suite, its keys (of the point lookups
+// and of the sections) and its duration.
 std::string DbSuitesUsage();
 
 }  // namespace bench

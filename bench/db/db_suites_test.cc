@@ -1,5 +1,6 @@
-// Tests of db_bench's suites: the default run's keys, the full run's, --keys
-// over either, and one-line errors naming the flag.
+// Tests of db_bench's suites: the default run's keys, the full run's, the
+// sections' fewer, --keys and --section_keys over either, and one-line errors
+// naming the flag.
 
 #include "bench/db/db_suites.h"
 
@@ -22,9 +23,25 @@ TEST(DbSuitesTest, HeadlineIsSmallerThanFull) {
   EXPECT_EQ(*full, 10'000'000u);
 }
 
+// The partitioned-filter and prefix-seek sections build fewer keys, so that
+// they add a fraction of the point lookups' time.
+TEST(DbSuitesTest, SectionsTakeFewerKeysThanThePointLookups) {
+  for (const DbSuite& suite : AllDbSuites()) {
+    SCOPED_TRACE(suite.name);
+    absl::StatusOr<uint64_t> keys = DbKeys(suite.name, std::nullopt);
+    absl::StatusOr<uint64_t> section = DbSectionKeys(suite.name, std::nullopt);
+    ASSERT_TRUE(keys.ok()) << keys.status();
+    ASSERT_TRUE(section.ok()) << section.status();
+    EXPECT_EQ(*section, suite.section_keys);
+    EXPECT_LT(*section, *keys);
+  }
+  EXPECT_EQ(DbSectionKeys(kDefaultDbSuite, std::nullopt).value_or(0), 400'000u);
+}
+
 TEST(DbSuitesTest, KeysReplaceTheSuitesCount) {
   EXPECT_EQ(DbKeys("full", 20'000).value_or(0), 20'000u);
   EXPECT_EQ(DbKeys(kDefaultDbSuite, 1).value_or(0), 1u);
+  EXPECT_EQ(DbSectionKeys("full", 20'000).value_or(0), 20'000u);
 }
 
 TEST(DbSuitesTest, BadValuesAreOneLineErrorsNamingTheFlag) {
@@ -37,6 +54,12 @@ TEST(DbSuitesTest, BadValuesAreOneLineErrorsNamingTheFlag) {
   absl::StatusOr<uint64_t> none = DbKeys("full", 0);
   ASSERT_FALSE(none.ok());
   EXPECT_EQ(std::string(none.status().message()).rfind("--keys=0: ", 0), 0u);
+  absl::StatusOr<uint64_t> no_section = DbSectionKeys("full", 0);
+  ASSERT_FALSE(no_section.ok());
+  EXPECT_EQ(
+      std::string(no_section.status().message()).rfind("--section_keys=0: ", 0),
+      0u);
+  EXPECT_FALSE(DbSectionKeys("fast", std::nullopt).ok());
 }
 
 // --help gives every suite's keys and how long its run takes.
@@ -51,6 +74,10 @@ TEST(DbSuitesTest, UsageGivesEachSuitesKeysAndDuration) {
     EXPECT_NE(line.find(suite.duration), std::string::npos) << line;
     EXPECT_NE(line.find(std::to_string(suite.keys) + " keys"),
               std::string::npos)
+        << line;
+    EXPECT_NE(
+        line.find(std::to_string(suite.section_keys) + " in the sections"),
+        std::string::npos)
         << line;
   }
 }

@@ -18,9 +18,12 @@ constexpr uint64_t kMaxWarmupLookups = 50'000;
 // that wrote them.
 constexpr uint64_t kPresentDrawSalt = 0x2545f4914f6cdd1dULL;
 
-uint64_t KeyIndex(LookupKind kind, uint64_t draw, uint64_t num_keys) {
-  if (kind == LookupKind::kAbsent) return kAbsentBase + draw;
-  return Mix64(draw ^ kPresentDrawSalt) % num_keys;
+size_t AbsentRandom16(uint64_t draw, uint64_t /*num_keys*/, char* buf) {
+  return Random16Key(kAbsentBase + draw, buf);
+}
+
+size_t PresentRandom16(uint64_t draw, uint64_t num_keys, char* buf) {
+  return Random16Key(Mix64(draw ^ kPresentDrawSalt) % num_keys, buf);
 }
 
 }  // namespace
@@ -55,35 +58,48 @@ double Median(std::vector<double> values) {
   return values[(values.size() - 1) / 2];
 }
 
-void WarmUp(LookupKind kind, const DbShape& shape, OpenDb* db) {
+size_t Random16Key(uint64_t index, char* buf) {
+  return MakeKey(KeyKind::kRandom16, index, buf);
+}
+
+QueryMaker Random16Query(LookupKind kind) {
+  return kind == LookupKind::kAbsent ? AbsentRandom16 : PresentRandom16;
+}
+
+void WarmUp(QueryMaker make_query, const DbShape& shape, OpenDb* db) {
   char key[kMaxKeyBytes];
   const uint64_t warmup = std::min(shape.lookups, kMaxWarmupLookups);
   for (uint64_t i = 0; i < warmup; ++i) {
-    const size_t len = MakeKey(
-        KeyKind::kRandom16, KeyIndex(kind, kWarmupOffset + i, shape.keys), key);
+    const size_t len = make_query(kWarmupOffset + i, shape.keys, key);
     db->Lookup(absl::string_view(key, len));
   }
 }
 
-RepFigures TimeRep(LookupKind kind, int rep, const DbShape& shape, OpenDb* db) {
+void WarmUp(LookupKind kind, const DbShape& shape, OpenDb* db) {
+  WarmUp(Random16Query(kind), shape, db);
+}
+
+RepFigures TimeRep(QueryMaker make_query, int rep, const DbShape& shape,
+                   OpenDb* db) {
   char key[kMaxKeyBytes];
   const uint64_t first = static_cast<uint64_t>(rep) * shape.lookups;
   const uint64_t reads_before = db->DataReads();
   RepFigures figures;
   const auto start = std::chrono::steady_clock::now();
   for (uint64_t i = 0; i < shape.lookups; ++i) {
-    const size_t len =
-        MakeKey(KeyKind::kRandom16, KeyIndex(kind, first + i, shape.keys), key);
+    const size_t len = make_query(first + i, shape.keys, key);
     figures.found += db->Lookup(absl::string_view(key, len));
   }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
+  const double seconds = SecondsSince(start);
   const double n = static_cast<double>(shape.lookups);
   figures.lookups_per_second = n / seconds;
   figures.data_reads_per_lookup =
       static_cast<double>(db->DataReads() - reads_before) / n;
   return figures;
+}
+
+RepFigures TimeRep(LookupKind kind, int rep, const DbShape& shape, OpenDb* db) {
+  return TimeRep(Random16Query(kind), rep, shape, db);
 }
 
 LookupFigures Summarize(const std::vector<RepFigures>& reps,

@@ -44,17 +44,34 @@ class OpenDb {
   DbResult result;
 };
 
-// Looks up a range of keys of kind that no timed repetition uses: opens what
-// a store opens lazily and fills its caches as a running store's are.
+// Writes query number `draw` of one kind to buf (at least kMaxKeyBytes
+// bytes, bench/keys.h) for a database of num_keys keys; returns its length.
+// Each draw is a fresh query of that kind (for present keys, a fresh draw of
+// a written key).
+using QueryMaker = size_t (*)(uint64_t draw, uint64_t num_keys, char* buf);
+
+// Key `index` of the databases of rocksdb_store.h and leveldb_store.h:
+// KeyKind::kRandom16.
+size_t Random16Key(uint64_t index, char* buf);
+
+// Queries of kind among KeyKind::kRandom16 keys, the keys of the databases
+// of rocksdb_store.h and leveldb_store.h.
+QueryMaker Random16Query(LookupKind kind);
+
+// Asks a range of queries that no timed repetition asks: opens what a store
+// opens lazily and fills its caches as a running store's are.
+void WarmUp(QueryMaker make_query, const DbShape& shape, OpenDb* db);
 void WarmUp(LookupKind kind, const DbShape& shape, OpenDb* db);
 
-// One timed repetition: shape.lookups keys of kind, the same keys for every
+// One timed repetition: shape.lookups queries, the same ones for every
 // database and fresh ones for every rep.
 struct RepFigures {
   double lookups_per_second = 0;
   double data_reads_per_lookup = 0;
   uint64_t found = 0;
 };
+RepFigures TimeRep(QueryMaker make_query, int rep, const DbShape& shape,
+                   OpenDb* db);
 RepFigures TimeRep(LookupKind kind, int rep, const DbShape& shape, OpenDb* db);
 
 // The median repetition's figures, with the totals.

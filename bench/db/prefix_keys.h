@@ -1,0 +1,47 @@
+// The keys of db_bench's prefix-seek section: groups of kKeysPerPrefix keys
+// that share a kPrefixBytes-byte prefix, as a prefix extractor
+// (rocksdb::NewFixedPrefixTransform(kPrefixBytes)) sees them, each key the
+// prefix and a suffix of its own.
+//
+// Key i belongs to group i / kKeysPerPrefix, so a database of n keys holds
+// the prefixes of groups 0 .. (n - 1) / kKeysPerPrefix, each for
+// kKeysPerPrefix keys (the last group for the remainder). Absent prefixes are
+// those of groups from kAbsentBase up (bench/keys.h), a disjoint range: a
+// group's prefix is a bijective mix of its number, so they are absent for
+// certain.
+
+#ifndef SSTFILTER_BENCH_DB_PREFIX_KEYS_H_
+#define SSTFILTER_BENCH_DB_PREFIX_KEYS_H_
+
+#include <cstddef>
+#include <cstdint>
+
+namespace sstfilter {
+namespace bench {
+
+constexpr size_t kPrefixBytes = 8;
+constexpr size_t kSuffixBytes = 8;
+// About a quarter of a 4 KB data block of 16-byte keys and 32-byte values:
+// a present prefix's keys are read in one block, two at a block boundary.
+constexpr uint64_t kKeysPerPrefix = 16;
+
+// Writes key `index` (kPrefixBytes + kSuffixBytes bytes) to buf; returns its
+// length. A KeyMaker (rocksdb_tree.h).
+size_t PrefixedKey(uint64_t index, char* buf);
+
+// Writes the prefix of group `group` (kPrefixBytes bytes) to buf; returns its
+// length.
+size_t GroupPrefix(uint64_t group, char* buf);
+
+// The absent prefix of draw `draw`: the prefix of group kAbsentBase + draw.
+// A QueryMaker (lookups.h); num_keys is not needed.
+size_t AbsentPrefix(uint64_t draw, uint64_t num_keys, char* buf);
+
+// Groups of a database of num_keys keys, and the keys group holds there.
+uint64_t PrefixGroups(uint64_t num_keys);
+uint64_t KeysWithPrefix(uint64_t group, uint64_t num_keys);
+
+}  // namespace bench
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_BENCH_DB_PREFIX_KEYS_H_

@@ -1,0 +1,87 @@
+// db_bench's prefix-seek section: RocksDB with a fixed-length prefix
+// extractor (rocksdb::NewFixedPrefixTransform(kPrefixBytes)), keys laid out
+// in groups sharing a prefix (prefix_keys.h), and seeks to prefixes no key
+// has. With default ReadOptions a seek is in prefix mode: each table's filter
+// is asked for the prefix, and a table whose filter answers "no" is skipped
+// without reading a data block. Without a filter the table around the prefix
+// reads the data block where the prefix would be. Each database is one sorted
+// run in the last level (RocksDbTreeSpec::one_level), so that every
+// configuration has the same tree and a seek asks one table.
+//
+// Configurations: no filter; sstfilter's native filter and RocksDB's Bloom
+// holding prefixes only (whole_key_filtering = false), and holding whole
+// keys and prefixes (RocksDB's default, whole_key_filtering = true). The
+// policies are sized per filter entry (kDbBitsPerKey), so a prefix-only
+// filter holds one entry per kKeysPerPrefix keys and is that much smaller.
+
+#ifndef SSTFILTER_BENCH_DB_PREFIX_SECTION_H_
+#define SSTFILTER_BENCH_DB_PREFIX_SECTION_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "bench/db/db_configs.h"
+#include "bench/db/db_store.h"
+#include "bench/db/rocksdb_store.h"
+#include "bench/db/section_probes.h"
+
+namespace sstfilter {
+namespace bench {
+
+constexpr char kPrefixSection[] = "prefix";
+
+// What a table's filter holds.
+enum class PrefixFilter {
+  kNone,                  // no filter
+  kPrefixes,              // whole_key_filtering = false
+  kWholeKeysAndPrefixes,  // whole_key_filtering = true
+};
+// "none", "prefixes", "keys+prefixes".
+const char* PrefixFilterName(PrefixFilter holds);
+
+// The section's configuration of a policy holding `holds`: "prefix.none",
+// "prefix." + policy_name (prefixes only), or "prefix+keys." + policy_name
+// (whole keys and prefixes). policy_name is not used for kNone.
+std::string PrefixConfigName(PrefixFilter holds, absl::string_view policy_name);
+
+// A configuration named by PrefixConfigName.
+struct PrefixConfig {
+  RocksDbConfig config;
+  PrefixFilter holds = PrefixFilter::kNone;
+};
+
+// The section's configurations: no filter, then kUniformConfig's and
+// kRocksDbBloomConfig's policies (DbConfigs::section_policies) holding
+// prefixes, then holding whole keys and prefixes.
+std::vector<PrefixConfig> PrefixConfigs(const DbConfigs& configs);
+
+struct PrefixResult {
+  DbResult built;  // the seek figures are below
+  PrefixFilter holds = PrefixFilter::kNone;
+  // Seeks to absent prefixes; data reads are BLOCK_CACHE_DATA_MISS per seek.
+  // Seeks do not fill the block cache (fill_cache = false), as the point
+  // lookups, so each data block a seek needs is read.
+  ProbeFigures absent;
+  // Per seek, from RocksDB's tickers: tables whose filter was asked for the
+  // prefix (BLOOM_FILTER_PREFIX_CHECKED), and that answered "no"
+  // (BLOOM_FILTER_PREFIX_USEFUL).
+  double prefix_checked = 0;
+  double prefix_useful = 0;
+};
+
+// Builds a database per configuration (shape.keys keys), checks that seeks to
+// a sample of present prefixes find exactly their keys, and times
+// shape.reps repetitions of shape.lookups seeks to absent prefixes, a fresh
+// iterator each (as RocksDB's own db_bench seeks by default), every database
+// in turn. Any error (a build, a present prefix's keys not found, a key found
+// under an absent prefix) stops it.
+absl::StatusOr<std::vector<PrefixResult>> RunPrefixSection(
+    const std::vector<PrefixConfig>& configs, const DbShape& shape,
+    const Progress& progress);
+
+}  // namespace bench
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_BENCH_DB_PREFIX_SECTION_H_

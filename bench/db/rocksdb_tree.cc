@@ -1,0 +1,203 @@
+#include "bench/db/rocksdb_tree.h"
+
+#include <chrono>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "bench/db/lookups.h"
+#include "bench/keys.h"
+#include "rocksdb/table_properties.h"
+#include "rocksdb/write_batch.h"
+
+namespace sstfilter {
+namespace bench {
+namespace {
+
+constexpr size_t kWriteBatchKeys = 1000;
+constexpr auto kCompactionPoll = std::chrono::milliseconds(200);
+
+absl::Status WriteAndSettle(const RocksDbTreeSpec& spec, const DbShape& shape,
+                            const std::string& path) {
+  rocksdb::Options options = spec.build;
+  if (spec.one_level) options.disable_auto_compactions = true;
+  rocksdb::DB* raw = nullptr;
+  absl::Status status =
+      FromRocksDb(rocksdb::DB::Open(options, path, &raw), "open");
+  if (!status.ok()) return status;
+  std::unique_ptr<rocksdb::DB> db(raw);
+  status = WriteRocksDbKeys(db.get(), spec.make_key, 0, shape.keys,
+                            shape.value_bytes);
+  if (!status.ok()) return status;
+  status = FromRocksDb(db->Flush(rocksdb::FlushOptions()), "flush");
+  if (!status.ok()) return status;
+  if (spec.one_level) {
+    // (Not WaitForRocksDbCompactions: with automatic compactions off, L0's
+    // compaction stays pending.)
+    // Every table is in L0; with dynamic level sizes and nothing below, the
+    // manual compaction writes them to the last level in one merge.
+    status = FromRocksDb(
+        db->CompactRange(rocksdb::CompactRangeOptions(), nullptr, nullptr),
+        "compact into the last level");
+  } else {
+    WaitForRocksDbCompactions(db.get());
+    status = FromRocksDb(
+        db->SetOptions({{"level0_file_num_compaction_trigger", "1"}}),
+        "set the L0 trigger");
+    if (status.ok()) WaitForRocksDbCompactions(db.get());
+  }
+  if (!status.ok()) return status;
+  return FromRocksDb(db->Close(), "close");
+}
+
+}  // namespace
+
+rocksdb::Options RocksDbTreeOptions(
+    const rocksdb::BlockBasedTableOptions& table) {
+  rocksdb::Options options;
+  options.create_if_missing = true;
+  options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  options.num_levels = kRocksDbNumLevels;
+  options.write_buffer_size = kRocksDbWriteBufferBytes;
+  options.target_file_size_base = kRocksDbWriteBufferBytes;
+  options.level0_file_num_compaction_trigger = kRocksDbL0CompactionTrigger;
+  options.max_bytes_for_level_base = kRocksDbBaseLevelBytes;
+  options.max_bytes_for_level_multiplier = kRocksDbFanOut;
+  // Levels sized from the last one up (RocksDB's recommended setting): the
+  // last level holds most keys from the start, and compactions into it merge
+  // with its data, so each table's filter is built at the level it lives in
+  // rather than moved down unchanged from a level above.
+  options.level_compaction_dynamic_level_bytes = true;
+  options.max_background_jobs = 2;
+  options.max_open_files =
+      -1;  // every table opened (and its filter loaded) at open
+  options.statistics = rocksdb::CreateDBStatistics();
+  return options;
+}
+
+absl::Status FromRocksDb(const rocksdb::Status& status,
+                         absl::string_view what) {
+  if (status.ok()) return absl::OkStatus();
+  return absl::InternalError(absl::StrCat(what, ": ", status.ToString()));
+}
+
+uint64_t RocksDbIntProperty(rocksdb::DB* db, const std::string& name) {
+  uint64_t value = 0;
+  db->GetIntProperty(name, &value);
+  return value;
+}
+
+void WaitForRocksDbCompactions(rocksdb::DB* db) {
+  while (RocksDbIntProperty(db, "rocksdb.compaction-pending") != 0 ||
+         RocksDbIntProperty(db, "rocksdb.num-running-compactions") != 0 ||
+         RocksDbIntProperty(db, "rocksdb.num-running-flushes") != 0 ||
+         RocksDbIntProperty(db, "rocksdb.mem-table-flush-pending") != 0) {
+    std::this_thread::sleep_for(kCompactionPoll);
+  }
+}
+
+absl::Status WriteRocksDbKeys(rocksdb::DB* db, KeyMaker make_key,
+                              uint64_t first, uint64_t count,
+                              size_t value_bytes) {
+  rocksdb::WriteOptions write_options;
+  write_options.disableWAL = true;
+  const std::string value(value_bytes, 'v');
+  char key[kMaxKeyBytes];
+  rocksdb::WriteBatch batch;
+  for (uint64_t i = first; i < first + count; ++i) {
+    const size_t len = make_key(i, key);
+    batch.Put(rocksdb::Slice(key, len), value);
+    if (batch.Count() == kWriteBatchKeys || i + 1 == first + count) {
+      absl::Status status =
+          FromRocksDb(db->Write(write_options, &batch), "write");
+      if (!status.ok()) return status;
+      batch.Clear();
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::unique_ptr<RocksDbTree>> RocksDbTree::Build(
+    const RocksDbTreeSpec& spec, const DbShape& shape, const Progress& progress,
+    DbResult* result) {
+  const std::string path = absl::StrCat(shape.dir, "/", spec.name);
+  rocksdb::DestroyDB(path, rocksdb::Options());  // a leftover of a killed run
+  const auto fail = [&](const absl::Status& status) {
+    rocksdb::DestroyDB(path, rocksdb::Options());
+    return absl::Status(status.code(),
+                        absl::StrCat(spec.name, ": ", status.message()));
+  };
+  progress(absl::StrFormat("%s: writing %d keys", spec.name, shape.keys));
+  const auto start = std::chrono::steady_clock::now();
+  absl::Status status = WriteAndSettle(spec, shape, path);
+  if (!status.ok()) return fail(status);
+  const double build_seconds = SecondsSince(start);
+  rocksdb::DB* raw = nullptr;
+  status = FromRocksDb(rocksdb::DB::Open(spec.reopen, path, &raw), "reopen");
+  if (!status.ok()) return fail(status);
+  std::unique_ptr<RocksDbTree> tree(
+      new RocksDbTree(path, spec.reopen, std::unique_ptr<rocksdb::DB>(raw)));
+  *result =
+      BuiltResult("rocksdb", spec.name, spec.filter, shape, build_seconds);
+  tree->Describe(result);
+  FinishBuiltResult(progress, result);
+  return tree;
+}
+
+RocksDbTree::RocksDbTree(std::string path, rocksdb::Options options,
+                         std::unique_ptr<rocksdb::DB> db)
+    : path_(std::move(path)),
+      options_(std::move(options)),
+      db_(std::move(db)) {}
+
+RocksDbTree::~RocksDbTree() {
+  db_->Close();
+  db_.reset();
+  rocksdb::DestroyDB(path_, rocksdb::Options());
+}
+
+uint64_t RocksDbTree::Ticker(rocksdb::Tickers ticker) const {
+  return options_.statistics->getTickerCount(ticker);
+}
+
+// The tables' properties (keyed by path) joined with the levels' file lists.
+void RocksDbTree::Describe(DbResult* result) const {
+  result->files_per_level.clear();
+  result->entries_per_level.clear();
+  result->bits_per_key_per_level.clear();
+  result->filter_bytes = 0;
+  rocksdb::TablePropertiesCollection tables;
+  db_->GetPropertiesOfAllTables(&tables);
+  rocksdb::ColumnFamilyMetaData meta;
+  db_->GetColumnFamilyMetaData(&meta);
+  for (const rocksdb::LevelMetaData& level : meta.levels) {
+    uint64_t entries = 0;
+    uint64_t filter_bytes = 0;
+    for (const rocksdb::SstFileMetaData& file : level.files) {
+      entries += file.num_entries;
+      const auto found =
+          tables.find(file.directory + "/" + file.relative_filename);
+      if (found != tables.end()) filter_bytes += found->second->filter_size;
+    }
+    result->files_per_level.push_back(static_cast<int>(level.files.size()));
+    result->entries_per_level.push_back(entries);
+    result->bits_per_key_per_level.push_back(
+        entries == 0 ? 0.0
+                     : 8.0 * static_cast<double>(filter_bytes) /
+                           static_cast<double>(entries));
+  }
+  for (const auto& entry : tables) {
+    result->filter_bytes += entry.second->filter_size;
+  }
+  while (!result->files_per_level.empty() &&
+         result->files_per_level.back() == 0) {
+    result->files_per_level.pop_back();
+    result->entries_per_level.pop_back();
+    result->bits_per_key_per_level.pop_back();
+  }
+}
+
+}  // namespace bench
+}  // namespace sstfilter

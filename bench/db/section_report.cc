@@ -1,0 +1,205 @@
+#include "bench/db/section_report.h"
+
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "bench/db/db_configs.h"
+#include "bench/db/lookups.h"
+#include "bench/db/prefix_keys.h"
+#include "nlohmann/json.hpp"
+#include "rocksdb/table.h"
+
+namespace sstfilter {
+namespace bench {
+namespace {
+
+double BytesPerKey(const DbResult& built) {
+  return static_cast<double>(built.filter_bytes) /
+         static_cast<double>(built.keys);
+}
+
+// "what, section: a / b = ratio" when both configurations ran.
+template <typename Result>
+void PrintRatio(const std::vector<Result>& results, const char* what,
+                const char* section, const std::string& numerator,
+                const std::string& denominator, double (*figure)(const Result&),
+                std::ostream& out) {
+  const Result* a = nullptr;
+  const Result* b = nullptr;
+  for (const Result& r : results) {
+    if (r.built.config == numerator) a = &r;
+    if (r.built.config == denominator) b = &r;
+  }
+  if (a == nullptr || b == nullptr || figure(*b) == 0) return;
+  out << absl::StrFormat("%s, %s: %s / %s = %.3f\n", what, section, numerator,
+                         denominator, figure(*a) / figure(*b));
+}
+
+template <typename Result>
+double ProbeRate(const Result& r) {
+  return r.absent.per_second;
+}
+template <typename Result>
+double ProbeReads(const Result& r) {
+  return r.absent.data_reads;
+}
+double FilterBytesInserted(const PartitionedResult& r) {
+  return r.filter_bytes_inserted;
+}
+
+// The fields every section's JSON row starts with.
+nlohmann::ordered_json SectionRow(const char* section, const DbShape& shape,
+                                  const DbResult& built) {
+  nlohmann::ordered_json row;
+  row["section"] = section;
+  row["store"] = built.store;
+  row["config"] = built.config;
+  row["filter"] = built.filter;
+  row["keys"] = built.keys;
+  row["value_bytes"] = shape.value_bytes;
+  row["lookups_per_rep"] = shape.lookups;
+  row["reps"] = shape.reps;
+  row["build_seconds"] = built.build_seconds;
+  row["filter_bytes"] = built.filter_bytes;
+  row["bits_per_key"] = built.bits_per_key;
+  row["filter_bytes_per_key"] = BytesPerKey(built);
+  row["files_per_level"] = built.files_per_level;
+  return row;
+}
+
+}  // namespace
+
+void PrintPartitionedTable(const DbShape& shape,
+                           const std::vector<PartitionedResult>& results,
+                           std::ostream& out) {
+  if (results.empty()) return;
+  out << absl::StrFormat(
+      "Partitioned filters out of cache: %d keys of 16 bytes, %d-byte values "
+      "in one sorted run in the last level; "
+      "partition_filters with kTwoLevelIndexSearch and metadata_block_size "
+      "%d, index and filter blocks in an LRU block cache of %d bytes (1/%d of "
+      "the filters at %g bits/key), top level pinned. %d absent-key lookups "
+      "per repetition with default ReadOptions (fill_cache on), median of %d "
+      "repetitions. Per lookup: data blocks read (block cache misses), "
+      "filters asked, answers of no, filter blocks missed in the block cache, "
+      "and filter bytes inserted into it.\n\n",
+      shape.keys, shape.value_bytes,
+      rocksdb::BlockBasedTableOptions().metadata_block_size,
+      results.front().block_cache_bytes, kFiltersPerBlockCache, kDbBitsPerKey,
+      shape.lookups, shape.reps);
+  out << absl::StrFormat(
+      "%-28s %12s %10s %-14s %8s %10s %10s %8s %8s %8s %12s\n", "config",
+      "filter B/key", "filter KiB", "files by level", "build s", "lookups/s",
+      "data reads", "filters", "no", "missed", "filter B ins");
+  for (const PartitionedResult& r : results) {
+    out << absl::StrFormat(
+        "%-28s %12.3f %10.1f %-14s %8.1f %10.0f %10.4f %8.3f %8.3f %8.3f "
+        "%12.0f\n",
+        r.built.config, BytesPerKey(r.built),
+        static_cast<double>(r.built.filter_bytes) / 1024,
+        FormatLevels(r.built.files_per_level), r.built.build_seconds,
+        r.absent.per_second, r.absent.data_reads, r.filter_checks,
+        r.filter_useful, r.filter_misses, r.filter_bytes_inserted);
+  }
+  out << "\n";
+  for (const PartitionedResult& r : results) {
+    out << absl::StrFormat("%-28s %s\n", r.built.config, r.built.filter);
+  }
+  out << "\n";
+  const std::string native = PartitionedConfigName(kUniformConfig);
+  const std::string bloom = PartitionedConfigName(kRocksDbBloomConfig);
+  const std::string compact = PartitionedConfigName(kCompactConfig);
+  PrintRatio(results, "absent lookups/s", kPartitionedSection, native, bloom,
+             ProbeRate<PartitionedResult>, out);
+  PrintRatio(results, "absent lookups/s", kPartitionedSection, compact, bloom,
+             ProbeRate<PartitionedResult>, out);
+  PrintRatio(results, "filter bytes inserted per absent lookup",
+             kPartitionedSection, native, bloom, FilterBytesInserted, out);
+  out << "\n";
+}
+
+void PrintPartitionedJson(const DbShape& shape,
+                          const std::vector<PartitionedResult>& results,
+                          std::ostream& out) {
+  for (const PartitionedResult& r : results) {
+    nlohmann::ordered_json row =
+        SectionRow(kPartitionedSection, shape, r.built);
+    row["block_cache_bytes"] = r.block_cache_bytes;
+    row["metadata_block_size"] =
+        rocksdb::BlockBasedTableOptions().metadata_block_size;
+    row["absent"] = {
+        {"lookups_per_second", r.absent.per_second},
+        {"data_reads_per_lookup", r.absent.data_reads},
+        {"filter_checks_per_lookup", r.filter_checks},
+        {"filter_useful_per_lookup", r.filter_useful},
+        {"filter_misses_per_lookup", r.filter_misses},
+        {"filter_bytes_inserted_per_lookup", r.filter_bytes_inserted},
+        {"found", r.absent.found},
+        {"lookups", r.absent.probes}};
+    out << row.dump() << "\n";
+  }
+}
+
+void PrintPrefixTable(const DbShape& shape,
+                      const std::vector<PrefixResult>& results,
+                      std::ostream& out) {
+  if (results.empty()) return;
+  out << absl::StrFormat(
+      "Prefix seeks to absent prefixes: %d keys of 16 bytes, %d-byte values "
+      "in one sorted run in the last level, in groups of %d sharing a %d-byte "
+      "prefix "
+      "(NewFixedPrefixTransform(%d)). %d seeks per repetition, each with a "
+      "fresh iterator and default ReadOptions (prefix mode) without filling "
+      "the block cache, median of %d repetitions. Per seek: data blocks read, "
+      "filters asked for the prefix, and answers of no.\n\n",
+      shape.keys, shape.value_bytes, kKeysPerPrefix, kPrefixBytes, kPrefixBytes,
+      shape.lookups, shape.reps);
+  out << absl::StrFormat("%-28s %-13s %12s %10s %-14s %8s %10s %10s %8s %8s\n",
+                         "config", "filter holds", "filter B/key", "filter KiB",
+                         "files by level", "build s", "seeks/s", "data reads",
+                         "filters", "no");
+  for (const PrefixResult& r : results) {
+    out << absl::StrFormat(
+        "%-28s %-13s %12.3f %10.1f %-14s %8.1f %10.0f %10.4f %8.3f %8.3f\n",
+        r.built.config, PrefixFilterName(r.holds), BytesPerKey(r.built),
+        static_cast<double>(r.built.filter_bytes) / 1024,
+        FormatLevels(r.built.files_per_level), r.built.build_seconds,
+        r.absent.per_second, r.absent.data_reads, r.prefix_checked,
+        r.prefix_useful);
+  }
+  out << "\n";
+  for (const PrefixResult& r : results) {
+    out << absl::StrFormat("%-28s %s\n", r.built.config, r.built.filter);
+  }
+  out << "\n";
+  const std::string none = PrefixConfigName(PrefixFilter::kNone, "");
+  const std::string native =
+      PrefixConfigName(PrefixFilter::kPrefixes, kUniformConfig);
+  PrintRatio(results, "absent seeks/s", kPrefixSection, native, none,
+             ProbeRate<PrefixResult>, out);
+  PrintRatio(results, "data reads per absent seek", kPrefixSection, native,
+             none, ProbeReads<PrefixResult>, out);
+  out << "\n";
+}
+
+void PrintPrefixJson(const DbShape& shape,
+                     const std::vector<PrefixResult>& results,
+                     std::ostream& out) {
+  for (const PrefixResult& r : results) {
+    nlohmann::ordered_json row = SectionRow(kPrefixSection, shape, r.built);
+    row["prefix_bytes"] = kPrefixBytes;
+    row["keys_per_prefix"] = kKeysPerPrefix;
+    row["filter_holds"] = PrefixFilterName(r.holds);
+    row["absent"] = {{"seeks_per_second", r.absent.per_second},
+                     {"data_reads_per_seek", r.absent.data_reads},
+                     {"prefix_checked_per_seek", r.prefix_checked},
+                     {"prefix_useful_per_seek", r.prefix_useful},
+                     {"found", r.absent.found},
+                     {"seeks", r.absent.probes}};
+    out << row.dump() << "\n";
+  }
+}
+
+}  // namespace bench
+}  // namespace sstfilter
