@@ -42,7 +42,10 @@
 //       sstfilter::LeveledTree(7, 10);
 //   absl::StatusOr<sstfilter::TreeAllocation> best =
 //       sstfilter::AllocateTreeFilters(*tree, 10, {});
-//   // best->levels[6]: the compact filter at the largest level's rate, ...
+//   // Every level gets the compact filter: the largest at 9.62 bits/key
+//   // (p = 0.144%), the next 13.0 (0.0135%), ..., the smallest 29.7
+//   // (1.5e-9). best->expected_reads: 0.00159 table reads, against 0.0140
+//   // for Monkey with the native filter alone (per_level_allocation.h).
 //
 // Invalid input (an empty tree, a level without keys, a budget that is not a
 // number in [0, kMaxBitsPerKey], a negative bloom_before_level) is an

@@ -5,6 +5,7 @@
 #include "filter/tree_allocation.h"
 
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <limits>
 #include <optional>
@@ -149,6 +150,14 @@ TEST(TreeAllocationTest, BeatsMonkeyWithOneFamily) {
   absl::StatusOr<FilterAllocation> monkey =
       AllocateFilterBits(*tree, 10, NativeBloomCost());
   ASSERT_TRUE(hybrid.ok() && monkey.ok());
+  for (size_t i = 0; i < tree->size(); ++i) {
+    std::printf("L%zu: %s, fpp %.3g, %.2f bits/key (Monkey, native: %.2f)\n",
+                i, FilterFamilyName(hybrid->levels[i].family),
+                hybrid->levels[i].fpp, hybrid->levels[i].bits_per_key,
+                monkey->levels[i].bits_per_key);
+  }
+  std::printf("expected reads: %.5f, Monkey with the native filter %.5f\n",
+              hybrid->expected_reads, monkey->expected_reads);
   EXPECT_LT(hybrid->expected_reads, monkey->expected_reads);
   // The largest level, where most keys are, takes the compact filter.
   EXPECT_EQ(hybrid->levels.back().family, FilterFamily::kCompact);
