@@ -34,6 +34,9 @@ class NativePolicy final : public FilterPolicy {
   std::unique_ptr<FilterBuilder> NewBuilder() const override {
     return NewHybridNativeBuilder(sizing_, counters_);
   }
+  std::unique_ptr<FilterBuilder> NewSizingBuilder() const override {
+    return NewHybridNativeBuilder(sizing_, nullptr);
+  }
 
  private:
   const bloom_internal::BloomSizing sizing_;
@@ -56,6 +59,10 @@ class CompactPolicy final : public FilterPolicy {
   std::unique_ptr<FilterBuilder> NewBuilder() const override {
     return NewHybridCompactBuilder(sizing_, fallback_, max_compact_keys_,
                                    counters_);
+  }
+  std::unique_ptr<FilterBuilder> NewSizingBuilder() const override {
+    return NewHybridCompactBuilder(sizing_, fallback_, max_compact_keys_,
+                                   nullptr);
   }
 
  private:

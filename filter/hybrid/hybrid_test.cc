@@ -131,6 +131,30 @@ TEST(HybridTest, CountersCountBuildsByFamily) {
   EXPECT_EQ(hybrid.counters->fallbacks.load(), 0u);
 }
 
+TEST(HybridTest, SizingBuildsAreNotCounted) {
+  HybridOptions hybrid;
+  hybrid.counters = std::make_shared<HybridCounters>();
+  HybridOptions native = hybrid;
+  native.family = HybridFamily::kNative;
+  for (const HybridOptions& options : {hybrid, native}) {
+    const std::unique_ptr<const FilterPolicy> policy =
+        Policy(FilterOptions::Fpp(0.01), options);
+    std::unique_ptr<FilterBuilder> sizing = policy->NewSizingBuilder();
+    std::unique_ptr<FilterBuilder> counted = policy->NewBuilder();
+    std::string sized;
+    std::string built;
+    for (const std::string& key : Keys16(0, 0, 100)) {
+      sizing->AddKey(key);
+      counted->AddKey(key);
+    }
+    sizing->Finish(&sized);
+    counted->Finish(&built);
+    EXPECT_EQ(sized, built);  // the same filter
+  }
+  EXPECT_EQ(hybrid.counters->compact_builds.load(), 1u);
+  EXPECT_EQ(hybrid.counters->native_builds.load(), 1u);
+}
+
 // A compact policy capped at the projected peak of n keys, and its counters.
 struct Capped {
   std::unique_ptr<const FilterPolicy> policy;

@@ -1,7 +1,9 @@
-// Verified builds inside a real RocksDB 7.8.3 database: a filter that loses a
-// key (tests/fuzz/planted_policy.h) fails the flush with Corruption instead
-// of being installed; honest policies flush, the hybrid ones among them, and
-// every key reads back through their filters.
+// The adapter inside a real RocksDB 7.8.3 database. Verified builds: a filter
+// that loses a key (tests/fuzz/planted_policy.h) fails the flush with
+// Corruption instead of being installed; honest policies flush, the hybrid
+// ones among them, and every key reads back through their filters. The hybrid
+// policy's memory cap: each table's build chooses its family, and the
+// counters count the tables, not the adapter's sizing builds.
 
 #include <algorithm>
 #include <memory>
@@ -168,6 +170,35 @@ TEST(RocksDbVerifiedBuildTest, HonestPoliciesFlushAndReadEveryKeyBack) {
               900u);
   }
   EXPECT_EQ(capped.counters->fallbacks.load(), 1u);
+}
+
+TEST(RocksDbHybridTest, CapChoosesTheFamilyTableByTable) {
+  // Capped between the projected peaks of 2000 and 5000 keys (at 1%: about
+  // 110 KB and 270 KB): the first flush builds the compact filter, the
+  // second falls back to the native one. The adapter's own sizing build (an
+  // empty filter, when it is created) is not counted.
+  HybridOptions hybrid;
+  hybrid.max_build_bytes = 200000;
+  hybrid.counters = std::make_shared<HybridCounters>();
+  const std::shared_ptr<const FilterPolicy> policy =
+      *NewHybridFilterPolicy(FilterOptions::Fpp(0.01), hybrid);
+  test::TempDir dir;
+  Database database = Open(dir.path(), AsRocksDbFilterPolicy(policy));
+  const std::vector<std::string> small = Keys16(0, 0, 2000);
+  const std::vector<std::string> large = Keys16(1, 0, 5000);
+  ASSERT_TRUE(PutAndFlush(database.db.get(), small).ok());
+  EXPECT_EQ(hybrid.counters->compact_builds.load(), 1u);
+  EXPECT_EQ(hybrid.counters->fallbacks.load(), 0u);
+  ASSERT_TRUE(PutAndFlush(database.db.get(), large).ok());
+  EXPECT_EQ(hybrid.counters->compact_builds.load(), 1u);
+  EXPECT_EQ(hybrid.counters->native_builds.load(), 1u);
+  EXPECT_EQ(hybrid.counters->fallbacks.load(), 1u);
+  std::string value;
+  for (const std::vector<std::string>* keys : {&small, &large}) {
+    for (const std::string& key : *keys) {
+      ASSERT_TRUE(database.db->Get(rocksdb::ReadOptions(), key, &value).ok());
+    }
+  }
 }
 
 }  // namespace
