@@ -22,6 +22,7 @@
 #include "rocksdb/options.h"
 #include "rocksdb/statistics.h"
 #include "rocksdb/table.h"
+#include "rocksdb/table_properties.h"
 #include "tests/fuzz/planted_policy.h"
 #include "tests/testing/filter_test_util.h"
 #include "tests/testing/real_tables.h"
@@ -38,14 +39,22 @@ struct Database {
   std::shared_ptr<rocksdb::Statistics> statistics;
 };
 
-// Opens a fresh database in dir whose tables get filter_policy's filters.
+// Opens a fresh database in dir whose tables get filter_policy's filters, in
+// partitions of about 1 KB with partitioned.
 Database Open(const std::string& dir,
               std::shared_ptr<const rocksdb::FilterPolicy> filter_policy,
-              bool detect_filter_construct_corruption = false) {
+              bool detect_filter_construct_corruption = false,
+              bool partitioned = false) {
   rocksdb::BlockBasedTableOptions table_options;
   table_options.filter_policy = std::move(filter_policy);
   table_options.detect_filter_construct_corruption =
       detect_filter_construct_corruption;
+  if (partitioned) {
+    table_options.partition_filters = true;
+    table_options.index_type =
+        rocksdb::BlockBasedTableOptions::kTwoLevelIndexSearch;
+    table_options.metadata_block_size = 1024;
+  }
   rocksdb::Options options;
   options.create_if_missing = true;
   options.table_factory.reset(
@@ -170,6 +179,38 @@ TEST(RocksDbVerifiedBuildTest, HonestPoliciesFlushAndReadEveryKeyBack) {
               900u);
   }
   EXPECT_EQ(capped.counters->fallbacks.load(), 1u);
+}
+
+TEST(RocksDbVerifiedBuildTest, EveryPartitionIsVerifiedOnItsOwnKeys) {
+  // Each partition's filter is checked against the keys added since the
+  // previous one: keys kept across partitions would fail the check.
+  for (const HybridFamily family :
+       {HybridFamily::kNative, HybridFamily::kCompact}) {
+    HybridOptions hybrid;
+    hybrid.family = family;
+    const std::shared_ptr<const FilterPolicy> policy =
+        *NewHybridFilterPolicy(FilterOptions::Fpp(0.01), hybrid);
+    test::TempDir dir;
+    Database database =
+        Open(dir.path(), AsRocksDbFilterPolicy(policy, Verified()),
+             /*detect_filter_construct_corruption=*/false,
+             /*partitioned=*/true);
+    const std::vector<std::string> keys = Keys16(0, 0, 20000);
+    const rocksdb::Status s = PutAndFlush(database.db.get(), keys);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    std::string value;
+    for (const std::string& key : keys) {
+      ASSERT_TRUE(database.db->Get(rocksdb::ReadOptions(), key, &value).ok());
+    }
+    // Several partitions were cut: a filter of 20000 keys takes well over
+    // the 1 KB a partition is cut at (RocksDB cuts filter partitions with
+    // the index's).
+    rocksdb::TablePropertiesCollection tables;
+    ASSERT_TRUE(database.db->GetPropertiesOfAllTables(&tables).ok());
+    ASSERT_EQ(tables.size(), 1u);
+    EXPECT_GT(tables.begin()->second->filter_size, 10u * 1024);
+    EXPECT_GT(tables.begin()->second->index_partitions, 1u);
+  }
 }
 
 TEST(RocksDbHybridTest, CapChoosesTheFamilyTableByTable) {
