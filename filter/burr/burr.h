@@ -31,7 +31,7 @@
 // key bumped out of the first layer (a few percent of keys, so less than the
 // filter's own size) and about 2.1 MB for one segment of the solver (at most
 // 2.9 MB), which each building thread keeps for its next filter. The peak is
-// 24 bytes per key from about 470,000 keys (filter/burr/README.md); a policy
+// 16 bytes per key from about 470,000 keys (filter/burr/README.md); a policy
 // that must stay under a cap is the hybrid one (filter/hybrid/hybrid.h).
 // Duplicate keys are accepted. A construction that leaves keys unplaced
 // retries with the next seed, recorded in the filter.
