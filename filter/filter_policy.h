@@ -123,6 +123,15 @@ class FilterPolicy {
 
   virtual std::unique_ptr<FilterBuilder> NewBuilder() const = 0;
 
+  // A builder of the same filters, for a host that builds some only to
+  // measure their size and never stores them (the RocksDB adapter sizing
+  // filter partitions). NewBuilder() unless the policy's builders report
+  // what they build to the host, which a sizing build must not do (the
+  // hybrid policy's HybridCounters).
+  virtual std::unique_ptr<FilterBuilder> NewSizingBuilder() const {
+    return NewBuilder();
+  }
+
   // Format().NewReader(filter) unless a wrapper adds to it. Never fails.
   // REQUIRES: filter outlives the returned reader.
   virtual std::unique_ptr<FilterReader> NewReader(

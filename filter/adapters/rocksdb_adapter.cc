@@ -36,9 +36,10 @@ absl::string_view View(const rocksdb::Slice& slice) {
   return absl::string_view(slice.data(), slice.size());
 }
 
-// The bytes of a filter of num_keys distinct synthetic keys built by policy.
+// The bytes of a filter of num_keys distinct synthetic keys built by policy
+// (with its sizing builder: the filter is only measured).
 size_t FilterBytes(const FilterPolicy& policy, size_t num_keys) {
-  std::unique_ptr<FilterBuilder> builder = policy.NewBuilder();
+  std::unique_ptr<FilterBuilder> builder = policy.NewSizingBuilder();
   char key[sizeof(uint64_t)];
   for (uint64_t i = 0; i < num_keys; ++i) {
     std::memcpy(key, &i, sizeof(key));

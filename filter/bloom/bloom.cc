@@ -101,17 +101,11 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>>
 NewBloomFilterPolicyWithPath(const FilterOptions& options, ProbePath path) {
   if (absl::Status status = ValidateFilterOptions(options); !status.ok())
     return status;
-  BloomSizing sizing;
-  if (options.fpp.has_value()) {
-    absl::StatusOr<BloomSizing> from_fpp = SizeForFpp(*options.fpp);
-    if (!from_fpp.ok()) return from_fpp.status();
-    sizing = *from_fpp;
-  } else {
-    sizing = SizeForBitsPerKey(*options.bits_per_key);
-  }
+  absl::StatusOr<BloomSizing> sizing = SizeForOptions(options);
+  if (!sizing.ok()) return sizing.status();
   if (!ProbePathAvailable(path)) path = ProbePath::kScalar;
   return std::unique_ptr<const FilterPolicy>(
-      new LocalBloomPolicy(sizing, path));
+      new LocalBloomPolicy(*sizing, path));
 }
 
 }  // namespace bloom_internal

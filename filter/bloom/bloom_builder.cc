@@ -13,6 +13,7 @@
 #include "filter/bloom/bloom_format.h"
 #include "filter/bloom/bloom_probe.h"
 #include "filter/bloom/bloom_sizing.h"
+#include "filter/internal/chunk_list.h"
 #include "filter/internal/key_hash.h"
 #include "util/coding.h"
 
@@ -20,81 +21,7 @@ namespace sstfilter {
 namespace bloom_internal {
 namespace {
 
-// A list of hashes in chunks, so growing never copies (a doubling vector would
-// briefly hold 16 bytes per key). Chunks grow from 2 KB to max_chunk_hashes,
-// and Clear keeps the first: LevelDB-style filters of 20-100 keys then cost no
-// allocation at all.
-class ChunkList {
- public:
-  explicit ChunkList(uint64_t max_chunk_hashes = 4096)
-      : max_chunk_hashes_(max_chunk_hashes) {}
-
-  void Add(uint64_t hash) {
-    if (next_ == chunk_end_) AddChunk();
-    *next_++ = hash;
-    ++size_;
-  }
-  uint64_t size() const { return size_; }
-  void Clear() {
-    if (chunks_.size() > 1) chunks_.resize(1);
-    next_ = chunks_.empty() ? nullptr : chunks_[0].hashes.get();
-    chunk_end_ = chunks_.empty() ? nullptr : next_ + chunks_[0].capacity;
-    size_ = 0;
-  }
-  template <typename Fn>
-  void ForEach(Fn&& fn) const {
-    uint64_t left = size_;
-    for (const Chunk& chunk : chunks_) {
-      const uint64_t count = std::min<uint64_t>(left, chunk.capacity);
-      for (uint64_t i = 0; i < count; ++i) fn(chunk.hashes[i]);
-      left -= count;
-    }
-  }
-  // ForEach, freeing each chunk once visited; leaves the list empty.
-  template <typename Fn>
-  void Drain(Fn&& fn) {
-    ForEachChunkThenFree(std::forward<Fn>(fn));
-    chunks_.clear();
-    next_ = chunk_end_ = nullptr;
-    size_ = 0;
-  }
-
- private:
-  static constexpr uint64_t kFirstChunkHashes = 256;  // 2 KB
-  struct Chunk {
-    std::unique_ptr<uint64_t[]> hashes;
-    uint64_t capacity;
-  };
-
-  template <typename Fn>
-  void ForEachChunkThenFree(Fn&& fn) {
-    uint64_t left = size_;
-    for (Chunk& chunk : chunks_) {
-      const uint64_t count = std::min<uint64_t>(left, chunk.capacity);
-      for (uint64_t i = 0; i < count; ++i) fn(chunk.hashes[i]);
-      left -= count;
-      chunk.hashes.reset();
-    }
-  }
-
-  void AddChunk() {
-    const uint64_t capacity =
-        chunks_.empty()
-            ? kFirstChunkHashes
-            : std::min(2 * chunks_.back().capacity, max_chunk_hashes_);
-    // Not value-initialised: every slot is written before it is read.
-    chunks_.push_back(
-        Chunk{std::unique_ptr<uint64_t[]>(new uint64_t[capacity]), capacity});
-    next_ = chunks_.back().hashes.get();
-    chunk_end_ = next_ + capacity;
-  }
-
-  uint64_t max_chunk_hashes_;
-  std::vector<Chunk> chunks_;
-  uint64_t* next_ = nullptr;       // where the next hash goes
-  uint64_t* chunk_end_ = nullptr;  // end of the last chunk
-  uint64_t size_ = 0;
-};
+using filter_internal::ChunkList;
 
 // The hashes a builder holds: 8 bytes per key, plus partly filled chunks (at
 // most 32 KB, or 1 MB once split: 4 KB per bucket). Past kBucketThreshold
@@ -215,19 +142,6 @@ void AddHashes(const Hashes& hashes, int k, const BodyLayout& layout,
   }
 }
 
-// Hashes in a span, visited as HashList visits its own.
-class SpanHashes {
- public:
-  explicit SpanHashes(absl::Span<const uint64_t> hashes) : hashes_(hashes) {}
-  template <typename Fn>
-  void ForEach(Fn&& fn) const {
-    for (uint64_t hash : hashes_) fn(hash);
-  }
-
- private:
-  absl::Span<const uint64_t> hashes_;
-};
-
 // Appends the filter of num_keys hashes: a body of the size for num_keys,
 // their bits set, then the trailer.
 template <typename Hashes>
@@ -282,11 +196,10 @@ class LocalBloomBuilder final : public FilterBuilder {
 
 }  // namespace
 
-void AppendFilterFromHashes(absl::Span<const uint64_t> hashes,
+void AppendFilterFromHashes(const filter_internal::ChunkList& hashes,
                             double bits_per_key, int num_probes,
                             std::string* dst) {
-  AppendFilter(SpanHashes(hashes), hashes.size(), bits_per_key, num_probes,
-               dst);
+  AppendFilter(hashes, hashes.size(), bits_per_key, num_probes, dst);
 }
 
 std::unique_ptr<FilterBuilder> NewLocalBloomBuilder(double bits_per_key,

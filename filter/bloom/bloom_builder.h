@@ -12,8 +12,8 @@
 #include <memory>
 #include <string>
 
-#include "absl/types/span.h"
 #include "filter/filter_policy.h"
+#include "filter/internal/chunk_list.h"
 
 namespace sstfilter {
 namespace bloom_internal {
@@ -24,11 +24,12 @@ std::unique_ptr<FilterBuilder> NewLocalBloomBuilder(double bits_per_key,
                                                     int num_probes);
 
 // Appends the filter of the keys whose hashes (KeyHash, a key added again
-// right away kept once) are hashes, as a builder's Finish does, for wrappers
-// that keep the hashes themselves (the hybrid builder, filter/hybrid/). Sets
-// bits in the order given: for a filter much larger than the L2 cache,
-// slower than a builder, which visits its hashes in body order.
-void AppendFilterFromHashes(absl::Span<const uint64_t> hashes,
+// right away kept once) are in hashes, as a builder's Finish does, for
+// wrappers that keep the hashes themselves (the hybrid builder,
+// filter/hybrid/). Sets bits in the order of the list: for a filter much
+// larger than the L2 cache, slower than a builder, which visits its hashes in
+// body order.
+void AppendFilterFromHashes(const filter_internal::ChunkList& hashes,
                             double bits_per_key, int num_probes,
                             std::string* dst);
 

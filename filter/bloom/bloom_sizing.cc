@@ -75,5 +75,10 @@ double FilterFpp(const BodyLayout& layout, uint64_t num_keys, int num_probes) {
              LocalBloomFpp(bits_per_key, num_probes, last_bits);
 }
 
+absl::StatusOr<BloomSizing> SizeForOptions(const FilterOptions& options) {
+  if (options.fpp.has_value()) return SizeForFpp(*options.fpp);
+  return SizeForBitsPerKey(*options.bits_per_key);
+}
+
 }  // namespace bloom_internal
 }  // namespace sstfilter

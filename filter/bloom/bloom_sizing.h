@@ -11,6 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "filter/bloom/bloom_format.h"
+#include "filter/filter_policy.h"
 
 namespace sstfilter {
 namespace bloom_internal {
@@ -35,6 +36,10 @@ absl::StatusOr<BloomSizing> SizeForFpp(double fpp);
 
 // bits_per_key as given, k = OptimalProbes(bits_per_key).
 BloomSizing SizeForBitsPerKey(double bits_per_key);
+
+// SizeForFpp or SizeForBitsPerKey, whichever field of options is set.
+// REQUIRES: ValidateFilterOptions(options) is OK.
+absl::StatusOr<BloomSizing> SizeForOptions(const FilterOptions& options);
 
 // Body bytes for num_keys keys: ceil(num_keys * bits_per_key / 8), 0 for no
 // keys.

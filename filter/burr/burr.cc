@@ -123,17 +123,11 @@ NewBumpedRibbonFilterPolicyForTest(const FilterOptions& options, QueryPath path,
                                    int forced_failures, int max_layers) {
   if (absl::Status status = ValidateFilterOptions(options); !status.ok())
     return status;
-  BurrSizing sizing;
-  if (options.fpp.has_value()) {
-    absl::StatusOr<BurrSizing> from_fpp = SizeForFpp(*options.fpp);
-    if (!from_fpp.ok()) return from_fpp.status();
-    sizing = *from_fpp;
-  } else {
-    sizing = SizeForBitsPerKey(*options.bits_per_key);
-  }
+  absl::StatusOr<BurrSizing> sizing = SizeForOptions(options);
+  if (!sizing.ok()) return sizing.status();
   if (!QueryPathAvailable(path)) path = QueryPath::kScalar;
   return std::unique_ptr<const FilterPolicy>(new BumpedRibbonPolicy(
-      sizing, path, forced_failures, std::min(max_layers, kMaxLayers)));
+      *sizing, path, forced_failures, std::min(max_layers, kMaxLayers)));
 }
 
 const FilterFormat& BumpedRibbonFormatFor(QueryPath path) {

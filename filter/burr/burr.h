@@ -29,8 +29,10 @@
 // Building: the builder keeps 8 bytes per distinct key added (its hash) until
 // Finish; Finish then needs, beyond that and the filter itself, 8 bytes per
 // key bumped out of the first layer (a few percent of keys, so less than the
-// filter's own size) and about 2.1 MB for one segment of the solver, which
-// each building thread keeps for its next filter.
+// filter's own size) and about 2.1 MB for one segment of the solver (at most
+// 2.9 MB), which each building thread keeps for its next filter. The peak is
+// 16 bytes per key from about 470,000 keys (filter/burr/README.md); a policy
+// that must stay under a cap is the hybrid one (filter/hybrid/hybrid.h).
 // Duplicate keys are accepted. A construction that leaves keys unplaced
 // retries with the next seed, recorded in the filter.
 //

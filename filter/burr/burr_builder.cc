@@ -11,11 +11,14 @@
 
 #include "filter/burr/burr_format.h"
 #include "filter/burr/burr_solver.h"
+#include "filter/internal/chunk_list.h"
 #include "filter/internal/key_hash.h"
 
 namespace sstfilter {
 namespace burr_internal {
 namespace {
+
+using filter_internal::ChunkList;
 
 // The share of keys the projection of BuildPeakBytes takes as bumped out of
 // layer 0: 4.1% are at 10^4 keys and more (README.md, "Memory while
@@ -42,8 +45,9 @@ class BumpedRibbonBuilder final : public FilterBuilder {
     const uint64_t hash = filter_internal::KeyHash(key);
     // A key added again right away (several versions of one user key) adds
     // nothing; other duplicates give equations the band already implies.
-    if (!hashes_.empty() && hash == hashes_.back()) return;
-    hashes_.push_back(hash);
+    if (hashes_.size() > 0 && hash == last_hash_) return;
+    last_hash_ = hash;
+    hashes_.Add(hash);
   }
 
   size_t NumAdded() const override { return num_added_; }
@@ -58,15 +62,23 @@ class BumpedRibbonBuilder final : public FilterBuilder {
   const BurrSizing sizing_;
   const int forced_failures_;
   const int max_layers_;
-  std::vector<uint64_t> hashes_;
+  ChunkList hashes_;
+  uint64_t last_hash_ = 0;  // the last hash added, when hashes_ is not empty
   size_t num_added_ = 0;
 };
 
 }  // namespace
 
-void AppendFilterFromHashes(std::vector<uint64_t>* hashes,
-                            const BurrSizing& sizing, int forced_failures,
-                            int max_layers, std::string* dst) {
+void AppendFilterFromHashes(ChunkList* hash_list, const BurrSizing& sizing,
+                            int forced_failures, int max_layers,
+                            std::string* dst) {
+  // The solver reorders the hashes in place: one array of them, each chunk
+  // freed once copied, so that the list and the array together never hold
+  // more than one copy and a chunk.
+  std::vector<uint64_t> array;
+  array.reserve(hash_list->size());
+  hash_list->Drain([&array](uint64_t hash) { array.push_back(hash); });
+  std::vector<uint64_t>* const hashes = &array;
   const uint64_t num_keys = hashes->size();
   std::vector<LayerShape> layers;
   uint64_t seed = 0;
@@ -94,19 +106,17 @@ void AppendFilterFromHashes(std::vector<uint64_t>* hashes,
     }
   }
   AppendTrailer(num_keys, seed, sizing.columns, layers, dst);
-  hashes->clear();
-  hashes->shrink_to_fit();
 }
 
 uint64_t BuildPeakBytes(uint64_t num_keys, const BurrSizing& sizing) {
   const uint64_t hash_bytes = sizeof(uint64_t) * num_keys;
-  const uint64_t growing = 3 * hash_bytes;
+  const uint64_t copying = 2 * hash_bytes + ChunkList::kMaxChunkBytes;
   const uint64_t bumped = static_cast<uint64_t>(
       std::ceil(kProjectedBumpedShare * static_cast<double>(num_keys)));
-  const uint64_t finishing =
-      2 * hash_bytes + ReservedFilterBytes(num_keys, sizing) +
-      2 * sizeof(uint64_t) * bumped + SolverBytes(num_keys);
-  return std::max(growing, finishing);
+  const uint64_t solving = hash_bytes + ReservedFilterBytes(num_keys, sizing) +
+                           2 * sizeof(uint64_t) * bumped +
+                           SolverBytes(num_keys);
+  return std::max(copying, solving);
 }
 
 uint64_t MaxKeysWithinBuildBytes(uint64_t max_build_bytes,

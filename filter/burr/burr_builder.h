@@ -14,6 +14,7 @@
 
 #include "filter/burr/burr_sizing.h"
 #include "filter/filter_policy.h"
+#include "filter/internal/chunk_list.h"
 
 namespace sstfilter {
 namespace burr_internal {
@@ -27,20 +28,20 @@ std::unique_ptr<FilterBuilder> NewBumpedRibbonBuilder(const BurrSizing& sizing,
                                                       int max_layers);
 
 // Appends the filter of the keys whose hashes (KeyHash, a key added again right
-// away kept once) are in *hashes, then clears *hashes and frees its memory.
+// away kept once) are in *hashes, leaving *hashes empty with its memory freed.
 // What a builder's Finish does; for wrappers that keep the hashes themselves
-// (the hybrid builder, filter/hybrid/). The hashes are reordered and, on a
-// retry, rehashed in place.
-void AppendFilterFromHashes(std::vector<uint64_t>* hashes,
+// (the hybrid builder, filter/hybrid/). The hashes move into one array, chunk
+// by chunk, which the solver reorders (and rehashes on a retry) in place.
+void AppendFilterFromHashes(filter_internal::ChunkList* hashes,
                             const BurrSizing& sizing, int forced_failures,
                             int max_layers, std::string* dst);
 
 // Projected bytes a build of num_keys distinct keys holds at its peak (an
 // upper bound, see filter/burr/README.md, "Memory while building"): the
-// larger of the hash list while it doubles (3 x 8 bytes per key allocated)
-// and, at Finish, the hash list (2 x 8) with the filter, the keys bumped out
-// of layer 0 (kept twice: one layer's list and the next's; projected at 1/16
-// of the keys) and the solver's buffers (SolverBytes).
+// larger of the hashes moving from their list to one array at Finish (2 x 8
+// bytes per key and a chunk) and the solve: the array with the filter, the
+// keys bumped out of layer 0 (kept twice: one layer's list and the next's;
+// projected at 1/16 of the keys) and the solver's buffers (SolverBytes).
 // Grows strictly with num_keys.
 uint64_t BuildPeakBytes(uint64_t num_keys, const BurrSizing& sizing);
 

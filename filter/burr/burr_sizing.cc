@@ -105,5 +105,10 @@ double FilterFpp(const ParsedFilter& filter) {
   return std::min(1.0, fpp + reach);
 }
 
+absl::StatusOr<BurrSizing> SizeForOptions(const FilterOptions& options) {
+  if (options.fpp.has_value()) return SizeForFpp(*options.fpp);
+  return SizeForBitsPerKey(*options.bits_per_key);
+}
+
 }  // namespace burr_internal
 }  // namespace sstfilter

@@ -11,6 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "filter/burr/burr_format.h"
+#include "filter/filter_policy.h"
 
 namespace sstfilter {
 namespace burr_internal {
@@ -47,6 +48,10 @@ absl::StatusOr<BurrSizing> SizeForFpp(double fpp);
 
 // The columns that take bits_per_key (clamped to kMaxColumns columns).
 BurrSizing SizeForBitsPerKey(double bits_per_key);
+
+// SizeForFpp or SizeForBitsPerKey, whichever field of options is set.
+// REQUIRES: ValidateFilterOptions(options) is OK.
+absl::StatusOr<BurrSizing> SizeForOptions(const FilterOptions& options);
 
 // The shape of a layer of num_keys keys.
 LayerShape ShapeForKeys(uint64_t num_keys, double upper_fraction);

@@ -46,7 +46,7 @@ SolveResult SolveLayers(std::vector<uint64_t>* hashes, const BurrSizing& sizing,
 // sorted copy of its keys, block starts, the partition and the thresholds. It
 // only grows with num_keys. A thread keeps the buffers for its next filter
 // (ThreadSolver in burr_solver.cc) until it ends: about 2.1 MB for a full
-// segment of 65,536 slots, at most 2.8 MB (a segment copy of kMaxKeptKeys).
+// segment of 65,536 slots, at most 2.9 MB (a segment copy of kMaxKeptKeys).
 uint64_t SolverBytes(uint64_t num_keys);
 
 }  // namespace burr_internal

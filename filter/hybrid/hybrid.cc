@@ -34,6 +34,9 @@ class NativePolicy final : public FilterPolicy {
   std::unique_ptr<FilterBuilder> NewBuilder() const override {
     return NewHybridNativeBuilder(sizing_, counters_);
   }
+  std::unique_ptr<FilterBuilder> NewSizingBuilder() const override {
+    return NewHybridNativeBuilder(sizing_, nullptr);
+  }
 
  private:
   const bloom_internal::BloomSizing sizing_;
@@ -56,6 +59,10 @@ class CompactPolicy final : public FilterPolicy {
   std::unique_ptr<FilterBuilder> NewBuilder() const override {
     return NewHybridCompactBuilder(sizing_, fallback_, max_compact_keys_,
                                    counters_);
+  }
+  std::unique_ptr<FilterBuilder> NewSizingBuilder() const override {
+    return NewHybridCompactBuilder(sizing_, fallback_, max_compact_keys_,
+                                   nullptr);
   }
 
  private:
@@ -82,37 +89,25 @@ bloom_internal::BloomSizing NativeSizingForFpp(double fpp) {
 
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewNativePolicy(
     const FilterOptions& options, std::shared_ptr<HybridCounters> counters) {
-  bloom_internal::BloomSizing sizing;
-  if (options.fpp.has_value()) {
-    absl::StatusOr<bloom_internal::BloomSizing> from_fpp =
-        bloom_internal::SizeForFpp(*options.fpp);
-    if (!from_fpp.ok()) return from_fpp.status();
-    sizing = *from_fpp;
-  } else {
-    sizing = bloom_internal::SizeForBitsPerKey(*options.bits_per_key);
-  }
+  absl::StatusOr<bloom_internal::BloomSizing> sizing =
+      bloom_internal::SizeForOptions(options);
+  if (!sizing.ok()) return sizing.status();
   return std::unique_ptr<const FilterPolicy>(
-      new NativePolicy(sizing, std::move(counters)));
+      new NativePolicy(*sizing, std::move(counters)));
 }
 
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewCompactPolicy(
     const FilterOptions& options, size_t max_build_bytes,
     std::shared_ptr<HybridCounters> counters) {
-  burr_internal::BurrSizing sizing;
-  if (options.fpp.has_value()) {
-    absl::StatusOr<burr_internal::BurrSizing> from_fpp =
-        burr_internal::SizeForFpp(*options.fpp);
-    if (!from_fpp.ok()) return from_fpp.status();
-    sizing = *from_fpp;
-  } else {
-    sizing = burr_internal::SizeForBitsPerKey(*options.bits_per_key);
-  }
+  absl::StatusOr<burr_internal::BurrSizing> sizing =
+      burr_internal::SizeForOptions(options);
+  if (!sizing.ok()) return sizing.status();
   const uint64_t max_compact_keys =
       max_build_bytes == 0
           ? std::numeric_limits<uint64_t>::max()
-          : burr_internal::MaxKeysWithinBuildBytes(max_build_bytes, sizing);
+          : burr_internal::MaxKeysWithinBuildBytes(max_build_bytes, *sizing);
   return std::unique_ptr<const FilterPolicy>(new CompactPolicy(
-      sizing, NativeSizingForFpp(options.fpp.value_or(CompactFpp(sizing))),
+      *sizing, NativeSizingForFpp(options.fpp.value_or(CompactFpp(*sizing))),
       max_compact_keys, std::move(counters)));
 }
 

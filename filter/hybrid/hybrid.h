@@ -54,8 +54,9 @@ enum class HybridFamily {
   kCompact,  // the bumped Ribbon filter (filter/burr/burr.h)
 };
 
-// Filters built by the builders of the policies that share it, by family.
-// Thread-safe: read by the host at any time.
+// Filters finished by the builders (NewBuilder) of the policies that share
+// it, by family; sizing builds (NewSizingBuilder) are not counted. Thread-safe:
+// read by the host at any time.
 struct HybridCounters {
   std::atomic<uint64_t> compact_builds{0};
   std::atomic<uint64_t> native_builds{0};

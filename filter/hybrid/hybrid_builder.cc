@@ -5,12 +5,11 @@
 #include <memory>
 #include <string>
 #include <utility>
-#include <vector>
 
-#include "absl/types/span.h"
 #include "filter/bloom/bloom_builder.h"
 #include "filter/burr/burr_builder.h"
 #include "filter/burr/burr_format.h"
+#include "filter/internal/chunk_list.h"
 #include "filter/internal/key_hash.h"
 
 namespace sstfilter {
@@ -58,8 +57,9 @@ class CompactBuilder final : public FilterBuilder {
   void AddKey(absl::string_view key) override {
     ++num_added_;
     const uint64_t hash = filter_internal::KeyHash(key);
-    if (!hashes_.empty() && hash == hashes_.back()) return;
-    hashes_.push_back(hash);
+    if (hashes_.size() > 0 && hash == last_hash_) return;
+    last_hash_ = hash;
+    hashes_.Add(hash);
   }
 
   size_t NumAdded() const override { return num_added_; }
@@ -73,8 +73,7 @@ class CompactBuilder final : public FilterBuilder {
     } else {
       bloom_internal::AppendFilterFromHashes(hashes_, fallback_.bits_per_key,
                                              fallback_.num_probes, dst);
-      hashes_.clear();
-      hashes_.shrink_to_fit();
+      hashes_.Clear();
       if (counters_ != nullptr) {
         Count(&counters_->native_builds);
         Count(&counters_->fallbacks);
@@ -88,7 +87,8 @@ class CompactBuilder final : public FilterBuilder {
   const bloom_internal::BloomSizing fallback_;
   const uint64_t max_compact_keys_;
   const std::shared_ptr<HybridCounters> counters_;
-  std::vector<uint64_t> hashes_;  // distinct from the one before each
+  filter_internal::ChunkList hashes_;  // each distinct from the one before
+  uint64_t last_hash_ = 0;  // the last hash added, when hashes_ is not empty
   size_t num_added_ = 0;
 };
 

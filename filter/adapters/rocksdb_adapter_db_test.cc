@@ -1,7 +1,9 @@
-// Verified builds inside a real RocksDB 7.8.3 database: a filter that loses a
-// key (tests/fuzz/planted_policy.h) fails the flush with Corruption instead
-// of being installed; honest policies flush, the hybrid ones among them, and
-// every key reads back through their filters.
+// The adapter inside a real RocksDB 7.8.3 database. Verified builds: a filter
+// that loses a key (tests/fuzz/planted_policy.h) fails the flush with
+// Corruption instead of being installed; honest policies flush, the hybrid
+// ones among them, and every key reads back through their filters. The hybrid
+// policy's memory cap: each table's build chooses its family, and the
+// counters count the tables, not the adapter's sizing builds.
 
 #include <algorithm>
 #include <memory>
@@ -20,6 +22,7 @@
 #include "rocksdb/options.h"
 #include "rocksdb/statistics.h"
 #include "rocksdb/table.h"
+#include "rocksdb/table_properties.h"
 #include "tests/fuzz/planted_policy.h"
 #include "tests/testing/filter_test_util.h"
 #include "tests/testing/real_tables.h"
@@ -36,14 +39,22 @@ struct Database {
   std::shared_ptr<rocksdb::Statistics> statistics;
 };
 
-// Opens a fresh database in dir whose tables get filter_policy's filters.
+// Opens a fresh database in dir whose tables get filter_policy's filters, in
+// partitions of about 1 KB with partitioned.
 Database Open(const std::string& dir,
               std::shared_ptr<const rocksdb::FilterPolicy> filter_policy,
-              bool detect_filter_construct_corruption = false) {
+              bool detect_filter_construct_corruption = false,
+              bool partitioned = false) {
   rocksdb::BlockBasedTableOptions table_options;
   table_options.filter_policy = std::move(filter_policy);
   table_options.detect_filter_construct_corruption =
       detect_filter_construct_corruption;
+  if (partitioned) {
+    table_options.partition_filters = true;
+    table_options.index_type =
+        rocksdb::BlockBasedTableOptions::kTwoLevelIndexSearch;
+    table_options.metadata_block_size = 1024;
+  }
   rocksdb::Options options;
   options.create_if_missing = true;
   options.table_factory.reset(
@@ -168,6 +179,67 @@ TEST(RocksDbVerifiedBuildTest, HonestPoliciesFlushAndReadEveryKeyBack) {
               900u);
   }
   EXPECT_EQ(capped.counters->fallbacks.load(), 1u);
+}
+
+TEST(RocksDbVerifiedBuildTest, EveryPartitionIsVerifiedOnItsOwnKeys) {
+  // Each partition's filter is checked against the keys added since the
+  // previous one: keys kept across partitions would fail the check.
+  for (const HybridFamily family :
+       {HybridFamily::kNative, HybridFamily::kCompact}) {
+    HybridOptions hybrid;
+    hybrid.family = family;
+    const std::shared_ptr<const FilterPolicy> policy =
+        *NewHybridFilterPolicy(FilterOptions::Fpp(0.01), hybrid);
+    test::TempDir dir;
+    Database database =
+        Open(dir.path(), AsRocksDbFilterPolicy(policy, Verified()),
+             /*detect_filter_construct_corruption=*/false,
+             /*partitioned=*/true);
+    const std::vector<std::string> keys = Keys16(0, 0, 20000);
+    const rocksdb::Status s = PutAndFlush(database.db.get(), keys);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    std::string value;
+    for (const std::string& key : keys) {
+      ASSERT_TRUE(database.db->Get(rocksdb::ReadOptions(), key, &value).ok());
+    }
+    // Several partitions were cut: a filter of 20000 keys takes well over
+    // the 1 KB a partition is cut at (RocksDB cuts filter partitions with
+    // the index's).
+    rocksdb::TablePropertiesCollection tables;
+    ASSERT_TRUE(database.db->GetPropertiesOfAllTables(&tables).ok());
+    ASSERT_EQ(tables.size(), 1u);
+    EXPECT_GT(tables.begin()->second->filter_size, 10u * 1024);
+    EXPECT_GT(tables.begin()->second->index_partitions, 1u);
+  }
+}
+
+TEST(RocksDbHybridTest, CapChoosesTheFamilyTableByTable) {
+  // Capped between the projected peaks of 2000 and 5000 keys (at 1%: about
+  // 110 KB and 270 KB): the first flush builds the compact filter, the
+  // second falls back to the native one. The adapter's own sizing build (an
+  // empty filter, when it is created) is not counted.
+  HybridOptions hybrid;
+  hybrid.max_build_bytes = 200000;
+  hybrid.counters = std::make_shared<HybridCounters>();
+  const std::shared_ptr<const FilterPolicy> policy =
+      *NewHybridFilterPolicy(FilterOptions::Fpp(0.01), hybrid);
+  test::TempDir dir;
+  Database database = Open(dir.path(), AsRocksDbFilterPolicy(policy));
+  const std::vector<std::string> small = Keys16(0, 0, 2000);
+  const std::vector<std::string> large = Keys16(1, 0, 5000);
+  ASSERT_TRUE(PutAndFlush(database.db.get(), small).ok());
+  EXPECT_EQ(hybrid.counters->compact_builds.load(), 1u);
+  EXPECT_EQ(hybrid.counters->fallbacks.load(), 0u);
+  ASSERT_TRUE(PutAndFlush(database.db.get(), large).ok());
+  EXPECT_EQ(hybrid.counters->compact_builds.load(), 1u);
+  EXPECT_EQ(hybrid.counters->native_builds.load(), 1u);
+  EXPECT_EQ(hybrid.counters->fallbacks.load(), 1u);
+  std::string value;
+  for (const std::vector<std::string>* keys : {&small, &large}) {
+    for (const std::string& key : *keys) {
+      ASSERT_TRUE(database.db->Get(rocksdb::ReadOptions(), key, &value).ok());
+    }
+  }
 }
 
 }  // namespace
