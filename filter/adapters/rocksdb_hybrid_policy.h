@@ -43,9 +43,13 @@
 // the budget holds; with static level sizes give the tree as it settles.
 //
 // Build memory: options.max_build_bytes caps what one compact filter's build
-// may hold; a table whose build would exceed it gets the native filter at
-// the same rate (counted in options.counters), as RocksDB's Ribbon policy
-// falls back to Bloom. bloom_before_level keeps levels above it on the
+// may hold (filter/hybrid/README.md gives the peak: about 16 bytes per key
+// from 470,000 keys); a table whose build would exceed it gets the native
+// filter at the same rate (counted in options.counters), as RocksDB's Ribbon
+// policy falls back to Bloom. The rate is kept, so a fallback table takes the
+// native filter's bits at that rate, about half as many again as the
+// compact filter's: the allocation does not foresee fallbacks, and a cap
+// that most of the last level exceeds spends more than the budget. bloom_before_level keeps levels above it on the
 // native filter, for write paths that cannot afford the compact build where
 // tables live shortly, as RocksDB's NewRibbonFilterPolicy(bits,
 // bloom_before_level) does.
