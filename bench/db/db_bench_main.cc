@@ -53,8 +53,9 @@ ABSL_FLAG(std::optional<bool>, direct_reads, std::nullopt,
 ABSL_FLAG(std::optional<uint64_t>, keys, std::nullopt,
           "keys in each database (default: the suite's)");
 ABSL_FLAG(uint64_t, value_bytes, 32, "bytes of each value");
-ABSL_FLAG(uint64_t, lookups, 200'000,
-          "lookups of each kind (absent, present) per repetition");
+ABSL_FLAG(std::optional<uint64_t>, lookups, std::nullopt,
+          "lookups of each kind (absent, present) per repetition (default: "
+          "the suite's)");
 ABSL_FLAG(int, reps, 5,
           "repetitions of each kind of lookup; the median counts");
 ABSL_FLAG(std::string, sections, "point,partitioned,prefix",
@@ -137,7 +138,7 @@ int Main(int argc, char** argv) {
   shape.direct_reads =
       absl::GetFlag(FLAGS_direct_reads).value_or(suite->direct_reads);
   shape.value_bytes = absl::GetFlag(FLAGS_value_bytes);
-  shape.lookups = absl::GetFlag(FLAGS_lookups);
+  shape.lookups = absl::GetFlag(FLAGS_lookups).value_or(suite->lookups);
   shape.reps = absl::GetFlag(FLAGS_reps);
   shape.dir = absl::GetFlag(FLAGS_dir).empty() ? DefaultDir()
                                                : absl::GetFlag(FLAGS_dir);

@@ -29,6 +29,8 @@ struct DbSuite {
   // Wall time of a run of every configuration with the default lookups and
   // reps on a 2-core machine, as a rule of thumb (the machine's speed drifts).
   const char* duration;
+  // Point lookups of each kind per repetition, unless --lookups says.
+  uint64_t lookups;
   // RocksDB's memtables and tables in the point section (DbShape).
   size_t rocksdb_table_bytes;
   // Whether the point section also times lookups with direct reads

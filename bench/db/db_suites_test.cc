@@ -37,6 +37,7 @@ TEST(DbSuitesTest, DeepIsFullInSmallerTablesWithDirectReads) {
   EXPECT_TRUE(full->direct_reads);
   EXPECT_TRUE(deep->direct_reads);
   EXPECT_FALSE(headline->direct_reads);
+  EXPECT_LE(headline->lookups, full->lookups);
   EXPECT_FALSE(FindDbSuite("shallow").ok());
 }
 
