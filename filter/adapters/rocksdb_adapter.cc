@@ -15,7 +15,9 @@
 #include "absl/types/span.h"
 #include "filter/format_registry.h"
 #include "filter/rocksdb/rocksdb_filter_bits.h"
+#include "filter/verified_build.h"
 #include "rocksdb/slice.h"
+#include "rocksdb/table.h"
 
 namespace sstfilter {
 namespace {
@@ -50,11 +52,12 @@ size_t FilterBytes(const FilterPolicy& policy, size_t num_keys) {
 class BitsBuilder final : public rocksdb::FilterBitsBuilder {
  public:
   BitsBuilder(std::shared_ptr<const FilterPolicy> policy, double bits_per_key,
-              size_t trailer_bytes)
+              size_t trailer_bytes, bool verify)
       : policy_(std::move(policy)),
         builder_(policy_->NewBuilder()),
         bits_per_key_(bits_per_key),
-        trailer_bytes_(trailer_bytes) {}
+        trailer_bytes_(trailer_bytes),
+        verify_(verify) {}
 
   // A key added right after itself is dropped and not counted, as RocksDB's
   // own builders do: without whole_key_filtering RocksDB adds each key's
@@ -67,6 +70,7 @@ class BitsBuilder final : public rocksdb::FilterBitsBuilder {
     last_key_.assign(key.data(), key.size());
     ++entries_;
     builder_->AddKey(View(key));
+    if (verify_) added_.Add(View(key));
   }
 
   size_t EstimateEntriesAdded() override { return entries_; }
@@ -80,6 +84,21 @@ class BitsBuilder final : public rocksdb::FilterBitsBuilder {
     const rocksdb::Slice result(bytes.get(), filter.size());
     *buf = std::move(bytes);
     return result;
+  }
+
+  // RocksDB calls it with the bytes Finish returned, before it writes them
+  // (each partition's, with partition_filters): a Corruption status fails the
+  // table's build, so the flush or compaction fails and installs nothing.
+  // The keys of the filter are dropped either way.
+  rocksdb::Status MaybePostVerify(
+      const rocksdb::Slice& filter_content) override {
+    if (!verify_) return rocksdb::Status::OK();
+    const absl::Status status =
+        added_.CheckEveryKeyMatches(*policy_->NewReader(View(filter_content)));
+    added_.Clear();
+    if (status.ok()) return rocksdb::Status::OK();
+    return rocksdb::Status::Corruption(
+        absl::StrCat(policy_->Name(), " filter: ", status.message()));
   }
 
   // Keys whose filter fits in bytes: RocksDB cuts a filter partition after
@@ -116,6 +135,8 @@ class BitsBuilder final : public rocksdb::FilterBitsBuilder {
   const std::unique_ptr<FilterBuilder> builder_;
   const double bits_per_key_;
   const size_t trailer_bytes_;
+  const bool verify_;
+  AddedKeys added_;       // the filter's keys, kept for MaybePostVerify
   std::string last_key_;  // the last key added, when entries_ > 0
   size_t entries_ = 0;    // keys added since Finish, repeats dropped
 };
@@ -146,8 +167,10 @@ class BitsReader final : public rocksdb::FilterBitsReader {
 
 class RocksDbPolicy final : public rocksdb::FilterPolicy {
  public:
-  explicit RocksDbPolicy(std::shared_ptr<const sstfilter::FilterPolicy> policy)
+  RocksDbPolicy(std::shared_ptr<const sstfilter::FilterPolicy> policy,
+                const RocksDbAdapterOptions& options)
       : policy_(std::move(policy)),
+        options_(options),
         bits_per_key_(std::max(policy_->BitsPerKey(), kMinBitsPerKey)),
         trailer_bytes_(FilterBytes(*policy_, 0) + kKeyCountGrowth) {}
 
@@ -157,8 +180,11 @@ class RocksDbPolicy final : public rocksdb::FilterPolicy {
   const char* CompatibilityName() const override { return policy_->Name(); }
 
   rocksdb::FilterBitsBuilder* GetBuilderWithContext(
-      const rocksdb::FilterBuildingContext& /*context*/) const override {
-    return new BitsBuilder(policy_, bits_per_key_, trailer_bytes_);
+      const rocksdb::FilterBuildingContext& context) const override {
+    return new BitsBuilder(
+        policy_, bits_per_key_, trailer_bytes_,
+        options_.verify_builds ||
+            context.table_options.detect_filter_construct_corruption);
   }
 
   rocksdb::FilterBitsReader* GetFilterBitsReader(
@@ -168,6 +194,7 @@ class RocksDbPolicy final : public rocksdb::FilterPolicy {
 
  private:
   const std::shared_ptr<const sstfilter::FilterPolicy> policy_;
+  const RocksDbAdapterOptions options_;
   const double bits_per_key_;
   const size_t trailer_bytes_;
 };
@@ -210,9 +237,15 @@ NewRocksDbReadOnlyFilterPolicy(absl::string_view format_name) {
 }
 
 std::shared_ptr<const rocksdb::FilterPolicy> AsRocksDbFilterPolicy(
-    std::shared_ptr<const FilterPolicy> policy) {
+    std::shared_ptr<const FilterPolicy> policy,
+    const RocksDbAdapterOptions& options) {
   if (policy == nullptr) return nullptr;
-  return std::make_shared<const RocksDbPolicy>(std::move(policy));
+  return std::make_shared<const RocksDbPolicy>(std::move(policy), options);
+}
+
+std::shared_ptr<const rocksdb::FilterPolicy> AsRocksDbFilterPolicy(
+    std::shared_ptr<const FilterPolicy> policy) {
+  return AsRocksDbFilterPolicy(std::move(policy), RocksDbAdapterOptions());
 }
 
 }  // namespace sstfilter

@@ -85,10 +85,25 @@
 
 namespace sstfilter {
 
+// How the adapter builds filters.
+struct RocksDbAdapterOptions {
+  // Checks every finished filter against every key added to it before
+  // RocksDB writes it (FilterBitsBuilder::MaybePostVerify): a filter that
+  // misses a key fails the flush or compaction with Status::Corruption, and
+  // no table holding it is installed. Costs the keys kept until the check
+  // (their bytes and 8 bytes each, filter/verified_build.h) and one query per
+  // key. RocksDB's own switch, BlockBasedTableOptions::
+  // detect_filter_construct_corruption, turns it on as well.
+  bool verify_builds = false;
+};
+
 // Presents policy to RocksDB 7.8 as a rocksdb::FilterPolicy. Name() and
 // CompatibilityName() are policy->Name(), so a table's filter is read back by
 // the same format whatever bits/key wrote it. A null policy gives null, which
 // RocksDB reads as "no filter".
+std::shared_ptr<const rocksdb::FilterPolicy> AsRocksDbFilterPolicy(
+    std::shared_ptr<const FilterPolicy> policy,
+    const RocksDbAdapterOptions& options);
 std::shared_ptr<const rocksdb::FilterPolicy> AsRocksDbFilterPolicy(
     std::shared_ptr<const FilterPolicy> policy);
 

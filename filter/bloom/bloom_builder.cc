@@ -152,8 +152,8 @@ class HashList {
 // order, i.e. at random, so each block is prefetched kAddPrefetchDistance
 // hashes before its bits are set. kFixedProbes > 0 is k known at compile time
 // (the probe loop unrolls); 0 reads k at run time.
-template <int kFixedProbes>
-void AddHashesImpl(const HashList& hashes, int k, const BodyLayout& layout,
+template <int kFixedProbes, typename Hashes>
+void AddHashesImpl(const Hashes& hashes, int k, const BodyLayout& layout,
                    char* body) {
   if (kFixedProbes > 0) k = kFixedProbes;
   constexpr uint64_t kAddPrefetchDistance = 16;  // hashes; a power of two
@@ -186,12 +186,13 @@ void AddHashesImpl(const HashList& hashes, int k, const BodyLayout& layout,
 }
 
 // Unrolled for the k that sizing from fpp 50%..10^-6 gives; any other k loops.
-void AddHashes(const HashList& hashes, int k, const BodyLayout& layout,
+template <typename Hashes>
+void AddHashes(const Hashes& hashes, int k, const BodyLayout& layout,
                char* body) {
   switch (k) {
 #define SSTFILTER_BLOOM_ADD_CASE(n) \
   case n:                           \
-    return AddHashesImpl<n>(hashes, k, layout, body);
+    return AddHashesImpl<n, Hashes>(hashes, k, layout, body);
     SSTFILTER_BLOOM_ADD_CASE(1)
     SSTFILTER_BLOOM_ADD_CASE(2)
     SSTFILTER_BLOOM_ADD_CASE(3)
@@ -210,8 +211,42 @@ void AddHashes(const HashList& hashes, int k, const BodyLayout& layout,
     SSTFILTER_BLOOM_ADD_CASE(16)
 #undef SSTFILTER_BLOOM_ADD_CASE
     default:
-      return AddHashesImpl<0>(hashes, k, layout, body);
+      return AddHashesImpl<0, Hashes>(hashes, k, layout, body);
   }
+}
+
+// Hashes in a span, visited as HashList visits its own.
+class SpanHashes {
+ public:
+  explicit SpanHashes(absl::Span<const uint64_t> hashes) : hashes_(hashes) {}
+  template <typename Fn>
+  void ForEach(Fn&& fn) const {
+    for (uint64_t hash : hashes_) fn(hash);
+  }
+
+ private:
+  absl::Span<const uint64_t> hashes_;
+};
+
+// Appends the filter of num_keys hashes: a body of the size for num_keys,
+// their bits set, then the trailer.
+template <typename Hashes>
+void AppendFilter(const Hashes& hashes, uint64_t num_keys, double bits_per_key,
+                  int num_probes, std::string* dst) {
+  const uint64_t body_bytes = BodyBytes(num_keys, bits_per_key);
+  const size_t start = dst->size();
+  // Room for the trailer too: appending it must not reallocate (and copy)
+  // the body. Geometric growth when filters are appended one after another.
+  const size_t needed =
+      start + body_bytes + kMaxVarint64Bytes + kFixedTrailerBytes;
+  if (dst->capacity() < needed) {
+    dst->reserve(std::max(needed, 2 * dst->capacity()));
+  }
+  dst->resize(start + body_bytes, 0);
+  if (num_keys > 0) {
+    AddHashes(hashes, num_probes, MakeBodyLayout(body_bytes), &(*dst)[start]);
+  }
+  AppendTrailer(num_keys, num_probes, dst);
 }
 
 class LocalBloomBuilder final : public FilterBuilder {
@@ -232,22 +267,7 @@ class LocalBloomBuilder final : public FilterBuilder {
   size_t NumAdded() const override { return num_added_; }
 
   void Finish(std::string* dst) override {
-    const uint64_t num_keys = hashes_.size();
-    const uint64_t body_bytes = BodyBytes(num_keys, bits_per_key_);
-    const size_t start = dst->size();
-    // Room for the trailer too: appending it must not reallocate (and copy)
-    // the body. Geometric growth when filters are appended one after another.
-    const size_t needed =
-        start + body_bytes + kMaxVarint64Bytes + kFixedTrailerBytes;
-    if (dst->capacity() < needed) {
-      dst->reserve(std::max(needed, 2 * dst->capacity()));
-    }
-    dst->resize(start + body_bytes, 0);
-    if (num_keys > 0) {
-      AddHashes(hashes_, num_probes_, MakeBodyLayout(body_bytes),
-                &(*dst)[start]);
-    }
-    AppendTrailer(num_keys, num_probes_, dst);
+    AppendFilter(hashes_, hashes_.size(), bits_per_key_, num_probes_, dst);
     hashes_.Clear();
     num_added_ = 0;
   }
@@ -261,6 +281,13 @@ class LocalBloomBuilder final : public FilterBuilder {
 };
 
 }  // namespace
+
+void AppendFilterFromHashes(absl::Span<const uint64_t> hashes,
+                            double bits_per_key, int num_probes,
+                            std::string* dst) {
+  AppendFilter(SpanHashes(hashes), hashes.size(), bits_per_key, num_probes,
+               dst);
+}
 
 std::unique_ptr<FilterBuilder> NewLocalBloomBuilder(double bits_per_key,
                                                     int num_probes) {

@@ -8,8 +8,11 @@
 #ifndef SSTFILTER_FILTER_BLOOM_BLOOM_BUILDER_H_
 #define SSTFILTER_FILTER_BLOOM_BLOOM_BUILDER_H_
 
+#include <cstdint>
 #include <memory>
+#include <string>
 
+#include "absl/types/span.h"
 #include "filter/filter_policy.h"
 
 namespace sstfilter {
@@ -19,6 +22,15 @@ namespace bloom_internal {
 // key (as the policy's sizing chose them).
 std::unique_ptr<FilterBuilder> NewLocalBloomBuilder(double bits_per_key,
                                                     int num_probes);
+
+// Appends the filter of the keys whose hashes (KeyHash, a key added again
+// right away kept once) are hashes, as a builder's Finish does, for wrappers
+// that keep the hashes themselves (the hybrid builder, filter/hybrid/). Sets
+// bits in the order given: for a filter much larger than the L2 cache,
+// slower than a builder, which visits its hashes in body order.
+void AppendFilterFromHashes(absl::Span<const uint64_t> hashes,
+                            double bits_per_key, int num_probes,
+                            std::string* dst);
 
 }  // namespace bloom_internal
 }  // namespace sstfilter

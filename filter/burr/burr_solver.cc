@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstring>
 #include <utility>
 
@@ -462,6 +463,27 @@ SolveResult SolveLayers(std::vector<uint64_t>* hashes, const BurrSizing& sizing,
   }
   dst->append(reinterpret_cast<const char*>(codes.data()), codes.size());
   return result;
+}
+
+uint64_t SolverBytes(uint64_t num_keys) {
+  // Layer 0 takes at most 1.15 slots per key and a block more (a small
+  // layer's slack, ShapeForKeys); bounds that only grow with num_keys, so that
+  // a cap on the build's bytes is crossed at one key count.
+  const uint64_t blocks =
+      static_cast<uint64_t>(std::ceil(static_cast<double>(num_keys) *
+                                      kSmallLayerSlotsPerKey / kBlockSlots)) +
+      1;
+  const uint64_t segment_blocks = std::min(blocks, kMaxSegmentBlocks);
+  const uint64_t segments =
+      (blocks + kMaxSegmentBlocks - 1) / kMaxSegmentBlocks;
+  const uint64_t slots = segment_blocks * kBlockSlots + 1;  // and parking
+  const uint64_t segment_keys = std::min(num_keys, 2 * slots);
+  return slots * (sizeof(uint64_t) + sizeof(uint32_t)) +         // band
+         slots * sizeof(uint64_t) +                              // start counts
+         segment_keys * (sizeof(uint64_t) + sizeof(uint32_t)) +  // sorted
+         (segment_blocks + 1) * sizeof(uint64_t) +               // block starts
+         2 * (segments + 1) * sizeof(uint64_t) +                 // partition
+         2 * ((blocks + 3) / 4);  // thresholds, 2 bits each
 }
 
 }  // namespace burr_internal

@@ -41,6 +41,14 @@ struct SolveResult {
 SolveResult SolveLayers(std::vector<uint64_t>* hashes, const BurrSizing& sizing,
                         int max_layers, uint64_t seed, std::string* dst);
 
+// An upper bound on the bytes of the solver's buffers for a filter of
+// num_keys keys: band and counts per slot of layer 0's largest segment, the
+// sorted copy of its keys, block starts, the partition and the thresholds. It
+// only grows with num_keys. A thread keeps the buffers for its next filter
+// (ThreadSolver in burr_solver.cc) until it ends: about 2.1 MB for a full
+// segment of 65,536 slots, at most 2.8 MB (a segment copy of kMaxKeptKeys).
+uint64_t SolverBytes(uint64_t num_keys);
+
 }  // namespace burr_internal
 }  // namespace sstfilter
 

@@ -18,7 +18,6 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "filter/adapters/rocksdb_adapter.h"
 #include "filter/adapters/rocksdb_per_level_policy.h"
@@ -29,6 +28,7 @@
 #include "rocksdb/metadata.h"
 #include "rocksdb/table_properties.h"
 #include "tests/integration/rocksdb_db_util.h"
+#include "tests/integration/rocksdb_tree_builder.h"
 #include "tests/testing/real_tables.h"
 
 namespace sstfilter {
@@ -40,102 +40,26 @@ constexpr double kBudgetBitsPerKey = 10;
 constexpr int kNumLevels = 4;
 // The tree, fan-out 10: keys written to each level, deepest first; L0 gets
 // two flushes of 1,000 keys, two runs. 200,000 keys in all.
-struct Batch {
-  int level;
-  size_t keys;
-};
-constexpr Batch kBatches[] = {
+constexpr test::LevelBatch kBatches[] = {
     {3, 176000}, {2, 20000}, {1, 2000}, {0, 1000}, {0, 1000}};
 // Tables of at most 1 MB, so that L3 has several.
 constexpr uint64_t kTableBytes = 1 << 20;
 // The native trailer (at most 13 bytes) and the body's rounding to a byte.
 constexpr double kOverheadBits = 8 * 14;
-constexpr char kLevelProperty[] = "sstfilter.test.level_at_creation";
 constexpr size_t kMultiGetKeys = 100;
 
-// The tree the policy is told about: the keys each level holds, L0 as two
-// runs.
 std::vector<TreeLevel> ModelTree() {
-  std::vector<TreeLevel> tree(kNumLevels, TreeLevel{0, 0});
-  for (const Batch& batch : kBatches) {
-    tree[batch.level].keys += batch.keys;
-    ++tree[batch.level].runs;
-  }
-  return tree;
+  return test::ModelTree(kBatches, kNumLevels);
 }
-
-// Records in each table's properties the level RocksDB wrote it to: the level
-// its filter was sized for.
-class LevelRecorder final : public rocksdb::TablePropertiesCollector {
- public:
-  explicit LevelRecorder(int level) : level_(level) {}
-  rocksdb::Status AddUserKey(const rocksdb::Slice&, const rocksdb::Slice&,
-                             rocksdb::EntryType, rocksdb::SequenceNumber,
-                             uint64_t) override {
-    return rocksdb::Status::OK();
-  }
-  rocksdb::Status Finish(rocksdb::UserCollectedProperties* out) override {
-    (*out)[kLevelProperty] = absl::StrCat(level_);
-    return rocksdb::Status::OK();
-  }
-  rocksdb::UserCollectedProperties GetReadableProperties() const override {
-    return {{kLevelProperty, absl::StrCat(level_)}};
-  }
-  const char* Name() const override { return "LevelRecorder"; }
-
- private:
-  const int level_;
-};
-
-class LevelRecorderFactory final
-    : public rocksdb::TablePropertiesCollectorFactory {
- public:
-  rocksdb::TablePropertiesCollector* CreateTablePropertiesCollector(
-      rocksdb::TablePropertiesCollectorFactory::Context context) override {
-    return new LevelRecorder(context.level_at_creation);
-  }
-  const char* Name() const override { return "LevelRecorderFactory"; }
-};
 
 rocksdb::Options TreeOptions(
     std::shared_ptr<const rocksdb::FilterPolicy> policy) {
-  rocksdb::Options options = test::CountingOptions(std::move(policy));
-  options.num_levels = kNumLevels;
-  options.disable_auto_compactions = true;
-  options.table_properties_collector_factories.push_back(
-      std::make_shared<LevelRecorderFactory>());
-  return options;
+  return test::TreeOptions(std::move(policy), kNumLevels);
 }
 
-// Writes each batch, flushes it to L0 and compacts it into its level.
 absl::Status BuildTree(const rocksdb::Options& options, const std::string& dir,
                        const std::vector<test::Entry>& entries) {
-  absl::StatusOr<std::unique_ptr<rocksdb::DB>> db = test::OpenDb(options, dir);
-  if (!db.ok()) return db.status();
-  auto next = entries.begin();
-  for (const Batch& batch : kBatches) {
-    const std::vector<test::Entry> slice(next, next + batch.keys);
-    next += batch.keys;
-    absl::Status s = test::PutAll(db->get(), slice);
-    if (s.ok()) {
-      s = test::FromRocksDb((*db)->Flush(rocksdb::FlushOptions()), "Flush");
-    }
-    if (!s.ok()) return s;
-    if (batch.level == 0) continue;
-    std::vector<rocksdb::LiveFileMetaData> files;
-    (*db)->GetLiveFilesMetaData(&files);
-    std::vector<std::string> level0;
-    for (const rocksdb::LiveFileMetaData& file : files) {
-      if (file.level == 0) level0.push_back(file.name);
-    }
-    rocksdb::CompactionOptions compaction;
-    compaction.compression = rocksdb::kNoCompression;
-    compaction.output_file_size_limit = kTableBytes;
-    s = test::FromRocksDb((*db)->CompactFiles(compaction, level0, batch.level),
-                          absl::StrCat("CompactFiles to L", batch.level));
-    if (!s.ok()) return s;
-  }
-  return test::FromRocksDb((*db)->Close(), "Close");
+  return test::BuildTree(options, dir, entries, kBatches, kTableBytes);
 }
 
 struct Filters {
@@ -196,7 +120,7 @@ absl::Status Build(Shared* shared) {
   if (!uniform.ok()) return uniform.status();
 
   size_t keys = 0;
-  for (const Batch& batch : kBatches) keys += batch.keys;
+  for (const test::LevelBatch& batch : kBatches) keys += batch.keys;
   shared->entries = test::RandomEntries(keys, kValueBytes, 601);
   shared->absent = test::AbsentKeys(kAbsentKeys, 602, shared->entries);
   absl::Status s = OpenTree(*per_level, shared->entries, &shared->per_level);
@@ -252,10 +176,7 @@ TEST_F(RocksDbPerLevelDbTest, TablesHaveTheirLevelsBitsPerKey) {
   ASSERT_TRUE(db->GetPropertiesOfAllTables(&properties).ok());
   std::map<std::string, Filters> by_table;  // by file name, "/000012.sst"
   for (const auto& [path, table] : properties) {
-    const auto level = table->user_collected_properties.find(kLevelProperty);
-    ASSERT_NE(level, table->user_collected_properties.end()) << path;
-    int written_at = -1;
-    ASSERT_TRUE(absl::SimpleAtoi(level->second, &written_at)) << path;
+    const int written_at = test::LevelWrittenAt(*table);
     ASSERT_GE(written_at, 0) << path;
     ASSERT_LT(written_at, kNumLevels) << path;
     EXPECT_EQ(table->filter_policy_name, "sstfilter.LocalBloom1") << path;

@@ -47,6 +47,8 @@ const std::map<std::string, std::string>& PinnedNames() {
   static const auto* const names = new std::map<std::string, std::string>{
       {"NewBloomFilterPolicy", "sstfilter.LocalBloom1"},
       {"NewBumpedRibbonFilterPolicy", "sstfilter.BumpedRibbon1"},
+      {"NewHybridCompactFilterPolicy", "sstfilter.Hybrid1"},
+      {"NewHybridNativeFilterPolicy", "sstfilter.Hybrid1"},
       {"NewLevelDbBloomPolicy", "leveldb.BuiltinBloomFilter2"},
       {"NewRocksDbFastLocalBloomPolicy", "rocksdb.BuiltinBloomFilter"},
       {"NewRocksDbLegacyBloomPolicy", "rocksdb.BuiltinBloomFilter"},

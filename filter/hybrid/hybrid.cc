@@ -1,0 +1,151 @@
+// The hybrid policies: each family's sizing from the options, the builders of
+// hybrid_builder.h and the one format of hybrid_format.h. Format in
+// filter/hybrid/README.md.
+
+#include "filter/hybrid/hybrid.h"
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "filter/bloom/bloom_sizing.h"
+#include "filter/burr/burr_builder.h"
+#include "filter/burr/burr_sizing.h"
+#include "filter/format_registry.h"
+#include "filter/hybrid/hybrid_builder.h"
+#include "filter/hybrid/hybrid_format.h"
+
+namespace sstfilter {
+namespace hybrid_internal {
+namespace {
+
+class NativePolicy final : public FilterPolicy {
+ public:
+  NativePolicy(const bloom_internal::BloomSizing& sizing,
+               std::shared_ptr<HybridCounters> counters)
+      : sizing_(sizing), counters_(std::move(counters)) {}
+
+  const FilterFormat& Format() const override { return HybridFormat(); }
+  double BitsPerKey() const override { return sizing_.bits_per_key; }
+  std::unique_ptr<FilterBuilder> NewBuilder() const override {
+    return NewHybridNativeBuilder(sizing_, counters_);
+  }
+
+ private:
+  const bloom_internal::BloomSizing sizing_;
+  const std::shared_ptr<HybridCounters> counters_;
+};
+
+class CompactPolicy final : public FilterPolicy {
+ public:
+  CompactPolicy(const burr_internal::BurrSizing& sizing,
+                const bloom_internal::BloomSizing& fallback,
+                uint64_t max_compact_keys,
+                std::shared_ptr<HybridCounters> counters)
+      : sizing_(sizing),
+        fallback_(fallback),
+        max_compact_keys_(max_compact_keys),
+        counters_(std::move(counters)) {}
+
+  const FilterFormat& Format() const override { return HybridFormat(); }
+  double BitsPerKey() const override { return sizing_.bits_per_key; }
+  std::unique_ptr<FilterBuilder> NewBuilder() const override {
+    return NewHybridCompactBuilder(sizing_, fallback_, max_compact_keys_,
+                                   counters_);
+  }
+
+ private:
+  const burr_internal::BurrSizing sizing_;
+  const bloom_internal::BloomSizing fallback_;
+  const uint64_t max_compact_keys_;
+  const std::shared_ptr<HybridCounters> counters_;
+};
+
+// The rate of a large compact filter of this sizing: 2^-columns in the lower
+// blocks, half that in the upper share.
+double CompactFpp(const burr_internal::BurrSizing& sizing) {
+  return std::ldexp(1.0 - sizing.upper_fraction / 2, -sizing.columns);
+}
+
+// The native sizing for fpp, or the most bits/key the native filter takes
+// when it cannot reach fpp (a compact filter of 32 columns, 2^-32).
+bloom_internal::BloomSizing NativeSizingForFpp(double fpp) {
+  absl::StatusOr<bloom_internal::BloomSizing> sizing =
+      bloom_internal::SizeForFpp(fpp);
+  return sizing.ok() ? *sizing
+                     : bloom_internal::SizeForBitsPerKey(kMaxBitsPerKey);
+}
+
+absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewNativePolicy(
+    const FilterOptions& options, std::shared_ptr<HybridCounters> counters) {
+  bloom_internal::BloomSizing sizing;
+  if (options.fpp.has_value()) {
+    absl::StatusOr<bloom_internal::BloomSizing> from_fpp =
+        bloom_internal::SizeForFpp(*options.fpp);
+    if (!from_fpp.ok()) return from_fpp.status();
+    sizing = *from_fpp;
+  } else {
+    sizing = bloom_internal::SizeForBitsPerKey(*options.bits_per_key);
+  }
+  return std::unique_ptr<const FilterPolicy>(
+      new NativePolicy(sizing, std::move(counters)));
+}
+
+absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewCompactPolicy(
+    const FilterOptions& options, size_t max_build_bytes,
+    std::shared_ptr<HybridCounters> counters) {
+  burr_internal::BurrSizing sizing;
+  if (options.fpp.has_value()) {
+    absl::StatusOr<burr_internal::BurrSizing> from_fpp =
+        burr_internal::SizeForFpp(*options.fpp);
+    if (!from_fpp.ok()) return from_fpp.status();
+    sizing = *from_fpp;
+  } else {
+    sizing = burr_internal::SizeForBitsPerKey(*options.bits_per_key);
+  }
+  const uint64_t max_compact_keys =
+      max_build_bytes == 0
+          ? std::numeric_limits<uint64_t>::max()
+          : burr_internal::MaxKeysWithinBuildBytes(max_build_bytes, sizing);
+  return std::unique_ptr<const FilterPolicy>(new CompactPolicy(
+      sizing, NativeSizingForFpp(options.fpp.value_or(CompactFpp(sizing))),
+      max_compact_keys, std::move(counters)));
+}
+
+}  // namespace
+}  // namespace hybrid_internal
+
+absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewHybridFilterPolicy(
+    const FilterOptions& options, const HybridOptions& hybrid) {
+  if (absl::Status status = ValidateFilterOptions(options); !status.ok())
+    return status;
+  if (hybrid.family == HybridFamily::kNative) {
+    return hybrid_internal::NewNativePolicy(options, hybrid.counters);
+  }
+  return hybrid_internal::NewCompactPolicy(options, hybrid.max_build_bytes,
+                                           hybrid.counters);
+}
+
+absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewHybridNativeFilterPolicy(
+    const FilterOptions& options) {
+  HybridOptions hybrid;
+  hybrid.family = HybridFamily::kNative;
+  return NewHybridFilterPolicy(options, hybrid);
+}
+
+absl::StatusOr<std::unique_ptr<const FilterPolicy>>
+NewHybridCompactFilterPolicy(const FilterOptions& options) {
+  HybridOptions hybrid;
+  hybrid.family = HybridFamily::kCompact;
+  return NewHybridFilterPolicy(options, hybrid);
+}
+
+SSTFILTER_REGISTER_FILTER_FORMAT(Hybrid, hybrid_internal::HybridFormat());
+SSTFILTER_REGISTER_POLICY_FACTORY(NewHybridNativeFilterPolicy);
+SSTFILTER_REGISTER_POLICY_FACTORY(NewHybridCompactFilterPolicy);
+
+}  // namespace sstfilter

@@ -1,0 +1,97 @@
+// One format name for a tree whose levels hold different families: a hybrid
+// filter is the native filter's bytes (filter/bloom/) or the compact filter's
+// (filter/burr/), chosen per policy, stored under the one name
+// "sstfilter.Hybrid1". A store whose policy picks the family per level (the
+// RocksDB per-level hybrid policy) then reads every table's filter with the
+// one format, which dispatches on the filter's marker byte.
+//
+// Example:
+//
+//   sstfilter::HybridOptions hybrid;
+//   hybrid.family = sstfilter::HybridFamily::kCompact;
+//   hybrid.max_build_bytes = 64 << 20;  // above it, the native filter
+//   hybrid.counters = std::make_shared<sstfilter::HybridCounters>();
+//   absl::StatusOr<std::unique_ptr<const sstfilter::FilterPolicy>> policy =
+//       sstfilter::NewHybridFilterPolicy(sstfilter::FilterOptions::Fpp(0.01),
+//                                        hybrid);
+//   if (!policy.ok()) return policy.status();
+//   std::string filter;
+//   (*policy)->CreateFilter(keys, &filter);
+//   // hybrid.counters->compact_builds is now 1 (or fallbacks, past the cap)
+//
+// Bounded build memory: the compact builder holds the keys' 8-byte hashes
+// until Finish and then solver buffers; with max_build_bytes set, a builder
+// whose projected peak for the keys added so far passes it builds the native
+// filter at the same false-positive rate instead, from the same hashes (no key
+// is hashed or kept twice). filter/hybrid/README.md gives the peak per key.
+//
+// Format: filter/hybrid/README.md. Name(): "sstfilter.Hybrid1".
+//
+// Thread safety: policies and readers are immutable and thread-safe; a builder
+// is used by one thread at a time; HybridCounters are atomics any thread may
+// read at any time.
+
+#ifndef SSTFILTER_FILTER_HYBRID_HYBRID_H_
+#define SSTFILTER_FILTER_HYBRID_HYBRID_H_
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "filter/filter_policy.h"
+
+namespace sstfilter {
+
+// Persisted beside each filter; changes iff a filter's bytes would change
+// meaning (a family's marker or layout).
+constexpr char kHybridFormatName[] = "sstfilter.Hybrid1";
+
+// Which family a hybrid policy builds.
+enum class HybridFamily {
+  kNative,   // the cache-local Bloom filter (filter/bloom/bloom.h)
+  kCompact,  // the bumped Ribbon filter (filter/burr/burr.h)
+};
+
+// Filters built by the builders of the policies that share it, by family.
+// Thread-safe: read by the host at any time.
+struct HybridCounters {
+  std::atomic<uint64_t> compact_builds{0};
+  std::atomic<uint64_t> native_builds{0};
+  // Compact asked, native built because of the memory cap (also counted in
+  // native_builds).
+  std::atomic<uint64_t> fallbacks{0};
+};
+
+struct HybridOptions {
+  HybridFamily family = HybridFamily::kCompact;
+  // Bytes a compact filter's build may hold at its peak (hashes + solver
+  // buffers); 0 = no cap. When a table's build would exceed it, the builder
+  // builds the native filter at the same rate instead.
+  size_t max_build_bytes = 0;
+  std::shared_ptr<HybridCounters> counters;  // may be null
+};
+
+// A policy whose filters are the native filter's or the compact filter's
+// bytes, under one name, kHybridFormatName, read by one format that
+// dispatches on the filter's marker byte (native 0xB1, compact 0xB7 at
+// size-2; any other bytes: "may match"). Sizing is the family's own from
+// options; the native fallback of a compact policy is sized for the compact
+// filter's rate (with FilterOptions::BitsPerKey(c), the rate c bits/key give
+// the compact filter: more bits in the native filter). Returns
+// InvalidArgumentError, naming the value, for options the family rejects.
+absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewHybridFilterPolicy(
+    const FilterOptions& options, const HybridOptions& hybrid = {});
+
+// NewHybridFilterPolicy for one family with no cap and no counters, with the
+// signature of every policy factory (the registry and the contract suite run
+// both).
+absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewHybridNativeFilterPolicy(
+    const FilterOptions& options);
+absl::StatusOr<std::unique_ptr<const FilterPolicy>>
+NewHybridCompactFilterPolicy(const FilterOptions& options);
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_FILTER_HYBRID_HYBRID_H_

@@ -1,0 +1,82 @@
+// Verified builds: a finished filter is checked against every key it was built
+// from before a table stores it. A filter that answers "no" to one of its own
+// keys (a bug in a builder, a bit flipped in memory by faulty hardware) makes
+// every reader of the table miss that key: the data is lost for the user. The
+// check turns that into an error the writer sees, as RocksDB's
+// BlockBasedTableOptions::detect_filter_construct_corruption does for its own
+// filters (the RocksDB adapter offers the same, rocksdb_adapter.h).
+//
+// Example:
+//
+//   sstfilter::VerifiedFilterBuilder builder(**policy);
+//   for (const std::string& key : keys) builder.AddKey(key);
+//   std::string filter;
+//   absl::Status status = builder.Finish(&filter);
+//   if (!status.ok()) { /* DataLossError: do not write the table */ }
+//
+// Cost: the keys are kept until Finish, their bytes plus 8 bytes per key (an
+// offset), in two arrays that grow by doubling (so up to twice that while
+// building); then one query of the finished filter per key, in batches. The
+// figures: filter/hybrid/README.md, "Verified builds".
+
+#ifndef SSTFILTER_FILTER_VERIFIED_BUILD_H_
+#define SSTFILTER_FILTER_VERIFIED_BUILD_H_
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "filter/filter_format.h"
+#include "filter/filter_policy.h"
+
+namespace sstfilter {
+
+// The keys of one filter, kept so that the finished filter can be checked.
+class AddedKeys {
+ public:
+  void Add(absl::string_view key);
+  size_t size() const { return ends_.size(); }
+  void Clear();
+
+  // Bytes allocated for the keys kept.
+  size_t AllocatedBytes() const;
+
+  // OK when reader matches every key added since the last Clear; otherwise
+  // DataLossError naming how many keys it misses and the first one (its
+  // index, in hex). Every key is asked, in batches.
+  absl::Status CheckEveryKeyMatches(const FilterReader& reader) const;
+
+ private:
+  std::string bytes_;         // the keys, one after another
+  std::vector<size_t> ends_;  // where each key ends in bytes_
+};
+
+// A builder of policy's filters whose Finish checks the filter against every
+// key added before handing it back. Not a FilterBuilder: its Finish can fail.
+// The call protocol is FilterBuilder's: (AddKey* Finish)*.
+// REQUIRES: policy outlives the builder.
+class VerifiedFilterBuilder {
+ public:
+  explicit VerifiedFilterBuilder(const FilterPolicy& policy);
+
+  void AddKey(absl::string_view key);
+  size_t NumAdded() const { return builder_->NumAdded(); }
+
+  // Appends the filter for the keys added since the last Finish to *dst and
+  // returns OK when every one of them matches it through the policy's reader.
+  // Otherwise leaves *dst as it was and returns DataLossError. Resets either
+  // way.
+  absl::Status Finish(std::string* dst);
+
+ private:
+  const FilterPolicy& policy_;
+  const std::unique_ptr<FilterBuilder> builder_;
+  AddedKeys keys_;
+};
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_FILTER_VERIFIED_BUILD_H_
