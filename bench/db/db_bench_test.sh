@@ -32,7 +32,7 @@ done
 
 "$bench" --configs=list >"$tmp/out" 2>"$tmp/err" || fail "--configs=list failed"
 for name in rocksdb.bloom rocksdb.ribbon rocksdb.ribbon_hybrid sstfilter.native \
-            sstfilter.per_level \
+            sstfilter.per_level sstfilter.hybrid \
             leveldb.bloom leveldb+sstfilter.native \
             partitioned.rocksdb.bloom partitioned.rocksdb.ribbon \
             partitioned.sstfilter.native partitioned.sstfilter.burr \
@@ -47,10 +47,10 @@ done
 "$bench" "${tiny[@]}" --direct_reads=true --format=json >"$tmp/json" 2>"$tmp/err" ||
   fail "json run: $(cat "$tmp/err")"
 grep '"section":"point"' "$tmp/json" >"$tmp/point"
-[ "$(wc -l <"$tmp/point")" -eq 12 ] || fail "want 12 point rows, got: $(cat "$tmp/json")"
-[ "$(grep -c '"tree":"settled"' "$tmp/point")" -eq 7 ] || fail "want 7 settled rows: $(cat "$tmp/json")"
+[ "$(wc -l <"$tmp/point")" -eq 14 ] || fail "want 14 point rows, got: $(cat "$tmp/json")"
+[ "$(grep -c '"tree":"settled"' "$tmp/point")" -eq 8 ] || fail "want 8 settled rows: $(cat "$tmp/json")"
 [ "$(grep -c '"store":"rocksdb","config":"[a-z._]*","tree":"2 flushes in L0".*"files_per_level":\[2,' \
-     "$tmp/point")" -eq 5 ] || fail "want 5 RocksDB rows with 2 tables in L0: $(cat "$tmp/json")"
+     "$tmp/point")" -eq 6 ] || fail "want 6 RocksDB rows with 2 tables in L0: $(cat "$tmp/json")"
 while read -r row; do
   for field in '"store":' '"tree":' '"bits_per_key":' '"files_per_level":' '"lookups_per_second":' \
                '"data_reads_per_lookup":' '"filter_bytes":'; do
@@ -66,7 +66,7 @@ done <"$tmp/point"
 python3 - "$tmp/json" <<'PY' || fail "rows: $(cat "$tmp/json")"
 import json, sys
 rows = [json.loads(line) for line in open(sys.argv[1])]
-assert len(rows) == 21, len(rows)
+assert len(rows) == 23, len(rows)
 
 # The point section's RocksDB rows: the same filter memory as rocksdb.bloom (within the
 # rounding of one table's filter), bits/key by level, and direct reads.
@@ -85,10 +85,11 @@ for (name, tree), r in point.items():
     levels = r["bits_per_key_per_level"]
     assert len(levels) == len(r["files_per_level"]) == len(r["entries_per_level"]), r
     assert sum(r["entries_per_level"]) == r["keys"], r
-    # (The per-level policy may give a level any size, none included.)
+    # (The per-level and hybrid policies may give a level any size, none included.)
     for bits, entries in zip(levels, r["entries_per_level"]):
         assert entries > 0 or bits == 0, r
-        assert entries == 0 or name == "sstfilter.per_level" or 5 < bits < 25, (name, tree, levels)
+        assert entries == 0 or name in ("sstfilter.per_level", "sstfilter.hybrid") or \
+            5 < bits < 25, (name, tree, levels)
     d = r["direct_reads"]
     assert d is not None, r
     # Direct reads, or the file system's refusal said.

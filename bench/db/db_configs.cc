@@ -8,6 +8,7 @@
 #include "bench/db/ribbon_sizing.h"
 #include "filter/adapters/leveldb_adapter.h"
 #include "filter/adapters/rocksdb_adapter.h"
+#include "filter/adapters/rocksdb_hybrid_policy.h"
 #include "filter/adapters/rocksdb_per_level_policy.h"
 #include "filter/bloom/bloom.h"
 #include "filter/burr/burr.h"
@@ -203,6 +204,10 @@ std::vector<SizedRocksDbConfig> SizedRocksDbConfigs() {
        }},
       SizedFromTree(kPerLevelConfig, "NewRocksDbPerLevelFilterPolicy",
                     NewRocksDbPerLevelFilterPolicy),
+      SizedFromTree(kHybridConfig, "NewRocksDbHybridFilterPolicy",
+                    [](absl::Span<const TreeLevel> tree, double budget) {
+                      return NewRocksDbHybridFilterPolicy(tree, budget);
+                    }),
   };
 }
 

@@ -25,6 +25,9 @@ constexpr double kDbBitsPerKey = 10;
 // database ended up with (SizedFromTree).
 constexpr char kUniformConfig[] = "sstfilter.native";
 constexpr char kPerLevelConfig[] = "sstfilter.per_level";
+// NewRocksDbHybridFilterPolicy: each level's family (native Bloom, compact
+// filter or none) and rate chosen over the same tree as kPerLevelConfig.
+constexpr char kHybridConfig[] = "sstfilter.hybrid";
 // sstfilter's compact filter, the bumped Ribbon (filter/burr/burr.h).
 constexpr char kCompactConfig[] = "sstfilter.burr";
 constexpr char kRocksDbBloomConfig[] = "rocksdb.bloom";
