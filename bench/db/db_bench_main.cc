@@ -6,7 +6,9 @@
 // (partitioned_section.h), and seeks to absent prefixes with a prefix
 // extractor (prefix_section.h).
 //
-//   bazel run -c opt //bench:db_bench -- [--suite=headline|full] [--keys=N]
+//   bazel run -c opt //bench:db_bench -- [--suite=headline|full|deep]
+//   [--keys=N]
+//       [--direct_reads=true|false]
 //       [--sections=point,partitioned,prefix] [--section_keys=N]
 //       [--stores=...] [--configs=...] [--format=table|json] [--dir=/tmp]
 //
@@ -41,13 +43,19 @@
 #include "bench/flag_check.h"
 
 ABSL_FLAG(std::string, suite, sstfilter::bench::kDefaultDbSuite,
-          "headline or full: how many keys each database holds (the usage "
-          "message above gives each suite's count and duration)");
+          "headline, full or deep: how many keys each database holds, in "
+          "what size of RocksDB tables (the usage message above gives each "
+          "suite's)");
+ABSL_FLAG(std::optional<bool>, direct_reads, std::nullopt,
+          "true or false: also time absent-key lookups in every RocksDB "
+          "database reopened with use_direct_reads and a block cache that "
+          "holds only its filters and indexes (default: the suite's)");
 ABSL_FLAG(std::optional<uint64_t>, keys, std::nullopt,
           "keys in each database (default: the suite's)");
 ABSL_FLAG(uint64_t, value_bytes, 32, "bytes of each value");
-ABSL_FLAG(uint64_t, lookups, 200'000,
-          "lookups of each kind (absent, present) per repetition");
+ABSL_FLAG(std::optional<uint64_t>, lookups, std::nullopt,
+          "lookups of each kind (absent, present) per repetition (default: "
+          "the suite's)");
 ABSL_FLAG(int, reps, 5,
           "repetitions of each kind of lookup; the median counts");
 ABSL_FLAG(std::string, sections, "point,partitioned,prefix",
@@ -99,8 +107,10 @@ std::string DefaultDir() {
 
 int Main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
-      "db_bench [--suite=headline|full] [--keys=N] [--stores=rocksdb,leveldb]\n"
+      "db_bench [--suite=headline|full|deep] [--keys=N] "
+      "[--stores=rocksdb,leveldb]\n"
       "         [--sections=point,partitioned,prefix] [--section_keys=N]\n"
+      "         [--direct_reads=true|false]\n"
       "         [--configs=a,b] [--format=table|json]\n"
       "Builds real RocksDB and LevelDB databases with each filter "
       "configuration and\ntimes point lookups; then RocksDB with partitioned "
@@ -121,14 +131,20 @@ int Main(int argc, char** argv) {
   if (!section_keys.ok()) {
     return Usage(std::string(section_keys.status().message()));
   }
+  const absl::StatusOr<DbSuite> suite = FindDbSuite(absl::GetFlag(FLAGS_suite));
+  if (!suite.ok()) return Usage(std::string(suite.status().message()));
   shape.keys = *keys;
+  shape.rocksdb_table_bytes = suite->rocksdb_table_bytes;
+  shape.direct_reads =
+      absl::GetFlag(FLAGS_direct_reads).value_or(suite->direct_reads);
   shape.value_bytes = absl::GetFlag(FLAGS_value_bytes);
-  shape.lookups = absl::GetFlag(FLAGS_lookups);
+  shape.lookups = absl::GetFlag(FLAGS_lookups).value_or(suite->lookups);
   shape.reps = absl::GetFlag(FLAGS_reps);
   shape.dir = absl::GetFlag(FLAGS_dir).empty() ? DefaultDir()
                                                : absl::GetFlag(FLAGS_dir);
   DbShape section_shape = shape;
   section_shape.keys = *section_keys;
+  section_shape.rocksdb_table_bytes = kDefaultRocksDbTableBytes;
   section_shape.lookups = absl::GetFlag(FLAGS_section_lookups);
   const std::string format = absl::GetFlag(FLAGS_format);
   if (shape.lookups == 0) return Usage("--lookups must be at least 1");

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs the real db_bench binary on tiny databases: one JSON row per configuration and
-# tree of the point section with every present key found and no absent key found; the
+# tree of the point section with every present key found and no absent key found, the
+# RocksDB rows at rocksdb.bloom's filter memory with their bits/key by level, and
+# absent-key lookups with direct reads whose counts match the buffered ones; the
 # partitioned-filter and prefix-seek sections' rows with figures that make sense (filter
 # bytes inserted into a cache smaller than the filters, prefix filters reading fewer data
 # blocks than no filter); the text tables with their comparisons; --configs=list; the
@@ -16,19 +18,21 @@ tiny=(--keys=20000 --lookups=500 --reps=2 --section_keys=20000 --section_lookups
 
 for args in "--keys=0" "--lookups=0" "--reps=0" "--format=xml" "--stores=mysql" \
             "--configs=nosuch" "--bogus=1" "--keys=abc" "--suite=nosuch" \
-            "--sections=nosuch" "--section_keys=0" "--section_lookups=0"; do
+            "--sections=nosuch" "--section_keys=0" "--section_lookups=0" \
+            "--direct_reads=maybe"; do
   expect_usage_error "$args" "$bench" "${tiny[@]}" $args
 done
 
 # --help says how long each suite takes.
 "$bench" --help >"$tmp/help" 2>&1
-for suite in headline full; do
+for suite in headline full deep; do
   grep -qE "^  $suite +about [0-9.]+ (seconds|minutes?)" "$tmp/help" ||
     fail "--help gives no duration for $suite: $(cat "$tmp/help")"
 done
 
 "$bench" --configs=list >"$tmp/out" 2>"$tmp/err" || fail "--configs=list failed"
-for name in rocksdb.bloom rocksdb.ribbon sstfilter.native sstfilter.per_level \
+for name in rocksdb.bloom rocksdb.ribbon rocksdb.ribbon_hybrid sstfilter.native \
+            sstfilter.per_level sstfilter.hybrid \
             leveldb.bloom leveldb+sstfilter.native \
             partitioned.rocksdb.bloom partitioned.rocksdb.ribbon \
             partitioned.sstfilter.native partitioned.sstfilter.burr \
@@ -38,13 +42,15 @@ for name in rocksdb.bloom rocksdb.ribbon sstfilter.native sstfilter.per_level \
 done
 
 # Every configuration of every section, JSON: 2 reps x 500 lookups of each kind; the
-# point section's RocksDB databases settled and again with two flushes in L0.
-"$bench" "${tiny[@]}" --format=json >"$tmp/json" 2>"$tmp/err" || fail "json run: $(cat "$tmp/err")"
+# point section's RocksDB databases settled and again with two flushes in L0, each time
+# also with direct reads.
+"$bench" "${tiny[@]}" --direct_reads=true --format=json >"$tmp/json" 2>"$tmp/err" ||
+  fail "json run: $(cat "$tmp/err")"
 grep '"section":"point"' "$tmp/json" >"$tmp/point"
-[ "$(wc -l <"$tmp/point")" -eq 10 ] || fail "want 10 point rows, got: $(cat "$tmp/json")"
-[ "$(grep -c '"tree":"settled"' "$tmp/point")" -eq 6 ] || fail "want 6 settled rows: $(cat "$tmp/json")"
+[ "$(wc -l <"$tmp/point")" -eq 14 ] || fail "want 14 point rows, got: $(cat "$tmp/json")"
+[ "$(grep -c '"tree":"settled"' "$tmp/point")" -eq 8 ] || fail "want 8 settled rows: $(cat "$tmp/json")"
 [ "$(grep -c '"store":"rocksdb","config":"[a-z._]*","tree":"2 flushes in L0".*"files_per_level":\[2,' \
-     "$tmp/point")" -eq 4 ] || fail "want 4 RocksDB rows with 2 tables in L0: $(cat "$tmp/json")"
+     "$tmp/point")" -eq 6 ] || fail "want 6 RocksDB rows with 2 tables in L0: $(cat "$tmp/json")"
 while read -r row; do
   for field in '"store":' '"tree":' '"bits_per_key":' '"files_per_level":' '"lookups_per_second":' \
                '"data_reads_per_lookup":' '"filter_bytes":'; do
@@ -55,12 +61,56 @@ while read -r row; do
     fail "a present key was not found: $row"
 done <"$tmp/point"
 
-# The sections' rows: every configuration once, and figures that make sense. Timings are
-# only required to be positive; the counts follow from the configurations.
-python3 - "$tmp/json" <<'PY' || fail "section rows: $(grep -v '"section":"point"' "$tmp/json")"
+# Every row's figures make sense, and the sections have every configuration once. Timings
+# are only required to be positive; the counts follow from the configurations.
+python3 - "$tmp/json" <<'PY' || fail "rows: $(cat "$tmp/json")"
 import json, sys
 rows = [json.loads(line) for line in open(sys.argv[1])]
-assert len(rows) == 19, len(rows)
+assert len(rows) == 23, len(rows)
+
+# The point section's RocksDB rows: the same filter memory as rocksdb.bloom (within the
+# rounding of one table's filter), bits/key by level, and direct reads.
+point = {(r["config"], r["tree"]): r for r in rows if r["section"] == "point"}
+settled, flushed = "settled", "2 flushes in L0"
+for (name, tree), r in point.items():
+    if r["store"] == "leveldb":
+        assert r["direct_reads"] is None and r["filter_bytes_vs_rocksdb_bloom"] > 0.9, r
+        continue
+    vs = r["filter_bytes_vs_rocksdb_bloom"]
+    if name == "rocksdb.bloom":
+        assert vs == 1, r
+    if name in ("rocksdb.ribbon", "sstfilter.native") or (
+            name == "rocksdb.ribbon_hybrid" and tree == settled):
+        assert 0.97 < vs < 1.02, (name, tree, vs)
+    levels = r["bits_per_key_per_level"]
+    assert len(levels) == len(r["files_per_level"]) == len(r["entries_per_level"]), r
+    assert sum(r["entries_per_level"]) == r["keys"], r
+    # (The per-level and hybrid policies may give a level any size, none included.)
+    for bits, entries in zip(levels, r["entries_per_level"]):
+        assert entries > 0 or bits == 0, r
+        assert entries == 0 or name in ("sstfilter.per_level", "sstfilter.hybrid") or \
+            5 < bits < 25, (name, tree, levels)
+    d = r["direct_reads"]
+    assert d is not None, r
+    # Direct reads, or the file system's refusal said.
+    assert d["direct"] or d["refused"], d
+    assert 0 < d["block_cache_bytes"] < d["data_bytes"], d
+    a = d["absent"]
+    assert a["found"] == 0 and a["lookups"] == 1000 and a["lookups_per_second"] > 0, a
+    # The cache holds every filter and index block: none is read during the lookups.
+    assert a["metadata_misses_per_lookup"] == 0, a
+    # The same lookups and filters as the buffered figures: the same data blocks.
+    assert a["data_reads_per_lookup"] == r["absent"]["data_reads_per_lookup"], (a, r["absent"])
+# RocksDB's own hybrid writes Bloom filters in flushes, at its Bloom-equivalent setting:
+# more bits per key in L0 than below, where its Ribbon filters match rocksdb.bloom's.
+hybrid = point[("rocksdb.ribbon_hybrid", flushed)]
+assert hybrid["bits_per_key_per_level"][0] > hybrid["bits_per_key_per_level"][-1] + 2, hybrid
+assert hybrid["filter_bytes_vs_rocksdb_bloom"] > point[("rocksdb.ribbon", flushed)][
+    "filter_bytes_vs_rocksdb_bloom"], hybrid
+# At the same memory Ribbon's lower false-positive rate reads fewer data blocks.
+for tree in (settled, flushed):
+    assert (point[("rocksdb.ribbon", tree)]["absent"]["data_reads_per_lookup"] <
+            point[("rocksdb.bloom", tree)]["absent"]["data_reads_per_lookup"]), tree
 # Every section's database is one sorted run in the last of 7 levels.
 for r in rows:
     if r["section"] != "point":
@@ -123,6 +173,15 @@ for tree in "settled" "2 flushes in L0"; do
     fail "no ratio line for the $tree tree: $(cat "$tmp/text")"
 done
 grep -q "^20000 keys of 16 bytes" "$tmp/text" || fail "--keys did not replace the suite's: $(cat "$tmp/text")"
+# The full suite times direct reads too, and prints them.
+grep -q "^Absent-key lookups with direct reads" "$tmp/text" ||
+  fail "the full suite printed no direct reads: $(cat "$tmp/text")"
+grep -qE "^sstfilter.native +settled +(direct|buffered) " "$tmp/text" ||
+  fail "no direct-read row: $(cat "$tmp/text")"
+grep -qE "^rocksdb  sstfilter.native +settled +[0-9.]+ +[0-9.]+ +1\.0[0-9]*|^rocksdb  sstfilter.native +settled +[0-9.]+ +[0-9.]+ +0\.9[0-9]*" "$tmp/text" ||
+  fail "no filter bytes against rocksdb.bloom's: $(cat "$tmp/text")"
+grep -qE "^sstfilter.native +settled +[0-9]+ filter bytes; bits/key by level: L6 " "$tmp/text" ||
+  fail "no bits/key by level: $(cat "$tmp/text")"
 grep -q "^Partitioned filters\|^Prefix seeks" "$tmp/text" &&
   fail "sections printed though --configs chose none of theirs: $(cat "$tmp/text")"
 

@@ -5,8 +5,10 @@
 
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "bench/db/ribbon_sizing.h"
 #include "filter/adapters/leveldb_adapter.h"
 #include "filter/adapters/rocksdb_adapter.h"
+#include "filter/adapters/rocksdb_hybrid_policy.h"
 #include "filter/adapters/rocksdb_per_level_policy.h"
 #include "filter/bloom/bloom.h"
 #include "filter/burr/burr.h"
@@ -18,12 +20,17 @@ namespace bench {
 namespace {
 
 // RocksDB's Ribbon is sized by the Bloom bits/key whose rate it should match,
-// and stores about 30% less. This setting gives it about kDbBitsPerKey of
-// memory (the table's bits/key column shows what it took).
-constexpr double kRibbonBloomEquivalentBitsPerKey = 14;
+// and stores about 30% less. The partitioned-filter and prefix-seek sections
+// give it this setting, about kDbBitsPerKey of memory (their tables show what
+// it took); the point section sizes it to RocksDB's Bloom filter's memory in
+// the tree it measures (ribbon_sizing.h).
+constexpr double kSectionRibbonBloomEquivalentBitsPerKey = 14;
 // Ribbon at every level, flushes included (RocksDB's default, 0, writes Bloom
 // filters in flushes).
 constexpr int kRibbonAtEveryLevel = -1;
+// RocksDB's own hybrid: Bloom filters below level 1, that is in flushes and
+// L0, whose tables live shortly; Ribbon from L1 down.
+constexpr int kRibbonBelowL0 = 1;
 
 // A policy of sstfilter at kDbBitsPerKey, shared.
 absl::StatusOr<std::shared_ptr<const FilterPolicy>> SharedPolicy(
@@ -55,20 +62,22 @@ absl::StatusOr<DbConfigs> MakeDbConfigs() {
                        kDbBitsPerKey),
        std::shared_ptr<const rocksdb::FilterPolicy>(
            rocksdb::NewBloomFilterPolicy(kDbBitsPerKey))});
-  configs.rocksdb.push_back(
-      {"rocksdb.ribbon",
-       absl::StrFormat(
-           "rocksdb::NewRibbonFilterPolicy(%g, %d): Standard128Ribbon",
-           kRibbonBloomEquivalentBitsPerKey, kRibbonAtEveryLevel),
-       std::shared_ptr<const rocksdb::FilterPolicy>(
-           rocksdb::NewRibbonFilterPolicy(kRibbonBloomEquivalentBitsPerKey,
-                                          kRibbonAtEveryLevel))});
-  configs.rocksdb.push_back({kUniformConfig,
-                             "AsRocksDbFilterPolicy of " + native_text,
-                             AsRocksDbFilterPolicy(*native)});
-  configs.rocksdb.push_back({kPerLevelConfig, "", nullptr});
-  for (const RocksDbConfig& config : configs.rocksdb) {
-    if (config.policy != nullptr) configs.section_policies.push_back(config);
+  const RocksDbConfig section_ribbon = {
+      kRocksDbRibbonConfig,
+      absl::StrFormat(
+          "rocksdb::NewRibbonFilterPolicy(%g, %d): Standard128Ribbon",
+          kSectionRibbonBloomEquivalentBitsPerKey, kRibbonAtEveryLevel),
+      std::shared_ptr<const rocksdb::FilterPolicy>(
+          rocksdb::NewRibbonFilterPolicy(
+              kSectionRibbonBloomEquivalentBitsPerKey, kRibbonAtEveryLevel))};
+  const RocksDbConfig uniform = {kUniformConfig,
+                                 "AsRocksDbFilterPolicy of " + native_text,
+                                 AsRocksDbFilterPolicy(*native)};
+  configs.section_policies = {configs.rocksdb[0], section_ribbon, uniform};
+  // The sized configurations follow their bases.
+  configs.rocksdb.push_back(uniform);
+  for (const SizedRocksDbConfig& sized : SizedRocksDbConfigs()) {
+    configs.rocksdb.push_back({sized.name, "", nullptr});
   }
   configs.section_policies.push_back(
       {kCompactConfig,
@@ -88,16 +97,55 @@ absl::StatusOr<DbConfigs> MakeDbConfigs() {
   return configs;
 }
 
-absl::StatusOr<RocksDbConfig> MakePerLevelConfig(const DbResult& uniform,
-                                                 size_t value_bytes) {
-  // The model is the full tree RocksDB's dynamic level sizes aim at: the last
-  // level as the uniform run left it, each level above it a fan-out smaller.
-  // Levels that happened to be empty when the uniform run ended get their
-  // share all the same, since RocksDB writes tables there as the tree grows
-  // and may move them down unchanged.
-  //
-  // L0 is modelled as it is while the database runs, not as it ends up:
-  // flushed tables of one memtable each, kRocksDbRecentFlushes of them.
+namespace {
+
+// Mean keys per table of a database's tree.
+uint64_t KeysPerTable(const DbResult& built) {
+  uint64_t keys = 0;
+  uint64_t tables = 0;
+  for (size_t i = 0; i < built.files_per_level.size(); ++i) {
+    keys += built.entries_per_level[i];
+    tables += static_cast<uint64_t>(built.files_per_level[i]);
+  }
+  return tables == 0 ? 1 : std::max<uint64_t>(1, keys / tables);
+}
+
+// RocksDB's Ribbon with Bloom filters below level bloom_before_level, at the
+// Bloom-equivalent bits/key that stores as many bytes as `bloom`'s filters
+// in a table of its mean size.
+absl::StatusOr<RocksDbConfig> RibbonAtBloomMemory(const char* name,
+                                                  int bloom_before_level,
+                                                  const DbResult& bloom) {
+  const uint64_t keys_per_table = KeysPerTable(bloom);
+  absl::StatusOr<double> bits =
+      RibbonBitsForBloomMemory(kDbBitsPerKey, keys_per_table);
+  if (!bits.ok()) return bits.status();
+  return RocksDbConfig{
+      name,
+      absl::StrFormat("rocksdb::NewRibbonFilterPolicy(%.3f, %d): %s; %.3f "
+                      "stores what NewBloomFilterPolicy(%g) does in a table "
+                      "of %d keys, %s's mean",
+                      *bits, bloom_before_level,
+                      bloom_before_level == kRibbonAtEveryLevel
+                          ? "Standard128Ribbon at every level"
+                          : "FastLocalBloom in flushes and L0, "
+                            "Standard128Ribbon below",
+                      *bits, kDbBitsPerKey, keys_per_table, bloom.config),
+      std::shared_ptr<const rocksdb::FilterPolicy>(
+          rocksdb::NewRibbonFilterPolicy(*bits, bloom_before_level))};
+}
+
+// The tree a per-level policy is sized for. The model is the full tree
+// RocksDB's dynamic level sizes aim at: the last level as the uniform run
+// left it, each level above it a fan-out smaller. Levels that happened to be
+// empty when the uniform run ended get their share all the same, since
+// RocksDB writes tables there as the tree grows and may move them down
+// unchanged.
+//
+// L0 is modelled as it is while the database runs, not as it ends up:
+// flushed tables of one memtable each, kRocksDbRecentFlushes of them.
+std::vector<TreeLevel> ModelTree(const DbResult& uniform,
+                                 const DbShape& shape) {
   std::vector<TreeLevel> tree(
       std::max<size_t>(1, uniform.entries_per_level.size()));
   double keys = uniform.entries_per_level.empty()
@@ -108,28 +156,59 @@ absl::StatusOr<RocksDbConfig> MakePerLevelConfig(const DbResult& uniform,
     tree[i].keys = keys;
     keys /= kRocksDbFanOut;
   }
-  tree[0].keys = static_cast<double>(RocksDbKeysPerFlush(value_bytes));
+  tree[0].keys = static_cast<double>(RocksDbKeysPerFlush(shape));
   tree[0].runs = kRocksDbRecentFlushes;
+  return tree;
+}
 
-  absl::StatusOr<std::shared_ptr<const rocksdb::FilterPolicy>> policy =
-      NewRocksDbPerLevelFilterPolicy(tree, kDbBitsPerKey);
-  if (!policy.ok()) return policy.status();
-  absl::StatusOr<FilterAllocation> allocation =
-      AllocateFilterBits(tree, kDbBitsPerKey, NativeBloomCost());
-  std::string bits = "?";
-  if (allocation.ok()) {
-    std::vector<std::string> per_level;
-    for (const LevelFilter& level : allocation->levels) {
-      per_level.push_back(absl::StrFormat("%.1f", level.bits_per_key));
+}  // namespace
+
+SizedRocksDbConfig SizedFromTree(std::string name, std::string factory_name,
+                                 TreePolicyFactory factory) {
+  SizedRocksDbConfig sized;
+  sized.name = name;
+  sized.base = kUniformConfig;
+  sized.make = [name, factory_name, factory](
+                   const DbResult& uniform,
+                   const DbShape& shape) -> absl::StatusOr<RocksDbConfig> {
+    const std::vector<TreeLevel> tree = ModelTree(uniform, shape);
+    absl::StatusOr<std::shared_ptr<const rocksdb::FilterPolicy>> policy =
+        factory(tree, kDbBitsPerKey);
+    if (!policy.ok()) return policy.status();
+    std::vector<std::string> keys;
+    for (const TreeLevel& level : tree) {
+      keys.push_back(absl::StrFormat("%.0f", level.keys));
     }
-    bits = absl::StrJoin(per_level, "/");
-  }
-  return RocksDbConfig{
-      kPerLevelConfig,
-      absl::StrFormat("NewRocksDbPerLevelFilterPolicy, %g bits/key over the "
-                      "tree of %s (bits/key by level: %s)",
-                      kDbBitsPerKey, kUniformConfig, bits),
-      *std::move(policy)};
+    return RocksDbConfig{
+        name,
+        absl::StrFormat("%s, %g bits/key over the tree of %s (keys by level "
+                        "from L0: %s; L0 as %d runs)",
+                        factory_name, kDbBitsPerKey, kUniformConfig,
+                        absl::StrJoin(keys, "/"), kRocksDbRecentFlushes),
+        *std::move(policy)};
+  };
+  return sized;
+}
+
+std::vector<SizedRocksDbConfig> SizedRocksDbConfigs() {
+  return {
+      {kRocksDbRibbonConfig, kRocksDbBloomConfig,
+       [](const DbResult& bloom, const DbShape&) {
+         return RibbonAtBloomMemory(kRocksDbRibbonConfig, kRibbonAtEveryLevel,
+                                    bloom);
+       }},
+      {kRocksDbRibbonHybridConfig, kRocksDbBloomConfig,
+       [](const DbResult& bloom, const DbShape&) {
+         return RibbonAtBloomMemory(kRocksDbRibbonHybridConfig, kRibbonBelowL0,
+                                    bloom);
+       }},
+      SizedFromTree(kPerLevelConfig, "NewRocksDbPerLevelFilterPolicy",
+                    NewRocksDbPerLevelFilterPolicy),
+      SizedFromTree(kHybridConfig, "NewRocksDbHybridFilterPolicy",
+                    [](absl::Span<const TreeLevel> tree, double budget) {
+                      return NewRocksDbHybridFilterPolicy(tree, budget);
+                    }),
+  };
 }
 
 }  // namespace bench

@@ -4,11 +4,16 @@
 #ifndef SSTFILTER_BENCH_DB_DB_CONFIGS_H_
 #define SSTFILTER_BENCH_DB_DB_CONFIGS_H_
 
+#include <functional>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
 #include "bench/db/leveldb_store.h"
 #include "bench/db/rocksdb_store.h"
+#include "filter/per_level_allocation.h"
 
 namespace sstfilter {
 namespace bench {
@@ -17,15 +22,53 @@ namespace bench {
 constexpr double kDbBitsPerKey = 10;
 
 // The per-level policy is sized for the tree the uniform native filter's
-// database ended up with: its keys per level, and L0's files as runs.
+// database ended up with (SizedFromTree).
 constexpr char kUniformConfig[] = "sstfilter.native";
 constexpr char kPerLevelConfig[] = "sstfilter.per_level";
+// NewRocksDbHybridFilterPolicy: each level's family (native Bloom, compact
+// filter or none) and rate chosen over the same tree as kPerLevelConfig.
+constexpr char kHybridConfig[] = "sstfilter.hybrid";
 // sstfilter's compact filter, the bumped Ribbon (filter/burr/burr.h).
 constexpr char kCompactConfig[] = "sstfilter.burr";
 constexpr char kRocksDbBloomConfig[] = "rocksdb.bloom";
 
+// RocksDB's Ribbon at every level, and RocksDB's own hybrid (Bloom filters
+// in L0 and flushes, Ribbon below: NewRibbonFilterPolicy(X, 1)), both sized
+// to kRocksDbBloomConfig's filter memory.
+constexpr char kRocksDbRibbonConfig[] = "rocksdb.ribbon";
+constexpr char kRocksDbRibbonHybridConfig[] = "rocksdb.ribbon_hybrid";
+
+// A configuration whose policy is made from the database another one built
+// (`base`): sized for its tree, or to its filter memory.
+struct SizedRocksDbConfig {
+  std::string name;
+  std::string base;
+  std::function<absl::StatusOr<RocksDbConfig>(const DbResult& base,
+                                              const DbShape& shape)>
+      make;
+};
+
+// A policy of sstfilter sized for a tree's shape at a budget in bits/key.
+using TreePolicyFactory =
+    std::function<absl::StatusOr<std::shared_ptr<const rocksdb::FilterPolicy>>(
+        absl::Span<const TreeLevel> tree, double budget_bits_per_key)>;
+
+// The configuration `name` of factory's policy (called `factory_name` in the
+// report) at kDbBitsPerKey, for the tree of kUniformConfig's database: the
+// last level as that run left it, each level above it kRocksDbFanOut times
+// smaller, and L0 as kRocksDbRecentFlushes flushes of one memtable each.
+SizedRocksDbConfig SizedFromTree(std::string name, std::string factory_name,
+                                 TreePolicyFactory factory);
+
+// The point section's RocksDB configurations made from another's database,
+// in the order they run; each one's base is built before it. A policy sized
+// from a tree is one more line here.
+std::vector<SizedRocksDbConfig> SizedRocksDbConfigs();
+
 struct DbConfigs {
-  std::vector<RocksDbConfig> rocksdb;  // kPerLevelConfig's policy is null
+  // The point section's, in the order they run: kRocksDbBloomConfig,
+  // kUniformConfig, then SizedRocksDbConfigs(), whose policies are null.
+  std::vector<RocksDbConfig> rocksdb;
   std::vector<LevelDbConfig> leveldb;
   // The policies the partitioned-filter and prefix-seek sections compare,
   // named as above: RocksDB's Bloom and Ribbon, sstfilter's native filter
@@ -34,10 +77,6 @@ struct DbConfigs {
 };
 
 absl::StatusOr<DbConfigs> MakeDbConfigs();
-
-// The per-level policy for the tree of `uniform` (kUniformConfig's result).
-absl::StatusOr<RocksDbConfig> MakePerLevelConfig(const DbResult& uniform,
-                                                 size_t value_bytes);
 
 }  // namespace bench
 }  // namespace sstfilter

@@ -8,8 +8,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "bench/db/db_suites.h"
 
 namespace sstfilter {
 namespace bench {
@@ -24,6 +27,14 @@ struct DbShape {
   // Lookups per repetition, of each kind; every repetition draws fresh keys.
   uint64_t lookups = 200'000;
   int reps = 5;
+  // RocksDB's memtables and tables; its base level is
+  // kRocksDbL0CompactionTrigger of them (rocksdb_tree.h). Smaller tables make
+  // a deeper tree of the same keys.
+  size_t rocksdb_table_bytes = kDefaultRocksDbTableBytes;
+  // Also times absent-key lookups in each RocksDB database reopened with
+  // direct reads and a block cache that holds only the filters and indexes
+  // (DirectReadFigures).
+  bool direct_reads = false;
   std::string dir;  // parent of the databases; each is removed after its run
 };
 
@@ -36,6 +47,26 @@ struct LookupFigures {
   double data_reads_per_lookup = 0;
   uint64_t found = 0;    // keys found, over all repetitions
   uint64_t lookups = 0;  // over all repetitions
+};
+
+// Absent-key lookups in a RocksDB database reopened as one whose data
+// outgrows memory: use_direct_reads, so that no data block comes from the
+// operating system's page cache, and an LRU block cache that holds every
+// filter and index block (cache_index_and_filter_blocks, at high priority,
+// L0's pinned) and no data block (lookups do not fill it). Every data block a
+// false positive needs is a read of the device.
+struct DirectReadFigures {
+  // False when the directory's file system refused O_DIRECT: the database
+  // was reopened with the same cache but buffered reads, so data blocks came
+  // from the page cache (the report says so).
+  bool direct = false;
+  std::string refused;  // RocksDB's message when direct is false
+  uint64_t block_cache_bytes = 0;
+  uint64_t data_bytes = 0;  // every table's data blocks, as stored
+  LookupFigures absent;
+  // Filter and index blocks not found in the block cache, per absent lookup:
+  // 0 when the cache holds them all, as the mode intends.
+  double metadata_misses_per_lookup = 0;
 };
 
 // The states of a tree lookups are timed in. Settled: every flush and
@@ -66,6 +97,7 @@ struct DbResult {
   std::vector<double> bits_per_key_per_level;  // RocksDB: filter bits / keys
   LookupFigures absent;
   LookupFigures present;
+  std::optional<DirectReadFigures> direct;  // RocksDB, with --direct_reads
 };
 
 // Progress lines for stderr.

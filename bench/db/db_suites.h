@@ -5,6 +5,7 @@
 #ifndef SSTFILTER_BENCH_DB_DB_SUITES_H_
 #define SSTFILTER_BENCH_DB_DB_SUITES_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -16,6 +17,9 @@
 namespace sstfilter {
 namespace bench {
 
+// RocksDB's memtables and tables unless a suite says otherwise.
+constexpr size_t kDefaultRocksDbTableBytes = 1 << 20;
+
 struct DbSuite {
   const char* name;
   uint64_t keys;  // in each database of the point lookups
@@ -25,13 +29,23 @@ struct DbSuite {
   // Wall time of a run of every configuration with the default lookups and
   // reps on a 2-core machine, as a rule of thumb (the machine's speed drifts).
   const char* duration;
+  // Point lookups of each kind per repetition, unless --lookups says.
+  uint64_t lookups;
+  // RocksDB's memtables and tables in the point section (DbShape).
+  size_t rocksdb_table_bytes;
+  // Whether the point section also times lookups with direct reads
+  // (DbShape::direct_reads) unless --direct_reads says.
+  bool direct_reads;
 };
 
 // The suite a run without --suite takes.
 constexpr char kDefaultDbSuite[] = "headline";
 
-// headline, full.
+// headline, full, deep.
 const std::vector<DbSuite>& AllDbSuites();
+
+// The named suite; an unknown name is an InvalidArgumentError naming --suite.
+absl::StatusOr<DbSuite> FindDbSuite(absl::string_view suite);
 
 // Keys per database: `keys` when given, else the named suite's. An unknown
 // suite or a count of 0 is an InvalidArgumentError naming the flag.

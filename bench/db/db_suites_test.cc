@@ -25,6 +25,22 @@ TEST(DbSuitesTest, HeadlineIsSmallerThanFull) {
 
 // The partitioned-filter and prefix-seek sections build fewer keys, so that
 // they add a fraction of the point lookups' time.
+TEST(DbSuitesTest, DeepIsFullInSmallerTablesWithDirectReads) {
+  const absl::StatusOr<DbSuite> full = FindDbSuite("full");
+  const absl::StatusOr<DbSuite> deep = FindDbSuite("deep");
+  const absl::StatusOr<DbSuite> headline = FindDbSuite(kDefaultDbSuite);
+  ASSERT_TRUE(full.ok() && deep.ok() && headline.ok());
+  EXPECT_EQ(deep->keys, full->keys);
+  EXPECT_LT(deep->rocksdb_table_bytes, full->rocksdb_table_bytes);
+  EXPECT_EQ(full->rocksdb_table_bytes, kDefaultRocksDbTableBytes);
+  EXPECT_EQ(headline->rocksdb_table_bytes, kDefaultRocksDbTableBytes);
+  EXPECT_TRUE(full->direct_reads);
+  EXPECT_TRUE(deep->direct_reads);
+  EXPECT_FALSE(headline->direct_reads);
+  EXPECT_LE(headline->lookups, full->lookups);
+  EXPECT_FALSE(FindDbSuite("shallow").ok());
+}
+
 TEST(DbSuitesTest, SectionsTakeFewerKeysThanThePointLookups) {
   for (const DbSuite& suite : AllDbSuites()) {
     SCOPED_TRACE(suite.name);
@@ -50,7 +66,7 @@ TEST(DbSuitesTest, BadValuesAreOneLineErrorsNamingTheFlag) {
   EXPECT_EQ(unknown.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(unknown.status().message(),
             "--suite=fast: unknown suite 'fast' (the suites are headline, "
-            "full)");
+            "full, deep)");
   absl::StatusOr<uint64_t> none = DbKeys("full", 0);
   ASSERT_FALSE(none.ok());
   EXPECT_EQ(std::string(none.status().message()).rfind("--keys=0: ", 0), 0u);

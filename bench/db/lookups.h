@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "bench/db/db_store.h"
 
@@ -40,6 +41,21 @@ class OpenDb {
     (void)shape;
     return absl::UnimplementedError("only the settled tree");
   }
+  // Reopens the database as DirectReadFigures describes, filling in
+  // everything but the lookup figures; ReopenBuffered reopens it as it was
+  // built to be read. Stores without that mode return UnimplementedError.
+  virtual absl::StatusOr<DirectReadFigures> ReopenWithDirectReads(
+      const DbShape& shape) {
+    (void)shape;
+    return absl::UnimplementedError("no direct reads");
+  }
+  virtual absl::Status ReopenBuffered(const DbShape& shape) {
+    (void)shape;
+    return absl::UnimplementedError("no direct reads");
+  }
+  // The store's running count of filter and index blocks read from table
+  // files (0 where they never are).
+  virtual uint64_t MetadataReads() { return 0; }
   // What was built: everything but the lookup figures.
   DbResult result;
 };

@@ -32,7 +32,7 @@ rocksdb::Options MakeOptions(const RocksDbConfig& config,
   table.cache_index_and_filter_blocks = true;
   table.pin_top_level_index_and_filter = true;
   table.block_cache = rocksdb::NewLRUCache(block_cache_bytes);
-  return RocksDbTreeOptions(table);
+  return RocksDbTreeOptions(table, kDefaultRocksDbTableBytes);
 }
 
 class PartitionedDb final : public SectionDb {

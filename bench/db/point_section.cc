@@ -10,6 +10,7 @@
 #include "bench/db/leveldb_store.h"
 #include "bench/db/lookups.h"
 #include "bench/db/rocksdb_store.h"
+#include "bench/keys.h"
 
 namespace sstfilter {
 namespace bench {
@@ -49,28 +50,117 @@ std::vector<DbResult> Measure(const DbShape& shape, const Progress& progress,
 
 }  // namespace
 
+namespace {
+
+// Lookups of present keys each database must find in its direct-read mode
+// before it is timed, and their draws (lookups.h), past the warm-up's.
+constexpr uint64_t kDirectCheckedPresentKeys = 1'000;
+constexpr uint64_t kDirectCheckDrawBase = 60'000'000'000;
+
+// Reopens every database that can with direct reads (ReopenWithDirectReads),
+// checks that present keys are found, times absent lookups as Measure does
+// and stores the figures in each one's result; then reopens it buffered.
+absl::Status MeasureDirect(const DbShape& shape, const Progress& progress,
+                           const std::vector<OpenDb*>& all) {
+  std::vector<OpenDb*> dbs;
+  for (OpenDb* db : all) {
+    absl::StatusOr<DirectReadFigures> figures =
+        db->ReopenWithDirectReads(shape);
+    if (absl::IsUnimplemented(figures.status())) continue;
+    if (!figures.ok()) return figures.status();
+    if (!figures->direct) {
+      progress(absl::StrFormat("%s: direct reads refused (%s); buffered reads",
+                               db->result.config, figures->refused));
+    }
+    db->result.direct = *std::move(figures);
+    dbs.push_back(db);
+  }
+  if (dbs.empty()) return absl::OkStatus();
+  progress(absl::StrFormat("%d databases with direct reads, %s", dbs.size(),
+                           dbs[0]->result.tree));
+  char key[kMaxKeyBytes];
+  const QueryMaker present = Random16Query(LookupKind::kPresent);
+  for (OpenDb* db : dbs) {
+    for (uint64_t i = 0; i < kDirectCheckedPresentKeys; ++i) {
+      const size_t len = present(kDirectCheckDrawBase + i, shape.keys, key);
+      if (!db->Lookup(absl::string_view(key, len))) {
+        return absl::DataLossError(
+            absl::StrFormat("%s: present key %d not found with direct reads",
+                            db->result.config, i));
+      }
+    }
+    WarmUp(LookupKind::kAbsent, shape, db);
+  }
+  std::vector<std::vector<RepFigures>> absent(dbs.size());
+  std::vector<uint64_t> metadata_before;
+  for (OpenDb* db : dbs) metadata_before.push_back(db->MetadataReads());
+  for (int rep = 0; rep < shape.reps; ++rep) {
+    for (size_t i = 0; i < dbs.size(); ++i) {
+      absent[i].push_back(TimeRep(LookupKind::kAbsent, rep, shape, dbs[i]));
+    }
+  }
+  for (size_t i = 0; i < dbs.size(); ++i) {
+    DirectReadFigures& figures = *dbs[i]->result.direct;
+    figures.absent = Summarize(absent[i], shape.lookups);
+    figures.metadata_misses_per_lookup =
+        static_cast<double>(dbs[i]->MetadataReads() - metadata_before[i]) /
+        static_cast<double>(figures.absent.lookups);
+    absl::Status status = dbs[i]->ReopenBuffered(shape);
+    if (!status.ok()) return status;
+  }
+  return absl::OkStatus();
+}
+
+// The point section's measurements of dbs in their current tree: direct
+// reads first when asked for (they reopen each database), then Measure.
+absl::StatusOr<std::vector<DbResult>> MeasureTree(
+    const DbShape& shape, const Progress& progress,
+    const std::vector<OpenDb*>& dbs) {
+  for (OpenDb* db : dbs) db->result.direct.reset();
+  if (shape.direct_reads) {
+    absl::Status status = MeasureDirect(shape, progress, dbs);
+    if (!status.ok()) return status;
+  }
+  return Measure(shape, progress, dbs);
+}
+
+}  // namespace
+
 absl::StatusOr<std::vector<DbResult>> RunPointSection(
     const DbConfigs& configs, const StoreWanted& wants_store,
     const ConfigWanted& wants, const DbShape& shape, const Progress& progress) {
   std::vector<std::unique_ptr<OpenDb>> dbs;
   if (wants_store("rocksdb")) {
-    // An index: dbs grows, so a pointer into it would not stay valid.
-    std::optional<size_t> uniform;
+    const std::vector<SizedRocksDbConfig> sized = SizedRocksDbConfigs();
+    const auto sized_config = [&](const std::string& name) {
+      const SizedRocksDbConfig* found = nullptr;
+      for (const SizedRocksDbConfig& s : sized) {
+        if (s.name == name) found = &s;
+      }
+      return found;
+    };
+    // A configuration runs when wanted, or when a wanted one is sized from
+    // its database.
+    const auto needed = [&](const std::string& name) {
+      if (wants(name)) return true;
+      for (const SizedRocksDbConfig& s : sized) {
+        if (s.base == name && wants(s.name)) return true;
+      }
+      return false;
+    };
     for (const RocksDbConfig& listed : configs.rocksdb) {
-      const bool per_level = listed.name == kPerLevelConfig;
-      // The per-level policy needs the uniform run's tree: it runs it too.
-      const bool needed =
-          wants(listed.name) ||
-          (listed.name == kUniformConfig && wants(kPerLevelConfig));
-      if (!needed) continue;
+      if (!needed(listed.name)) continue;
       RocksDbConfig config = listed;
-      if (per_level) {
-        if (!uniform.has_value()) {
-          return absl::InternalError(absl::StrCat(
-              kPerLevelConfig, " needs ", kUniformConfig, " built first"));
+      if (const SizedRocksDbConfig* s = sized_config(listed.name)) {
+        const OpenDb* base = nullptr;
+        for (const auto& db : dbs) {
+          if (db->result.config == s->base) base = db.get();
         }
-        absl::StatusOr<RocksDbConfig> made =
-            MakePerLevelConfig(dbs[*uniform]->result, shape.value_bytes);
+        if (base == nullptr) {
+          return absl::InternalError(
+              absl::StrCat(s->name, " needs ", s->base, " built first"));
+        }
+        absl::StatusOr<RocksDbConfig> made = s->make(base->result, shape);
         if (!made.ok()) return made.status();
         config = *std::move(made);
       }
@@ -78,7 +168,6 @@ absl::StatusOr<std::vector<DbResult>> RunPointSection(
           BuildRocksDb(config, shape, progress);
       if (!db.ok()) return db.status();
       dbs.push_back(*std::move(db));
-      if (listed.name == kUniformConfig) uniform = dbs.size() - 1;
     }
   }
   if (wants_store("leveldb")) {
@@ -92,7 +181,11 @@ absl::StatusOr<std::vector<DbResult>> RunPointSection(
   }
   if (dbs.empty()) return std::vector<DbResult>();
 
-  std::vector<DbResult> results = Measure(shape, progress, dbs);
+  std::vector<OpenDb*> all;
+  for (const auto& db : dbs) all.push_back(db.get());
+  absl::StatusOr<std::vector<DbResult>> results =
+      MeasureTree(shape, progress, all);
+  if (!results.ok()) return results.status();
   // Then the same databases as a store taking writes has them: L0 holds
   // recent flushes, each one more run a lookup consults.
   std::vector<OpenDb*> flushed;
@@ -105,9 +198,10 @@ absl::StatusOr<std::vector<DbResult>> RunPointSection(
   if (!flushed.empty()) {
     progress(absl::StrFormat("%d databases with %s", flushed.size(),
                              kRecentFlushesTree));
-    for (DbResult& result : Measure(shape, progress, flushed)) {
-      results.push_back(std::move(result));
-    }
+    absl::StatusOr<std::vector<DbResult>> more =
+        MeasureTree(shape, progress, flushed);
+    if (!more.ok()) return more.status();
+    for (DbResult& result : *more) results->push_back(std::move(result));
   }
   return results;  // closing dbs removes every database
 }

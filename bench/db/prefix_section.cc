@@ -30,7 +30,8 @@ rocksdb::Options MakeOptions(const PrefixConfig& config) {
   rocksdb::BlockBasedTableOptions table;
   table.filter_policy = config.config.policy;
   table.whole_key_filtering = config.holds != PrefixFilter::kPrefixes;
-  rocksdb::Options options = RocksDbTreeOptions(table);
+  rocksdb::Options options =
+      RocksDbTreeOptions(table, kDefaultRocksDbTableBytes);
   options.prefix_extractor.reset(
       rocksdb::NewFixedPrefixTransform(kPrefixBytes));
   return options;

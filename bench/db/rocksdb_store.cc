@@ -1,5 +1,6 @@
 #include "bench/db/rocksdb_store.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "absl/status/status.h"
@@ -29,17 +30,46 @@ constexpr uint64_t kFillStepKeys = 100;
 // 32 bytes filled kFullMemtable of a 1 MB memtable.
 constexpr size_t kMemtableEntryOverheadBytes = 35;
 
-rocksdb::Options MakeOptions(const RocksDbConfig& config) {
+// DirectReadFigures' block cache: this many times the filter and index bytes
+// stored, and at least kMinDirectCacheBytes, since the cache charges a block's
+// allocation (aligned for direct reads), not its bytes in the file. One shard,
+// so that no shard overflows while the others have room; all of it the
+// high-priority pool, since filter and index blocks are all it holds.
+constexpr uint64_t kDirectCacheMetadataRatio = 2;
+constexpr uint64_t kMinDirectCacheBytes = 256 << 10;
+constexpr double kDirectHighPriPoolRatio = 1.0;
+
+rocksdb::Options MakeOptions(const RocksDbConfig& config,
+                             const DbShape& shape) {
   rocksdb::BlockBasedTableOptions table;
   table.filter_policy = config.policy;
   table.block_cache = rocksdb::NewLRUCache(kBlockCacheBytes);
-  return RocksDbTreeOptions(table);
+  return RocksDbTreeOptions(table, shape.rocksdb_table_bytes);
+}
+
+rocksdb::Options DirectReadOptions(const RocksDbConfig& config,
+                                   const DbShape& shape, uint64_t cache_bytes,
+                                   bool direct) {
+  rocksdb::BlockBasedTableOptions table;
+  table.filter_policy = config.policy;
+  table.cache_index_and_filter_blocks = true;
+  table.cache_index_and_filter_blocks_with_high_priority = true;
+  table.pin_l0_filter_and_index_blocks_in_cache = true;
+  rocksdb::LRUCacheOptions cache;
+  cache.capacity = cache_bytes;
+  cache.num_shard_bits = 0;
+  cache.high_pri_pool_ratio = kDirectHighPriPoolRatio;
+  table.block_cache = rocksdb::NewLRUCache(cache);
+  rocksdb::Options options =
+      RocksDbTreeOptions(table, shape.rocksdb_table_bytes);
+  options.use_direct_reads = direct;
+  return options;
 }
 
 class OpenRocksDb final : public OpenDb {
  public:
-  explicit OpenRocksDb(std::unique_ptr<RocksDbTree> tree)
-      : tree_(std::move(tree)) {}
+  OpenRocksDb(RocksDbConfig config, std::unique_ptr<RocksDbTree> tree)
+      : config_(std::move(config)), tree_(std::move(tree)) {}
 
   bool Lookup(absl::string_view key) override {
     rocksdb::ReadOptions read;
@@ -51,6 +81,36 @@ class OpenRocksDb final : public OpenDb {
   uint64_t DataReads() override {
     return tree_->Ticker(rocksdb::BLOCK_CACHE_DATA_MISS);
   }
+  uint64_t MetadataReads() override {
+    return tree_->Ticker(rocksdb::BLOCK_CACHE_FILTER_MISS) +
+           tree_->Ticker(rocksdb::BLOCK_CACHE_INDEX_MISS);
+  }
+
+  absl::StatusOr<DirectReadFigures> ReopenWithDirectReads(
+      const DbShape& shape) override {
+    const RocksDbTree::BlockBytes bytes = tree_->Bytes();
+    DirectReadFigures figures;
+    figures.data_bytes = bytes.data;
+    figures.block_cache_bytes =
+        std::max(kMinDirectCacheBytes,
+                 kDirectCacheMetadataRatio * bytes.filter_and_index);
+    figures.direct = true;
+    absl::Status status = tree_->Reopen(DirectReadOptions(
+        config_, shape, figures.block_cache_bytes, /*direct=*/true));
+    if (!status.ok()) {
+      // O_DIRECT refused (tmpfs, some overlays): the same cache, buffered.
+      figures.direct = false;
+      figures.refused = std::string(status.message());
+      status = tree_->Reopen(DirectReadOptions(
+          config_, shape, figures.block_cache_bytes, /*direct=*/false));
+    }
+    if (!status.ok()) return status;
+    return figures;
+  }
+
+  absl::Status ReopenBuffered(const DbShape& shape) override {
+    return tree_->Reopen(MakeOptions(config_, shape));
+  }
 
   absl::Status AddRecentFlushes(const DbShape& shape) override {
     rocksdb::DB* db = tree_->db();
@@ -59,7 +119,7 @@ class OpenRocksDb final : public OpenDb {
       // Fills the memtable to nearly its size, short of RocksDB's own flush
       // (which would split it across two tables), then flushes it.
       while (RocksDbIntProperty(db, "rocksdb.cur-size-active-mem-table") <
-             kRocksDbWriteBufferBytes * kFullMemtable) {
+             shape.rocksdb_table_bytes * kFullMemtable) {
         absl::Status status = WriteRocksDbKeys(
             db, Random16Key, next, kFillStepKeys, shape.value_bytes);
         if (!status.ok()) return status;
@@ -86,28 +146,30 @@ class OpenRocksDb final : public OpenDb {
   }
 
  private:
+  const RocksDbConfig config_;
   const std::unique_ptr<RocksDbTree> tree_;
   std::string value_;
 };
 
 }  // namespace
 
-uint64_t RocksDbKeysPerFlush(size_t value_bytes) {
+uint64_t RocksDbKeysPerFlush(const DbShape& shape) {
   return static_cast<uint64_t>(
-      kRocksDbWriteBufferBytes * kFullMemtable /
-      static_cast<double>(16 + value_bytes + kMemtableEntryOverheadBytes));
+      static_cast<double>(shape.rocksdb_table_bytes) * kFullMemtable /
+      static_cast<double>(16 + shape.value_bytes +
+                          kMemtableEntryOverheadBytes));
 }
 
 absl::StatusOr<std::unique_ptr<OpenDb>> BuildRocksDb(
     const RocksDbConfig& config, const DbShape& shape,
     const Progress& progress) {
   DbResult result;
-  absl::StatusOr<std::unique_ptr<RocksDbTree>> tree =
-      RocksDbTree::Build({config.name, config.filter, Random16Key,
-                          MakeOptions(config), MakeOptions(config)},
-                         shape, progress, &result);
+  absl::StatusOr<std::unique_ptr<RocksDbTree>> tree = RocksDbTree::Build(
+      {config.name, config.filter, Random16Key, MakeOptions(config, shape),
+       MakeOptions(config, shape)},
+      shape, progress, &result);
   if (!tree.ok()) return tree.status();
-  auto db = std::make_unique<OpenRocksDb>(*std::move(tree));
+  auto db = std::make_unique<OpenRocksDb>(config, *std::move(tree));
   db->result = std::move(result);
   return db;
 }

@@ -26,7 +26,7 @@ struct RocksDbConfig {
 // takes writes, on average (0 to kRocksDbL0CompactionTrigger - 1), of about
 // one memtable each.
 constexpr int kRocksDbRecentFlushes = 2;
-uint64_t RocksDbKeysPerFlush(size_t value_bytes);
+uint64_t RocksDbKeysPerFlush(const DbShape& shape);
 
 // Builds one database under shape.dir, waits for its compactions and
 // reopens it. The database is removed when the OpenDb goes.

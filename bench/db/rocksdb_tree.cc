@@ -55,15 +55,15 @@ absl::Status WriteAndSettle(const RocksDbTreeSpec& spec, const DbShape& shape,
 }  // namespace
 
 rocksdb::Options RocksDbTreeOptions(
-    const rocksdb::BlockBasedTableOptions& table) {
+    const rocksdb::BlockBasedTableOptions& table, size_t table_bytes) {
   rocksdb::Options options;
   options.create_if_missing = true;
   options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
   options.num_levels = kRocksDbNumLevels;
-  options.write_buffer_size = kRocksDbWriteBufferBytes;
-  options.target_file_size_base = kRocksDbWriteBufferBytes;
+  options.write_buffer_size = table_bytes;
+  options.target_file_size_base = table_bytes;
   options.level0_file_num_compaction_trigger = kRocksDbL0CompactionTrigger;
-  options.max_bytes_for_level_base = kRocksDbBaseLevelBytes;
+  options.max_bytes_for_level_base = kRocksDbL0CompactionTrigger * table_bytes;
   options.max_bytes_for_level_multiplier = kRocksDbFanOut;
   // Levels sized from the last one up (RocksDB's recommended setting): the
   // last level holds most keys from the start, and compactions into it merge
@@ -153,13 +153,37 @@ RocksDbTree::RocksDbTree(std::string path, rocksdb::Options options,
       db_(std::move(db)) {}
 
 RocksDbTree::~RocksDbTree() {
-  db_->Close();
+  if (db_ != nullptr) db_->Close();
   db_.reset();
   rocksdb::DestroyDB(path_, rocksdb::Options());
 }
 
 uint64_t RocksDbTree::Ticker(rocksdb::Tickers ticker) const {
   return options_.statistics->getTickerCount(ticker);
+}
+
+absl::Status RocksDbTree::Reopen(rocksdb::Options options) {
+  absl::Status status = FromRocksDb(db_->Close(), "close");
+  db_.reset();
+  if (!status.ok()) return status;
+  rocksdb::DB* raw = nullptr;
+  status = FromRocksDb(rocksdb::DB::Open(options, path_, &raw), "reopen");
+  if (!status.ok()) return status;
+  db_.reset(raw);
+  options_ = std::move(options);
+  return absl::OkStatus();
+}
+
+RocksDbTree::BlockBytes RocksDbTree::Bytes() const {
+  rocksdb::TablePropertiesCollection tables;
+  db_->GetPropertiesOfAllTables(&tables);
+  BlockBytes bytes;
+  for (const auto& entry : tables) {
+    bytes.data += entry.second->data_size;
+    bytes.filter_and_index +=
+        entry.second->filter_size + entry.second->index_size;
+  }
+  return bytes;
 }
 
 // The tables' properties (keyed by path) joined with the levels' file lists.

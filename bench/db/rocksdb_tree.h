@@ -24,18 +24,16 @@
 namespace sstfilter {
 namespace bench {
 
-// The tree's shape: 1 MB memtables and tables, levels a 10x fan-out apart
-// sized from the last one up, so that 10^7 keys (about 250 MB of tables) fill
-// the last three of 7 levels. L0 is compacted when it holds 4 tables
-// (RocksDB's default level0_file_num_compaction_trigger) into a base level of
-// at most that size, the proportion of RocksDB's defaults (64 MB memtables,
-// 256 MB base level): a smaller base level would have RocksDB compact L0 by
-// its size after a single flush.
+// The tree's shape: memtables and tables of DbShape::rocksdb_table_bytes
+// (1 MB by default), levels a 10x fan-out apart sized from the last one up, so
+// that 10^7 keys (about 250 MB of tables) fill the last three of 7 levels. L0
+// is compacted when it holds 4 tables (RocksDB's default
+// level0_file_num_compaction_trigger) into a base level of at most that size,
+// the proportion of RocksDB's defaults (64 MB memtables, 256 MB base level): a
+// smaller base level would have RocksDB compact L0 by its size after a single
+// flush. Tables of 256 KB put the same keys in four levels below L0.
 constexpr int kRocksDbNumLevels = 7;
-constexpr size_t kRocksDbWriteBufferBytes = 1 << 20;  // also each table's size
 constexpr int kRocksDbL0CompactionTrigger = 4;
-constexpr uint64_t kRocksDbBaseLevelBytes =
-    kRocksDbL0CompactionTrigger * kRocksDbWriteBufferBytes;
 constexpr int kRocksDbFanOut = 10;
 
 // Writes key `index` of a database's key set to buf (at least kMaxKeyBytes
@@ -43,10 +41,10 @@ constexpr int kRocksDbFanOut = 10;
 // keys.
 using KeyMaker = size_t (*)(uint64_t index, char* buf);
 
-// Options for the tree's shape, with statistics, and a block-based table
-// factory of `table`.
+// Options for the tree's shape with tables of table_bytes, with statistics,
+// and a block-based table factory of `table`.
 rocksdb::Options RocksDbTreeOptions(
-    const rocksdb::BlockBasedTableOptions& table);
+    const rocksdb::BlockBasedTableOptions& table, size_t table_bytes);
 
 // OK, or an InternalError of "what: RocksDB's message".
 absl::Status FromRocksDb(const rocksdb::Status& status, absl::string_view what);
@@ -107,12 +105,25 @@ class RocksDbTree {
   // table, from the tables' properties as they are now.
   void Describe(DbResult* result) const;
 
+  // Every table's bytes of data blocks, and of filter and index blocks.
+  struct BlockBytes {
+    uint64_t data = 0;
+    uint64_t filter_and_index = 0;
+  };
+  BlockBytes Bytes() const;
+
+  // Closes the database and opens it again with `options` (the tree's
+  // options as RocksDbTreeOptions gives them, with a Statistics object of
+  // their own). On an error the tree is closed and only the destructor may
+  // be called.
+  absl::Status Reopen(rocksdb::Options options);
+
  private:
   RocksDbTree(std::string path, rocksdb::Options options,
               std::unique_ptr<rocksdb::DB> db);
 
   const std::string path_;
-  const rocksdb::Options options_;
+  rocksdb::Options options_;
   std::unique_ptr<rocksdb::DB> db_;
 };
 
