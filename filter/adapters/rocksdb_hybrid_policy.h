@@ -49,10 +49,10 @@
 // policy falls back to Bloom. The rate is kept, so a fallback table takes the
 // native filter's bits at that rate, about half as many again as the
 // compact filter's: the allocation does not foresee fallbacks, and a cap
-// that most of the last level exceeds spends more than the budget. bloom_before_level keeps levels above it on the
-// native filter, for write paths that cannot afford the compact build where
-// tables live shortly, as RocksDB's NewRibbonFilterPolicy(bits,
-// bloom_before_level) does.
+// that most of the last level exceeds spends more than the budget.
+// bloom_before_level keeps levels above it on the native filter, for write
+// paths that cannot afford the compact build where tables live shortly, as
+// RocksDB's NewRibbonFilterPolicy(bits, bloom_before_level) does.
 //
 // RocksDB 7.8 only, as rocksdb_adapter.h explains. The policy is immutable
 // and thread-safe; it owns everything it uses.

@@ -10,11 +10,10 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "filter/adapters/level_policy.h"
 #include "filter/adapters/rocksdb_adapter.h"
 #include "filter/bloom/bloom.h"
 #include "filter/filter_policy.h"
-#include "filter/rocksdb/rocksdb_filter_bits.h"
-#include "rocksdb/advanced_options.h"
 
 namespace sstfilter {
 namespace {
@@ -32,47 +31,6 @@ absl::StatusOr<RocksDbPolicyPtr> NativeAt(double bits_per_key) {
   if (!policy.ok()) return policy.status();
   return AsRocksDbFilterPolicy(std::move(*policy));
 }
-
-class PerLevelPolicy final : public rocksdb::FilterPolicy {
- public:
-  PerLevelPolicy(std::vector<RocksDbPolicyPtr> levels,
-                 RocksDbPolicyPtr unknown_level, RocksDbPolicyPtr reader)
-      : levels_(std::move(levels)),
-        unknown_level_(std::move(unknown_level)),
-        reader_(std::move(reader)) {}
-
-  const char* Name() const override { return reader_->Name(); }
-  const char* CompatibilityName() const override {
-    return reader_->CompatibilityName();
-  }
-
-  rocksdb::FilterBitsBuilder* GetBuilderWithContext(
-      const rocksdb::FilterBuildingContext& context) const override {
-    const rocksdb::FilterPolicy* chosen = ForContext(context);
-    return chosen == nullptr ? nullptr : chosen->GetBuilderWithContext(context);
-  }
-
-  rocksdb::FilterBitsReader* GetFilterBitsReader(
-      const rocksdb::Slice& contents) const override {
-    return reader_->GetFilterBitsReader(contents);
-  }
-
- private:
-  const rocksdb::FilterPolicy* ForContext(
-      const rocksdb::FilterBuildingContext& context) const {
-    if (context.compaction_style != rocksdb::kCompactionStyleLevel ||
-        context.level_at_creation < 0) {
-      return unknown_level_.get();
-    }
-    const size_t level = std::min(
-        static_cast<size_t>(context.level_at_creation), levels_.size() - 1);
-    return levels_[level].get();
-  }
-
-  const std::vector<RocksDbPolicyPtr> levels_;  // null: no filter
-  const RocksDbPolicyPtr unknown_level_;        // null: no filter
-  const RocksDbPolicyPtr reader_;
-};
 
 }  // namespace
 
@@ -96,8 +54,8 @@ NewRocksDbPerLevelFilterPolicy(absl::Span<const TreeLevel> tree,
   if (!unknown_level.ok()) return unknown_level.status();
   absl::StatusOr<RocksDbPolicyPtr> reader = NativeAt(kReaderBitsPerKey);
   if (!reader.ok()) return reader.status();
-  return std::make_shared<const PerLevelPolicy>(
-      std::move(levels), *std::move(unknown_level), *std::move(reader));
+  return NewLevelPolicy(std::move(levels), *std::move(unknown_level),
+                        *std::move(reader));
 }
 
 }  // namespace sstfilter
