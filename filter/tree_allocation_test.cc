@@ -151,8 +151,8 @@ TEST(TreeAllocationTest, BeatsMonkeyWithOneFamily) {
       AllocateFilterBits(*tree, 10, NativeBloomCost());
   ASSERT_TRUE(hybrid.ok() && monkey.ok());
   for (size_t i = 0; i < tree->size(); ++i) {
-    std::printf("L%zu: %s, fpp %.3g, %.2f bits/key (Monkey, native: %.2f)\n",
-                i, FilterFamilyName(hybrid->levels[i].family),
+    std::printf("L%zu: %s, fpp %.3g, %.2f bits/key (Monkey, native: %.2f)\n", i,
+                FilterFamilyName(hybrid->levels[i].family),
                 hybrid->levels[i].fpp, hybrid->levels[i].bits_per_key,
                 monkey->levels[i].bits_per_key);
   }

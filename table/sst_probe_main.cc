@@ -199,7 +199,7 @@ int Main(int argc, char** argv) {
   const bool stats_only = absl::GetFlag(FLAGS_stats);
   if (args.size() < 2 || (args.size() < 3 && !stats_only)) {
     std::cerr << "usage: sst_probe [--stats] [--format=text|json] [--hex] "
-                 "FILE KEY... (--help for more)\n";
+                 "[--prefix] FILE KEY... (--help for more)\n";
     return kExitUsage;
   }
   const std::string path = args[1];
