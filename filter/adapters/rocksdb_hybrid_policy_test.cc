@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "filter/adapters/build_in_context.h"
 #include "filter/rocksdb/rocksdb_filter_bits.h"
 #include "gtest/gtest.h"
 #include "rocksdb/advanced_options.h"
@@ -31,35 +32,12 @@ uint8_t MarkerOf(FilterFamily family) {
                                             : 0;
 }
 
-struct Built {
-  bool has_filter = false;
-  std::string filter;
-  uint8_t marker() const {
-    return filter.size() < 2 ? 0
-                             : static_cast<uint8_t>(filter[filter.size() - 2]);
-  }
-};
+using test::BuildAt;
+using test::Built;
 
-Built BuildAt(const rocksdb::FilterPolicy& policy, int level,
-              const std::vector<std::string>& keys,
-              rocksdb::TableFileCreationReason reason =
-                  rocksdb::TableFileCreationReason::kCompaction,
-              rocksdb::CompactionStyle style = rocksdb::kCompactionStyleLevel) {
-  rocksdb::BlockBasedTableOptions table_options;
-  rocksdb::FilterBuildingContext context(table_options);
-  context.compaction_style = style;
-  context.num_levels = 7;
-  context.level_at_creation = level;
-  context.reason = reason;
-  std::unique_ptr<rocksdb::FilterBitsBuilder> builder(
-      policy.GetBuilderWithContext(context));
-  Built built;
-  if (builder == nullptr) return built;
-  built.has_filter = true;
-  for (const std::string& key : keys) builder->AddKey(key);
-  std::unique_ptr<const char[]> buf;
-  built.filter = builder->Finish(&buf).ToString();
-  return built;
+uint8_t Marker(const Built& built) {
+  const std::string& f = built.filter;
+  return f.size() < 2 ? 0 : static_cast<uint8_t>(f[f.size() - 2]);
 }
 
 class HybridPolicyTest : public testing::Test {
@@ -91,7 +69,7 @@ TEST_F(HybridPolicyTest, EachLevelGetsItsFamily) {
     const LevelChoice& choice = allocation_.levels[level];
     const Built built = BuildAt(*policy_, level, keys_);
     ASSERT_TRUE(built.has_filter) << level;
-    EXPECT_EQ(built.marker(), MarkerOf(choice.family)) << "L" << level;
+    EXPECT_EQ(Marker(built), MarkerOf(choice.family)) << "L" << level;
     if (level < options_.bloom_before_level) {
       EXPECT_EQ(choice.family, FilterFamily::kNative) << level;
     }
@@ -112,22 +90,18 @@ TEST_F(HybridPolicyTest, EachLevelGetsItsFamily) {
 
 TEST_F(HybridPolicyTest, FlushesAndUnknownLevels) {
   // A flush builds L0's filter whatever level it reports.
-  EXPECT_EQ(
-      BuildAt(*policy_, 3, keys_, rocksdb::TableFileCreationReason::kFlush)
-          .filter,
-      BuildAt(*policy_, 0, keys_).filter);
+  EXPECT_EQ(BuildAt(*policy_, 3, keys_, rocksdb::kCompactionStyleLevel,
+                    rocksdb::TableFileCreationReason::kFlush)
+                .filter,
+            BuildAt(*policy_, 0, keys_).filter);
   // Unknown level, universal and FIFO: the last level's family at the budget.
   const FilterFamily last = allocation_.levels.back().family;
   for (const Built& built :
        {BuildAt(*policy_, -1, keys_),
-        BuildAt(*policy_, 2, keys_,
-                rocksdb::TableFileCreationReason::kCompaction,
-                rocksdb::kCompactionStyleUniversal),
-        BuildAt(*policy_, 2, keys_,
-                rocksdb::TableFileCreationReason::kCompaction,
-                rocksdb::kCompactionStyleFIFO)}) {
+        BuildAt(*policy_, 2, keys_, rocksdb::kCompactionStyleUniversal),
+        BuildAt(*policy_, 2, keys_, rocksdb::kCompactionStyleFIFO)}) {
     ASSERT_TRUE(built.has_filter);
-    EXPECT_EQ(built.marker(), MarkerOf(last));
+    EXPECT_EQ(Marker(built), MarkerOf(last));
     EXPECT_NEAR(8.0 * built.filter.size() / kKeys, 10, 0.3);
   }
 }

@@ -11,6 +11,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "filter/adapters/build_in_context.h"
 #include "filter/per_level_allocation.h"
 #include "filter/rocksdb/rocksdb_filter_bits.h"
 #include "gmock/gmock.h"
@@ -43,31 +44,8 @@ std::shared_ptr<const rocksdb::FilterPolicy> PerLevel(
   return policy.ok() ? *policy : nullptr;
 }
 
-struct Built {
-  bool has_filter = false;
-  std::string filter;
-};
-
-// Builds a filter of keys as RocksDB would for a table written at level (-1:
-// unknown) under style.
-Built BuildAt(const rocksdb::FilterPolicy& policy, int level,
-              const std::vector<std::string>& keys,
-              rocksdb::CompactionStyle style = rocksdb::kCompactionStyleLevel) {
-  rocksdb::BlockBasedTableOptions table_options;
-  rocksdb::FilterBuildingContext context(table_options);
-  context.compaction_style = style;
-  context.num_levels = 7;
-  context.level_at_creation = level;
-  std::unique_ptr<rocksdb::FilterBitsBuilder> builder(
-      policy.GetBuilderWithContext(context));
-  Built built;
-  if (builder == nullptr) return built;
-  built.has_filter = true;
-  for (const std::string& key : keys) builder->AddKey(key);
-  std::unique_ptr<const char[]> buf;
-  built.filter = builder->Finish(&buf).ToString();
-  return built;
-}
+using test::BuildAt;
+using test::Built;
 
 double BitsPerKey(const std::string& filter, size_t keys) {
   return 8.0 * static_cast<double>(filter.size()) / static_cast<double>(keys);
