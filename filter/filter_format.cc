@@ -7,6 +7,8 @@ void FilterReader::MayMatch(absl::Span<const absl::string_view> keys,
   for (size_t i = 0; i < keys.size(); ++i) results[i] = MayMatch(keys[i]);
 }
 
+absl::Status FilterReader::Corruption() const { return absl::OkStatus(); }
+
 bool FilterFormat::KeyMayMatch(absl::string_view key,
                                absl::string_view filter) const {
   return NewReader(filter)->MayMatch(key);

@@ -27,6 +27,7 @@
 #include <optional>
 #include <string>
 
+#include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 
@@ -57,6 +58,11 @@ class FilterReader {
   // matches nothing, 1 for one that matches everything (including unreadable
   // filters).
   virtual double ExpectedFpp() const = 0;
+
+  // OkStatus, or a DataLossError when the filter's bytes failed a check that
+  // its format stores (the CRC32C of sstfilter's version-2 formats); such a
+  // reader may match every key.
+  virtual absl::Status Corruption() const;
 };
 
 // What one filter's bytes say about it, for tools that describe a table's
@@ -67,6 +73,8 @@ struct FilterFacts {
   bool keys_estimated = false;
   std::optional<uint64_t> body_bits;  // the bits that hold keys
   std::optional<int> num_probes;      // Bloom formats: probes per key
+  // Formats that store a checksum of the filter: whether it matches.
+  std::optional<bool> checksum_ok;
 };
 
 // A filter format: its persisted name and its reader. Immutable.

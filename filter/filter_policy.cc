@@ -29,6 +29,18 @@ absl::Status ValidateFilterOptions(const FilterOptions& options) {
   return absl::OkStatus();
 }
 
+absl::Status ValidateCompatibleFilterOptions(const FilterOptions& options,
+                                             absl::string_view format) {
+  if (absl::Status status = ValidateFilterOptions(options); !status.ok())
+    return status;
+  if (options.self_checksum.value_or(false)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("FilterOptions: self_checksum = true, but ", format,
+                     " has no checksum field"));
+  }
+  return absl::OkStatus();
+}
+
 std::unique_ptr<FilterReader> FilterPolicy::NewReader(
     absl::string_view filter) const {
   return Format().NewReader(filter);

@@ -61,6 +61,16 @@ struct FilterOptions {
   // LevelDB's NewBloomFilterPolicy(bits_per_key) or RocksDB's
   // NewBloomFilterPolicy(bits_per_key).
   std::optional<double> bits_per_key;
+  // Whether each filter stores a CRC32C of its own bytes (format version 2 of
+  // sstfilter's own families, "sstfilter.LocalBloom2" and the like;
+  // filter/README.md). A reader then answers "may match" for a damaged filter
+  // even in a host that does not verify its block checksums (LevelDB unless
+  // paranoid_checks, RocksDB with verify_checksums = false), where a damaged
+  // version-1 filter can answer a wrong "no". Unset: on for sstfilter's own
+  // families. false: version 1, 6 or 7 bytes smaller per filter. The LevelDB-
+  // and RocksDB-compatible policies write the engines' bytes, which have no
+  // room for it: true is an InvalidArgumentError there.
+  std::optional<bool> self_checksum;
 
   static FilterOptions Fpp(double p) {
     FilterOptions options;
@@ -83,6 +93,12 @@ constexpr double kMinGuaranteedFpp = 1e-6;
 // InvalidArgumentError naming the offending value. Every policy factory checks
 // its options with this first.
 absl::Status ValidateFilterOptions(const FilterOptions& options);
+
+// ValidateFilterOptions, plus an InvalidArgumentError naming format when
+// self_checksum is true: for the policies whose format has no room for a
+// checksum (the engines' own formats, the in-memory filters).
+absl::Status ValidateCompatibleFilterOptions(const FilterOptions& options,
+                                             absl::string_view format);
 
 // Accumulates the keys of one filter. The sequence of calls must match the
 // regexp

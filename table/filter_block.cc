@@ -1,5 +1,6 @@
 #include "table/filter_block.h"
 
+#include "absl/strings/str_cat.h"
 #include "util/coding.h"
 
 namespace sstfilter {
@@ -20,6 +21,7 @@ class FullFilterBlockReader final : public FilterBlockReader {
   size_t NumFilters() const override { return 1; }
   absl::string_view Filter(size_t) const override { return contents_; }
   double ExpectedFpp() const override { return reader_->ExpectedFpp(); }
+  absl::Status Corruption() const override { return reader_->Corruption(); }
 
  private:
   const absl::string_view contents_;
@@ -32,20 +34,57 @@ class LevelDbFilterBlockReader final : public FilterBlockReader {
                            absl::string_view contents)
       : format_(format), contents_(contents) {
     const size_t n = contents.size();
-    if (n < kTrailerBytes) return;  // malformed: matches everything
+    if (n < kTrailerBytes) {
+      corruption_ =
+          Damage(absl::StrCat(n, " bytes, fewer than ", kTrailerBytes));
+      return;
+    }
     base_lg_ = static_cast<uint8_t>(contents[n - 1]);
+    if (base_lg_ != kLevelDbFilterBaseLg) {
+      corruption_ =
+          Damage(absl::StrCat("base_lg ", int{base_lg_}, ", LevelDB writes ",
+                              kLevelDbFilterBaseLg));
+      return;
+    }
     const uint64_t array_offset = DecodeFixed32(contents.data() + n - 5);
-    if (array_offset > n - kTrailerBytes) return;
+    if (array_offset > n - kTrailerBytes) {
+      corruption_ = Damage(absl::StrCat("offset array at ", array_offset,
+                                        " in a block of ", n, " bytes"));
+      return;
+    }
     array_offset_ = array_offset;
     num_filters_ = (n - kTrailerBytes - array_offset) / kOffsetBytes;
+    uint64_t previous = 0;
+    for (uint64_t i = 0; i < num_filters_; ++i) {
+      const uint64_t start =
+          DecodeFixed32(contents.data() + array_offset_ + kOffsetBytes * i);
+      if (start < previous || (i == 0 && start != 0)) {
+        corruption_ = Damage(absl::StrCat("filter ", i, " starts at ", start,
+                                          " after one at ", previous));
+        return;
+      }
+      previous = start;
+    }
     valid_ = true;
+    // Each filter whose format stores a checksum is verified once here, to
+    // report damage; queries stay safe without it (a checked format verifies
+    // before answering "no").
+    for (uint64_t i = 0; i < num_filters_ && corruption_.ok(); ++i) {
+      absl::string_view filter;
+      if (!FilterBounds(i, &filter)) {
+        corruption_ =
+            Damage(absl::StrCat("filter ", i, " ends past the offsets"));
+      } else if (!filter.empty()) {
+        corruption_ = format.NewReader(filter)->Corruption();
+      }
+    }
   }
 
   bool KeyMayMatch(absl::string_view key,
                    uint64_t data_block_offset) const override {
     // LevelDB shifts by base_lg as stored. A shift of 64 or more is
     // undefined there and never written; no range is known, so may match.
-    if (!valid_ || base_lg_ >= 64) return true;
+    if (!valid_) return true;
     const uint64_t index = data_block_offset >> base_lg_;
     if (index >= num_filters_) return true;  // errors are potential matches
     absl::string_view filter;
@@ -56,6 +95,7 @@ class LevelDbFilterBlockReader final : public FilterBlockReader {
 
   bool NeedsDataBlockOffset() const override { return true; }
   size_t NumFilters() const override { return valid_ ? num_filters_ : 0; }
+  absl::Status Corruption() const override { return corruption_; }
 
   absl::string_view Filter(size_t i) const override {
     absl::string_view filter;
@@ -91,8 +131,14 @@ class LevelDbFilterBlockReader final : public FilterBlockReader {
     return true;
   }
 
+  static absl::Status Damage(absl::string_view what) {
+    return absl::DataLossError(
+        absl::StrCat("LevelDB filter block: ", what, "; every key may match"));
+  }
+
   const FilterFormat& format_;
   const absl::string_view contents_;
+  absl::Status corruption_;
   bool valid_ = false;
   uint8_t base_lg_ = 0;
   uint64_t array_offset_ = 0;

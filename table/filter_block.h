@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "filter/filter_format.h"
@@ -113,6 +114,11 @@ class FilterBlockReader {
   // in bytes (a proxy for its share of the keys); 1 for a malformed block, 0
   // when every filter is empty.
   virtual double ExpectedFpp() const = 0;
+
+  // A DataLossError when the block's structure is inconsistent or a filter in
+  // it failed its own checksum (the reader then answers "may match" where the
+  // damage could have given a wrong "no"); OkStatus otherwise.
+  virtual absl::Status Corruption() const { return absl::OkStatus(); }
 };
 
 std::unique_ptr<FilterBlockReader> NewFullFilterBlockReader(
@@ -122,7 +128,11 @@ std::unique_ptr<FilterBlockReader> NewFullFilterBlockReader(
 // fit matches everything (LevelDB treats errors as potential matches); a
 // data_block_offset past the last filter, or a filter whose bounds are
 // inconsistent, matches; an empty filter matches nothing (its range holds no
-// keys).
+// keys). Stricter than LevelDB, since a damaged byte of the block's own
+// structure can send a key to another range's filter (or to an empty one,
+// which LevelDB answers "no" without asking the policy): a base_lg other than
+// the 11 LevelDB writes, or offsets that do not start at 0 and never
+// decrease, make the whole block match everything, with a Corruption().
 std::unique_ptr<FilterBlockReader> NewLevelDbFilterBlockReader(
     const FilterFormat& format, absl::string_view contents);
 

@@ -281,6 +281,8 @@ absl::Status TableFilter::Loader::LoadFilter(const FilterLocation& location,
     table_->filter_block_ = NewLevelDbFilterBlockReader(*format, held);
   }
   table_->info_.num_filters = table_->filter_block_->NumFilters();
+  if (absl::Status damage = table_->filter_block_->Corruption(); !damage.ok())
+    table_->RecordCorruption(damage);
   return absl::OkStatus();
 }
 
@@ -437,6 +439,10 @@ void TableFilter::KeepPartition(size_t i, absl::string_view raw) const {
     partition.size = contents->size();
     partition.reader = format_->NewReader(
         absl::string_view(partition.bytes.get(), partition.size));
+    if (absl::Status damage = partition.reader->Corruption(); !damage.ok()) {
+      RecordCorruption(absl::DataLossError(
+          absl::StrCat("filter partition ", i, ": ", damage.message())));
+    }
   }
   partition.loaded.store(true, std::memory_order_release);
 }

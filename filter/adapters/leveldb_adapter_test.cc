@@ -47,7 +47,7 @@ std::vector<std::string> Keys(size_t n, uint64_t seed) {
 
 TEST(LevelDbAdapterTest, KeepsTheName) {
   EXPECT_STREQ(AsLevelDbFilterPolicy(Native())->Name(),
-               "sstfilter.LocalBloom1");
+               "sstfilter.LocalBloom2");
   EXPECT_STREQ(AsLevelDbFilterPolicy(LevelDbCompatible())->Name(),
                kLevelDbBloomName);
 }
@@ -129,7 +129,7 @@ TEST(LevelDbAdapterTest, OwnsThePolicy) {
   std::string filter;
   adapted->CreateFilter(&key, 1, &filter);
   EXPECT_TRUE(adapted->KeyMayMatch(key, filter));
-  EXPECT_STREQ(adapted->Name(), "sstfilter.LocalBloom1");
+  EXPECT_STREQ(adapted->Name(), "sstfilter.LocalBloom2");
 }
 
 }  // namespace

@@ -66,8 +66,8 @@ std::string CreateFilter(const FilterPolicy& policy,
 TEST(AsRocksDbFilterPolicyTest, NamesAreThePolicysName) {
   const std::shared_ptr<const rocksdb::FilterPolicy> native =
       AsRocksDbFilterPolicy(Native(10));
-  EXPECT_STREQ(native->Name(), "sstfilter.LocalBloom1");
-  EXPECT_STREQ(native->CompatibilityName(), "sstfilter.LocalBloom1");
+  EXPECT_STREQ(native->Name(), "sstfilter.LocalBloom2");
+  EXPECT_STREQ(native->CompatibilityName(), "sstfilter.LocalBloom2");
 
   absl::StatusOr<std::unique_ptr<const FilterPolicy>> leveldb =
       NewLevelDbBloomPolicy(FilterOptions::BitsPerKey(10));
@@ -143,8 +143,8 @@ TEST(AsRocksDbFilterPolicyTest, ApproximateNumEntriesFitsTheBytes) {
     EXPECT_EQ(builder->ApproximateNumEntries(4), 0u);  // the trailer alone
     for (size_t bytes : {64, 4096, 1 << 18}) {
       const size_t n = builder->ApproximateNumEntries(bytes);
-      // At most 16 bytes go to the trailer.
-      EXPECT_GE(static_cast<double>(n), (bytes - 16) * 8 / bits_per_key - 1)
+      // At most 23 bytes go to the trailers: version 1's 16, the CRC's 7.
+      EXPECT_GE(static_cast<double>(n), (bytes - 23) * 8 / bits_per_key - 1)
           << bits_per_key << " bits/key, " << bytes << " bytes";
       test::Random rng(303);
       const std::vector<std::string> keys = test::RandomKeys(&rng, n, 16, 16);

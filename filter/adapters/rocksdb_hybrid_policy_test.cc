@@ -15,6 +15,7 @@
 #include "rocksdb/advanced_options.h"
 #include "rocksdb/table.h"
 #include "rocksdb/table_properties.h"
+#include "tests/testing/filter_test_util.h"
 #include "tests/testing/random.h"
 
 namespace sstfilter {
@@ -36,8 +37,7 @@ using test::BuildAt;
 using test::Built;
 
 uint8_t Marker(const Built& built) {
-  const std::string& f = built.filter;
-  return f.size() < 2 ? 0 : static_cast<uint8_t>(f[f.size() - 2]);
+  return test::Version1Marker(built.filter);
 }
 
 class HybridPolicyTest : public testing::Test {
@@ -58,8 +58,8 @@ class HybridPolicyTest : public testing::Test {
 };
 
 TEST_F(HybridPolicyTest, NamedAsTheHybridFormat) {
-  EXPECT_STREQ(policy_->Name(), kHybridFormatName);
-  EXPECT_STREQ(policy_->CompatibilityName(), kHybridFormatName);
+  EXPECT_STREQ(policy_->Name(), kCheckedHybridFormatName);
+  EXPECT_STREQ(policy_->CompatibilityName(), kCheckedHybridFormatName);
 }
 
 // Each level's filter is of its family, at about its rate's size, and the

@@ -64,8 +64,8 @@ TEST_F(PerLevelPolicyTest, NamedAsTheNativeFormat) {
   const std::shared_ptr<const rocksdb::FilterPolicy> policy =
       PerLevel(SevenLevels(), 10);
   ASSERT_NE(policy, nullptr);
-  EXPECT_STREQ(policy->Name(), "sstfilter.LocalBloom1");
-  EXPECT_STREQ(policy->CompatibilityName(), "sstfilter.LocalBloom1");
+  EXPECT_STREQ(policy->Name(), "sstfilter.LocalBloom2");
+  EXPECT_STREQ(policy->CompatibilityName(), "sstfilter.LocalBloom2");
 }
 
 // Each level's filter has the bits/key Monkey allocates it, and the policy's

@@ -18,6 +18,7 @@
 #include "filter/bloom/bloom_sizing.h"
 #include "filter/bloom_like_policy.h"
 #include "filter/format_registry.h"
+#include "filter/internal/checked_filter.h"
 #include "filter/internal/verdict.h"
 
 namespace sstfilter {
@@ -97,6 +98,16 @@ const FilterFormat& LocalBloomFormatFor(ProbePath path) {
   return path == ProbePath::kScalar ? *scalar : *best;
 }
 
+const filter_internal::CheckedFormat& CheckedLocalBloomFormatFor(
+    ProbePath path) {
+  using filter_internal::CheckedFormat;
+  static const CheckedFormat* const scalar = new CheckedFormat(
+      kCheckedLocalBloomName, LocalBloomFormatFor(ProbePath::kScalar));
+  static const CheckedFormat* const best = new CheckedFormat(
+      kCheckedLocalBloomName, LocalBloomFormatFor(BestProbePath()));
+  return path == ProbePath::kScalar ? *scalar : *best;
+}
+
 absl::StatusOr<std::unique_ptr<const FilterPolicy>>
 NewBloomFilterPolicyWithPath(const FilterOptions& options, ProbePath path) {
   if (absl::Status status = ValidateFilterOptions(options); !status.ok())
@@ -104,8 +115,10 @@ NewBloomFilterPolicyWithPath(const FilterOptions& options, ProbePath path) {
   absl::StatusOr<BloomSizing> sizing = SizeForOptions(options);
   if (!sizing.ok()) return sizing.status();
   if (!ProbePathAvailable(path)) path = ProbePath::kScalar;
-  return std::unique_ptr<const FilterPolicy>(
-      new LocalBloomPolicy(*sizing, path));
+  return filter_internal::WithSelfChecksum(
+      options,
+      std::unique_ptr<const FilterPolicy>(new LocalBloomPolicy(*sizing, path)),
+      CheckedLocalBloomFormatFor(path));
 }
 
 }  // namespace bloom_internal
@@ -119,6 +132,9 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBloomFilterPolicy(
 SSTFILTER_REGISTER_FILTER_FORMAT(
     LocalBloom,
     bloom_internal::LocalBloomFormatFor(bloom_internal::BestProbePath()));
+SSTFILTER_REGISTER_FILTER_FORMAT(CheckedLocalBloom,
+                                 bloom_internal::CheckedLocalBloomFormatFor(
+                                     bloom_internal::BestProbePath()));
 SSTFILTER_REGISTER_POLICY_FACTORY(NewBloomFilterPolicy);
 
 }  // namespace sstfilter

@@ -25,6 +25,10 @@ namespace bloom_internal {
 // Persisted beside the filter; changes iff kFormatMarker does.
 constexpr char kLocalBloomName[] = "sstfilter.LocalBloom1";
 
+// Format version 2: a version-1 filter with a CRC32C of its bytes
+// (filter/internal/checked_filter.h, filter/README.md).
+constexpr char kCheckedLocalBloomName[] = "sstfilter.LocalBloom2";
+
 // Second-to-last byte of every filter of this format. Another value is a format
 // this reader does not know, read as "may match".
 constexpr uint8_t kFormatMarker = 0xB1;  // "Bloom, version 1"

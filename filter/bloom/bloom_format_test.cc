@@ -175,8 +175,8 @@ TEST(BloomFormatTest, CorruptFilterDecisionTable) {
       {"2-byte varint", Bytes(1000, Varint(300), 2, kMarker, 6),
        Verdict::kProbe},
   };
-  std::unique_ptr<const FilterPolicy> policy =
-      std::move(*NewBloomFilterPolicy(FilterOptions::BitsPerKey(10)));
+  std::unique_ptr<const FilterPolicy> policy = std::move(
+      *NewBloomFilterPolicy(test::Version1(FilterOptions::BitsPerKey(10))));
   for (const Case& c : cases) {
     // A copy of exactly the filter's size, so that a sanitizer sees any
     // over-read.
@@ -212,8 +212,8 @@ TEST(BloomFormatTest, ArbitraryBytes) {
   std::vector<std::unique_ptr<const FilterPolicy>> policies;
   for (ProbePath path : {ProbePath::kScalar, ProbePath::kAvx2}) {
     if (!ProbePathAvailable(path)) continue;
-    policies.push_back(std::move(
-        *NewBloomFilterPolicyWithPath(FilterOptions::BitsPerKey(10), path)));
+    policies.push_back(std::move(*NewBloomFilterPolicyWithPath(
+        test::Version1(FilterOptions::BitsPerKey(10)), path)));
   }
   const std::string good = BuildFilter(*policies[0], Keys16(0, 0, 500));
   for (uint64_t trial = 0; trial < 20000; ++trial) {
@@ -322,8 +322,8 @@ std::string ReferenceBuild(const std::vector<std::string>& keys,
 }
 
 TEST(BloomFormatTest, BuilderMatchesReferenceConstruction) {
-  std::unique_ptr<const FilterPolicy> policy =
-      std::move(*NewBloomFilterPolicy(FilterOptions::Fpp(0.02)));
+  std::unique_ptr<const FilterPolicy> policy = std::move(
+      *NewBloomFilterPolicy(test::Version1(FilterOptions::Fpp(0.02))));
   for (uint64_t n : {uint64_t{0}, uint64_t{1}, uint64_t{3}, uint64_t{100},
                      uint64_t{5000}, (uint64_t{1} << 20) - 1, uint64_t{1} << 20,
                      (uint64_t{1} << 20) + 12345}) {
@@ -349,7 +349,7 @@ TEST(BloomFormatTest, ProbePathsAgreeWithReference) {
     for (ProbePath path : {ProbePath::kScalar, ProbePath::kAvx2}) {
       if (!ProbePathAvailable(path)) continue;
       policies.push_back(std::move(*NewBloomFilterPolicyWithPath(
-          FilterOptions::BitsPerKey(bits), path)));
+          test::Version1(FilterOptions::BitsPerKey(bits)), path)));
     }
     for (uint64_t n : {1, 3, 20, 51, 64, 333, 2000}) {
       const std::string filter = BuildFilter(*policies[0], Keys16(0, 0, n));
@@ -393,8 +393,8 @@ TEST(BloomFormatTest, KeysOfEveryLengthAgreeWithReference) {
   for (double bits : {4.0, 10.0, 20.0, 40.0}) {
     for (ProbePath path : {ProbePath::kScalar, ProbePath::kAvx2}) {
       if (!ProbePathAvailable(path)) continue;
-      const auto policy = std::move(
-          *NewBloomFilterPolicyWithPath(FilterOptions::BitsPerKey(bits), path));
+      const auto policy = std::move(*NewBloomFilterPolicyWithPath(
+          test::Version1(FilterOptions::BitsPerKey(bits)), path));
       const std::string filter = BuildFilter(*policy, added);
       std::unique_ptr<FilterReader> reader = policy->NewReader(filter);
       for (const std::string& key : added) {
@@ -421,8 +421,8 @@ TEST(BloomFormatTest, AnyAlignment) {
   std::vector<std::unique_ptr<const FilterPolicy>> policies;
   for (ProbePath path : {ProbePath::kScalar, ProbePath::kAvx2}) {
     if (!ProbePathAvailable(path)) continue;
-    policies.push_back(std::move(
-        *NewBloomFilterPolicyWithPath(FilterOptions::BitsPerKey(10), path)));
+    policies.push_back(std::move(*NewBloomFilterPolicyWithPath(
+        test::Version1(FilterOptions::BitsPerKey(10)), path)));
   }
   std::vector<std::string> keys = Keys16(1, 0, 500);
   for (const std::string& key : Keys16(0, 0, 500)) keys.push_back(key);

@@ -63,7 +63,7 @@ TEST(BloomGoldenTest, KeyHash) {
 
 TEST(BloomGoldenTest, SmallFilters) {
   std::unique_ptr<const FilterPolicy> policy =
-      Policy(FilterOptions::BitsPerKey(10));
+      Policy(test::Version1(FilterOptions::BitsPerKey(10)));
   CheckGoldenHex("{}", BuildFilter(*policy, {}), "0001b106");
   CheckGoldenHex("{hello, world}", BuildFilter(*policy, {"hello", "world"}),
                  "14ef090201b106");
@@ -76,7 +76,7 @@ TEST(BloomGoldenTest, SmallFilters) {
       "126514d96b16ad931573e485608440adc26401b106");
   // From fpp: pins the sizing too (bits/key and k derive from the formula).
   std::unique_ptr<const FilterPolicy> by_fpp =
-      Policy(FilterOptions::Fpp(0.001));
+      Policy(test::Version1(FilterOptions::Fpp(0.001)));
   CheckGoldenHex("60 keys at fpp 0.1%", BuildFilter(*by_fpp, Keys16(0, 0, 60)),
                  "538ff39632012d2a202dedba91817268b934a815302ab1b2d60c3926d20e1"
                  "65e9d8f6d60b05bc3e176964577cca89498804aa8d3c079518fe46048254c"
@@ -93,14 +93,16 @@ TEST(BloomGoldenTest, LargeFilters) {
     const char* hash;  // Hash64 of the filter bytes
   };
   const std::vector<Case> cases = {
-      {"10^4 keys at 10 bits/key", FilterOptions::BitsPerKey(10), 10000, 12505,
+      {"10^4 keys at 10 bits/key",
+       test::Version1(FilterOptions::BitsPerKey(10)), 10000, 12505,
        "e4a7e4cd4660fb55"},
-      {"10^6 keys at 10 bits/key", FilterOptions::BitsPerKey(10), 1000000,
-       1250006, "47d6330f7ef91581"},
-      {"10^5 keys at fpp 1%", FilterOptions::Fpp(0.01), 100000, 123981,
-       "c6b54c0853e0168c"},
-      {"10^5 keys at fpp 0.01%", FilterOptions::Fpp(0.0001), 100000, 275384,
-       "9f36401c85b269a9"},
+      {"10^6 keys at 10 bits/key",
+       test::Version1(FilterOptions::BitsPerKey(10)), 1000000, 1250006,
+       "47d6330f7ef91581"},
+      {"10^5 keys at fpp 1%", test::Version1(FilterOptions::Fpp(0.01)), 100000,
+       123981, "c6b54c0853e0168c"},
+      {"10^5 keys at fpp 0.01%", test::Version1(FilterOptions::Fpp(0.0001)),
+       100000, 275384, "9f36401c85b269a9"},
   };
   for (const Case& c : cases) {
     const std::string filter =
@@ -113,7 +115,7 @@ TEST(BloomGoldenTest, LargeFilters) {
 
 TEST(BloomGoldenTest, FirstFalsePositives) {
   std::unique_ptr<const FilterPolicy> policy =
-      Policy(FilterOptions::BitsPerKey(10));
+      Policy(test::Version1(FilterOptions::BitsPerKey(10)));
   const std::string filter = BuildFilter(*policy, Keys16(0, 0, 10000));
   std::unique_ptr<FilterReader> reader = policy->NewReader(filter);
   test::CheckGolden(kRegenerate, "first false positives",

@@ -13,6 +13,7 @@
 #include "absl/strings/string_view.h"
 #include "filter/filter_format.h"
 #include "filter/filter_policy.h"
+#include "filter/internal/checked_filter.h"
 
 namespace sstfilter {
 namespace bloom_internal {
@@ -32,6 +33,11 @@ ProbePath BestProbePath();
 // registry holds LocalBloomFormatFor(BestProbePath())).
 // REQUIRES: ProbePathAvailable(path).
 const FilterFormat& LocalBloomFormatFor(ProbePath path);
+
+// sstfilter.LocalBloom2 (the checked version) over LocalBloomFormatFor(path).
+// REQUIRES: ProbePathAvailable(path).
+const filter_internal::CheckedFormat& CheckedLocalBloomFormatFor(
+    ProbePath path);
 
 // NewBloomFilterPolicy with its readers pinned to path.
 // REQUIRES: ProbePathAvailable(path).

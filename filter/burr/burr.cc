@@ -16,6 +16,7 @@
 #include "filter/burr/burr_reader.h"
 #include "filter/burr/burr_sizing.h"
 #include "filter/format_registry.h"
+#include "filter/internal/checked_filter.h"
 #include "filter/internal/cpu_features.h"
 #include "filter/internal/verdict.h"
 
@@ -126,8 +127,11 @@ NewBumpedRibbonFilterPolicyForTest(const FilterOptions& options, QueryPath path,
   absl::StatusOr<BurrSizing> sizing = SizeForOptions(options);
   if (!sizing.ok()) return sizing.status();
   if (!QueryPathAvailable(path)) path = QueryPath::kScalar;
-  return std::unique_ptr<const FilterPolicy>(new BumpedRibbonPolicy(
-      *sizing, path, forced_failures, std::min(max_layers, kMaxLayers)));
+  return filter_internal::WithSelfChecksum(
+      options,
+      std::unique_ptr<const FilterPolicy>(new BumpedRibbonPolicy(
+          *sizing, path, forced_failures, std::min(max_layers, kMaxLayers))),
+      CheckedBumpedRibbonFormatFor(path));
 }
 
 const FilterFormat& BumpedRibbonFormatFor(QueryPath path) {
@@ -143,6 +147,20 @@ const FilterFormat& BumpedRibbonFormatFor(QueryPath path) {
   return *formats[static_cast<int>(path)];
 }
 
+const filter_internal::CheckedFormat& CheckedBumpedRibbonFormatFor(
+    QueryPath path) {
+  using filter_internal::CheckedFormat;
+  static const CheckedFormat* const formats[] = {
+      new CheckedFormat(kCheckedBumpedRibbonName,
+                        BumpedRibbonFormatFor(QueryPath::kScalar)),
+      new CheckedFormat(kCheckedBumpedRibbonName,
+                        BumpedRibbonFormatFor(QueryPath::kAvx2)),
+      new CheckedFormat(kCheckedBumpedRibbonName,
+                        BumpedRibbonFormatFor(QueryPath::kAvx512)),
+  };
+  return *formats[static_cast<int>(path)];
+}
+
 }  // namespace burr_internal
 
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBumpedRibbonFilterPolicy(
@@ -154,6 +172,9 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBumpedRibbonFilterPolicy(
 SSTFILTER_REGISTER_FILTER_FORMAT(
     BumpedRibbon,
     burr_internal::BumpedRibbonFormatFor(burr_internal::BestQueryPath()));
+SSTFILTER_REGISTER_FILTER_FORMAT(CheckedBumpedRibbon,
+                                 burr_internal::CheckedBumpedRibbonFormatFor(
+                                     burr_internal::BestQueryPath()));
 SSTFILTER_REGISTER_POLICY_FACTORY(NewBumpedRibbonFilterPolicy);
 
 }  // namespace sstfilter

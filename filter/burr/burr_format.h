@@ -24,6 +24,10 @@ namespace burr_internal {
 // Persisted beside the filter; changes iff kFormatMarker does.
 constexpr char kBumpedRibbonName[] = "sstfilter.BumpedRibbon1";
 
+// Format version 2: a version-1 filter with a CRC32C of its bytes
+// (filter/internal/checked_filter.h, filter/README.md).
+constexpr char kCheckedBumpedRibbonName[] = "sstfilter.BumpedRibbon2";
+
 // Second-to-last byte of every filter of this format.
 constexpr uint8_t kFormatMarker = 0xB7;  // "BuRR, version 1"
 

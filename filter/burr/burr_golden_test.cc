@@ -37,7 +37,7 @@ std::unique_ptr<const FilterPolicy> Policy(const FilterOptions& options) {
 }
 
 TEST(BumpedRibbonGoldenTest, SmallFilters) {
-  const auto policy = Policy(FilterOptions::Fpp(0.01));
+  const auto policy = Policy(test::Version1(FilterOptions::Fpp(0.01)));
   test::CheckGolden(kRegenerate, "{}",
                     absl::BytesToHexString(BuildFilter(*policy, {})),
                     std::string("00000003b706"));
@@ -50,7 +50,7 @@ TEST(BumpedRibbonGoldenTest, SmallFilters) {
           "b706"));
   test::CheckGolden(
       kRegenerate, "10 keys at 10 bits/key",
-      absl::BytesToHexString(BuildFilter(*Policy(FilterOptions::BitsPerKey(10)),
+      absl::BytesToHexString(BuildFilter(*Policy(test::Version1(FilterOptions::BitsPerKey(10))),
                                          Keys16(0, 0, 10))),
       std::string(
           "d85d6a31bc1a0b98f8e6ca639c8436a39ce114c04652180db206729b6cb7b21a"
@@ -66,11 +66,11 @@ TEST(BumpedRibbonGoldenTest, LargeFilters) {
     const char* size_and_hash;  // size, then Hash64 of the filter bytes
   };
   const std::vector<Case> cases = {
-      {"10^4 keys at fpp 1%", FilterOptions::Fpp(0.01), 10000,
+      {"10^4 keys at fpp 1%", test::Version1(FilterOptions::Fpp(0.01)), 10000,
        "8570 95fbcf212d58e643"},
-      {"10^5 keys at fpp 0.1%", FilterOptions::Fpp(0.001), 100000,
+      {"10^5 keys at fpp 0.1%", test::Version1(FilterOptions::Fpp(0.001)), 100000,
        "125483 beff45913c3b64b1"},
-      {"10^5 keys at 7.5 bits/key", FilterOptions::BitsPerKey(7.5), 100000,
+      {"10^5 keys at 7.5 bits/key", test::Version1(FilterOptions::BitsPerKey(7.5)), 100000,
        "93516 d54389569093da70"},
   };
   for (const Case& c : cases) {
@@ -83,7 +83,7 @@ TEST(BumpedRibbonGoldenTest, LargeFilters) {
 }
 
 TEST(BumpedRibbonGoldenTest, FirstFalsePositives) {
-  const auto policy = Policy(FilterOptions::Fpp(0.01));
+  const auto policy = Policy(test::Version1(FilterOptions::Fpp(0.01)));
   const std::string filter = BuildFilter(*policy, Keys16(0, 0, 10000));
   std::unique_ptr<FilterReader> reader = policy->NewReader(filter);
   test::CheckGolden(kRegenerate, "first false positives",

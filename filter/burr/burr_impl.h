@@ -12,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "filter/filter_format.h"
 #include "filter/filter_policy.h"
+#include "filter/internal/checked_filter.h"
 
 namespace sstfilter {
 namespace burr_internal {
@@ -34,6 +35,11 @@ QueryPath BestQueryPath();
 // scalar one when path is not available); the registry holds
 // BumpedRibbonFormatFor(BestQueryPath()).
 const FilterFormat& BumpedRibbonFormatFor(QueryPath path);
+
+// sstfilter.BumpedRibbon2 (the checked version) over
+// BumpedRibbonFormatFor(path).
+const filter_internal::CheckedFormat& CheckedBumpedRibbonFormatFor(
+    QueryPath path);
 
 // NewBumpedRibbonFilterPolicy with its readers pinned to path (the scalar one
 // when path is not available), and whose builders treat the first

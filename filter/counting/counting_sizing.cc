@@ -37,7 +37,9 @@ int OptimalProbes(double counters_per_key) {
 }
 
 absl::StatusOr<CountingSizing> SizeForOptions(const FilterOptions& options) {
-  if (absl::Status status = ValidateFilterOptions(options); !status.ok()) {
+  if (absl::Status status =
+          ValidateCompatibleFilterOptions(options, "CountingBloomFilter");
+      !status.ok()) {
     return status;
   }
   CountingSizing sizing;

@@ -18,6 +18,7 @@
 #include "filter/format_registry.h"
 #include "filter/hybrid/hybrid_builder.h"
 #include "filter/hybrid/hybrid_format.h"
+#include "filter/internal/checked_filter.h"
 
 namespace sstfilter {
 namespace hybrid_internal {
@@ -118,11 +119,18 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewHybridFilterPolicy(
     const FilterOptions& options, const HybridOptions& hybrid) {
   if (absl::Status status = ValidateFilterOptions(options); !status.ok())
     return status;
+  const filter_internal::CheckedFormat& checked =
+      hybrid_internal::CheckedHybridFormat();
   if (hybrid.family == HybridFamily::kNative) {
-    return hybrid_internal::NewNativePolicy(options, hybrid.counters);
+    return filter_internal::WithSelfChecksum(
+        options, hybrid_internal::NewNativePolicy(options, hybrid.counters),
+        checked);
   }
-  return hybrid_internal::NewCompactPolicy(options, hybrid.max_build_bytes,
-                                           hybrid.counters);
+  return filter_internal::WithSelfChecksum(
+      options,
+      hybrid_internal::NewCompactPolicy(options, hybrid.max_build_bytes,
+                                        hybrid.counters),
+      checked);
 }
 
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewHybridNativeFilterPolicy(
@@ -140,6 +148,8 @@ NewHybridCompactFilterPolicy(const FilterOptions& options) {
 }
 
 SSTFILTER_REGISTER_FILTER_FORMAT(Hybrid, hybrid_internal::HybridFormat());
+SSTFILTER_REGISTER_FILTER_FORMAT(CheckedHybrid,
+                                 hybrid_internal::CheckedHybridFormat());
 SSTFILTER_REGISTER_POLICY_FACTORY(NewHybridNativeFilterPolicy);
 SSTFILTER_REGISTER_POLICY_FACTORY(NewHybridCompactFilterPolicy);
 

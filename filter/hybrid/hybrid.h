@@ -47,6 +47,9 @@ namespace sstfilter {
 // Persisted beside each filter; changes iff a filter's bytes would change
 // meaning (a family's marker or layout).
 constexpr char kHybridFormatName[] = "sstfilter.Hybrid1";
+// Format version 2, what the policies write unless FilterOptions::self_checksum
+// is false: a version-1 filter with a CRC32C of its bytes (filter/README.md).
+constexpr char kCheckedHybridFormatName[] = "sstfilter.Hybrid2";
 
 // Which family a hybrid policy builds.
 enum class HybridFamily {

@@ -10,6 +10,7 @@
 #include "filter/burr/burr_format.h"
 #include "filter/burr/burr_impl.h"
 #include "filter/hybrid/hybrid.h"
+#include "filter/internal/checked_filter.h"
 #include "filter/internal/verdict.h"
 
 namespace sstfilter {
@@ -62,6 +63,13 @@ class HybridFormatImpl final : public FilterFormat {
 
 const FilterFormat& HybridFormat() {
   static const HybridFormatImpl* const format = new HybridFormatImpl();
+  return *format;
+}
+
+const filter_internal::CheckedFormat& CheckedHybridFormat() {
+  static const filter_internal::CheckedFormat* const format =
+      new filter_internal::CheckedFormat(kCheckedHybridFormatName,
+                                         HybridFormat());
   return *format;
 }
 

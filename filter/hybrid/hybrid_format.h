@@ -10,6 +10,7 @@
 
 #include "absl/strings/string_view.h"
 #include "filter/filter_format.h"
+#include "filter/internal/checked_filter.h"
 
 namespace sstfilter {
 namespace hybrid_internal {
@@ -17,6 +18,9 @@ namespace hybrid_internal {
 // The format registered under kHybridFormatName; lives as long as the
 // program.
 const FilterFormat& HybridFormat();
+
+// The checked version, kCheckedHybridFormatName, over HybridFormat().
+const filter_internal::CheckedFormat& CheckedHybridFormat();
 
 // The family format that reads filter (the native or the compact one), or
 // nullptr when filter holds neither family's marker.

@@ -58,7 +58,8 @@ void ExpectEveryKeyMatches(const FilterPolicy& policy,
 TEST(HybridTest, BytesAreTheFamilysOwn) {
   const std::vector<std::string> keys = Keys16(0, 0, 3000);
   for (const FilterOptions& options :
-       {FilterOptions::Fpp(0.01), FilterOptions::BitsPerKey(10)}) {
+       {test::Version1(FilterOptions::Fpp(0.01)),
+        test::Version1(FilterOptions::BitsPerKey(10))}) {
     HybridOptions native;
     native.family = HybridFamily::kNative;
     EXPECT_EQ(BuildFilter(*Policy(options, native), keys),
@@ -72,10 +73,11 @@ TEST(HybridTest, FormatDispatchesOnTheMarker) {
   const FilterFormat* format = FindFilterFormat(kHybridFormatName);
   ASSERT_NE(format, nullptr);
   const std::vector<std::string> keys = Keys16(0, 0, 2000);
-  const std::string native =
-      BuildFilter(**NewBloomFilterPolicy(FilterOptions::Fpp(0.01)), keys);
+  const std::string native = BuildFilter(
+      **NewBloomFilterPolicy(test::Version1(FilterOptions::Fpp(0.01))), keys);
   const std::string compact = BuildFilter(
-      **NewBumpedRibbonFilterPolicy(FilterOptions::Fpp(0.01)), keys);
+      **NewBumpedRibbonFilterPolicy(test::Version1(FilterOptions::Fpp(0.01))),
+      keys);
   EXPECT_EQ(Marker(native), 0xB1);
   EXPECT_EQ(Marker(compact), 0xB7);
   for (const std::string* filter : {&native, &compact}) {
@@ -123,9 +125,9 @@ TEST(HybridTest, CountersCountBuildsByFamily) {
   HybridOptions native = hybrid;
   native.family = HybridFamily::kNative;
   const std::vector<std::string> keys = Keys16(0, 0, 100);
-  BuildFilter(*Policy(FilterOptions::Fpp(0.01), hybrid), keys);
-  BuildFilter(*Policy(FilterOptions::Fpp(0.01), hybrid), keys);
-  BuildFilter(*Policy(FilterOptions::Fpp(0.01), native), keys);
+  BuildFilter(*Policy(test::Version1(FilterOptions::Fpp(0.01)), hybrid), keys);
+  BuildFilter(*Policy(test::Version1(FilterOptions::Fpp(0.01)), hybrid), keys);
+  BuildFilter(*Policy(test::Version1(FilterOptions::Fpp(0.01)), native), keys);
   EXPECT_EQ(hybrid.counters->compact_builds.load(), 2u);
   EXPECT_EQ(hybrid.counters->native_builds.load(), 1u);
   EXPECT_EQ(hybrid.counters->fallbacks.load(), 0u);
@@ -138,7 +140,7 @@ TEST(HybridTest, SizingBuildsAreNotCounted) {
   native.family = HybridFamily::kNative;
   for (const HybridOptions& options : {hybrid, native}) {
     const std::unique_ptr<const FilterPolicy> policy =
-        Policy(FilterOptions::Fpp(0.01), options);
+        Policy(test::Version1(FilterOptions::Fpp(0.01)), options);
     std::unique_ptr<FilterBuilder> sizing = policy->NewSizingBuilder();
     std::unique_ptr<FilterBuilder> counted = policy->NewBuilder();
     std::string sized;
@@ -171,7 +173,8 @@ Capped CappedAt(const FilterOptions& options, size_t max_build_bytes) {
 TEST(HybridTest, FallsBackExactlyPastTheCap) {
   constexpr uint64_t kKeys = 5000;
   for (const FilterOptions& options :
-       {FilterOptions::Fpp(0.01), FilterOptions::BitsPerKey(10)}) {
+       {test::Version1(FilterOptions::Fpp(0.01)),
+        test::Version1(FilterOptions::BitsPerKey(10))}) {
     const burr_internal::BurrSizing sizing =
         options.fpp ? *burr_internal::SizeForFpp(*options.fpp)
                     : burr_internal::SizeForBitsPerKey(*options.bits_per_key);
@@ -218,7 +221,8 @@ TEST(HybridTest, FallbackKeepsTheCompactRate) {
   // BitsPerKey(10) gives the compact filter about 0.1%; the native filter
   // that replaces it is sized for that rate, not for 10 bits/key (0.96%).
   for (const FilterOptions& options :
-       {FilterOptions::Fpp(0.01), FilterOptions::BitsPerKey(10)}) {
+       {test::Version1(FilterOptions::Fpp(0.01)),
+        test::Version1(FilterOptions::BitsPerKey(10))}) {
     const std::vector<std::string> keys = Keys16(0, 0, 20000);
     const std::string compact =
         BuildFilter(*Policy(options, HybridOptions()), keys);

@@ -301,7 +301,9 @@ class LevelDbBloomPolicy final : public BloomLikeFilterPolicy {
 
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewLevelDbBloomPolicy(
     const FilterOptions& options) {
-  if (absl::Status status = ValidateFilterOptions(options); !status.ok())
+  if (absl::Status status =
+          ValidateCompatibleFilterOptions(options, "LevelDB's Bloom filter");
+      !status.ok())
     return status;
   double bits_per_key;
   int k;

@@ -63,15 +63,18 @@ absl::StatusOr<MutableBloomFilter> MutableBloomFilter::Create(
       CacheAlignedWords::Allocate(blocks * kWordsPerBlock);
   if (!words.ok()) return words.status();
   return MutableBloomFilter(sizing.bits_per_key, sizing.num_probes,
-                            expected_keys, *std::move(words));
+                            expected_keys, options.self_checksum.value_or(true),
+                            *std::move(words));
 }
 
 MutableBloomFilter::MutableBloomFilter(double bits_per_key, int num_probes,
                                        uint64_t expected_keys,
+                                       bool self_checksum,
                                        CacheAlignedWords words)
     : bits_per_key_(bits_per_key),
       num_probes_(num_probes),
       expected_keys_(expected_keys),
+      self_checksum_(self_checksum),
       num_blocks_(words.size() / kWordsPerBlock),
       words_(std::move(words)),
       view_{words_.data(), num_blocks_, num_probes_},

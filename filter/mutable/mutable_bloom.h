@@ -161,9 +161,11 @@ class MutableBloomFilter {
   // (4 bytes), which matches nothing, as this one does.
   std::string Freeze() const;
 
-  // The name to persist beside Freeze()'s bytes: the native format's.
-  static const char* FrozenFormatName() {
-    return bloom_internal::kLocalBloomName;
+  // The name to persist beside Freeze()'s bytes: the native format's,
+  // version 2 (with its CRC32C) unless FilterOptions::self_checksum was false.
+  const char* FrozenFormatName() const {
+    return self_checksum_ ? bloom_internal::kCheckedLocalBloomName
+                          : bloom_internal::kLocalBloomName;
   }
 
   int NumProbes() const { return num_probes_; }
@@ -180,7 +182,7 @@ class MutableBloomFilter {
   friend class ScalableBloomFilter;  // adds and queries by hash, once per key
 
   MutableBloomFilter(double bits_per_key, int num_probes,
-                     uint64_t expected_keys,
+                     uint64_t expected_keys, bool self_checksum,
                      mutable_internal::CacheAlignedWords words);
 
   // The block of hash, writable: words_ is this filter's own.
@@ -204,6 +206,7 @@ class MutableBloomFilter {
   double bits_per_key_;
   int num_probes_;
   uint64_t expected_keys_;
+  bool self_checksum_;  // Freeze writes format version 2
   uint64_t num_blocks_;
   mutable_internal::CacheAlignedWords words_;
   // words_ and the shape, as the query paths take them; and the query code

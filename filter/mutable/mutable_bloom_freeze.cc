@@ -1,5 +1,6 @@
 // MutableBloomFilter::Freeze: the filter's words as a native filter
-// ("sstfilter.LocalBloom1", filter/bloom/README.md).
+// ("sstfilter.LocalBloom2", or "sstfilter.LocalBloom1" without the CRC;
+// filter/bloom/README.md, filter/README.md).
 
 #include <algorithm>
 #include <atomic>
@@ -8,6 +9,7 @@
 #include <string>
 
 #include "filter/bloom/bloom_format.h"
+#include "filter/internal/checked_filter.h"
 #include "filter/mutable/atomic_block.h"
 #include "filter/mutable/fill_estimates.h"
 #include "filter/mutable/mutable_bloom.h"
@@ -38,7 +40,8 @@ std::string MutableBloomFilter::Freeze() const {
   const uint64_t body_bytes = MemoryBytes();
   // The trailer's room up front: appending it must not copy the body.
   filter.reserve(body_bytes + kMaxVarint64Bytes +
-                 bloom_internal::kFixedTrailerBytes);
+                 bloom_internal::kFixedTrailerBytes +
+                 filter_internal::kCheckedTrailerBytes + 1);
   filter.resize(body_bytes);
   // One relaxed load per word, written little-endian: bit b % 64 of word b / 64
   // is bit b % 8 of byte b / 8, the native layout (atomic_block.h). The count
@@ -56,12 +59,14 @@ std::string MutableBloomFilter::Freeze() const {
     // string, not one holding the body's capacity).
     std::string empty;
     bloom_internal::AppendTrailer(0, num_probes_, &empty);
+    if (self_checksum_) filter_internal::AppendCheckedTrailer(0, &empty);
     return empty;
   }
   const double estimate =
       mutable_internal::EstimateKeys(bits_set, num_blocks_, num_probes_);
   bloom_internal::AppendTrailer(TrailerKeyCount(estimate, NumBits()),
                                 num_probes_, &filter);
+  if (self_checksum_) filter_internal::AppendCheckedTrailer(0, &filter);
   return filter;
 }
 

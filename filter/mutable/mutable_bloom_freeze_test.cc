@@ -64,7 +64,7 @@ void ExpectReadersAgree(const MutableBloomFilter& filter,
   std::vector<absl::string_view> views(added.begin(), added.end());
   std::unique_ptr<bool[]> results(new bool[added.size() + 1]);
   for (const auto& policy : Policies()) {
-    EXPECT_STREQ(policy->Name(), MutableBloomFilter::FrozenFormatName());
+    EXPECT_STREQ(policy->Name(), filter.FrozenFormatName());
     std::unique_ptr<FilterReader> reader = policy->NewReader(frozen);
     reader->MayMatch(absl::MakeConstSpan(views), results.get());
     for (size_t i = 0; i < added.size(); ++i) {
@@ -86,7 +86,7 @@ void ExpectReadersAgree(const MutableBloomFilter& filter,
 // everything", which would hide any difference in the body).
 void ExpectProbedByReaders(const MutableBloomFilter& filter,
                            const std::string& frozen) {
-  const ParsedFilter parsed = ParseFilter(frozen);
+  const ParsedFilter parsed = ParseFilter(test::Version1Filter(frozen));
   ASSERT_EQ(parsed.verdict, Verdict::kProbe);
   EXPECT_EQ(parsed.layout.body_bytes, filter.MemoryBytes());
   EXPECT_EQ(parsed.layout.regular_blocks, parsed.layout.num_blocks);
@@ -151,9 +151,11 @@ TEST(MutableBloomFreezeTest, EmptyFilterIsTheNativeEmptyFilter) {
     const std::string frozen = filter.Freeze();
     std::unique_ptr<const FilterPolicy> policy =
         std::move(*NewBloomFilterPolicy(option));
-    EXPECT_EQ(frozen, BuildFilter(*policy, {}));  // 00 01 b1 k
-    EXPECT_EQ(frozen.size(), 4u);
-    EXPECT_EQ(ParseFilter(frozen).verdict, Verdict::kMatchNothing);
+    EXPECT_EQ(frozen, BuildFilter(*policy, {}));
+    // 00 01 b1 k, then the version-2 trailer: 4 CRC bytes, c2, k.
+    EXPECT_EQ(frozen.size(), 10u);
+    EXPECT_EQ(ParseFilter(test::Version1Filter(frozen)).verdict,
+              Verdict::kMatchNothing);
     std::unique_ptr<FilterReader> reader = policy->NewReader(frozen);
     EXPECT_EQ(reader->ExpectedFpp(), 0.0);
     ExpectReadersAgree(filter, frozen, {}, 10000);
@@ -169,7 +171,8 @@ TEST(MutableBloomFreezeTest, OneKey) {
     const std::string frozen = filter.Freeze();
     ExpectProbedByReaders(filter, frozen);
     const uint64_t body_bits = filter.NumBits();
-    EXPECT_EQ(ParseFilter(frozen).num_keys, (body_bits - 8) / 100 + 1)
+    EXPECT_EQ(ParseFilter(test::Version1Filter(frozen)).num_keys,
+              (body_bits - 8) / 100 + 1)
         << expected;
     ExpectReadersAgree(filter, frozen, {"only"}, 10000);
     // The reader's rate is for that raised count: an overstatement, never
@@ -190,7 +193,7 @@ TEST(MutableBloomFreezeTest, ManyMoreKeysThanExpected) {
     for (const std::string& key : keys) filter.Add(key);
     const std::string frozen = filter.Freeze();
     ExpectProbedByReaders(filter, frozen);
-    const ParsedFilter parsed = ParseFilter(frozen);
+    const ParsedFilter parsed = ParseFilter(test::Version1Filter(frozen));
     EXPECT_LE(parsed.num_keys, filter.NumBits());
     if (filter.ApproximateCount() >= filter.NumBits()) {
       EXPECT_EQ(parsed.num_keys, filter.NumBits()) << added;
@@ -213,7 +216,8 @@ TEST(MutableBloomFreezeTest, TrailerCountAndReaderRate) {
     MutableBloomFilter filter = Make(FilterOptions::Fpp(0.01), 10000);
     for (uint64_t i = 0; i < added; ++i) filter.Add(Key16(0, i));
     const std::string frozen = filter.Freeze();
-    EXPECT_EQ(ParseFilter(frozen).num_keys, filter.ApproximateCount());
+    EXPECT_EQ(ParseFilter(test::Version1Filter(frozen)).num_keys,
+              filter.ApproximateCount());
     std::unique_ptr<FilterReader> reader =
         (*NewBloomFilterPolicy(FilterOptions::Fpp(0.01)))->NewReader(frozen);
     std::printf("%llu keys: reader ExpectedFpp %.5f%%, filter's %.5f%%\n",
@@ -231,7 +235,8 @@ TEST(MutableBloomFreezeTest, TrailerCountAndReaderRate) {
 }
 
 TEST(MutableBloomFreezeTest, GoldenBytes) {
-  MutableBloomFilter tiny = Make(FilterOptions::BitsPerKey(10), 2);
+  MutableBloomFilter tiny =
+      Make(test::Version1(FilterOptions::BitsPerKey(10)), 2);
   tiny.Add("hello");
   tiny.Add("world");
   // One 64-byte block, then the count 6 (the fewest keys a reader accepts for
@@ -242,7 +247,8 @@ TEST(MutableBloomFreezeTest, GoldenBytes) {
       "0000000010000800104000000400000000000080000000000000000000000000"
       "0601b106");
 
-  MutableBloomFilter thousand = Make(FilterOptions::Fpp(0.01), 1000);
+  MutableBloomFilter thousand =
+      Make(test::Version1(FilterOptions::Fpp(0.01)), 1000);
   for (uint64_t i = 0; i < 1000; ++i) thousand.Add(Key16(0, i));
   const std::string frozen = thousand.Freeze();
   test::CheckGolden(kRegenerate, "1000 keys: size", absl::StrCat(frozen.size()),

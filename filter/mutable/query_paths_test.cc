@@ -79,7 +79,7 @@ TEST(QueryPathsTest, PathsAndNativeReadersAgree) {
         if (!bloom_internal::ProbePathAvailable(native_path)) continue;
         std::unique_ptr<FilterReader> reader =
             (*bloom_internal::NewBloomFilterPolicyWithPath(
-                 FilterOptions::BitsPerKey(10), native_path))
+                 test::Version1(FilterOptions::BitsPerKey(10)), native_path))
                 ->NewReader(filter);
         reader->MayMatch(absl::MakeConstSpan(views), native_batch.get());
         for (const QueryPath* path : Paths(k)) {

@@ -100,7 +100,9 @@ class LegacyBloomPolicy : public RocksDbPolicy {
 
 absl::StatusOr<std::unique_ptr<const FilterPolicy>>
 NewRocksDbFastLocalBloomPolicy(const FilterOptions& options) {
-  if (absl::Status status = ValidateFilterOptions(options); !status.ok()) {
+  if (absl::Status status =
+          ValidateCompatibleFilterOptions(options, "RocksDB's FastLocalBloom");
+      !status.ok()) {
     return status;
   }
   int millibits;
@@ -117,7 +119,9 @@ NewRocksDbFastLocalBloomPolicy(const FilterOptions& options) {
 
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewRocksDbLegacyBloomPolicy(
     const FilterOptions& options) {
-  if (absl::Status status = ValidateFilterOptions(options); !status.ok()) {
+  if (absl::Status status =
+          ValidateCompatibleFilterOptions(options, "RocksDB's legacy Bloom");
+      !status.ok()) {
     return status;
   }
   int whole_bits;

@@ -32,6 +32,7 @@
 #include "filter/bloom/bloom_impl.h"
 #include "filter/mutable/mutable_bloom.h"
 #include "tests/fuzz/fuzz_checks.h"
+#include "tests/testing/filter_test_util.h"
 
 namespace sstfilter {
 namespace {
@@ -124,7 +125,7 @@ void CheckFreeze(const uint8_t* data, size_t size) {
 
   const std::string frozen = filter->Freeze();
   const bloom_internal::ParsedFilter parsed =
-      bloom_internal::ParseFilter(frozen);
+      bloom_internal::ParseFilter(test::Version1Filter(frozen));
   if (filter->BitsSet() == 0) {
     if (parsed.verdict != bloom_internal::Verdict::kMatchNothing)
       Fail("an empty filter did not freeze to the native empty filter");

@@ -27,7 +27,7 @@ namespace sstfilter {
 namespace test {
 namespace {
 
-constexpr char kNativeFullFilterKey[] = "fullfilter.sstfilter.LocalBloom1";
+constexpr char kNativeFullFilterKey[] = "fullfilter.sstfilter.LocalBloom2";
 // The native trailer (at most 13 bytes) and the body's rounding to a byte.
 constexpr double kOverheadBitsPerTable = 8 * 14;
 
@@ -72,7 +72,7 @@ TEST_F(RocksDbDbTest, EveryKeyReadsBackThroughGetAndMultiGet) {
 // is found.
 TEST_F(RocksDbDbTest, ReadOnlyPolicyReadsTheFormatsFilters) {
   absl::StatusOr<std::shared_ptr<const rocksdb::FilterPolicy>> read_only =
-      NewRocksDbReadOnlyFilterPolicy("sstfilter.LocalBloom1");
+      NewRocksDbReadOnlyFilterPolicy("sstfilter.LocalBloom2");
   ASSERT_TRUE(read_only.ok()) << read_only.status();
   std::unique_ptr<rocksdb::DB> db = Open(*read_only);
   ASSERT_NE(db, nullptr);
@@ -89,7 +89,7 @@ TEST_F(RocksDbDbTest, ReadOnlyPolicyReadsTheFormatsFilters) {
 }
 
 // The metaindex of every table holds the native filter under
-// "fullfilter.sstfilter.LocalBloom1" (read with sstfilter's table reader),
+// "fullfilter.sstfilter.LocalBloom2" (read with sstfilter's table reader),
 // and RocksDB's table properties agree.
 TEST_F(RocksDbDbTest, TablesHoldTheNativeFullFilter) {
   const std::vector<std::string> tables = TableFiles(path());
@@ -109,7 +109,7 @@ TEST_F(RocksDbDbTest, TablesHoldTheNativeFullFilter) {
     ASSERT_TRUE(info.properties.has_value() &&
                 info.properties->filter_policy.has_value())
         << path;
-    EXPECT_EQ(*info.properties->filter_policy, "sstfilter.LocalBloom1");
+    EXPECT_EQ(*info.properties->filter_policy, "sstfilter.LocalBloom2");
   }
 
   std::unique_ptr<rocksdb::DB> db = Open(Ours());
@@ -120,7 +120,7 @@ TEST_F(RocksDbDbTest, TablesHoldTheNativeFullFilter) {
   uint64_t filter_entries = 0;
   uint64_t filter_bytes = 0;
   for (const auto& [path, table] : properties) {
-    EXPECT_EQ(table->filter_policy_name, "sstfilter.LocalBloom1") << path;
+    EXPECT_EQ(table->filter_policy_name, "sstfilter.LocalBloom2") << path;
     EXPECT_GT(table->filter_size, 0u) << path;
     EXPECT_EQ(table->num_filter_entries, table->num_entries) << path;
     filter_entries += table->num_filter_entries;

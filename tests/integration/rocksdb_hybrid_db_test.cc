@@ -1,7 +1,7 @@
 // NewRocksDbHybridFilterPolicy inside a real RocksDB 7.8.3 database of four
 // levels holding 200,000 keys, each level's tables written at that level
 // (rocksdb_tree_builder.h): every table holds the family the tree allocation
-// chose for its level, under the one name "sstfilter.Hybrid1"; every key
+// chose for its level, under the one name "sstfilter.Hybrid2"; every key
 // reads back; absent keys read as many data blocks as the filters' rates
 // predict, fewer than with the native filter at the same memory everywhere;
 // and under a build-memory cap the large tables fall back to the native
@@ -24,6 +24,7 @@
 #include "table/table_filter.h"
 #include "tests/integration/rocksdb_db_util.h"
 #include "tests/integration/rocksdb_tree_builder.h"
+#include "tests/testing/filter_test_util.h"
 #include "tests/testing/real_tables.h"
 
 namespace sstfilter {
@@ -84,11 +85,9 @@ std::vector<std::vector<uint8_t>> MarkersByLevel(rocksdb::DB* db) {
     if (!reader.ok()) continue;
     const absl::string_view filter = (*reader)->filter_block_contents();
     if (filter.size() >= 2) {
-      EXPECT_EQ(table->filter_policy_name, kHybridFormatName) << path;
+      EXPECT_EQ(table->filter_policy_name, kCheckedHybridFormatName) << path;
     }
-    markers[level].push_back(
-        filter.size() < 2 ? 0
-                          : static_cast<uint8_t>(filter[filter.size() - 2]));
+    markers[level].push_back(test::Version1Marker(filter));
   }
   return markers;
 }

@@ -179,7 +179,7 @@ TEST_F(RocksDbPerLevelDbTest, TablesHaveTheirLevelsBitsPerKey) {
     const int written_at = test::LevelWrittenAt(*table);
     ASSERT_GE(written_at, 0) << path;
     ASSERT_LT(written_at, kNumLevels) << path;
-    EXPECT_EQ(table->filter_policy_name, "sstfilter.LocalBloom1") << path;
+    EXPECT_EQ(table->filter_policy_name, "sstfilter.LocalBloom2") << path;
     ASSERT_GT(table->num_filter_entries, 0u) << path;
     const double want = allocation.levels[written_at].bits_per_key;
     const double bits_per_key =

@@ -100,7 +100,7 @@ TEST(ReadmeRocksDbExampleTest, Runs) {
       TableFilter::OpenFile(tables[0], {});
   ASSERT_TRUE(table.ok()) << table.status();
   ASSERT_TRUE((*table)->info().filter.has_value());
-  EXPECT_EQ((*table)->info().filter->policy_name, "sstfilter.LocalBloom1");
+  EXPECT_EQ((*table)->info().filter->policy_name, "sstfilter.LocalBloom2");
   EXPECT_TRUE((*table)->KeyMayMatch("apple"));
   EXPECT_FALSE((*table)->KeyMayMatch("durian"));
 }

@@ -22,6 +22,30 @@
 namespace sstfilter {
 namespace test {
 
+// options for format version 1 (no CRC32C): for tests of a family's own
+// layout, which version 2 wraps unchanged (filter/README.md).
+inline FilterOptions Version1(FilterOptions options) {
+  options.self_checksum = false;
+  return options;
+}
+
+// The version-1 filter inside a version-2 (checked) one, read as
+// filter/README.md lays it out: the last six bytes are a CRC32C, the marker
+// 0xC2 (0xC3 after one pad byte) and k. Other bytes are returned whole.
+inline absl::string_view Version1Filter(absl::string_view filter) {
+  if (filter.size() < 7) return filter;
+  const uint8_t marker = static_cast<uint8_t>(filter[filter.size() - 2]);
+  if (marker != 0xC2 && marker != 0xC3) return filter;
+  return filter.substr(0, filter.size() - 6 - (marker == 0xC3 ? 1 : 0));
+}
+
+// The byte before the last of the version-1 filter: the family marker of
+// sstfilter's own formats. 0 for fewer than two bytes.
+inline uint8_t Version1Marker(absl::string_view filter) {
+  const absl::string_view inner = Version1Filter(filter);
+  return inner.size() < 2 ? 0 : static_cast<uint8_t>(inner[inner.size() - 2]);
+}
+
 // 16-byte key number i of the set `set`: keys of different sets never collide,
 // so keys of set 1 are certainly absent from a filter of set 0.
 inline std::string Key16(uint64_t set, uint64_t i) {

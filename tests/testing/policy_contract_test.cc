@@ -45,10 +45,10 @@ using test::Keys16;
 // factory gets a line here.
 const std::map<std::string, std::string>& PinnedNames() {
   static const auto* const names = new std::map<std::string, std::string>{
-      {"NewBloomFilterPolicy", "sstfilter.LocalBloom1"},
-      {"NewBumpedRibbonFilterPolicy", "sstfilter.BumpedRibbon1"},
-      {"NewHybridCompactFilterPolicy", "sstfilter.Hybrid1"},
-      {"NewHybridNativeFilterPolicy", "sstfilter.Hybrid1"},
+      {"NewBloomFilterPolicy", "sstfilter.LocalBloom2"},
+      {"NewBumpedRibbonFilterPolicy", "sstfilter.BumpedRibbon2"},
+      {"NewHybridCompactFilterPolicy", "sstfilter.Hybrid2"},
+      {"NewHybridNativeFilterPolicy", "sstfilter.Hybrid2"},
       {"NewLevelDbBloomPolicy", "leveldb.BuiltinBloomFilter2"},
       {"NewRocksDbFastLocalBloomPolicy", "rocksdb.BuiltinBloomFilter"},
       {"NewRocksDbLegacyBloomPolicy", "rocksdb.BuiltinBloomFilter"},
