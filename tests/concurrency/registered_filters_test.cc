@@ -38,8 +38,13 @@ constexpr uint64_t kAbsentSet = 1000;  // Key16 sets from here on: never added
 
 // Two sizes with different probe counts per family.
 std::vector<std::pair<std::string, FilterOptions>> Sizes() {
+  // Version 1 of sstfilter's own formats, which the compatible ones write
+  // anyway: without its CRC32C (FilterOptions::self_checksum).
+  FilterOptions version1 = FilterOptions::Fpp(0.01);
+  version1.self_checksum = false;
   return {{"Fpp1Percent", FilterOptions::Fpp(0.01)},
-          {"6BitsPerKey", FilterOptions::BitsPerKey(6)}};
+          {"6BitsPerKey", FilterOptions::BitsPerKey(6)},
+          {"Version1", version1}};
 }
 
 // One filter a registered factory built.
