@@ -40,17 +40,35 @@ absl::StatusOr<std::unique_ptr<CrashDb>> CrashDb::Open(
   return OpenRocksDbCrashDb(config.policy, dir, envs.rocksdb);
 }
 
+CrashDb::LiveTables CrashDb::PinLiveTables() {
+  // A compaction may install a new version between the listing and the
+  // pin; the same listing on both sides of the pin is the version pinned.
+  LiveTables tables;
+  std::vector<std::string> before = LiveTableFiles();
+  for (;;) {
+    tables.pin = NewIteratorPin();
+    tables.paths = LiveTableFiles();
+    if (tables.paths == before) return tables;
+    before = tables.paths;
+  }
+}
+
 Lookup CrashDb::AsLookup() {
   return [this](const std::string& key) { return Get(key); };
 }
 
 absl::StatusOr<int> CheckTableFilters(const CrashConfig& config,
-                                      const std::string& dir,
+                                      const std::vector<std::string>& tables,
                                       const std::string& filter_name) {
-  if (config.engine == Engine::kLevelDb) {
-    return CheckLevelDbTableFilters(dir, filter_name);
+  int checked = 0;
+  for (const std::string& path : tables) {
+    absl::Status s = config.engine == Engine::kLevelDb
+                         ? CheckLevelDbTableFilter(path, filter_name)
+                         : CheckRocksDbTableFilter(path, filter_name);
+    if (!s.ok()) return s;
+    ++checked;
   }
-  return CheckRocksDbTableFilters(dir, filter_name);
+  return checked;
 }
 
 }  // namespace test

@@ -81,23 +81,41 @@ class CrashDb {
 
   virtual std::unique_ptr<Snapshot> TakeSnapshot() = 0;
 
+ protected:
+  // The table files of the current version.
+  virtual std::vector<std::string> LiveTableFiles() = 0;
+  // An iterator over the current version, held until the result goes.
+  virtual std::unique_ptr<Snapshot> NewIteratorPin() = 0;
+
+ public:
   // The name the policy persists in each table (leveldb: the metaindex key
   // "filter.<name>"; RocksDB: "fullfilter.<name>" and the table property
   // filter_policy_name).
   virtual std::string FilterName() const = 0;
+
+  // The table files of the database's current version, kept on disk until
+  // pin goes: the engine removes no file of a version an open iterator
+  // reads. Files a crash left half-written, or a compaction abandoned at
+  // close, are not among them (the engine removes them at its next open).
+  // REQUIRES: pin goes before the database.
+  struct LiveTables {
+    std::unique_ptr<Snapshot> pin;
+    std::vector<std::string> paths;
+  };
+  LiveTables PinLiveTables();
 
   // Get at the latest state, as CheckDatabase wants it. The function refers
   // to this database.
   Lookup AsLookup();
 };
 
-// Opens every table file of the closed database in dir with sstfilter's
-// TableFilter (RocksDB: also reads its properties) and checks that each
-// carries a filter under filter_name and that every key the table holds
+// Opens each of tables (PinLiveTables().paths) with
+// sstfilter's TableFilter (RocksDB's: also its properties) and checks that
+// each carries a filter under filter_name and that every key the table holds
 // matches it. Returns the number of tables, or an error naming the first
 // table that fails.
 absl::StatusOr<int> CheckTableFilters(const CrashConfig& config,
-                                      const std::string& dir,
+                                      const std::vector<std::string>& tables,
                                       const std::string& filter_name);
 
 }  // namespace test

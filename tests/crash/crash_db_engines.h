@@ -17,10 +17,11 @@ absl::StatusOr<std::unique_ptr<CrashDb>> OpenLevelDbCrashDb(
 absl::StatusOr<std::unique_ptr<CrashDb>> OpenRocksDbCrashDb(
     const std::string& policy, const std::string& dir, rocksdb::Env* env);
 
-absl::StatusOr<int> CheckLevelDbTableFilters(const std::string& dir,
-                                             const std::string& filter_name);
-absl::StatusOr<int> CheckRocksDbTableFilters(const std::string& dir,
-                                             const std::string& filter_name);
+// CheckTableFilters for one table.
+absl::Status CheckLevelDbTableFilter(const std::string& path,
+                                     const std::string& filter_name);
+absl::Status CheckRocksDbTableFilter(const std::string& path,
+                                     const std::string& filter_name);
 
 }  // namespace test
 }  // namespace sstfilter

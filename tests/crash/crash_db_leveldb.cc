@@ -4,7 +4,11 @@
 #include <string>
 #include <utility>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "filter/adapters/leveldb_adapter.h"
 #include "filter/bloom/bloom.h"
 #include "filter/burr/burr.h"
@@ -23,12 +27,12 @@ namespace test {
 namespace {
 
 constexpr double kBitsPerKey = 10;
-// Small memtables and tables: a flush every few hundred writes, and
-// level-0 compactions (at four L0 tables, LevelDB's trigger) every few
-// flushes. LevelDB's level sizes are fixed (10 MB for L1), so its
-// compactions are mostly L0 into L1.
+// Small memtables (64 KB is the least LevelDB accepts): a flush every few
+// hundred writes, and a level-0 compaction (at four L0 tables, LevelDB's
+// trigger) every few flushes. LevelDB's level sizes are fixed (10 MB for
+// L1) and its tables at least 1 MB, so its compactions are mostly L0 into
+// L1, into one or a few tables.
 constexpr size_t kWriteBufferBytes = 64 << 10;
-constexpr size_t kTableBytes = 64 << 10;
 // LevelDB's tag after each user key in a table: sequence number and type.
 constexpr size_t kInternalKeyTagBytes = 8;
 
@@ -60,9 +64,9 @@ class LevelDbCrashDb : public CrashDb {
     const leveldb::Snapshot* snapshot_;
   };
 
-  LevelDbCrashDb(std::unique_ptr<leveldb::FilterPolicy> policy,
+  LevelDbCrashDb(std::string dir, std::unique_ptr<leveldb::FilterPolicy> policy,
                  std::unique_ptr<leveldb::DB> db)
-      : policy_(std::move(policy)), db_(std::move(db)) {}
+      : dir_(std::move(dir)), policy_(std::move(policy)), db_(std::move(db)) {}
 
   absl::Status Apply(const Op& op, bool sync) override {
     leveldb::WriteOptions options;
@@ -95,8 +99,38 @@ class LevelDbCrashDb : public CrashDb {
 
   std::string FilterName() const override { return policy_->Name(); }
 
+  std::unique_ptr<Snapshot> NewIteratorPin() override {
+    class IteratorPin : public Snapshot {
+     public:
+      explicit IteratorPin(leveldb::Iterator* it) : it_(it) {}
+
+     private:
+      std::unique_ptr<leveldb::Iterator> it_;
+    };
+    return std::make_unique<IteratorPin>(
+        db_->NewIterator(leveldb::ReadOptions()));
+  }
+
+  std::vector<std::string> LiveTableFiles() override {
+    // One line per table, " <number>:<bytes>[<smallest> .. <largest>]",
+    // under a "--- level N ---" line per level.
+    std::string text;
+    db_->GetProperty("leveldb.sstables", &text);
+    std::vector<std::string> paths;
+    for (absl::string_view line : absl::StrSplit(text, '\n')) {
+      uint64_t number = 0;
+      if (!absl::ConsumePrefix(&line, " ") ||
+          !absl::SimpleAtoi(line.substr(0, line.find(':')), &number)) {
+        continue;
+      }
+      paths.push_back(absl::StrFormat("%s/%06d.ldb", dir_, number));
+    }
+    return paths;
+  }
+
  private:
-  // Declared first: the database uses it until it is deleted.
+  const std::string dir_;
+  // Declared before the database, which uses it until it is deleted.
   std::unique_ptr<leveldb::FilterPolicy> policy_;
   std::unique_ptr<leveldb::DB> db_;
 };
@@ -143,42 +177,36 @@ absl::StatusOr<std::unique_ptr<CrashDb>> OpenLevelDbCrashDb(
   options.create_if_missing = true;
   options.filter_policy = policy->get();
   options.write_buffer_size = kWriteBufferBytes;
-  options.max_file_size = kTableBytes;
   // sstfilter's table reader reads uncompressed tables only.
   options.compression = leveldb::kNoCompression;
   if (env != nullptr) options.env = env;
   absl::StatusOr<std::unique_ptr<leveldb::DB>> db = OpenLevelDb(options, dir);
   if (!db.ok()) return db.status();
-  return std::make_unique<LevelDbCrashDb>(*std::move(policy), *std::move(db));
+  return std::make_unique<LevelDbCrashDb>(dir, *std::move(policy),
+                                          *std::move(db));
 }
 
-absl::StatusOr<int> CheckLevelDbTableFilters(const std::string& dir,
-                                             const std::string& filter_name) {
-  int tables = 0;
-  for (const std::string& path : LevelDbTableFiles(dir)) {
-    absl::StatusOr<std::unique_ptr<TableFilter>> filter =
-        TableFilter::OpenFile(path, TableFilterOptions());
-    if (!filter.ok()) return filter.status();
-    const TableFilterInfo& info = (*filter)->info();
-    if (!info.filter.has_value() || info.filter->policy_name != filter_name) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          path, ": filter \"",
-          info.filter.has_value() ? info.filter->policy_name : "(none)",
-          "\", expected \"", filter_name, "\""));
-    }
-    absl::StatusOr<std::vector<std::string>> keys = TableKeys(path);
-    if (!keys.ok()) return keys.status();
-    for (const std::string& key : *keys) {
-      if (!(*filter)->KeyMayMatch(key)) {
-        return absl::DataLossError(
-            absl::StrCat(path, ": its filter rules out its key ", key));
-      }
-    }
-    absl::Status corruption = (*filter)->corruption();
-    if (!corruption.ok()) return corruption;
-    ++tables;
+absl::Status CheckLevelDbTableFilter(const std::string& path,
+                                     const std::string& filter_name) {
+  absl::StatusOr<std::unique_ptr<TableFilter>> filter =
+      TableFilter::OpenFile(path, TableFilterOptions());
+  if (!filter.ok()) return filter.status();
+  const TableFilterInfo& info = (*filter)->info();
+  if (!info.filter.has_value() || info.filter->policy_name != filter_name) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        path, ": filter \"",
+        info.filter.has_value() ? info.filter->policy_name : "(none)",
+        "\", expected \"", filter_name, "\""));
   }
-  return tables;
+  absl::StatusOr<std::vector<std::string>> keys = TableKeys(path);
+  if (!keys.ok()) return keys.status();
+  for (const std::string& key : *keys) {
+    if (!(*filter)->KeyMayMatch(key)) {
+      return absl::DataLossError(
+          absl::StrCat(path, ": its filter rules out its key ", key));
+    }
+  }
+  return (*filter)->corruption();
 }
 
 }  // namespace test

@@ -14,6 +14,7 @@
 #include "filter/per_level_allocation.h"
 #include "rocksdb/db.h"
 #include "rocksdb/filter_policy.h"
+#include "rocksdb/metadata.h"
 #include "rocksdb/options.h"
 #include "rocksdb/sst_file_reader.h"
 #include "rocksdb/table.h"
@@ -106,6 +107,28 @@ class RocksDbCrashDb : public CrashDb {
 
   std::string FilterName() const override { return policy_->Name(); }
 
+  std::unique_ptr<Snapshot> NewIteratorPin() override {
+    class IteratorPin : public Snapshot {
+     public:
+      explicit IteratorPin(rocksdb::Iterator* it) : it_(it) {}
+
+     private:
+      std::unique_ptr<rocksdb::Iterator> it_;
+    };
+    return std::make_unique<IteratorPin>(
+        db_->NewIterator(rocksdb::ReadOptions()));
+  }
+
+  std::vector<std::string> LiveTableFiles() override {
+    std::vector<rocksdb::LiveFileMetaData> files;
+    db_->GetLiveFilesMetaData(&files);
+    std::vector<std::string> paths;
+    for (const rocksdb::LiveFileMetaData& file : files) {
+      paths.push_back(file.db_path + "/" + file.name);
+    }
+    return paths;
+  }
+
  private:
   std::shared_ptr<const rocksdb::FilterPolicy> policy_;
   std::unique_ptr<rocksdb::DB> db_;
@@ -137,41 +160,34 @@ absl::StatusOr<std::unique_ptr<CrashDb>> OpenRocksDbCrashDb(
   return std::make_unique<RocksDbCrashDb>(*std::move(policy), *std::move(db));
 }
 
-absl::StatusOr<int> CheckRocksDbTableFilters(const std::string& dir,
-                                             const std::string& filter_name) {
-  int tables = 0;
-  for (const std::string& path : TableFiles(dir)) {
-    rocksdb::SstFileReader reader((rocksdb::Options()));
-    absl::Status s = FromRocksDb(reader.Open(path), path);
-    if (!s.ok()) return s;
-    const std::string recorded =
-        reader.GetTableProperties()->filter_policy_name;
-    absl::StatusOr<std::unique_ptr<TableFilter>> filter =
-        TableFilter::OpenFile(path, TableFilterOptions());
-    if (!filter.ok()) return filter.status();
-    const TableFilterInfo& info = (*filter)->info();
-    const std::string stored =
-        info.filter.has_value() ? info.filter->policy_name : "(none)";
-    if (recorded != filter_name || stored != filter_name) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          path, ": filter_policy_name \"", recorded, "\", filter block \"",
-          stored, "\", expected \"", filter_name, "\""));
-    }
-    std::unique_ptr<rocksdb::Iterator> it(
-        reader.NewIterator(rocksdb::ReadOptions()));
-    for (it->SeekToFirst(); it->Valid(); it->Next()) {
-      if (!(*filter)->KeyMayMatch(it->key().ToString())) {
-        return absl::DataLossError(absl::StrCat(
-            path, ": its filter rules out its key ", it->key().ToString()));
-      }
-    }
-    s = FromRocksDb(it->status(), path);
-    if (!s.ok()) return s;
-    s = (*filter)->corruption();
-    if (!s.ok()) return s;
-    ++tables;
+absl::Status CheckRocksDbTableFilter(const std::string& path,
+                                     const std::string& filter_name) {
+  rocksdb::SstFileReader reader((rocksdb::Options()));
+  absl::Status s = FromRocksDb(reader.Open(path), path);
+  if (!s.ok()) return s;
+  const std::string recorded = reader.GetTableProperties()->filter_policy_name;
+  absl::StatusOr<std::unique_ptr<TableFilter>> filter =
+      TableFilter::OpenFile(path, TableFilterOptions());
+  if (!filter.ok()) return filter.status();
+  const TableFilterInfo& info = (*filter)->info();
+  const std::string stored =
+      info.filter.has_value() ? info.filter->policy_name : "(none)";
+  if (recorded != filter_name || stored != filter_name) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        path, ": filter_policy_name \"", recorded, "\", filter block \"",
+        stored, "\", expected \"", filter_name, "\""));
   }
-  return tables;
+  std::unique_ptr<rocksdb::Iterator> it(
+      reader.NewIterator(rocksdb::ReadOptions()));
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    if (!(*filter)->KeyMayMatch(it->key().ToString())) {
+      return absl::DataLossError(absl::StrCat(
+          path, ": its filter rules out its key ", it->key().ToString()));
+    }
+  }
+  s = FromRocksDb(it->status(), path);
+  if (!s.ok()) return s;
+  return (*filter)->corruption();
 }
 
 }  // namespace test

@@ -124,9 +124,9 @@ TEST_P(KillTest, AcknowledgedWritesSurviveKills) {
   ASSERT_TRUE(db.ok()) << db.status();
   ASSERT_EQ(CheckDatabase(model, {}, (*db)->AsLookup(), kNeverWrittenKeys),
             absl::OkStatus());
-  db->reset();
+  CrashDb::LiveTables live = (*db)->PinLiveTables();
   absl::StatusOr<int> tables =
-      CheckTableFilters(config, dir.path(), filter_name);
+      CheckTableFilters(config, live.paths, filter_name);
   ASSERT_TRUE(tables.ok()) << tables.status();
   EXPECT_GT(*tables, 0);
   std::printf(
