@@ -1,0 +1,124 @@
+// One database of a crash test, LevelDB 1.23 or RocksDB 7.8.3, opened with
+// one of sstfilter's policies and options under which flushes and
+// compactions run all the time, so that a crash or power loss lands while
+// tables and their filters are being built. The writer process and the
+// checking test open it the same way through this file.
+
+#ifndef SSTFILTER_TESTS_CRASH_CRASH_DB_H_
+#define SSTFILTER_TESTS_CRASH_CRASH_DB_H_
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "tests/crash/workload.h"
+
+namespace leveldb {
+class Env;
+}  // namespace leveldb
+namespace rocksdb {
+class Env;
+}  // namespace rocksdb
+
+namespace sstfilter {
+namespace test {
+
+enum class Engine { kLevelDb, kRocksDb };
+
+// An engine and the sstfilter policy its tables are written with:
+//  "native"     NewBloomFilterPolicy at 10 bits/key
+//  "compact"    NewBumpedRibbonFilterPolicy at 10 bits/key
+//  "per_level"  NewRocksDbPerLevelFilterPolicy (RocksDB only)
+//  "hybrid"     NewRocksDbHybridFilterPolicy (RocksDB only)
+// The last two spend 10 bits/key over a 4-level tree of fan-out 10, the
+// crash tests' own shape.
+struct CrashConfig {
+  Engine engine = Engine::kRocksDb;
+  std::string policy;
+
+  // "leveldb_native" and so on: a test name, and the writer's argument.
+  std::string Name() const;
+};
+
+// Every configuration the crash tests run.
+std::vector<CrashConfig> AllCrashConfigs();
+
+// The configuration whose Name() is name; InvalidArgumentError otherwise.
+absl::StatusOr<CrashConfig> ParseCrashConfig(const std::string& name);
+
+// Environments to open a database in; null: the engine's default.
+struct CrashDbEnvs {
+  leveldb::Env* leveldb = nullptr;
+  rocksdb::Env* rocksdb = nullptr;
+};
+
+class CrashDb {
+ public:
+  // A read view; release it (destroy it) before its database.
+  class Snapshot {
+   public:
+    virtual ~Snapshot() = default;
+  };
+
+  // Opens (creating if missing) the database of config in dir. REQUIRES:
+  // envs outlive the database.
+  static absl::StatusOr<std::unique_ptr<CrashDb>> Open(
+      const CrashConfig& config, const std::string& dir,
+      const CrashDbEnvs& envs = {});
+
+  virtual ~CrashDb() = default;
+
+  // Writes op as one write; with sync, the write is on disk (RocksDB: its
+  // write-ahead log, which is on) when this returns OK.
+  virtual absl::Status Apply(const Op& op, bool sync) = 0;
+
+  // The key's value, or nullopt for NotFound; at snapshot when given.
+  virtual absl::StatusOr<std::optional<std::string>> Get(
+      const std::string& key, const Snapshot* snapshot = nullptr) = 0;
+
+  virtual std::unique_ptr<Snapshot> TakeSnapshot() = 0;
+
+ protected:
+  // The table files of the current version.
+  virtual std::vector<std::string> LiveTableFiles() = 0;
+  // An iterator over the current version, held until the result goes.
+  virtual std::unique_ptr<Snapshot> NewIteratorPin() = 0;
+
+ public:
+  // The name the policy persists in each table (leveldb: the metaindex key
+  // "filter.<name>"; RocksDB: "fullfilter.<name>" and the table property
+  // filter_policy_name).
+  virtual std::string FilterName() const = 0;
+
+  // The table files of the database's current version, kept on disk until
+  // pin goes: the engine removes no file of a version an open iterator
+  // reads. Files a crash left half-written, or a compaction abandoned at
+  // close, are not among them (the engine removes them at its next open).
+  // REQUIRES: pin goes before the database.
+  struct LiveTables {
+    std::unique_ptr<Snapshot> pin;
+    std::vector<std::string> paths;
+  };
+  LiveTables PinLiveTables();
+
+  // Get at the latest state, as CheckDatabase wants it. The function refers
+  // to this database.
+  Lookup AsLookup();
+};
+
+// Opens each of tables (PinLiveTables().paths) with
+// sstfilter's TableFilter (RocksDB's: also its properties) and checks that
+// each carries a filter under filter_name and that every key the table holds
+// matches it. Returns the number of tables, or an error naming the first
+// table that fails.
+absl::StatusOr<int> CheckTableFilters(const CrashConfig& config,
+                                      const std::vector<std::string>& tables,
+                                      const std::string& filter_name);
+
+}  // namespace test
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_TESTS_CRASH_CRASH_DB_H_

@@ -1,0 +1,29 @@
+// Each engine's side of crash_db.h (crash_db_leveldb.cc, crash_db_rocksdb.cc).
+
+#ifndef SSTFILTER_TESTS_CRASH_CRASH_DB_ENGINES_H_
+#define SSTFILTER_TESTS_CRASH_CRASH_DB_ENGINES_H_
+
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "tests/crash/crash_db.h"
+
+namespace sstfilter {
+namespace test {
+
+absl::StatusOr<std::unique_ptr<CrashDb>> OpenLevelDbCrashDb(
+    const std::string& policy, const std::string& dir, leveldb::Env* env);
+absl::StatusOr<std::unique_ptr<CrashDb>> OpenRocksDbCrashDb(
+    const std::string& policy, const std::string& dir, rocksdb::Env* env);
+
+// CheckTableFilters for one table.
+absl::Status CheckLevelDbTableFilter(const std::string& path,
+                                     const std::string& filter_name);
+absl::Status CheckRocksDbTableFilter(const std::string& path,
+                                     const std::string& filter_name);
+
+}  // namespace test
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_TESTS_CRASH_CRASH_DB_ENGINES_H_

@@ -1,0 +1,194 @@
+// crash_db.h for RocksDB 7.8.3.
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "filter/adapters/rocksdb_adapter.h"
+#include "filter/adapters/rocksdb_hybrid_policy.h"
+#include "filter/adapters/rocksdb_per_level_policy.h"
+#include "filter/bloom/bloom.h"
+#include "filter/burr/burr.h"
+#include "filter/per_level_allocation.h"
+#include "rocksdb/db.h"
+#include "rocksdb/filter_policy.h"
+#include "rocksdb/metadata.h"
+#include "rocksdb/options.h"
+#include "rocksdb/sst_file_reader.h"
+#include "rocksdb/table.h"
+#include "rocksdb/table_properties.h"
+#include "rocksdb/write_batch.h"
+#include "table/table_filter.h"
+#include "tests/crash/crash_db_engines.h"
+#include "tests/integration/rocksdb_db_util.h"
+
+namespace sstfilter {
+namespace test {
+namespace {
+
+constexpr double kBitsPerKey = 10;
+// Small memtables, tables and levels: a flush every few hundred writes, an
+// L0 compaction every second flush, and compactions into L2 and L3 as the
+// levels fill, most of them in flight at any moment.
+constexpr int kNumLevels = 4;
+constexpr size_t kWriteBufferBytes = 64 << 10;
+constexpr uint64_t kTableBytes = 64 << 10;
+constexpr uint64_t kLevel1Bytes = 128 << 10;
+constexpr double kFanOut = 10;
+
+absl::StatusOr<std::shared_ptr<const rocksdb::FilterPolicy>> RocksDbPolicy(
+    const std::string& name) {
+  if (name == "native" || name == "compact") {
+    absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
+        name == "native"
+            ? NewBloomFilterPolicy(FilterOptions::BitsPerKey(kBitsPerKey))
+            : NewBumpedRibbonFilterPolicy(
+                  FilterOptions::BitsPerKey(kBitsPerKey));
+    if (!policy.ok()) return policy.status();
+    return AsRocksDbFilterPolicy(*std::move(policy));
+  }
+  if (name == "per_level" || name == "hybrid") {
+    absl::StatusOr<std::vector<TreeLevel>> tree =
+        LeveledTree(kNumLevels, kFanOut);
+    if (!tree.ok()) return tree.status();
+    return name == "per_level"
+               ? NewRocksDbPerLevelFilterPolicy(*tree, kBitsPerKey)
+               : NewRocksDbHybridFilterPolicy(*tree, kBitsPerKey);
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("no RocksDB policy \"", name, "\""));
+}
+
+class RocksDbCrashDb : public CrashDb {
+ public:
+  class RocksDbSnapshot : public Snapshot {
+   public:
+    RocksDbSnapshot(rocksdb::DB* db) : db_(db), snapshot_(db->GetSnapshot()) {}
+    ~RocksDbSnapshot() override { db_->ReleaseSnapshot(snapshot_); }
+    const rocksdb::Snapshot* get() const { return snapshot_; }
+
+   private:
+    rocksdb::DB* db_;
+    const rocksdb::Snapshot* snapshot_;
+  };
+
+  RocksDbCrashDb(std::shared_ptr<const rocksdb::FilterPolicy> policy,
+                 std::unique_ptr<rocksdb::DB> db)
+      : policy_(std::move(policy)), db_(std::move(db)) {}
+
+  absl::Status Apply(const Op& op, bool sync) override {
+    rocksdb::WriteOptions options;
+    options.sync = sync;
+    rocksdb::WriteBatch batch;
+    rocksdb::Status s = op.type == Op::kPut ? batch.Put(op.key, op.value)
+                                            : batch.Delete(op.key);
+    if (s.ok()) s = db_->Write(options, &batch);
+    return FromRocksDb(s, "Write");
+  }
+
+  absl::StatusOr<std::optional<std::string>> Get(
+      const std::string& key, const Snapshot* snapshot) override {
+    rocksdb::ReadOptions options;
+    if (snapshot != nullptr) {
+      options.snapshot = static_cast<const RocksDbSnapshot*>(snapshot)->get();
+    }
+    std::string value;
+    rocksdb::Status s = db_->Get(options, key, &value);
+    if (s.IsNotFound()) return std::nullopt;
+    if (!s.ok()) return FromRocksDb(s, absl::StrCat("Get ", key));
+    return value;
+  }
+
+  std::unique_ptr<Snapshot> TakeSnapshot() override {
+    return std::make_unique<RocksDbSnapshot>(db_.get());
+  }
+
+  std::string FilterName() const override { return policy_->Name(); }
+
+  std::unique_ptr<Snapshot> NewIteratorPin() override {
+    class IteratorPin : public Snapshot {
+     public:
+      explicit IteratorPin(rocksdb::Iterator* it) : it_(it) {}
+
+     private:
+      std::unique_ptr<rocksdb::Iterator> it_;
+    };
+    return std::make_unique<IteratorPin>(
+        db_->NewIterator(rocksdb::ReadOptions()));
+  }
+
+  std::vector<std::string> LiveTableFiles() override {
+    std::vector<rocksdb::LiveFileMetaData> files;
+    db_->GetLiveFilesMetaData(&files);
+    std::vector<std::string> paths;
+    for (const rocksdb::LiveFileMetaData& file : files) {
+      paths.push_back(file.db_path + "/" + file.name);
+    }
+    return paths;
+  }
+
+ private:
+  std::shared_ptr<const rocksdb::FilterPolicy> policy_;
+  std::unique_ptr<rocksdb::DB> db_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<CrashDb>> OpenRocksDbCrashDb(
+    const std::string& policy_name, const std::string& dir, rocksdb::Env* env) {
+  absl::StatusOr<std::shared_ptr<const rocksdb::FilterPolicy>> policy =
+      RocksDbPolicy(policy_name);
+  if (!policy.ok()) return policy.status();
+  rocksdb::BlockBasedTableOptions table_options;
+  table_options.filter_policy = *policy;
+  rocksdb::Options options;
+  options.table_factory.reset(
+      rocksdb::NewBlockBasedTableFactory(table_options));
+  options.create_if_missing = true;
+  options.num_levels = kNumLevels;
+  options.write_buffer_size = kWriteBufferBytes;
+  options.level0_file_num_compaction_trigger = 2;
+  options.target_file_size_base = kTableBytes;
+  options.max_bytes_for_level_base = kLevel1Bytes;
+  options.max_background_jobs = 2;
+  options.compression = rocksdb::kNoCompression;
+  if (env != nullptr) options.env = env;
+  absl::StatusOr<std::unique_ptr<rocksdb::DB>> db = OpenDb(options, dir);
+  if (!db.ok()) return db.status();
+  return std::make_unique<RocksDbCrashDb>(*std::move(policy), *std::move(db));
+}
+
+absl::Status CheckRocksDbTableFilter(const std::string& path,
+                                     const std::string& filter_name) {
+  rocksdb::SstFileReader reader((rocksdb::Options()));
+  absl::Status s = FromRocksDb(reader.Open(path), path);
+  if (!s.ok()) return s;
+  const std::string recorded = reader.GetTableProperties()->filter_policy_name;
+  absl::StatusOr<std::unique_ptr<TableFilter>> filter =
+      TableFilter::OpenFile(path, TableFilterOptions());
+  if (!filter.ok()) return filter.status();
+  const TableFilterInfo& info = (*filter)->info();
+  const std::string stored =
+      info.filter.has_value() ? info.filter->policy_name : "(none)";
+  if (recorded != filter_name || stored != filter_name) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        path, ": filter_policy_name \"", recorded, "\", filter block \"",
+        stored, "\", expected \"", filter_name, "\""));
+  }
+  std::unique_ptr<rocksdb::Iterator> it(
+      reader.NewIterator(rocksdb::ReadOptions()));
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    if (!(*filter)->KeyMayMatch(it->key().ToString())) {
+      return absl::DataLossError(absl::StrCat(
+          path, ": its filter rules out its key ", it->key().ToString()));
+    }
+  }
+  s = FromRocksDb(it->status(), path);
+  if (!s.ok()) return s;
+  return (*filter)->corruption();
+}
+
+}  // namespace test
+}  // namespace sstfilter

@@ -1,0 +1,139 @@
+// The process a crash test kills. Opens the database of a configuration
+// (crash_db.h), then writes the workload from a given op on, each op one
+// synced write, and reports each acknowledged op to the test on a pipe, in
+// order, until it is killed. Along the way it takes snapshots, writes on,
+// and reads every key it wrote before the snapshot back at the snapshot,
+// while flushes and compactions rewrite the tables under it.
+//
+// Usage: crash_writer <configuration> <dir> <seed> <first op> <report fd>
+//
+// Reports, one line each, each written with a single write(2) so that a
+// kill never leaves half a line:
+//   R          the database is open
+//   A <i>      op i is acknowledged: synced
+//   S <n>      a snapshot read back n keys as they were when it was taken
+//   F <what>   a check failed; the writer exits with status 1
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "tests/crash/crash_db.h"
+#include "tests/crash/workload.h"
+
+namespace sstfilter {
+namespace test {
+namespace {
+
+// A snapshot every kSnapshotEvery ops, read back kSnapshotSpan ops later:
+// time enough for a flush or two to write the snapshot's versions into
+// tables.
+constexpr uint64_t kSnapshotEvery = 400;
+constexpr uint64_t kSnapshotSpan = 600;
+// Never-written keys looked up at each snapshot.
+constexpr uint64_t kSnapshotAbsentKeys = 100;
+// A writer that is never killed stops after this many ops.
+constexpr uint64_t kMaxOps = 2000000;
+
+int report_fd = -1;
+
+void Report(const std::string& line) {
+  const std::string text = line + "\n";
+  ssize_t n;
+  do {
+    n = write(report_fd, text.data(), text.size());
+  } while (n < 0 && errno == EINTR);
+  // The test is gone, or the pipe broke: nobody is listening.
+  if (n != static_cast<ssize_t>(text.size())) _exit(2);
+}
+
+[[noreturn]] void Fail(const std::string& what) {
+  Report(absl::StrCat("F ", what));
+  _exit(1);
+}
+
+// A snapshot and what each key this process wrote held when it was taken.
+struct PendingSnapshot {
+  std::unique_ptr<CrashDb::Snapshot> snapshot;
+  std::map<std::string, std::optional<std::string>> expected;
+  uint64_t check_at = 0;
+};
+
+void CheckSnapshot(CrashDb* db, const PendingSnapshot& pending) {
+  for (const auto& [key, value] : pending.expected) {
+    absl::StatusOr<std::optional<std::string>> got =
+        db->Get(key, pending.snapshot.get());
+    if (!got.ok()) Fail(got.status().ToString());
+    if (*got != value) {
+      Fail(absl::StrCat("snapshot read of ", key, " found ",
+                        got->value_or("NotFound").substr(0, 12), ", expected ",
+                        value.value_or("NotFound").substr(0, 12)));
+    }
+  }
+  for (uint64_t j = 0; j < kSnapshotAbsentKeys; ++j) {
+    absl::StatusOr<std::optional<std::string>> got =
+        db->Get(NeverWrittenKey(j), pending.snapshot.get());
+    if (!got.ok()) Fail(got.status().ToString());
+    if (got->has_value()) {
+      Fail(absl::StrCat("snapshot read of never-written key ",
+                        NeverWrittenKey(j), " found a value"));
+    }
+  }
+  Report(absl::StrCat("S ", pending.expected.size() + kSnapshotAbsentKeys));
+}
+
+int Run(int argc, char** argv) {
+  uint64_t seed = 0;
+  uint64_t first_op = 0;
+  if (argc != 6 || !absl::SimpleAtoi(argv[3], &seed) ||
+      !absl::SimpleAtoi(argv[4], &first_op) ||
+      !absl::SimpleAtoi(argv[5], &report_fd)) {
+    std::fprintf(stderr,
+                 "usage: %s <configuration> <dir> <seed> <first op> "
+                 "<report fd>\n",
+                 argv[0]);
+    return 2;
+  }
+  absl::StatusOr<CrashConfig> config = ParseCrashConfig(argv[1]);
+  if (!config.ok()) Fail(config.status().ToString());
+  absl::StatusOr<std::unique_ptr<CrashDb>> db = CrashDb::Open(*config, argv[2]);
+  if (!db.ok()) Fail(db.status().ToString());
+  Report("R");
+
+  // What each key written by this process holds now.
+  std::map<std::string, std::optional<std::string>> written;
+  std::optional<PendingSnapshot> pending;
+  for (uint64_t i = first_op; i < first_op + kMaxOps; ++i) {
+    const Op op = WorkloadOp(seed, i);
+    absl::Status s = (*db)->Apply(op, /*sync=*/true);
+    if (!s.ok()) Fail(s.ToString());
+    Report(absl::StrCat("A ", i));
+    written[op.key] = op.type == Op::kPut ? std::optional<std::string>(op.value)
+                                          : std::nullopt;
+    if (pending.has_value() && i == pending->check_at) {
+      CheckSnapshot(db->get(), *pending);
+      pending.reset();
+    }
+    if (!pending.has_value() && (i - first_op) % kSnapshotEvery == 0) {
+      pending =
+          PendingSnapshot{(*db)->TakeSnapshot(), written, i + kSnapshotSpan};
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace test
+}  // namespace sstfilter
+
+int main(int argc, char** argv) { return sstfilter::test::Run(argc, argv); }

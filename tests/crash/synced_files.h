@@ -1,0 +1,93 @@
+// What a simulated power loss keeps: the bytes each file held at its last
+// sync. Both engines' wrappers (leveldb_power_loss_env.h,
+// rocksdb_power_loss_fs.h) report every file operation here, and at the
+// simulated power loss this cuts the files back to what a real one would
+// leave.
+//
+// The model, a journaling file system such as ext4 in its default mode, as
+// both engines rely on it:
+//  - a file's data is durable up to the length it had when its last Sync
+//    (or Fsync) began; what was appended after may be lost, and is;
+//  - a new file's name is durable once the file or its directory is synced;
+//    a file neither was synced for is removed;
+//  - renames and deletes are durable when they return (LevelDB renames its
+//    CURRENT file without syncing the directory; RocksDB syncs it).
+// Files that existed before the tracker saw them are left as they are.
+//
+// Thread-safe: engines write, sync and rename from background threads.
+
+#ifndef SSTFILTER_TESTS_CRASH_SYNCED_FILES_H_
+#define SSTFILTER_TESTS_CRASH_SYNCED_FILES_H_
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+
+namespace sstfilter {
+namespace test {
+
+class SyncedFiles {
+ public:
+  // A file opened for writing, holding size bytes (all durable); existed:
+  // its name was there before (a file being appended to, or truncated).
+  void Opened(const std::string& path, bool existed, uint64_t size);
+  void Appended(const std::string& path, uint64_t bytes);
+  void Truncated(const std::string& path, uint64_t size);
+  // The file's length when a Sync begins, and its end: bytes up to that
+  // length are durable once the sync succeeds.
+  uint64_t Size(const std::string& path) const;
+  void Synced(const std::string& path, uint64_t length);
+  void DirectorySynced(const std::string& dir);
+  void Renamed(const std::string& from, const std::string& to);
+  void Removed(const std::string& path);
+
+  // From now on the wrappers refuse every write, sync, create, rename and
+  // delete with an IO error, as a machine without power would not do them.
+  void LosePower() { lost_.store(true); }
+  bool powered() const { return !lost_.load(); }
+
+  // Loses power just before the n-th append to a table file (*.ldb, *.sst)
+  // from now on: inside a flush or compaction, while a table and its
+  // filter are being written. REQUIRES: n >= 1.
+  void LosePowerAtTableAppend(int64_t n) {
+    lost_in_table_write_.store(false);
+    table_appends_left_.store(n);
+  }
+  // Whether an append to path may go ahead; the wrappers ask before each.
+  bool PowerForAppend(const std::string& path);
+  // Whether the last power loss struck at a table append.
+  bool lost_in_table_write() const { return lost_in_table_write_.load(); }
+
+  struct Dropped {
+    int files_cut = 0;       // files cut back to their synced length
+    uint64_t bytes_cut = 0;  // bytes those files lose
+    int files_removed = 0;   // files whose name was never durable
+  };
+  // Once the engine has let go of every file: applies the model above to
+  // the files on disk, forgets them, and restores power.
+  // REQUIRES: LosePower was called.
+  absl::StatusOr<Dropped> DropUnsynced();
+
+ private:
+  struct File {
+    uint64_t size = 0;
+    uint64_t synced = 0;
+    bool name_durable = false;
+  };
+
+  mutable absl::Mutex mu_;
+  std::map<std::string, File> files_ ABSL_GUARDED_BY(mu_);
+  std::atomic<bool> lost_{false};
+  std::atomic<int64_t> table_appends_left_{0};  // 0: no loss planned
+  std::atomic<bool> lost_in_table_write_{false};
+};
+
+}  // namespace test
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_TESTS_CRASH_SYNCED_FILES_H_
