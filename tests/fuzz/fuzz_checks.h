@@ -106,6 +106,17 @@ FilterOptions ReaderFuzzOptions();
 absl::Status CheckReaderIsTotal(const FilterFormat& format, const uint8_t* data,
                                 size_t size);
 
+// One format's readers pinned to each probe path this build and CPU can run
+// (scalar, AVX2, AVX-512), for the input's filter bytes.
+using PathFormats = std::vector<const FilterFormat*> (*)(absl::string_view);
+
+// CheckReaderIsTotal with the path the input's length picks (so the fuzzer
+// reaches every path), then checks that every other path answers each key as
+// that one does, single and batched. Returns an error naming the key and the
+// paths when they disagree.
+absl::Status CheckPathsAgree(const std::vector<const FilterFormat*>& paths,
+                             const uint8_t* data, size_t size);
+
 // Decodes options and a key set from data (format in fuzz_checks.cc), asks
 // factory for a policy, builds two filters with one builder and checks the
 // contract:
@@ -166,6 +177,27 @@ std::unique_ptr<const FilterPolicy> ReaderFuzzPolicy(
         ::sstfilter::fuzz::CheckReaderIsTotal(policy->Format(), data, size), \
         "reader check");                                                     \
     return 0;                                                                \
+  }
+
+// A reader fuzzer as above whose readers are those paths(filter) returns
+// (see PathFormats and CheckPathsAgree).
+#define SSTFILTER_PATHS_READER_FUZZER(factory, paths)                          \
+  namespace {                                                                  \
+  std::vector<::sstfilter::fuzz::Seed> SstfilterFuzzSeeds() {                  \
+    return ::sstfilter::fuzz::ReaderSeeds(factory);                            \
+  }                                                                            \
+  [[maybe_unused]] const bool kSstfilterSeedsRegistered =                      \
+      (::sstfilter::fuzz::RegisterSeedGenerator(&SstfilterFuzzSeeds), true);   \
+  }                                                                            \
+  extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {    \
+    const ::sstfilter::fuzz::PathFormats path_formats = (paths);               \
+    ::sstfilter::fuzz::AbortIfError(                                           \
+        ::sstfilter::fuzz::CheckPathsAgree(                                    \
+            path_formats(                                                      \
+                absl::string_view(reinterpret_cast<const char*>(data), size)), \
+            data, size),                                                       \
+        "probe path check");                                                   \
+    return 0;                                                                  \
   }
 
 // Defines the libFuzzer entry point of a builder/reader round-trip fuzzer for
