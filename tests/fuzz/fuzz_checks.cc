@@ -220,8 +220,8 @@ std::string DoubleBytes(double d) {
 
 SeedGenerator registered_generator = nullptr;
 
-// The keys a reader check asks: fixed ones, pieces of the filter itself (so
-// the fuzzer can steer queries at the bits it sets) and a few synthetic ones.
+}  // namespace
+
 std::vector<std::string> ReaderQueryKeys(absl::string_view filter) {
   std::vector<std::string> keys = {
       "", "hello", "world", "a", std::string(1, '\0'), std::string(200, 'x')};
@@ -235,8 +235,6 @@ std::vector<std::string> ReaderQueryKeys(absl::string_view filter) {
   for (int i = 0; i < 32; ++i) keys.push_back(absl::StrCat(i));
   return keys;
 }
-
-}  // namespace
 
 FilterOptions ReaderFuzzOptions() { return FilterOptions::BitsPerKey(10); }
 

@@ -96,6 +96,11 @@ class ByteReader {
 // only to builders.
 FilterOptions ReaderFuzzOptions();
 
+// The keys a reader check asks of a filter: fixed ones, pieces of the filter
+// itself (so the fuzzer can steer queries at the bits it sets) and a few
+// synthetic ones.
+std::vector<std::string> ReaderQueryKeys(absl::string_view filter);
+
 // Treats data as a filter and queries it: fixed keys, keys cut from the input,
 // one at a time, batched and through FilterFormat::KeyMayMatch, and describes
 // it (FilterFormat::Describe). Returns an error when the answers disagree with
