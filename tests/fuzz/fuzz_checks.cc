@@ -222,6 +222,20 @@ SeedGenerator registered_generator = nullptr;
 
 }  // namespace
 
+std::vector<std::string> ReaderQueryKeys(absl::string_view filter) {
+  std::vector<std::string> keys = {
+      "", "hello", "world", "a", std::string(1, '\0'), std::string(200, 'x')};
+  const size_t size = filter.size();
+  for (size_t offset : {size_t{0}, size / 3, size / 2}) {
+    for (size_t length : {1, 4, 8, 16}) {
+      if (offset + length <= size)
+        keys.push_back(std::string(filter.substr(offset, length)));
+    }
+  }
+  for (int i = 0; i < 32; ++i) keys.push_back(absl::StrCat(i));
+  return keys;
+}
+
 FilterOptions ReaderFuzzOptions() { return FilterOptions::BitsPerKey(10); }
 
 absl::Status CheckReaderIsTotal(const FilterFormat& format, const uint8_t* data,
@@ -230,18 +244,7 @@ absl::Status CheckReaderIsTotal(const FilterFormat& format, const uint8_t* data,
       absl::string_view(reinterpret_cast<const char*>(data), size));
   const absl::string_view filter = buffer.view();
   const std::unique_ptr<FilterReader> reader = format.NewReader(filter);
-
-  // Keys: fixed ones, pieces of the input itself (so the fuzzer can steer
-  // queries at the bits it sets) and a few synthetic ones.
-  std::vector<std::string> owned = {
-      "", "hello", "world", "a", std::string(1, '\0'), std::string(200, 'x')};
-  for (size_t offset : {size_t{0}, size / 3, size / 2}) {
-    for (size_t length : {1, 4, 8, 16}) {
-      if (offset + length <= size)
-        owned.push_back(std::string(filter.substr(offset, length)));
-    }
-  }
-  for (int i = 0; i < 32; ++i) owned.push_back(absl::StrCat(i));
+  const std::vector<std::string> owned = ReaderQueryKeys(filter);
   const std::vector<absl::string_view> keys(owned.begin(), owned.end());
 
   const double fpp = reader->ExpectedFpp();
@@ -267,6 +270,39 @@ absl::Status CheckReaderIsTotal(const FilterFormat& format, const uint8_t* data,
       return absl::InternalError(
           absl::StrCat("reader: ExpectedFpp() is 0 but key \"",
                        absl::CHexEscape(keys[i]), "\" matches"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckPathsAgree(const std::vector<const FilterFormat*>& paths,
+                             const uint8_t* data, size_t size) {
+  if (paths.empty()) return absl::InternalError("no probe path to check");
+  const FilterFormat& chosen = *paths[size % paths.size()];
+  if (absl::Status s = CheckReaderIsTotal(chosen, data, size); !s.ok()) {
+    return s;
+  }
+  if (paths.size() == 1) return absl::OkStatus();
+  const ExactBuffer buffer(
+      absl::string_view(reinterpret_cast<const char*>(data), size));
+  const absl::string_view filter = buffer.view();
+  const std::vector<std::string> owned = ReaderQueryKeys(filter);
+  const std::vector<absl::string_view> keys(owned.begin(), owned.end());
+  const std::unique_ptr<FilterReader> reference = chosen.NewReader(filter);
+  const std::unique_ptr<bool[]> batched(new bool[keys.size()]);
+  for (size_t p = 0; p < paths.size(); ++p) {
+    if (paths[p] == &chosen) continue;
+    const std::unique_ptr<FilterReader> reader = paths[p]->NewReader(filter);
+    reader->MayMatch(keys, batched.get());
+    for (size_t i = 0; i < keys.size(); ++i) {
+      const bool want = reference->MayMatch(keys[i]);
+      const bool single = reader->MayMatch(keys[i]);
+      if (single != want || batched[i] != want) {
+        return absl::InternalError(absl::StrCat(
+            "probe paths disagree for key \"", absl::CHexEscape(keys[i]),
+            "\": path ", size % paths.size(), " says ", want, ", path ", p,
+            " says ", single, " (batched ", batched[i], ")"));
+      }
     }
   }
   return absl::OkStatus();

@@ -96,6 +96,11 @@ class ByteReader {
 // only to builders.
 FilterOptions ReaderFuzzOptions();
 
+// The keys a reader check asks of a filter: fixed ones, pieces of the filter
+// itself (so the fuzzer can steer queries at the bits it sets) and a few
+// synthetic ones.
+std::vector<std::string> ReaderQueryKeys(absl::string_view filter);
+
 // Treats data as a filter and queries it: fixed keys, keys cut from the input,
 // one at a time, batched and through FilterFormat::KeyMayMatch, and describes
 // it (FilterFormat::Describe). Returns an error when the answers disagree with
@@ -105,6 +110,17 @@ FilterOptions ReaderFuzzOptions();
 // into a heap buffer of exactly its size first.
 absl::Status CheckReaderIsTotal(const FilterFormat& format, const uint8_t* data,
                                 size_t size);
+
+// One format's readers pinned to each probe path this build and CPU can run
+// (scalar, AVX2, AVX-512), for the input's filter bytes.
+using PathFormats = std::vector<const FilterFormat*> (*)(absl::string_view);
+
+// CheckReaderIsTotal with the path the input's length picks (so the fuzzer
+// reaches every path), then checks that every other path answers each key as
+// that one does, single and batched. Returns an error naming the key and the
+// paths when they disagree.
+absl::Status CheckPathsAgree(const std::vector<const FilterFormat*>& paths,
+                             const uint8_t* data, size_t size);
 
 // Decodes options and a key set from data (format in fuzz_checks.cc), asks
 // factory for a policy, builds two filters with one builder and checks the
@@ -166,6 +182,27 @@ std::unique_ptr<const FilterPolicy> ReaderFuzzPolicy(
         ::sstfilter::fuzz::CheckReaderIsTotal(policy->Format(), data, size), \
         "reader check");                                                     \
     return 0;                                                                \
+  }
+
+// A reader fuzzer as above whose readers are those paths(filter) returns
+// (see PathFormats and CheckPathsAgree).
+#define SSTFILTER_PATHS_READER_FUZZER(factory, paths)                          \
+  namespace {                                                                  \
+  std::vector<::sstfilter::fuzz::Seed> SstfilterFuzzSeeds() {                  \
+    return ::sstfilter::fuzz::ReaderSeeds(factory);                            \
+  }                                                                            \
+  [[maybe_unused]] const bool kSstfilterSeedsRegistered =                      \
+      (::sstfilter::fuzz::RegisterSeedGenerator(&SstfilterFuzzSeeds), true);   \
+  }                                                                            \
+  extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {    \
+    const ::sstfilter::fuzz::PathFormats path_formats = (paths);               \
+    ::sstfilter::fuzz::AbortIfError(                                           \
+        ::sstfilter::fuzz::CheckPathsAgree(                                    \
+            path_formats(                                                      \
+                absl::string_view(reinterpret_cast<const char*>(data), size)), \
+            data, size),                                                       \
+        "probe path check");                                                   \
+    return 0;                                                                  \
   }
 
 // Defines the libFuzzer entry point of a builder/reader round-trip fuzzer for
