@@ -171,7 +171,7 @@ TEST(BurrModelTest, ModelAgreesWithProductionOnRandomFilters) {
         queries.push_back(keys[rng.Uniform(n)]);
       }
       ExpectPathsAgreeWithModel(options, filter, queries);
-      if (HasFatalFailure()) return;
+      if (HasFailure()) return;
     }
   }
 }
@@ -212,6 +212,7 @@ TEST(BurrModelTest, ModelAgreesOnDamagedFilters) {
   constexpr uint64_t kSeed = 0xda3a6e;
   SCOPED_TRACE(testing::Message() << "random seed " << kSeed);
   test::Random rng(kSeed);
+  int shapes[3] = {0, 0, 0};  // by Shape
   for (const FilterOptions& options :
        {FilterOptions::Fpp(0.01), FilterOptions::Fpp(0.3)}) {
     const auto policy = Policy(options, QueryPath::kScalar);
@@ -234,11 +235,17 @@ TEST(BurrModelTest, ModelAgreesOnDamagedFilters) {
             n, " keys, round ", round, ": ",
             absl::BytesToHexString(filter.substr(
                 filter.size() - std::min<size_t>(filter.size(), 24)))));
+        ++shapes[static_cast<int>(ParseModel(filter).shape)];
         ExpectPathsAgreeWithModel(options, filter, RandomKeys(&rng, 300));
-        if (HasFatalFailure()) return;
+        if (HasFailure()) return;
       }
     }
   }
+  // The damage reaches every row kind of the table: filters that match
+  // nothing, that may match anything, and that are still probed.
+  EXPECT_GT(shapes[static_cast<int>(Shape::kMatchesNothing)], 20);
+  EXPECT_GT(shapes[static_cast<int>(Shape::kMayMatch)], 200);
+  EXPECT_GT(shapes[static_cast<int>(Shape::kProbe)], 200);
 }
 
 // The comparison can fail: one flipped bit of a filter's words, or a raised
