@@ -4,6 +4,9 @@
 
 #include "filter/bloom/bloom_format.h"
 
+#include <xxhash.h>
+
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -20,7 +23,6 @@
 #include "tests/testing/filter_test_util.h"
 #include "util/bloom_math.h"
 #include "util/coding.h"
-#include "util/hash.h"
 
 namespace sstfilter {
 namespace bloom_internal {
@@ -92,6 +94,116 @@ TEST(BloomFormatTest, BodyLayout) {
     EXPECT_EQ(layout.num_blocks, c.num_blocks) << c.body_bytes;
     EXPECT_EQ(layout.last_block_bits, c.last_block_bits) << c.body_bytes;
     EXPECT_EQ(layout.regular_blocks, c.regular_blocks) << c.body_bytes;
+  }
+}
+
+// The format as filter/bloom/README.md states it, written plainly and
+// sharing nothing with the reader but the block index above: its own trailer
+// parse, multipliers and hash (libxxhash's XXH3, called directly).
+
+// "Reading any bytes", row by row.
+struct ReferenceFilter {
+  Verdict verdict = Verdict::kMatchAll;
+  uint64_t body_bytes = 0;  // B
+  int num_probes = 0;       // k
+};
+
+ReferenceFilter ReferenceParse(absl::string_view filter) {
+  ReferenceFilter parsed;
+  if (filter.size() < 4) {
+    parsed.verdict = Verdict::kMatchNothing;
+    return parsed;
+  }
+  auto byte = [&](size_t i) { return static_cast<uint8_t>(filter[i]); };
+  const size_t size = filter.size();
+  const int k = byte(size - 1);
+  const uint8_t marker = byte(size - 2);
+  const size_t varint_bytes = byte(size - 3);  // L
+  if (marker != 0xB1) return parsed;
+  if (k == 0 || k > 30) return parsed;
+  if (varint_bytes == 0 || varint_bytes > 10 || varint_bytes + 3 > size) {
+    return parsed;
+  }
+  // n: 7 bits per byte, low group first, the high bit set on every byte but
+  // the last, which must be byte L; the shortest encoding, so the last byte
+  // is not 0 unless it is the only one, and the value fits 64 bits.
+  const size_t body_bytes = size - 3 - varint_bytes;
+  unsigned __int128 n = 0;
+  for (size_t i = 0; i < varint_bytes; ++i) {
+    const uint8_t b = byte(body_bytes + i);
+    const bool last = i + 1 == varint_bytes;
+    if (((b & 0x80) == 0) != last) return parsed;
+    n |= static_cast<unsigned __int128>(b & 0x7f) << (7 * i);
+  }
+  if (varint_bytes > 1 && byte(size - 4) == 0) return parsed;
+  if (n > ~uint64_t{0}) return parsed;
+  if (n == 0 && body_bytes == 0) {
+    parsed.verdict = Verdict::kMatchNothing;
+    return parsed;
+  }
+  if ((n == 0) != (body_bytes == 0)) return parsed;
+  const unsigned __int128 body_bits =
+      static_cast<unsigned __int128>(body_bytes) * 8;
+  if (body_bits < n || body_bits >= 100 * n + 8) return parsed;
+  parsed.verdict = Verdict::kProbe;
+  parsed.body_bytes = body_bytes;
+  parsed.num_probes = k;
+  return parsed;
+}
+
+// "kProbeMultipliers": the high 32 bits of successive splitmix64 outputs
+// (Steele, Lea and Flood 2014) from seed 0x5eed51f1, made odd.
+std::vector<uint32_t> ReferenceMultipliers() {
+  std::vector<uint32_t> multipliers;
+  uint64_t state = 0x5eed51f1;
+  for (int i = 0; i < 30; ++i) {
+    state += 0x9e3779b97f4a7c15ULL;
+    uint64_t z = state;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    multipliers.push_back(static_cast<uint32_t>(z >> 32) | 1);
+  }
+  return multipliers;
+}
+
+uint64_t ReferenceHash(absl::string_view key) {
+  return XXH3_64bits(key.data(), key.size());
+}
+
+// The bit of the body that probe i of a key with hash tests ("Bits of a key").
+uint64_t ReferenceProbeBit(uint64_t hash, uint64_t body_bytes, int i) {
+  static const std::vector<uint32_t>* const multipliers =
+      new std::vector<uint32_t>(ReferenceMultipliers());
+  const uint64_t body_bits = body_bytes * 8;
+  const uint64_t num_blocks = std::max<uint64_t>(1, body_bytes / 64);
+  const uint64_t block = ReferenceBlock(hash, body_bits);
+  const uint64_t block_bits =
+      block + 1 == num_blocks ? body_bits - block * 512 : 512;
+  const uint32_t probe = static_cast<uint32_t>(hash) * (*multipliers)[i];
+  return block * 512 + ((uint64_t{probe} * block_bits) >> 32);
+}
+
+bool ReferenceMayMatch(absl::string_view filter, absl::string_view key) {
+  const ReferenceFilter parsed = ReferenceParse(filter);
+  if (parsed.verdict != Verdict::kProbe) {
+    return parsed.verdict == Verdict::kMatchAll;
+  }
+  const uint64_t hash = ReferenceHash(key);
+  for (int i = 0; i < parsed.num_probes; ++i) {
+    const uint64_t bit = ReferenceProbeBit(hash, parsed.body_bytes, i);
+    if (((static_cast<uint8_t>(filter[bit / 8]) >> (bit % 8)) & 1) == 0) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// The document's derivation of the multipliers gives the code's table.
+TEST(BloomFormatTest, ProbeMultipliersAreTheDocumentsSplitMix64Outputs) {
+  const std::vector<uint32_t> reference = ReferenceMultipliers();
+  for (size_t i = 0; i < reference.size(); ++i) {
+    EXPECT_EQ(kProbeMultipliers[i], reference[i]) << "multiplier " << i;
   }
 }
 
@@ -167,6 +279,10 @@ TEST(BloomFormatTest, CorruptFilterDecisionTable) {
        Verdict::kProbe},
       {"over 100 bits/key", Bytes(14, Varint(1), 1, kMarker, 6),
        Verdict::kMatchAll},
+      // The bound itself: 8B = 100n + 8 is refused, one byte less is not.
+      {"8B = 100n + 8", Bytes(26, Varint(2), 1, kMarker, 6),
+       Verdict::kMatchAll},
+      {"8B = 100n", Bytes(25, Varint(2), 1, kMarker, 6), Verdict::kProbe},
       {"huge key count", Bytes(10, Varint(~uint64_t{0}), 10, kMarker, 6),
        Verdict::kMatchAll},
       // Well-formed.
@@ -184,6 +300,7 @@ TEST(BloomFormatTest, CorruptFilterDecisionTable) {
     std::copy(c.bytes.begin(), c.bytes.end(), copy.get());
     const absl::string_view filter(copy.get(), c.bytes.size());
     EXPECT_EQ(ParseFilter(filter).verdict, c.verdict) << c.why;
+    EXPECT_EQ(ReferenceParse(filter).verdict, c.verdict) << c.why;
     std::unique_ptr<FilterReader> reader = policy->NewReader(filter);
     switch (c.verdict) {
       case Verdict::kMatchNothing:
@@ -207,7 +324,7 @@ TEST(BloomFormatTest, CorruptFilterDecisionTable) {
 }
 
 // Any bytes at all: no crash, no read outside the buffer (checked under
-// --config=asan), and every path answers alike.
+// --config=asan), and every path answers as the reference below does.
 TEST(BloomFormatTest, ArbitraryBytes) {
   std::vector<std::unique_ptr<const FilterPolicy>> policies;
   for (ProbePath path : {ProbePath::kScalar, ProbePath::kAvx2}) {
@@ -256,34 +373,14 @@ TEST(BloomFormatTest, ArbitraryBytes) {
       for (uint64_t i = 0; i < 8; ++i) {
         const bool answer = reader->MayMatch(Key16(0, i));
         ASSERT_EQ(answer, policy->KeyMayMatch(Key16(0, i), filter));
+        ASSERT_EQ(answer, ReferenceMayMatch(filter, Key16(0, i)))
+            << "trial " << trial;
         answers.push_back(answer);
       }
     }
     for (size_t i = 8; i < answers.size(); ++i)
       ASSERT_EQ(answers[i], answers[i % 8]);
   }
-}
-
-// The format as filter/bloom/README.md states it, written plainly: for tests
-// only.
-bool ReferenceMayMatch(absl::string_view filter, absl::string_view key) {
-  const ParsedFilter parsed = ParseFilter(filter);
-  if (parsed.verdict != Verdict::kProbe)
-    return parsed.verdict == Verdict::kMatchAll;
-  const uint64_t hash = Hash64(key);
-  const uint64_t body_bits = parsed.layout.body_bytes * 8;
-  const uint64_t num_blocks =
-      std::max<uint64_t>(1, parsed.layout.body_bytes / 64);
-  const uint64_t block = ReferenceBlock(hash, body_bits);
-  const uint64_t block_bits =
-      block + 1 == num_blocks ? body_bits - block * 512 : 512;
-  for (int i = 0; i < parsed.num_probes; ++i) {
-    const uint32_t probe = static_cast<uint32_t>(hash) * kProbeMultipliers[i];
-    const uint64_t bit = block * 512 + ((uint64_t{probe} * block_bits) >> 32);
-    if (((static_cast<uint8_t>(filter[bit / 8]) >> (bit % 8)) & 1) == 0)
-      return false;
-  }
-  return true;
 }
 
 // The builder against a plain construction of the format from the same keys,
@@ -293,7 +390,7 @@ std::string ReferenceBuild(const std::vector<std::string>& keys,
                            double bits_per_key, int k) {
   std::vector<uint64_t> hashes;
   for (const std::string& key : keys) {
-    const uint64_t hash = Hash64(key);
+    const uint64_t hash = ReferenceHash(key);
     if (hashes.empty() || hashes.back() != hash) hashes.push_back(hash);
   }
   const uint64_t n = hashes.size();
@@ -302,21 +399,22 @@ std::string ReferenceBuild(const std::vector<std::string>& keys,
              : static_cast<uint64_t>(std::ceil(static_cast<long double>(n) *
                                                bits_per_key / 8.0L));
   std::string filter(body_bytes, '\0');
-  const uint64_t body_bits = body_bytes * 8;
-  const uint64_t num_blocks = std::max<uint64_t>(1, body_bytes / 64);
   for (uint64_t hash : hashes) {
-    const uint64_t block = ReferenceBlock(hash, body_bits);
-    const uint64_t block_bits =
-        block + 1 == num_blocks ? body_bits - block * 512 : 512;
     for (int i = 0; i < k; ++i) {
-      const uint32_t probe = static_cast<uint32_t>(hash) * kProbeMultipliers[i];
-      const uint64_t bit = block * 512 + ((uint64_t{probe} * block_bits) >> 32);
+      const uint64_t bit = ReferenceProbeBit(hash, body_bytes, i);
       filter[bit / 8] = static_cast<char>(filter[bit / 8] | (1 << (bit % 8)));
     }
   }
-  PutVarint64(&filter, n);
-  filter.push_back(static_cast<char>(VarintLength(n)));
-  filter.push_back(static_cast<char>(kFormatMarker));
+  size_t varint_bytes = 0;
+  uint64_t rest = n;
+  do {
+    const uint8_t low = rest & 0x7f;
+    rest >>= 7;
+    filter.push_back(static_cast<char>(rest != 0 ? low | 0x80 : low));
+    ++varint_bytes;
+  } while (rest != 0);
+  filter.push_back(static_cast<char>(varint_bytes));
+  filter.push_back(static_cast<char>(0xB1));
   filter.push_back(static_cast<char>(k));
   return filter;
 }

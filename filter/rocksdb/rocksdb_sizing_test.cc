@@ -218,10 +218,12 @@ uint64_t RandomKeyCount(test::Random* rng) {
   return 10000 + rng->Uniform(190001);
 }
 
-// The table in rocksdb_sizing.cc, measured again with another seed: the
-// median rate of 9 filters is within 15% of it at every bits/key (filters of
-// different key counts differ by about 5% either way, occasionally 40%, and
-// each measurement has 2^17 queries).
+// The table in rocksdb_sizing.cc, measured again by its own simulation with
+// another seed: the median rate of 9 filters is within 15% of it at every
+// bits/key (filters of different key counts differ by about 5% either way,
+// occasionally 40%, and each measurement has 2^17 queries). That the
+// simulation is RocksDB's format is checked by legacy_bloom_rates_test.cc,
+// with filters that RocksDB builds.
 TEST(RocksDbSizingTest, LegacyRatesAreMeasured) {
   if (kRegenerate) {
     // The mean rate over 12 filters, 2^20 queries each.
