@@ -35,11 +35,13 @@
 #include "filter/filter_policy.h"
 #include "table/block_trailer.h"
 #include "table/format.h"
+#include "table/meta_blocks.h"
 #include "table/random_access_file.h"
 #include "table/table_filter.h"
 #include "tests/fuzz/fuzz_checks.h"
 #include "tests/fuzz/self_checking_formats.h"
 #include "tests/fuzz/table_edit.h"
+#include "util/coding.h"
 
 namespace sstfilter {
 namespace fuzz {
@@ -65,6 +67,14 @@ std::string IndexContents(absl::string_view file) {
   return contents.ok() ? std::string(*contents) : "\xff?";
 }
 
+// The bytes of a per-2 KB filter block that route keys to its filters: from
+// the offset array to the end (the whole block when it is too short to say).
+absl::string_view LevelDbRouting(absl::string_view block) {
+  if (block.size() < 5) return block;
+  const uint32_t array_offset = DecodeFixed32(block.data() + block.size() - 5);
+  return array_offset > block.size() - 5 ? block : block.substr(array_offset);
+}
+
 Reading Read(const TableFilter& table, absl::string_view file) {
   const TableFilterInfo& info = table.info();
   Reading r;
@@ -88,7 +98,16 @@ Reading Read(const TableFilter& table, absl::string_view file) {
     absl::StrAppend(&r.meaning, "|", absl::BytesToHexString(p.index_key));
   }
   if (info.partitions.empty()) {
-    r.filter_data.emplace_back(table.filter_block_contents());
+    const absl::string_view block = table.filter_block_contents();
+    r.filter_data.emplace_back(block);
+    if (info.filter.has_value() &&
+        info.filter->layout == FilterLayout::kPerDataRange) {
+      // LevelDB's offset array and its own five trailing bytes route a key
+      // to a filter; no filter's checksum covers them (filter/README.md), so
+      // they are part of what the block means.
+      absl::StrAppend(&r.meaning, "|routing ",
+                      absl::BytesToHexString(LevelDbRouting(block)));
+    }
   }
   for (size_t i = 0; i < info.partitions.size(); ++i) {
     r.filter_data.emplace_back(table.partition_contents(i));
