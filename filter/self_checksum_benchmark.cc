@@ -7,8 +7,8 @@
 //  - BM_NewReader: a reader object over a table's full filter (the CRC is
 //    verified once, here: the cost a table open pays).
 //
-//   bazel run -c opt //filter:self_checksum_benchmark -- \
-//     --benchmark_repetitions=3 --benchmark_enable_random_interleaving=true
+//   bazel run -c opt //filter:self_checksum_benchmark --
+//       --benchmark_repetitions=3 --benchmark_enable_random_interleaving=true
 
 #include <cstdint>
 #include <memory>
