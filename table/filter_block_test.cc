@@ -179,14 +179,15 @@ TEST(LevelDbFilterBlockTest, DamageNeverLosesAKeyWithSelfCheckingFilters) {
   EXPECT_EQ(misses.elsewhere, 0u);
 }
 
-// LevelDB's own filters carry no checksum: a flip inside one can lose its key
-// (the block checksum of a table is what catches it, table_filter_test.cc),
-// and this does happen here. Damage to the offset array or the trailer, and
-// any truncation, never does.
-TEST(LevelDbFilterBlockTest, DamageOutsideTheFiltersNeverLosesAKey) {
+// The control: LevelDB's own filters carry no checksum, and the same damage
+// does lose keys with them (a flip inside a filter, or in an offset, which
+// hands a filter other bytes); in a table the block checksum is what catches
+// it (table_filter_test.cc). Reading every damaged block is still total: no
+// crash, no read outside it (under ASan).
+TEST(LevelDbFilterBlockTest, DamageLosesKeysWithoutSelfCheckingFilters) {
   const DamageMisses misses = DamageEveryBit(*LevelDbPolicy());
   EXPECT_GT(misses.in_filters, 0u);
-  EXPECT_EQ(misses.elsewhere, 0u);
+  EXPECT_GT(misses.elsewhere, 0u);
 }
 
 TEST(FullFilterBlockTest, IsThePolicysFilter) {
