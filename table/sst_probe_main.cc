@@ -100,6 +100,15 @@ void PrintText(const std::string& path, const std::vector<Answer>& answers,
         "         bits/key %s (%s), k = %s, expected FP rate %s\n", bits, keys,
         s.num_probes > 0 ? absl::StrCat(s.num_probes) : "unknown",
         FppKnown(s) ? Percent(s.expected_fpp) : "unknown");
+    if (s.checksummed_filters > 0) {
+      std::cout << absl::StrFormat(
+          "         CRC32C in each filter: %s\n",
+          s.checksum_mismatches == 0
+              ? absl::StrCat("all ", s.checksummed_filters, " match")
+              : absl::StrCat(s.checksum_mismatches, " of ",
+                             s.checksummed_filters,
+                             " do not match (those may match every key)"));
+    }
     if (s.layout == "partitioned") {
       std::cout << absl::StrFormat(
           "         partitions of %d..%d bytes, index %d bytes, %d read\n",
@@ -145,6 +154,10 @@ void PrintJson(const std::string& path, const std::vector<Answer>& answers,
         s.bits_per_key.has_value() ? Json(*s.bits_per_key) : Json();
     summary["num_probes"] = s.num_probes > 0 ? Json(s.num_probes) : Json();
     summary["expected_fpp"] = FppKnown(s) ? Json(s.expected_fpp) : Json();
+    if (s.checksummed_filters > 0) {
+      summary["checksummed_filters"] = s.checksummed_filters;
+      summary["checksum_mismatches"] = s.checksum_mismatches;
+    }
     summary["whole_keys"] = s.whole_keys;
     summary["prefix_extractor"] =
         s.prefix_extractor.empty() ? Json() : Json(s.prefix_extractor);
