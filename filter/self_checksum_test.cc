@@ -20,6 +20,7 @@
 #include "filter/leveldb/leveldb_bloom.h"
 #include "filter/rocksdb/rocksdb_bloom.h"
 #include "gtest/gtest.h"
+#include "tests/testing/filter_test_util.h"
 #include "util/coding.h"
 
 // Exported by librocksdb (util/crc32c.h in RocksDB 7.8.3), not in its public
@@ -62,22 +63,13 @@ std::vector<std::string> Keys(int n, int salt) {
   return keys;
 }
 
-std::string Build(const FilterPolicy& policy,
-                  const std::vector<std::string>& keys) {
-  std::unique_ptr<FilterBuilder> builder = policy.NewBuilder();
-  for (const std::string& key : keys) builder->AddKey(key);
-  std::string filter;
-  builder->Finish(&filter);
-  return filter;
-}
-
 // Damaged bytes in a fresh buffer of exactly their size, so that ASan sees a
 // read past the end.
 void ExpectEveryKeyMayMatch(const FilterPolicy& policy,
                             const std::string& damaged,
                             const std::vector<std::string>& keys,
                             const std::string& what) {
-  const std::unique_ptr<char[]> copy(new char[damaged.size() + 1]);
+  const std::unique_ptr<char[]> copy(new char[damaged.size()]);
   std::copy(damaged.begin(), damaged.end(), copy.get());
   const absl::string_view bytes(copy.get(), damaged.size());
   const std::unique_ptr<FilterReader> reader = policy.Format().NewReader(bytes);
@@ -95,7 +87,7 @@ TEST(SelfChecksumTest, EveryFlipAndTruncationAnswersMayMatch) {
     // LevelDB's per-2 KB filters hold tens of keys; every bit of those.
     for (int n : {0, 1, 2, 7, 40, 90}) {
       const std::vector<std::string> keys = Keys(n, n);
-      const std::string filter = Build(*policy, keys);
+      const std::string filter = test::BuildFilter(*policy, keys);
       SCOPED_TRACE(absl::StrCat(family.checked_name, ", ", n, " keys, ",
                                 filter.size(), " bytes"));
       const auto intact = policy->Format().NewReader(filter);
@@ -126,7 +118,7 @@ TEST(SelfChecksumTest, FlipsInALargeFilterAnswerMayMatch) {
   for (const Family& family : kFamilies) {
     const auto policy = *family.factory(FilterOptions::Fpp(0.01));
     const std::vector<std::string> keys = Keys(3000, 7);
-    const std::string filter = Build(*policy, keys);
+    const std::string filter = test::BuildFilter(*policy, keys);
     for (size_t bit = 0; bit < 8 * filter.size(); bit += 61) {
       std::string flipped = filter;
       flipped[bit / 8] ^= static_cast<char>(1 << (bit % 8));
@@ -142,7 +134,7 @@ TEST(SelfChecksumTest, StoredCrcIsTheCrc32cOfTheOtherBytes) {
   for (const Family& family : kFamilies) {
     const auto policy = *family.factory(FilterOptions::Fpp(0.02));
     for (int n : {0, 3, 100, 2000}) {
-      const std::string filter = Build(*policy, Keys(n, 3));
+      const std::string filter = test::BuildFilter(*policy, Keys(n, 3));
       ASSERT_GE(filter.size(), 7u);
       const size_t crc_at = filter.size() - 6;
       uint32_t crc = rocksdb::crc32c::Extend(0, filter.data(), crc_at);
@@ -164,7 +156,7 @@ TEST(SelfChecksumTest, NoFilterIsAPowerOfTwoBytesLong) {
     const auto policy = *family.factory(FilterOptions::BitsPerKey(8));
     int padded = 0;
     for (int n = 0; n < 400; ++n) {
-      const std::string filter = Build(*policy, Keys(n, 11));
+      const std::string filter = test::BuildFilter(*policy, Keys(n, 11));
       EXPECT_FALSE(IsPowerOfTwo(filter.size()))
           << family.checked_name << ", " << n << " keys: " << filter.size();
       padded += static_cast<uint8_t>(filter[filter.size() - 2]) == 0xC3;
@@ -194,8 +186,8 @@ TEST(SelfChecksumTest, VersionOneStaysReadableAndAnswersTheSame) {
     ASSERT_NE(v1, nullptr);
     ASSERT_NE(v2, nullptr);
     const std::vector<std::string> keys = Keys(500, 5);
-    const std::string filter1 = Build(*plain, keys);
-    const std::string filter2 = Build(*checked, keys);
+    const std::string filter1 = test::BuildFilter(*plain, keys);
+    const std::string filter2 = test::BuildFilter(*checked, keys);
     EXPECT_EQ(filter2.substr(0, filter1.size()), filter1);
     EXPECT_LE(filter2.size() - filter1.size(), 7u);
     const auto reader1 = v1->NewReader(filter1);
@@ -214,7 +206,7 @@ TEST(SelfChecksumTest, VersionOneStaysReadableAndAnswersTheSame) {
 
 TEST(SelfChecksumTest, DescribeSaysWhetherTheChecksumMatches) {
   const auto policy = *NewBloomFilterPolicy(FilterOptions::Fpp(0.01));
-  std::string filter = Build(*policy, Keys(100, 1));
+  std::string filter = test::BuildFilter(*policy, Keys(100, 1));
   FilterFacts facts = policy->Format().Describe(filter);
   EXPECT_EQ(facts.checksum_ok, true);
   EXPECT_EQ(facts.num_keys, 100);

@@ -50,8 +50,9 @@ TEST(BumpedRibbonGoldenTest, SmallFilters) {
           "b706"));
   test::CheckGolden(
       kRegenerate, "10 keys at 10 bits/key",
-      absl::BytesToHexString(BuildFilter(*Policy(test::Version1(FilterOptions::BitsPerKey(10))),
-                                         Keys16(0, 0, 10))),
+      absl::BytesToHexString(
+          BuildFilter(*Policy(test::Version1(FilterOptions::BitsPerKey(10))),
+                      Keys16(0, 0, 10))),
       std::string(
           "d85d6a31bc1a0b98f8e6ca639c8436a39ce114c04652180db206729b6cb7b21a"
           "44d30f24f6a7148a79b3eb23db6f1a2edd5973971f5c57f28e6f79e6ee4a13d3"
@@ -68,9 +69,10 @@ TEST(BumpedRibbonGoldenTest, LargeFilters) {
   const std::vector<Case> cases = {
       {"10^4 keys at fpp 1%", test::Version1(FilterOptions::Fpp(0.01)), 10000,
        "8570 95fbcf212d58e643"},
-      {"10^5 keys at fpp 0.1%", test::Version1(FilterOptions::Fpp(0.001)), 100000,
-       "125483 beff45913c3b64b1"},
-      {"10^5 keys at 7.5 bits/key", test::Version1(FilterOptions::BitsPerKey(7.5)), 100000,
+      {"10^5 keys at fpp 0.1%", test::Version1(FilterOptions::Fpp(0.001)),
+       100000, "125483 beff45913c3b64b1"},
+      {"10^5 keys at 7.5 bits/key",
+       test::Version1(FilterOptions::BitsPerKey(7.5)), 100000,
        "93516 d54389569093da70"},
   };
   for (const Case& c : cases) {

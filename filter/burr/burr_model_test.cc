@@ -23,6 +23,7 @@
 #include "filter/burr/burr.h"
 #include "filter/burr/burr_impl.h"
 #include "gtest/gtest.h"
+#include "tests/testing/filter_test_util.h"
 #include "tests/testing/random.h"
 
 namespace sstfilter {
@@ -81,15 +82,6 @@ std::vector<std::string> RandomKeys(test::Random* rng, size_t n) {
     keys.push_back(rng->Bytes(length));
   }
   return keys;
-}
-
-std::string Build(const FilterPolicy& policy,
-                  const std::vector<std::string>& keys) {
-  std::unique_ptr<FilterBuilder> builder = policy.NewBuilder();
-  for (const std::string& key : keys) builder->AddKey(key);
-  std::string filter;
-  builder->Finish(&filter);
-  return filter;
 }
 
 // Every path's answers for queries on filter equal the model's, single,
@@ -163,7 +155,7 @@ TEST(BurrModelTest, ModelAgreesWithProductionOnRandomFilters) {
       // Some repeats, adjacent and not.
       for (size_t i = 0; i < n / 50; ++i) keys.push_back(keys[rng.Uniform(n)]);
       if (n > 0) keys.push_back(keys.back());
-      const std::string filter = Build(*builder_policy, keys);
+      const std::string filter = test::BuildFilter(*builder_policy, keys);
       const ModelFilter model = ParseModel(filter);
       ASSERT_EQ(model.shape, n == 0 ? Shape::kMatchesNothing : Shape::kProbe);
       // The builder satisfies the document: every added key matches.
@@ -188,7 +180,7 @@ TEST(BurrModelTest, ModelAgreesOnSeedsAndKeysPastTheLastLayer) {
   for (int failures : {1, 7, 63}) {
     const auto policy = Policy(options, QueryPath::kScalar, failures);
     const std::vector<std::string> keys = RandomKeys(&rng, 3000);
-    const std::string filter = Build(*policy, keys);
+    const std::string filter = test::BuildFilter(*policy, keys);
     const ModelFilter model = ParseModel(filter);
     ASSERT_EQ(model.shape, Shape::kProbe);
     EXPECT_EQ(model.seed, static_cast<uint64_t>(failures));
@@ -197,7 +189,7 @@ TEST(BurrModelTest, ModelAgreesOnSeedsAndKeysPastTheLastLayer) {
   }
   const auto one_layer = Policy(options, QueryPath::kScalar, 0, 1);
   const std::vector<std::string> keys = RandomKeys(&rng, 5000);
-  const std::string filter = Build(*one_layer, keys);
+  const std::string filter = test::BuildFilter(*one_layer, keys);
   const ModelFilter model = ParseModel(filter);
   ASSERT_EQ(model.shape, Shape::kProbe);
   ASSERT_EQ(model.layers.size(), 1u);
@@ -221,7 +213,8 @@ TEST(BurrModelTest, ModelAgreesOnDamagedFilters) {
        {FilterOptions::Fpp(0.01), FilterOptions::Fpp(0.3)}) {
     const auto policy = Policy(options, QueryPath::kScalar);
     for (size_t n : {0, 1, 40, 3000}) {
-      const std::string original = Build(*policy, RandomKeys(&rng, n));
+      const std::string original =
+          test::BuildFilter(*policy, RandomKeys(&rng, n));
       for (int round = 0; round < 300; ++round) {
         std::string filter = original;
         const int changes = 1 + static_cast<int>(rng.Uniform(3));
@@ -260,7 +253,7 @@ TEST(BurrModelTest, DamageChangesTheModelsAnswers) {
   const FilterOptions options = FilterOptions::Fpp(0.01);
   const auto policy = Policy(options, QueryPath::kScalar);
   const std::vector<std::string> keys = RandomKeys(&rng, 2000);
-  const std::string intact = Build(*policy, keys);
+  const std::string intact = test::BuildFilter(*policy, keys);
   std::unique_ptr<FilterReader> reader = policy->NewReader(intact);
   auto disagreements = [&](const std::string& damaged) {
     const ModelFilter model = ParseModel(damaged);

@@ -53,9 +53,12 @@ void ExpectAllMatch(const FilterPolicy& policy, const std::string& filter,
 
 TEST(BumpedRibbonTest, RoundTripManySizes) {
   for (const FilterOptions& options :
-       {test::Version1(FilterOptions::Fpp(0.01)), test::Version1(FilterOptions::Fpp(0.3)),
-        test::Version1(FilterOptions::Fpp(1e-6)), test::Version1(FilterOptions::BitsPerKey(1)),
-        test::Version1(FilterOptions::BitsPerKey(7.5)), test::Version1(FilterOptions::BitsPerKey(100))}) {
+       {test::Version1(FilterOptions::Fpp(0.01)),
+        test::Version1(FilterOptions::Fpp(0.3)),
+        test::Version1(FilterOptions::Fpp(1e-6)),
+        test::Version1(FilterOptions::BitsPerKey(1)),
+        test::Version1(FilterOptions::BitsPerKey(7.5)),
+        test::Version1(FilterOptions::BitsPerKey(100))}) {
     const auto policy = Policy(options);
     for (uint64_t n :
          {1, 2, 3, 17, 63, 64, 65, 100, 129, 1000, 4097, 65537, 200003}) {
@@ -84,26 +87,29 @@ TEST(BumpedRibbonTest, SameKeysSameBytesInAnyOrder) {
 
 TEST(BumpedRibbonTest, FailedConstructionRetriesWithNewSeed) {
   for (int failures : {1, 3}) {
-    const auto policy =
-        Policy(test::Version1(FilterOptions::Fpp(0.01)), QueryPath::kScalar, failures);
+    const auto policy = Policy(test::Version1(FilterOptions::Fpp(0.01)),
+                               QueryPath::kScalar, failures);
     const std::string filter = BuildFilter(*policy, Keys16(0, 0, 30000));
     const ParsedFilter parsed = ParseFilter(filter);
     ASSERT_EQ(parsed.verdict, Verdict::kProbe);
     EXPECT_EQ(parsed.seed, static_cast<uint64_t>(failures));
     // Any policy reads it: the seed is in the bytes.
-    ExpectAllMatch(*Policy(test::Version1(FilterOptions::Fpp(0.01))), filter, 30000);
+    ExpectAllMatch(*Policy(test::Version1(FilterOptions::Fpp(0.01))), filter,
+                   30000);
     std::unique_ptr<FilterReader> reader = policy->NewReader(filter);
     const uint64_t fp = CountMatches(*reader, 1, 0, 1000000);
     EXPECT_NEAR(fp / 1e6, reader->ExpectedFpp(), 0.001);
-    EXPECT_NE(filter, BuildFilter(*Policy(test::Version1(FilterOptions::Fpp(0.01))),
-                                  Keys16(0, 0, 30000)));
+    EXPECT_NE(filter,
+              BuildFilter(*Policy(test::Version1(FilterOptions::Fpp(0.01))),
+                          Keys16(0, 0, 30000)));
   }
 }
 
 TEST(BumpedRibbonTest, AfterTheLastSeedUnplacedKeysMatch) {
   // Every seed forced to fail: the last one is kept as it is, complete here.
-  const auto policy = Policy(test::Version1(FilterOptions::Fpp(0.01)), QueryPath::kScalar,
-                             static_cast<int>(kMaxSeed) + 1);
+  const auto policy =
+      Policy(test::Version1(FilterOptions::Fpp(0.01)), QueryPath::kScalar,
+             static_cast<int>(kMaxSeed) + 1);
   const std::string filter = BuildFilter(*policy, Keys16(0, 0, 1000));
   EXPECT_EQ(ParseFilter(filter).seed, kMaxSeed);
   ExpectAllMatch(*policy, filter, 1000);
@@ -114,7 +120,8 @@ TEST(BumpedRibbonTest, AfterTheLastSeedUnplacedKeysMatch) {
 // false negatives), at a measured cost in false positives.
 TEST(BumpedRibbonTest, KeysPastTheLastLayerMatch) {
   const auto policy = std::move(*NewBumpedRibbonFilterPolicyForTest(
-      test::Version1(FilterOptions::Fpp(0.01)), QueryPath::kScalar, 0, /*max_layers=*/1));
+      test::Version1(FilterOptions::Fpp(0.01)), QueryPath::kScalar, 0,
+      /*max_layers=*/1));
   const std::string filter = BuildFilter(*policy, Keys16(0, 0, 20000));
   const ParsedFilter parsed = ParseFilter(filter);
   ASSERT_EQ(parsed.verdict, Verdict::kProbe);
@@ -158,9 +165,12 @@ TEST(BumpedRibbonTest, QueryPathsAgree) {
   }
   if (paths.empty()) GTEST_SKIP() << "no AVX2 on this CPU";
   for (const FilterOptions& options :
-       {test::Version1(FilterOptions::Fpp(0.6)), test::Version1(FilterOptions::Fpp(0.45)),
-        test::Version1(FilterOptions::Fpp(0.01)), test::Version1(FilterOptions::Fpp(0.006)),
-        test::Version1(FilterOptions::Fpp(0.003)), test::Version1(FilterOptions::Fpp(1e-6)),
+       {test::Version1(FilterOptions::Fpp(0.6)),
+        test::Version1(FilterOptions::Fpp(0.45)),
+        test::Version1(FilterOptions::Fpp(0.01)),
+        test::Version1(FilterOptions::Fpp(0.006)),
+        test::Version1(FilterOptions::Fpp(0.003)),
+        test::Version1(FilterOptions::Fpp(1e-6)),
         test::Version1(FilterOptions::BitsPerKey(40))}) {
     const auto scalar = Policy(options, QueryPath::kScalar);
     for (uint64_t n : {1, 70, 5000, 100000}) {
@@ -176,7 +186,8 @@ TEST(BumpedRibbonTest, QueryPathsAgree) {
   }
   // Random bytes behind a well-formed trailer: the paths still agree.
   test::Random rng(11);
-  const auto scalar = Policy(test::Version1(FilterOptions::Fpp(0.01)), QueryPath::kScalar);
+  const auto scalar =
+      Policy(test::Version1(FilterOptions::Fpp(0.01)), QueryPath::kScalar);
   std::string filter = BuildFilter(*scalar, Keys16(0, 0, 3000));
   const size_t body = filter.size() - 20;
   for (int round = 0; round < 20; ++round) {
@@ -184,7 +195,8 @@ TEST(BumpedRibbonTest, QueryPathsAgree) {
     std::unique_ptr<FilterReader> a = scalar->NewReader(filter);
     for (QueryPath path : paths) {
       std::unique_ptr<FilterReader> b =
-          Policy(test::Version1(FilterOptions::Fpp(0.01)), path)->NewReader(filter);
+          Policy(test::Version1(FilterOptions::Fpp(0.01)), path)
+              ->NewReader(filter);
       ExpectSameAnswers(*a, *b, 3, 5000);
     }
   }
@@ -203,7 +215,8 @@ TEST(BumpedRibbonTest, KeysOfEveryLength) {
       absent.push_back(rng.Bytes(length));
     }
   }
-  const auto scalar = Policy(test::Version1(FilterOptions::Fpp(0.05)), QueryPath::kScalar);
+  const auto scalar =
+      Policy(test::Version1(FilterOptions::Fpp(0.05)), QueryPath::kScalar);
   const std::string filter = BuildFilter(*scalar, added);
   std::unique_ptr<FilterReader> reference = scalar->NewReader(filter);
   for (QueryPath path :
@@ -264,8 +277,8 @@ TEST(BumpedRibbonTest, StartSlotInLayerIsStartOf) {
 // A reader of a well-formed filter starts on a cache line, on every query
 // path, so that what its common path reads of it is one line.
 TEST(BumpedRibbonTest, ReaderObjectStartsOnACacheLine) {
-  const std::string filter =
-      BuildFilter(*Policy(test::Version1(FilterOptions::Fpp(0.01))), Keys16(0, 0, 1000));
+  const std::string filter = BuildFilter(
+      *Policy(test::Version1(FilterOptions::Fpp(0.01))), Keys16(0, 0, 1000));
   for (QueryPath path :
        {QueryPath::kScalar, QueryPath::kAvx2, QueryPath::kAvx512}) {
     if (!QueryPathAvailable(path)) continue;
@@ -279,14 +292,19 @@ TEST(BumpedRibbonTest, ReaderObjectStartsOnACacheLine) {
 }
 
 TEST(BumpedRibbonTest, SizingFromOptions) {
-  EXPECT_FALSE(NewBumpedRibbonFilterPolicy(test::Version1(FilterOptions::Fpp(0))).ok());
-  const auto too_low = NewBumpedRibbonFilterPolicy(test::Version1(FilterOptions::Fpp(1e-10)));
+  EXPECT_FALSE(
+      NewBumpedRibbonFilterPolicy(test::Version1(FilterOptions::Fpp(0))).ok());
+  const auto too_low =
+      NewBumpedRibbonFilterPolicy(test::Version1(FilterOptions::Fpp(1e-10)));
   ASSERT_FALSE(too_low.ok());
   EXPECT_TRUE(absl::IsInvalidArgument(too_low.status()));
   EXPECT_NE(too_low.status().message().find("1e-10"), std::string::npos);
-  EXPECT_TRUE(NewBumpedRibbonFilterPolicy(test::Version1(FilterOptions::Fpp(1e-6))).ok());
-  EXPECT_FALSE(
-      NewBumpedRibbonFilterPolicy(test::Version1(FilterOptions::BitsPerKey(0.5))).ok());
+  EXPECT_TRUE(
+      NewBumpedRibbonFilterPolicy(test::Version1(FilterOptions::Fpp(1e-6)))
+          .ok());
+  EXPECT_FALSE(NewBumpedRibbonFilterPolicy(
+                   test::Version1(FilterOptions::BitsPerKey(0.5)))
+                   .ok());
 
   const BurrSizing one = *SizeForFpp(0.01);
   EXPECT_EQ(one.columns, 6);  // 2^-6 = 1.56% > 1% > 2^-7
