@@ -18,6 +18,10 @@ double FilterFormat::ExpectedFpp(absl::string_view filter) const {
   return NewReader(filter)->ExpectedFpp();
 }
 
+absl::Status FilterFormat::Verify(absl::string_view /*filter*/) const {
+  return absl::OkStatus();
+}
+
 FilterFacts FilterFormat::Describe(absl::string_view /*filter*/) const {
   return {};
 }

@@ -106,6 +106,12 @@ class FilterFormat {
   // What the filter's bytes say about it; any bytes give an answer (an
   // unreadable filter: no field set). The default knows nothing.
   virtual FilterFacts Describe(absl::string_view filter) const;
+
+  // A DataLossError when the filter fails a check its format stores (the
+  // CRC32C of sstfilter's version-2 formats), OkStatus otherwise, and always
+  // for formats that store none. NewReader(filter)->Corruption() says the
+  // same; this builds no reader.
+  virtual absl::Status Verify(absl::string_view filter) const;
 };
 
 }  // namespace sstfilter

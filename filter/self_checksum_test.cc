@@ -78,6 +78,7 @@ void ExpectEveryKeyMayMatch(const FilterPolicy& policy,
     ASSERT_TRUE(reader->MayMatch(key)) << what << ", key " << key;
   }
   EXPECT_TRUE(absl::IsDataLoss(reader->Corruption())) << what;
+  EXPECT_TRUE(absl::IsDataLoss(policy.Format().Verify(bytes))) << what;
 }
 
 TEST(SelfChecksumTest, EveryFlipAndTruncationAnswersMayMatch) {
@@ -92,6 +93,7 @@ TEST(SelfChecksumTest, EveryFlipAndTruncationAnswersMayMatch) {
                                 filter.size(), " bytes"));
       const auto intact = policy->Format().NewReader(filter);
       ASSERT_TRUE(intact->Corruption().ok());
+      ASSERT_TRUE(policy->Format().Verify(filter).ok());
       for (const std::string& key : keys) {
         ASSERT_TRUE(intact->MayMatch(key));
         ASSERT_TRUE(policy->KeyMayMatch(key, filter));

@@ -75,7 +75,7 @@ class LevelDbFilterBlockReader final : public FilterBlockReader {
         corruption_ =
             Damage(absl::StrCat("filter ", i, " ends past the offsets"));
       } else if (!filter.empty()) {
-        corruption_ = format.NewReader(filter)->Corruption();
+        corruption_ = format.Verify(filter);
       }
     }
   }

@@ -162,13 +162,16 @@ absl::Status VerifyCheckedFilter(absl::string_view filter) {
   return absl::OkStatus();
 }
 
+absl::Status CheckedFormat::Verify(absl::string_view filter) const {
+  absl::Status status = VerifyCheckedFilter(filter);
+  if (status.ok()) return status;
+  return absl::DataLossError(absl::StrCat(name_, ": ", status.message()));
+}
+
 std::unique_ptr<FilterReader> CheckedFormat::NewReader(
     absl::string_view filter) const {
-  absl::Status status = VerifyCheckedFilter(filter);
-  if (!status.ok()) {
-    return std::make_unique<CorruptFilterReader>(
-        absl::DataLossError(absl::StrCat(name_, ": ", status.message())));
-  }
+  absl::Status status = Verify(filter);
+  if (!status.ok()) return std::make_unique<CorruptFilterReader>(status);
   return inner_.NewReader(SplitCheckedFilter(filter).inner);
 }
 

@@ -76,6 +76,9 @@ class CheckedFormat final : public FilterFormat {
 
   FilterFacts Describe(absl::string_view filter) const override;
 
+  // VerifyCheckedFilter, with this format's name in the message.
+  absl::Status Verify(absl::string_view filter) const override;
+
  private:
   const char* const name_;
   const FilterFormat& inner_;
