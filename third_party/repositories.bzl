@@ -79,3 +79,9 @@ def sstfilter_repositories():
         required_headers = ["rocksdb/filter_policy.h"],
         libraries = {":rocksdb": "-lrocksdb -pthread"},
     )
+    system_repository(
+        name = "com_github_redis_hiredis",
+        debian_package = "libhiredis-dev",
+        required_headers = ["hiredis/hiredis.h"],
+        libraries = {":hiredis": "-lhiredis"},
+    )
