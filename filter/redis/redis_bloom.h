@@ -163,6 +163,8 @@ class RedisBloomFilter {
   uint64_t NumSegments() const { return num_segments_; }
   // The Redis key of segment i.
   std::string SegmentKey(uint64_t i) const;
+  // Redirections and retries of this object's connection (RedisClient).
+  const RedisClient::Stats& client_stats() const { return client_->stats(); }
   // The name of Export()'s format.
   const char* ExportFormatName() const {
     return meta_.self_checksum ? bloom_internal::kCheckedLocalBloomName

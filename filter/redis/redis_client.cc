@@ -457,8 +457,10 @@ absl::Status RedisClient::Execute(absl::Span<const RedisCommand> commands,
           const int to = NodeIndex(endpoint);
           if (ask) {
             ask_node[i] = to;
+            ++stats_.asked;
           } else {
             slot_owner_[slot] = to;
+            ++stats_.moved;
           }
           follow.push_back(i);
         } else if (IsTransientError(reply.str)) {
@@ -484,6 +486,7 @@ absl::Status RedisClient::Execute(absl::Span<const RedisCommand> commands,
             absl::StrCat(last_error.message(), " (", failed_attempts,
                          failed_attempts == 1 ? " attempt)" : " attempts)"));
       }
+      stats_.retries += retry.size();
       Pause(failed_attempts);
       if (options_.cluster && refresh) {
         RefreshSlots().IgnoreError();  // the next attempt reports the failure

@@ -115,6 +115,14 @@ class RedisClient {
 
   const RedisOptions& options() const { return options_; }
 
+  // What this client has had to do so far, for monitoring.
+  struct Stats {
+    uint64_t moved = 0;    // MOVED redirections followed
+    uint64_t asked = 0;    // ASK redirections followed
+    uint64_t retries = 0;  // commands resent after a failed attempt
+  };
+  const Stats& stats() const { return stats_; }
+
   // Where key's slot lives now (the only server, for a standalone client).
   RedisEndpoint EndpointOf(absl::string_view key) const;
 
@@ -148,6 +156,7 @@ class RedisClient {
   std::vector<int> slot_owner_;  // cluster: node index per slot, or -1
   std::vector<std::string> scripts_;
   std::vector<std::string> script_shas_;
+  Stats stats_;
 };
 
 }  // namespace sstfilter
