@@ -55,7 +55,8 @@ absl::StatusOr<MutableShape> ShapeFor(const FilterOptions& options,
     return absl::InvalidArgumentError(absl::StrCat(
         who, ": expected_keys ", expected_keys, " at ", sizing->bits_per_key,
         " bits/key needs ", static_cast<double>(wanted_bytes),
-        " bytes, more than the limit of ", max_bytes, " (", max_bytes_name, ")"));
+        " bytes, more than the limit of ", max_bytes, " (", max_bytes_name,
+        ")"));
   }
   MutableShape shape;
   shape.bits_per_key = sizing->bits_per_key;

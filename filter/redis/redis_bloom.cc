@@ -32,22 +32,16 @@ constexpr size_t kPipelineChunks = 16;
 // Sets the key's bits in its segment with one BITFIELD, after checking that
 // the segment has the length the filter's description gives: a segment that
 // was deleted, replaced or resized is an error, never recreated by the
-// write. ARGV[1] is the length, ARGV[2..] the bit offsets. Returns 1 if a bit
-// was clear.
+// write. ARGV[1] is the length, ARGV[2..] BITFIELD's arguments (SET u1
+// offset 1, once per probe; built by the client, so the script does no
+// table work). Returns 1 if a bit was clear.
 constexpr char kAddScript[] = R"lua(
 local length = redis.call('STRLEN', KEYS[1])
 if length ~= tonumber(ARGV[1]) then
   return redis.error_reply('SSTFILTER_SEGMENT holds ' .. length ..
                            ' bytes, expected ' .. ARGV[1])
 end
-local args = {}
-for i = 2, #ARGV do
-  args[#args + 1] = 'SET'
-  args[#args + 1] = 'u1'
-  args[#args + 1] = ARGV[i]
-  args[#args + 1] = 1
-end
-local old = redis.call('BITFIELD', KEYS[1], unpack(args))
+local old = redis.call('BITFIELD', KEYS[1], unpack(ARGV, 2))
 for i = 1, #old do
   if old[i] == 0 then return 1 end
 end
@@ -66,10 +60,10 @@ return 1
 absl::Status ValidateSegmentBytes(uint64_t segment_bytes) {
   if (segment_bytes < kBlockBytes || segment_bytes > kMaxSegmentBytes ||
       segment_bytes % kBlockBytes != 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "RedisBloomFilter: segment_bytes ", segment_bytes,
-        " is not a multiple of ", kBlockBytes, " in [", kBlockBytes, ", ",
-        kMaxSegmentBytes, "]"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("RedisBloomFilter: segment_bytes ", segment_bytes,
+                     " is not a multiple of ", kBlockBytes, " in [",
+                     kBlockBytes, ", ", kMaxSegmentBytes, "]"));
   }
   return absl::OkStatus();
 }
@@ -126,9 +120,8 @@ uint64_t RedisBloomFilter::SegmentStart(uint64_t segment) const {
 uint64_t RedisBloomFilter::SegmentBytes(uint64_t segment) const {
   // The last segment runs to the end of the body, its wide last block
   // included.
-  const uint64_t end = segment + 1 == num_segments_
-                           ? layout_.body_bytes
-                           : SegmentStart(segment + 1);
+  const uint64_t end = segment + 1 == num_segments_ ? layout_.body_bytes
+                                                    : SegmentStart(segment + 1);
   return end - SegmentStart(segment);
 }
 
@@ -175,9 +168,9 @@ absl::StatusOr<std::unique_ptr<RedisBloomFilter>> RedisBloomFilter::CreateWith(
           absl::StrCat(what, ": segment ", filter->SegmentKey(s),
                        " already exists (Drop removes a failed Create's)"));
     }
-    return ReplyStatus(absl::StrCat(what, ": creating segment ",
-                                    filter->SegmentKey(s)),
-                       replies[s]);
+    return ReplyStatus(
+        absl::StrCat(what, ": creating segment ", filter->SegmentKey(s)),
+        replies[s]);
   }
   // A published body: SETRANGE in chunks, a few chunks per pipeline.
   if (!body.empty()) {
@@ -187,9 +180,9 @@ absl::StatusOr<std::unique_ptr<RedisBloomFilter>> RedisBloomFilter::CreateWith(
       const uint64_t bytes = filter->SegmentBytes(s);
       for (uint64_t at = 0; at < bytes; at += kReadChunkBytes) {
         const uint64_t n = std::min(kReadChunkBytes, bytes - at);
-        commands.push_back(RedisCommand{
-            {"SETRANGE", filter->SegmentKey(s), absl::StrCat(at),
-             std::string(body.substr(start + at, n))}});
+        commands.push_back(
+            RedisCommand{{"SETRANGE", filter->SegmentKey(s), absl::StrCat(at),
+                          std::string(body.substr(start + at, n))}});
         if (commands.size() == kPipelineChunks) {
           if (absl::Status st = c.Execute(commands, &replies); !st.ok()) {
             return st;
@@ -253,13 +246,15 @@ absl::StatusOr<std::unique_ptr<RedisBloomFilter>> RedisBloomFilter::Publish(
       filter_internal::SplitCheckedFilter(native_filter);
   meta.self_checksum = parts.well_formed;
   if (parts.well_formed) {
-    if (absl::Status status = filter_internal::VerifyCheckedFilter(native_filter);
+    if (absl::Status status =
+            filter_internal::VerifyCheckedFilter(native_filter);
         !status.ok()) {
       return status;
     }
     inner = parts.inner;
   }
-  const bloom_internal::ParsedFilter parsed = bloom_internal::ParseFilter(inner);
+  const bloom_internal::ParsedFilter parsed =
+      bloom_internal::ParseFilter(inner);
   if (parsed.verdict == bloom_internal::Verdict::kMatchNothing) {
     return absl::InvalidArgumentError(absl::StrCat(
         "RedisBloomFilter ", name,
@@ -348,9 +343,8 @@ absl::Status RedisBloomFilter::CheckSegments() {
         static_cast<uint64_t>(replies[s].integer) != SegmentBytes(s)) {
       return SegmentError(
           s, absl::StrCat("holds ", replies[s].integer, " bytes, expected ",
-                          SegmentBytes(s), replies[s].integer == 0
-                                               ? " (missing)"
-                                               : ""));
+                          SegmentBytes(s),
+                          replies[s].integer == 0 ? " (missing)" : ""));
     }
   }
   return absl::OkStatus();
@@ -388,8 +382,8 @@ absl::Status RedisBloomFilter::Drop(const RedisOptions& redis,
 RedisBloomFilter::BlockRef RedisBloomFilter::Locate(
     absl::string_view key) const {
   const uint64_t hash = bloom_internal::KeyHash(key);
-  const uint64_t block = bloom_internal::BlockIndex(hash, layout_.body_bits,
-                                                    layout_.num_blocks);
+  const uint64_t block =
+      bloom_internal::BlockIndex(hash, layout_.body_bits, layout_.num_blocks);
   BlockRef ref;
   ref.segment = block / meta_.blocks_per_segment;
   ref.offset = (block % meta_.blocks_per_segment) * kBlockBytes;
@@ -402,13 +396,16 @@ RedisBloomFilter::BlockRef RedisBloomFilter::Locate(
 
 RedisCommand RedisBloomFilter::AddCommand(const BlockRef& block) const {
   std::vector<std::string> args;
-  args.reserve(1 + meta_.num_probes);
+  args.reserve(1 + 4 * meta_.num_probes);
   args.push_back(absl::StrCat(SegmentBytes(block.segment)));
   for (int i = 0; i < meta_.num_probes; ++i) {
     const uint32_t bit = bloom_internal::ProbeBit(
         block.probe_hash * bloom_internal::kProbeMultipliers[i],
         block.bytes * 8);
+    args.push_back("SET");
+    args.push_back("u1");
     args.push_back(absl::StrCat(RedisBitOffset(block.offset, bit)));
+    args.push_back("1");
   }
   return client_->Script(add_script_, SegmentKey(block.segment),
                          std::move(args));
@@ -428,8 +425,8 @@ absl::StatusOr<bool> RedisBloomFilter::AddResult(
                        reply);
   }
   if (reply.type != RedisReply::Type::kInteger) {
-    return absl::InternalError(absl::StrCat(
-        "RedisBloomFilter ", name_, ": unexpected reply to an add"));
+    return absl::InternalError(absl::StrCat("RedisBloomFilter ", name_,
+                                            ": unexpected reply to an add"));
   }
   return reply.integer != 0;
 }
@@ -543,10 +540,10 @@ absl::StatusOr<std::string> RedisBloomFilter::ReadBody() {
       if (reply.IsError()) return SegmentError(chunks[i].segment, reply.str);
       if (reply.type != RedisReply::Type::kString ||
           reply.str.size() != chunks[i].bytes) {
-        return SegmentError(chunks[i].segment,
-                            absl::StrCat("is missing or shorter than ",
-                                         chunks[i].at + chunks[i].bytes,
-                                         " bytes"));
+        return SegmentError(
+            chunks[i].segment,
+            absl::StrCat("is missing or shorter than ",
+                         chunks[i].at + chunks[i].bytes, " bytes"));
       }
       body.append(reply.str);
     }
@@ -559,9 +556,9 @@ absl::StatusOr<std::string> RedisBloomFilter::ReadBody() {
     for (uint64_t at = 0; at < bytes; at += kReadChunkBytes) {
       const uint64_t n = std::min(kReadChunkBytes, bytes - at);
       chunks.push_back(Chunk{s, at, n});
-      commands.push_back(RedisCommand{{"GETRANGE", SegmentKey(s),
-                                       absl::StrCat(at),
-                                       absl::StrCat(at + n - 1)}});
+      commands.push_back(
+          RedisCommand{{"GETRANGE", SegmentKey(s), absl::StrCat(at),
+                        absl::StrCat(at + n - 1)}});
       if (commands.size() == kPipelineChunks) {
         if (absl::Status status = flush(); !status.ok()) return status;
       }
@@ -603,9 +600,9 @@ absl::StatusOr<uint64_t> RedisBloomFilter::ApproximateCount() {
     if (length.type != RedisReply::Type::kInteger ||
         static_cast<uint64_t>(length.integer) != SegmentBytes(s) ||
         count.type != RedisReply::Type::kInteger) {
-      return SegmentError(s, absl::StrCat("holds ", length.integer,
-                                          " bytes, expected ",
-                                          SegmentBytes(s)));
+      return SegmentError(
+          s, absl::StrCat("holds ", length.integer, " bytes, expected ",
+                          SegmentBytes(s)));
     }
     bits_set += static_cast<uint64_t>(count.integer);
   }

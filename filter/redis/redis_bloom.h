@@ -139,11 +139,12 @@ class RedisBloomFilter {
                           bool* results);
 
   // The native filter these segments hold, once every segment's length is
-  // checked: the body as read (segment by segment, in chunks of whole blocks; concurrent adds are seen or not, key
-  // by key), then the trailer MutableBloomFilter::Freeze writes (key count
-  // estimated from the fill; format version 2 unless self_checksum was
-  // false). Read by any NewBloomFilterPolicy reader with every answer the
-  // same as MayContain's. Transfers the whole body.
+  // checked: the body as read (segment by segment, in chunks of whole blocks;
+  // concurrent adds are seen or not, key by key), then the trailer
+  // MutableBloomFilter::Freeze writes (key count estimated from the fill;
+  // format version 2 unless self_checksum was false). Read by any
+  // NewBloomFilterPolicy reader with every answer the same as MayContain's.
+  // Transfers the whole body.
   absl::StatusOr<std::string> Export();
 
   // Distinct keys added, estimated from the bits set (BITCOUNT of each

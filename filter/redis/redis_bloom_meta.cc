@@ -65,11 +65,11 @@ absl::StatusOr<RedisBloomMeta> DecodeMeta(absl::string_view bytes) {
                             "]"));
   }
   if (meta.blocks_per_segment == 0 ||
-      meta.blocks_per_segment > kMaxSegmentBytes / bloom_internal::kBlockBytes) {
-    return Bad(absl::StrCat(meta.blocks_per_segment,
-                            " blocks per segment outside [1, ",
-                            kMaxSegmentBytes / bloom_internal::kBlockBytes,
-                            "]"));
+      meta.blocks_per_segment >
+          kMaxSegmentBytes / bloom_internal::kBlockBytes) {
+    return Bad(absl::StrCat(
+        meta.blocks_per_segment, " blocks per segment outside [1, ",
+        kMaxSegmentBytes / bloom_internal::kBlockBytes, "]"));
   }
   if (meta.expected_keys == 0) return Bad("expected_keys is 0");
   if (!(meta.bits_per_key >= bloom_internal::kMinStoredBitsPerKey &&

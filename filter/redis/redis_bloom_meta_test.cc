@@ -56,7 +56,8 @@ TEST(RedisBloomMetaTest, ChecksFieldsUnderAValidChecksum) {
   };
   const Case cases[] = {
       {[](RedisBloomMeta* m) { m->body_bytes = 63; }, "body of 63 bytes"},
-      {[](RedisBloomMeta* m) { m->blocks_per_segment = 0; }, "blocks per segment"},
+      {[](RedisBloomMeta* m) { m->blocks_per_segment = 0; },
+       "blocks per segment"},
       {[](RedisBloomMeta* m) { m->blocks_per_segment = uint64_t{1} << 40; },
        "blocks per segment"},
       {[](RedisBloomMeta* m) { m->expected_keys = 0; }, "expected_keys is 0"},
@@ -74,8 +75,10 @@ TEST(RedisBloomMetaTest, ChecksFieldsUnderAValidChecksum) {
         << status.message();
   }
   std::string bytes = EncodeMeta(Example());
-  EXPECT_NE(DecodeMeta(std::string(kMetaBytes, 'x')).status().message().find(
-                "wrong magic"),
+  EXPECT_NE(DecodeMeta(std::string(kMetaBytes, 'x'))
+                .status()
+                .message()
+                .find("wrong magic"),
             std::string::npos);
 }
 

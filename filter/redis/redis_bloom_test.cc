@@ -86,8 +86,8 @@ RedisServer* RedisBloomTest::server_ = nullptr;
 // filter of the same options: the same Add results, every key found, the
 // same answer for every absent key, and Export() byte for byte Freeze().
 TEST_F(RedisBloomTest, HoldsExactlyTheInMemoryFiltersBytes) {
-  for (const uint64_t segment_bytes : {uint64_t{64}, uint64_t{1024},
-                                       kDefaultRedisSegmentBytes}) {
+  for (const uint64_t segment_bytes :
+       {uint64_t{64}, uint64_t{1024}, kDefaultRedisSegmentBytes}) {
     SCOPED_TRACE(segment_bytes);
     const FilterOptions options = FilterOptions::Fpp(0.01);
     const uint64_t n = 3000;
@@ -387,7 +387,8 @@ TEST_F(RedisBloomTest, BadDataAtTheKeyIsAnError) {
         << added.status();
   }
   EXPECT_TRUE(absl::IsDataLoss(filter->Add(Views(keys))));
-  EXPECT_TRUE(absl::IsDataLoss(RedisBloomFilter::Open(Redis(), Name()).status()));
+  EXPECT_TRUE(
+      absl::IsDataLoss(RedisBloomFilter::Open(Redis(), Name()).status()));
   ASSERT_TRUE(server_->Command({"DEL", segment}).ok());
   ASSERT_TRUE(server_->Command({"SET", segment, saved->str}).ok());
   ASSERT_TRUE(filter->MayContain(Views(keys), results.get()).ok());
@@ -399,7 +400,8 @@ TEST_F(RedisBloomTest, BadDataAtTheKeyIsAnError) {
   EXPECT_NE(opened.message().find("46"), std::string::npos) << opened;
   ASSERT_TRUE(server_->Command({"DEL", Name()}).ok());
   ASSERT_TRUE(server_->Command({"HSET", Name(), "a", "b"}).ok());
-  EXPECT_TRUE(absl::IsDataLoss(RedisBloomFilter::Open(Redis(), Name()).status()));
+  EXPECT_TRUE(
+      absl::IsDataLoss(RedisBloomFilter::Open(Redis(), Name()).status()));
   ASSERT_TRUE(server_->Command({"DEL", Name()}).ok());
 }
 
@@ -479,11 +481,11 @@ TEST_F(RedisBloomTest, ServerKilledAndRestarted) {
   EXPECT_LT(absl::Now() - start, absl::Seconds(2));
   EXPECT_TRUE(absl::IsUnavailable(filter->Add(keys[2000]).status()));
   std::unique_ptr<bool[]> results(new bool[keys.size()]);
-  EXPECT_TRUE(absl::IsUnavailable(
-      filter->MayContain(Views(keys), results.get())));
+  EXPECT_TRUE(
+      absl::IsUnavailable(filter->MayContain(Views(keys), results.get())));
   EXPECT_TRUE(absl::IsUnavailable(filter->Export().status()));
-  EXPECT_TRUE(absl::IsUnavailable(
-      RedisBloomFilter::Open(Redis(), Name()).status()));
+  EXPECT_TRUE(
+      absl::IsUnavailable(RedisBloomFilter::Open(Redis(), Name()).status()));
 
   ASSERT_TRUE(server_->Restart().ok());
   std::vector<absl::string_view> second(keys.begin() + 2000, keys.end());

@@ -65,9 +65,8 @@ RedisReply Convert(const redisReply& r) {
 
 // Error replies that mean "not now", not "no": retried like a lost server.
 bool IsTransientError(absl::string_view error) {
-  for (absl::string_view prefix :
-       {"TRYAGAIN", "CLUSTERDOWN", "LOADING", "MASTERDOWN", "NOSCRIPT",
-        "BUSY"}) {
+  for (absl::string_view prefix : {"TRYAGAIN", "CLUSTERDOWN", "LOADING",
+                                   "MASTERDOWN", "NOSCRIPT", "BUSY"}) {
     if (absl::StartsWith(error, prefix)) return true;
   }
   return false;
@@ -111,7 +110,8 @@ absl::Status ValidateRedisOptions(const RedisOptions& options) {
   }
   for (const RedisEndpoint& endpoint : options.endpoints) {
     if (endpoint.host.empty()) {
-      return absl::InvalidArgumentError("RedisOptions: an endpoint's host is empty");
+      return absl::InvalidArgumentError(
+          "RedisOptions: an endpoint's host is empty");
     }
     if (endpoint.port < 1 || endpoint.port > 65535) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -119,25 +119,23 @@ absl::Status ValidateRedisOptions(const RedisOptions& options) {
     }
   }
   if (options.connect_timeout <= absl::ZeroDuration()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("RedisOptions: connect_timeout ",
-                     absl::FormatDuration(options.connect_timeout),
-                     " is not above zero"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "RedisOptions: connect_timeout ",
+        absl::FormatDuration(options.connect_timeout), " is not above zero"));
   }
   if (options.command_timeout <= absl::ZeroDuration()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("RedisOptions: command_timeout ",
-                     absl::FormatDuration(options.command_timeout),
-                     " is not above zero"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "RedisOptions: command_timeout ",
+        absl::FormatDuration(options.command_timeout), " is not above zero"));
   }
   if (options.max_attempts < 1) {
     return absl::InvalidArgumentError(absl::StrCat(
         "RedisOptions: max_attempts ", options.max_attempts, " is below 1"));
   }
   if (options.retry_pause < absl::ZeroDuration()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("RedisOptions: retry_pause ",
-                     absl::FormatDuration(options.retry_pause), " is negative"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "RedisOptions: retry_pause ", absl::FormatDuration(options.retry_pause),
+        " is negative"));
   }
   return absl::OkStatus();
 }
@@ -215,12 +213,12 @@ absl::Status RedisClient::EnsureConnected(Node& node) {
   for (size_t i = 0; i < scripts_.size(); ++i) {
     const char* argv[] = {"SCRIPT", "LOAD", scripts_[i].data()};
     const size_t lengths[] = {6, 4, scripts_[i].size()};
-    auto* reply = static_cast<redisReply*>(
-        redisCommandArgv(context, 3, argv, lengths));
+    auto* reply =
+        static_cast<redisReply*>(redisCommandArgv(context, 3, argv, lengths));
     absl::Status status;
     if (reply == nullptr) {
-      status = absl::UnavailableError(absl::StrCat(
-          "redis ", Name(node.endpoint), ": ", context->errstr));
+      status = absl::UnavailableError(
+          absl::StrCat("redis ", Name(node.endpoint), ": ", context->errstr));
     } else if (reply->type != REDIS_REPLY_STRING) {
       status = absl::UnavailableError(
           absl::StrCat("redis ", Name(node.endpoint), ": SCRIPT LOAD: ",
@@ -285,11 +283,11 @@ absl::Status RedisClient::RefreshSlots() {
       last = status;
       continue;
     }
-    auto* raw = static_cast<redisReply*>(
-        redisCommand(node.context, "CLUSTER SLOTS"));
+    auto* raw =
+        static_cast<redisReply*>(redisCommand(node.context, "CLUSTER SLOTS"));
     if (raw == nullptr) {
-      last = absl::UnavailableError(absl::StrCat(
-          "redis ", Name(node.endpoint), ": ", node.context->errstr));
+      last = absl::UnavailableError(absl::StrCat("redis ", Name(node.endpoint),
+                                                 ": ", node.context->errstr));
       Close(node);
       continue;
     }
@@ -334,8 +332,9 @@ absl::Status RedisClient::RefreshSlots() {
       std::fill(owners.begin() + first, owners.begin() + last_slot + 1, index);
     }
     if (!well_formed) {
-      last = absl::UnavailableError(absl::StrCat(
-          "redis ", Name(nodes_[n]->endpoint), ": malformed CLUSTER SLOTS reply"));
+      last = absl::UnavailableError(
+          absl::StrCat("redis ", Name(nodes_[n]->endpoint),
+                       ": malformed CLUSTER SLOTS reply"));
       continue;
     }
     slot_owner_ = std::move(owners);
@@ -364,9 +363,9 @@ absl::Status RedisClient::RoundTrip(Node& node,
     argv.clear();
     lengths.clear();
     for (size_t a = 0; a < command.args.size(); ++a) {
-      const std::string& arg =
-          (command.script >= 0 && a == 1) ? script_shas_[command.script]
-                                          : command.args[a];
+      const std::string& arg = (command.script >= 0 && a == 1)
+                                   ? script_shas_[command.script]
+                                   : command.args[a];
       argv.push_back(arg.data());
       lengths.push_back(arg.size());
     }
@@ -383,12 +382,11 @@ absl::Status RedisClient::RoundTrip(Node& node,
     for (int r = 0; r < expected; ++r) {
       void* raw = nullptr;
       if (redisGetReply(node.context, &raw) != REDIS_OK || raw == nullptr) {
-        absl::Status status = absl::UnavailableError(
-            absl::StrCat("redis ", Name(node.endpoint), ": ",
-                         node.context->err == REDIS_ERR_IO
-                             ? std::string("I/O error or timeout: ") +
-                                   node.context->errstr
-                             : std::string(node.context->errstr)));
+        absl::Status status = absl::UnavailableError(absl::StrCat(
+            "redis ", Name(node.endpoint), ": ",
+            node.context->err == REDIS_ERR_IO
+                ? std::string("I/O error or timeout: ") + node.context->errstr
+                : std::string(node.context->errstr)));
         Close(node);
         return status;
       }
@@ -475,10 +473,9 @@ absl::Status RedisClient::Execute(absl::Span<const RedisCommand> commands,
       }
     }
     if (!follow.empty() && ++redirections > kMaxRedirections) {
-      return absl::UnavailableError(
-          absl::StrCat("redis cluster: more than ", kMaxRedirections,
-                       " redirections; last reply: ",
-                       (*replies)[follow.front()].str));
+      return absl::UnavailableError(absl::StrCat(
+          "redis cluster: more than ", kMaxRedirections,
+          " redirections; last reply: ", (*replies)[follow.front()].str));
     }
     if (!retry.empty()) {
       if (++failed_attempts >= options_.max_attempts) {

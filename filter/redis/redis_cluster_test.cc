@@ -154,14 +154,14 @@ TEST_F(RedisClusterTest, FollowsRedirectionsDuringASlotMigration) {
   const int to = (from + 1) % cluster_->size();
   const std::string slot_text = absl::StrCat(slot);
   // The migration protocol of the cluster specification.
-  ASSERT_TRUE(cluster_->node(to)
-                  .Command({"CLUSTER", "SETSLOT", slot_text, "IMPORTING",
-                            Id(from)})
-                  .ok());
-  ASSERT_TRUE(cluster_->node(from)
-                  .Command({"CLUSTER", "SETSLOT", slot_text, "MIGRATING",
-                            Id(to)})
-                  .ok());
+  ASSERT_TRUE(
+      cluster_->node(to)
+          .Command({"CLUSTER", "SETSLOT", slot_text, "IMPORTING", Id(from)})
+          .ok());
+  ASSERT_TRUE(
+      cluster_->node(from)
+          .Command({"CLUSTER", "SETSLOT", slot_text, "MIGRATING", Id(to)})
+          .ok());
   absl::StatusOr<RedisReply> migrated = cluster_->node(from).Command(
       {"MIGRATE", "127.0.0.1", absl::StrCat(cluster_->node(to).port()), "", "0",
        "5000", "KEYS", segment});
@@ -186,8 +186,8 @@ TEST_F(RedisClusterTest, FollowsRedirectionsDuringASlotMigration) {
   ASSERT_TRUE((*filter)->MayContain(Views(more), results.get()).ok());
   for (size_t i = 0; i < more.size(); ++i) ASSERT_TRUE(results[i]) << i;
   EXPECT_GT((*filter)->client_stats().moved, 0u);
-  absl::StatusOr<RedisReply> there = cluster_->node(to).Command(
-      {"CLUSTER", "COUNTKEYSINSLOT", slot_text});
+  absl::StatusOr<RedisReply> there =
+      cluster_->node(to).Command({"CLUSTER", "COUNTKEYSINSLOT", slot_text});
   ASSERT_TRUE(there.ok());
   EXPECT_EQ(there->integer, 1);
   ASSERT_TRUE(RedisBloomFilter::Drop(Redis(), name).ok());
@@ -224,8 +224,8 @@ TEST_F(RedisClusterTest, NodeKilledAndRestarted) {
   EXPECT_GT(unavailable, 0u);
   EXPECT_GT((*filter)->client_stats().retries, 0u);
   std::unique_ptr<bool[]> results(new bool[keys.size()]);
-  EXPECT_TRUE(absl::IsUnavailable(
-      (*filter)->MayContain(Views(keys), results.get())));
+  EXPECT_TRUE(
+      absl::IsUnavailable((*filter)->MayContain(Views(keys), results.get())));
 
   ASSERT_TRUE(cluster_->node(2).Restart().ok());
   ASSERT_TRUE(cluster_->WaitUntilOk().ok());

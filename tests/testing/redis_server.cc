@@ -164,12 +164,12 @@ absl::Status RedisServer::Launch() {
     int status = 0;
     if (waitpid(pid_, &status, WNOHANG) == pid_) {
       pid_ = -1;
-      return absl::UnavailableError(absl::StrCat(
-          "redis-server on port ", port_, " exited (",
-          WIFEXITED(status) && WEXITSTATUS(status) == 127
-              ? "redis-server not found: run ./setup.sh"
-              : "see its log",
-          "); its log:\n", Tail(log)));
+      return absl::UnavailableError(
+          absl::StrCat("redis-server on port ", port_, " exited (",
+                       WIFEXITED(status) && WEXITSTATUS(status) == 127
+                           ? "redis-server not found: run ./setup.sh"
+                           : "see its log",
+                       "); its log:\n", Tail(log)));
     }
     absl::StatusOr<RedisReply> pong = Command({"PING"});
     if (pong.ok() && pong->type == RedisReply::Type::kStatus &&
@@ -179,10 +179,9 @@ absl::Status RedisServer::Launch() {
     absl::SleepFor(kPollInterval);
   }
   Kill();
-  return absl::DeadlineExceededError(
-      absl::StrCat("redis-server on port ", port_, " did not answer within ",
-                   absl::FormatDuration(kStartTimeout), "; its log:\n",
-                   Tail(log)));
+  return absl::DeadlineExceededError(absl::StrCat(
+      "redis-server on port ", port_, " did not answer within ",
+      absl::FormatDuration(kStartTimeout), "; its log:\n", Tail(log)));
 }
 
 void RedisServer::Kill() {
@@ -236,9 +235,9 @@ absl::StatusOr<std::unique_ptr<RedisCluster>> RedisCluster::Start(int nodes) {
     }
   }
   for (int i = 1; i < nodes; ++i) {
-    absl::StatusOr<RedisReply> met = cluster->nodes_[0]->Command(
-        {"CLUSTER", "MEET", "127.0.0.1",
-         absl::StrCat(cluster->nodes_[i]->port())});
+    absl::StatusOr<RedisReply> met =
+        cluster->nodes_[0]->Command({"CLUSTER", "MEET", "127.0.0.1",
+                                     absl::StrCat(cluster->nodes_[i]->port())});
     if (!met.ok()) return met.status();
     if (met->IsError()) {
       return absl::InternalError(absl::StrCat("CLUSTER MEET: ", met->str));
@@ -266,8 +265,8 @@ absl::Status RedisCluster::WaitUntilOk() const {
       absl::StatusOr<RedisReply> info = node->Command({"CLUSTER", "INFO"});
       if (!info.ok() || info->type != RedisReply::Type::kString ||
           !absl::StrContains(info->str, "cluster_state:ok") ||
-          !absl::StrContains(info->str, absl::StrCat("cluster_known_nodes:",
-                                                     nodes_.size()))) {
+          !absl::StrContains(
+              info->str, absl::StrCat("cluster_known_nodes:", nodes_.size()))) {
         ok = false;
         last = info.ok() ? info->str : std::string(info.status().message());
         break;
@@ -276,10 +275,9 @@ absl::Status RedisCluster::WaitUntilOk() const {
     if (ok) return absl::OkStatus();
     absl::SleepFor(kPollInterval * 5);
   }
-  return absl::DeadlineExceededError(
-      absl::StrCat("the Redis cluster did not become ok within ",
-                   absl::FormatDuration(kClusterTimeout), "; last CLUSTER INFO: ",
-                   last));
+  return absl::DeadlineExceededError(absl::StrCat(
+      "the Redis cluster did not become ok within ",
+      absl::FormatDuration(kClusterTimeout), "; last CLUSTER INFO: ", last));
 }
 
 }  // namespace test
