@@ -55,6 +55,8 @@ ABSL_FLAG(int, rounds, 3, "rounds of each figure; the median counts");
 ABSL_FLAG(std::string, json, "", "also write the results to this file");
 ABSL_FLAG(std::string, table_from, "",
           "print the table of a --json file instead of measuring");
+ABSL_FLAG(bool, readme, false,
+          "with --table_from: print README.md's shorter table instead");
 
 namespace sstfilter {
 namespace bench {
@@ -335,6 +337,60 @@ std::string RedisBenchTable(const nlohmann::json& out) {
   return text;
 }
 
+// The README's table: every key count in one table, the figures a user
+// choosing between the three needs, and the ratios.
+std::string ReadmeTable(const nlohmann::json& out) {
+  std::string text = absl::StrFormat(
+      "Redis %s on loopback, the server and the clients on the same 2 cores; "
+      "16-byte keys; Bloom filters at fpp %g; operations per second, medians "
+      "of %d interleaved rounds; pipelined: %d keys per round trip.\n\n"
+      "| keys | | server memory | bytes/key | FP rate | query, 1 client | "
+      "query, 8 clients | query, pipelined | add, 1 client | add, pipelined "
+      "| round trips per query |\n"
+      "|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n",
+      out.value("redis_version", "?"), out.value("fpp", 0.0),
+      out.value("rounds", 0), out.value("pipeline_keys", 0));
+  const char* impls[] = {"sstfilter", "set", "k-command", "k-command, 1 trip"};
+  std::string ratios;
+  for (const nlohmann::json& run : Field(out, "runs")) {
+    const double n = run.value("keys", 1.0);
+    for (const char* impl : impls) {
+      if (!run.contains(impl)) continue;
+      const nlohmann::json& r = Field(run, impl);
+      const double memory = r.value("memory_bytes", 0.0);
+      absl::StrAppendFormat(
+          &text,
+          "| %s | %s | %.1f MB | %.2f | %.2f%% | %s | %s | %s | %s | %s | %g "
+          "|\n",
+          absl::StrFormat("10^%d",
+                          static_cast<int>(std::lround(std::log10(n)))),
+          impl, memory / 1e6, memory / n, 100 * r.value("fpp", 0.0),
+          Rate(Field(r, "query_single_1")), Rate(Field(r, "query_single_8")),
+          Rate(Field(r, "query_pipelined_1")), Rate(Field(r, "add_single_1")),
+          Rate(Field(r, "add_pipelined_1")),
+          r.value("round_trips_single", 0.0));
+    }
+    auto ratio = [&](const char* other, const char* field, bool inverse) {
+      const double a = Field(run, "sstfilter").value(field, 0.0);
+      const double b = Field(run, other).value(field, 0.0);
+      if (a <= 0 || b <= 0) return std::string("–");
+      return absl::StrFormat("%.1f×", inverse ? b / a : a / b);
+    };
+    absl::StrAppendFormat(
+        &ratios,
+        "- 10^%d keys: %s less server memory than the set; queries per second "
+        "%s (1 client) and %s (pipelined) the k-command filter's, %s and %s "
+        "that of its one-round-trip form.\n",
+        static_cast<int>(std::lround(std::log10(n))),
+        ratio("set", "memory_bytes", true),
+        ratio("k-command", "query_single_1", false),
+        ratio("k-command", "query_pipelined_1", false),
+        ratio("k-command, 1 trip", "query_single_1", false),
+        ratio("k-command, 1 trip", "query_pipelined_1", false));
+  }
+  return text + "\n" + ratios;
+}
+
 int Main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
       "redis_bench [--keys=1e6,1e7] [--fpp=0.01] [--single_ops=N] "
@@ -358,7 +414,8 @@ int Main(int argc, char** argv) {
                 << " is not a redis_bench --json file\n";
       return kErrorExit;
     }
-    std::cout << RedisBenchTable(saved);
+    std::cout << (absl::GetFlag(FLAGS_readme) ? ReadmeTable(saved)
+                                              : RedisBenchTable(saved));
     return 0;
   }
   std::vector<uint64_t> sizes;

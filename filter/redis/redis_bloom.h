@@ -74,9 +74,12 @@ namespace sstfilter {
 
 class MutableBloomFilter;
 
-// Segments of at most 8 MB: 6.7 million keys at 1% each, a size Redis copies
-// and a cluster moves without stalling (a resharding moves a key whole).
-constexpr uint64_t kDefaultRedisSegmentBytes = uint64_t{8} << 20;
+// Segments of at most 8 MB less 4 KB: 6.7 million keys at 1% each, a size
+// Redis copies and a cluster moves without stalling (a resharding moves a key
+// whole), and one that fits, with Redis's string header, in the allocator's
+// 8 MiB size class (jemalloc's next class is 10 MiB: exactly 8 MiB would
+// waste a fifth).
+constexpr uint64_t kDefaultRedisSegmentBytes = (uint64_t{8} << 20) - 4096;
 
 class RedisBloomFilter {
  public:

@@ -211,38 +211,44 @@ absl::Status RedisClient::EnsureConnected(Node& node) {
   // Scripts are per server and vanish when it restarts: load them on every
   // new connection, so that EVALSHA finds them.
   for (size_t i = 0; i < scripts_.size(); ++i) {
-    const char* argv[] = {"SCRIPT", "LOAD", scripts_[i].data()};
-    const size_t lengths[] = {6, 4, scripts_[i].size()};
-    auto* reply =
-        static_cast<redisReply*>(redisCommandArgv(context, 3, argv, lengths));
-    absl::Status status;
-    if (reply == nullptr) {
-      status = absl::UnavailableError(
-          absl::StrCat("redis ", Name(node.endpoint), ": ", context->errstr));
-    } else if (reply->type != REDIS_REPLY_STRING) {
-      status = absl::UnavailableError(
-          absl::StrCat("redis ", Name(node.endpoint), ": SCRIPT LOAD: ",
-                       reply->type == REDIS_REPLY_ERROR
-                           ? absl::string_view(reply->str, reply->len)
-                           : "unexpected reply"));
-    } else {
-      script_shas_[i].assign(reply->str, reply->len);
-    }
-    if (reply != nullptr) freeReplyObject(reply);
-    if (!status.ok()) {
-      Close(node);
-      return status;
-    }
+    if (absl::Status status = LoadScript(node, i); !status.ok()) return status;
   }
   return absl::OkStatus();
+}
+
+absl::Status RedisClient::LoadScript(Node& node, size_t id) {
+  const char* argv[] = {"SCRIPT", "LOAD", scripts_[id].data()};
+  const size_t lengths[] = {6, 4, scripts_[id].size()};
+  auto* reply = static_cast<redisReply*>(
+      redisCommandArgv(node.context, 3, argv, lengths));
+  absl::Status status;
+  if (reply == nullptr) {
+    status = absl::UnavailableError(absl::StrCat("redis ", Name(node.endpoint),
+                                                 ": ", node.context->errstr));
+  } else if (reply->type != REDIS_REPLY_STRING) {
+    status = absl::UnavailableError(
+        absl::StrCat("redis ", Name(node.endpoint), ": SCRIPT LOAD: ",
+                     reply->type == REDIS_REPLY_ERROR
+                         ? absl::string_view(reply->str, reply->len)
+                         : "unexpected reply"));
+  } else {
+    script_shas_[id].assign(reply->str, reply->len);
+  }
+  if (reply != nullptr) freeReplyObject(reply);
+  if (!status.ok()) Close(node);
+  return status;
 }
 
 int RedisClient::RegisterScript(std::string lua) {
   scripts_.push_back(std::move(lua));
   script_shas_.emplace_back();
-  // Connections already open load it now; new ones load it when opened.
-  for (auto& node : nodes_) Close(*node);
-  return static_cast<int>(scripts_.size() - 1);
+  const size_t id = scripts_.size() - 1;
+  // Open connections load it now (one that fails is closed, and loads it
+  // when reopened); new ones load it when opened.
+  for (auto& node : nodes_) {
+    if (node->context != nullptr) LoadScript(*node, id).IgnoreError();
+  }
+  return static_cast<int>(id);
 }
 
 RedisCommand RedisClient::Script(int id, std::string key,

@@ -137,6 +137,8 @@ class RedisClient {
   int Route(const RedisCommand& command) const;
   // Opens node's connection if closed, loading the scripts.
   absl::Status EnsureConnected(Node& node);
+  // SCRIPT LOAD of script id on node's open connection; closes it on failure.
+  absl::Status LoadScript(Node& node, size_t id);
   // Sends commands[i] for each i in indexes to node, pipelined, and reads
   // their replies into (*replies)[i] until the first failure; answered[j]
   // tells whether indexes[j] got a reply. An error status when the
