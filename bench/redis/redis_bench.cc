@@ -73,6 +73,9 @@ constexpr uint64_t kFppQueries = 200000;
 // Key sets (test::Key16's first argument): the loaded keys, then one fresh
 // set per measurement.
 constexpr uint64_t kLoadedSet = 0;
+// The implementations, in the order of the tables.
+constexpr const char* kImplNames[] = {"sstfilter", "set", "k-command",
+                                      "k-command, 1 trip"};
 
 double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
@@ -275,7 +278,6 @@ std::string RedisBenchTable(const nlohmann::json& out) {
       "of %d keys; medians of %d interleaved rounds; operations per second.\n",
       out.value("redis_version", "?"), out.value("fpp", 0.0),
       out.value("pipeline_keys", 0), out.value("rounds", 0));
-  const char* impls[] = {"sstfilter", "set", "k-command", "k-command, 1 trip"};
   for (const nlohmann::json& run : Field(out, "runs")) {
     const double n = run.value("keys", 1.0);
     absl::StrAppendFormat(
@@ -289,7 +291,7 @@ std::string RedisBenchTable(const nlohmann::json& out) {
         absl::StrCat(run.value("keys", uint64_t{0})),
         absl::StrCat(run.value("k_command_bits", uint64_t{0})),
         run.value("k_command_k", 0));
-    for (const char* impl : impls) {
+    for (const char* impl : kImplNames) {
       if (!run.contains(impl)) continue;
       const nlohmann::json& r = Field(run, impl);
       const double memory = r.value("memory_bytes", 0.0);
@@ -350,11 +352,10 @@ std::string ReadmeTable(const nlohmann::json& out) {
       "|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n",
       out.value("redis_version", "?"), out.value("fpp", 0.0),
       out.value("rounds", 0), out.value("pipeline_keys", 0));
-  const char* impls[] = {"sstfilter", "set", "k-command", "k-command, 1 trip"};
   std::string ratios;
   for (const nlohmann::json& run : Field(out, "runs")) {
     const double n = run.value("keys", 1.0);
-    for (const char* impl : impls) {
+    for (const char* impl : kImplNames) {
       if (!run.contains(impl)) continue;
       const nlohmann::json& r = Field(run, impl);
       const double memory = r.value("memory_bytes", 0.0);
@@ -479,7 +480,7 @@ int Main(int argc, char** argv) {
     auto connect_client = [&]() { return RedisClient::Connect(redis); };
 
     std::vector<Impl> impls(4);
-    impls[0].name = "sstfilter";
+    impls[0].name = kImplNames[0];
     impls[0].add_commands = "1 EVALSHA (STRLEN + BITFIELD)";
     impls[0].query_commands = "1 GETRANGE (64 bytes)";
     impls[0].connect = [&]() -> absl::StatusOr<std::unique_ptr<Client>> {
@@ -493,7 +494,7 @@ int Main(int argc, char** argv) {
                                       FilterOptions::Fpp(fpp), keys)
           .status();
     };
-    impls[1].name = "set";
+    impls[1].name = kImplNames[1];
     impls[1].add_commands = "1 SADD";
     impls[1].query_commands = "1 SISMEMBER";
     impls[1].connect = [&]() -> absl::StatusOr<std::unique_ptr<Client>> {
@@ -525,7 +526,7 @@ int Main(int argc, char** argv) {
     };
     for (int v = 2; v <= 3; ++v) {
       const bool naive = v == 2;
-      impls[v].name = naive ? "k-command" : "k-command, 1 trip";
+      impls[v].name = kImplNames[v];
       impls[v].add_commands = absl::StrCat(textbook.k, " SETBIT");
       impls[v].query_commands = absl::StrCat(textbook.k, " GETBIT");
       impls[v].round_trips_single = naive ? textbook.k : 1;

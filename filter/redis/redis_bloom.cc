@@ -466,8 +466,8 @@ absl::StatusOr<bool> RedisBloomFilter::MayContain(absl::string_view key) {
   return ReadResult(block, *reply);
 }
 
-absl::Status RedisBloomFilter::Add(absl::Span<const absl::string_view> keys,
-                                   bool* added) {
+absl::Status RedisBloomFilter::Pipeline(
+    absl::Span<const absl::string_view> keys, bool add, bool* out) {
   std::vector<BlockRef> blocks;
   std::vector<RedisCommand> commands;
   std::vector<RedisReply> replies;
@@ -477,45 +477,31 @@ absl::Status RedisBloomFilter::Add(absl::Span<const absl::string_view> keys,
     commands.clear();
     for (size_t i = 0; i < n; ++i) {
       blocks.push_back(Locate(keys[start + i]));
-      commands.push_back(AddCommand(blocks.back()));
+      commands.push_back(add ? AddCommand(blocks.back())
+                             : ReadCommand(blocks.back()));
     }
     if (absl::Status status = client_->Execute(commands, &replies);
         !status.ok()) {
       return status;
     }
     for (size_t i = 0; i < n; ++i) {
-      absl::StatusOr<bool> result = AddResult(blocks[i], replies[i]);
+      absl::StatusOr<bool> result = add ? AddResult(blocks[i], replies[i])
+                                        : ReadResult(blocks[i], replies[i]);
       if (!result.ok()) return result.status();
-      if (added != nullptr) added[start + i] = *result;
+      if (out != nullptr) out[start + i] = *result;
     }
   }
   return absl::OkStatus();
 }
 
+absl::Status RedisBloomFilter::Add(absl::Span<const absl::string_view> keys,
+                                   bool* added) {
+  return Pipeline(keys, /*add=*/true, added);
+}
+
 absl::Status RedisBloomFilter::MayContain(
     absl::Span<const absl::string_view> keys, bool* results) {
-  std::vector<BlockRef> blocks;
-  std::vector<RedisCommand> commands;
-  std::vector<RedisReply> replies;
-  for (size_t start = 0; start < keys.size(); start += kPipelineKeys) {
-    const size_t n = std::min(kPipelineKeys, keys.size() - start);
-    blocks.clear();
-    commands.clear();
-    for (size_t i = 0; i < n; ++i) {
-      blocks.push_back(Locate(keys[start + i]));
-      commands.push_back(ReadCommand(blocks.back()));
-    }
-    if (absl::Status status = client_->Execute(commands, &replies);
-        !status.ok()) {
-      return status;
-    }
-    for (size_t i = 0; i < n; ++i) {
-      absl::StatusOr<bool> result = ReadResult(blocks[i], replies[i]);
-      if (!result.ok()) return result.status();
-      results[start + i] = *result;
-    }
-  }
-  return absl::OkStatus();
+  return Pipeline(keys, /*add=*/false, results);
 }
 
 absl::StatusOr<std::string> RedisBloomFilter::ReadBody() {

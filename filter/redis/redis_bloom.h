@@ -204,6 +204,10 @@ class RedisBloomFilter {
                                  const RedisReply& reply) const;
   absl::StatusOr<bool> ReadResult(const BlockRef& block,
                                   const RedisReply& reply) const;
+  // Adds (add) or queries keys, kPipelineKeys per pipeline; out[i] (unless
+  // null) is key i's answer.
+  absl::Status Pipeline(absl::Span<const absl::string_view> keys, bool add,
+                        bool* out);
   // The whole body, read in chunks of whole blocks.
   absl::StatusOr<std::string> ReadBody();
   absl::Status SegmentError(uint64_t segment, absl::string_view what) const;
