@@ -326,6 +326,49 @@ TEST_F(RedisBloomTest, InvalidArgumentsNameTheValue) {
   }
 }
 
+// A server that wants a password, and a database other than 0: the right
+// password and database work; a wrong or missing password ends the call
+// with UnauthenticatedError at once, without retries.
+TEST_F(RedisBloomTest, PasswordsAndDatabases) {
+  test::RedisServerOptions locked;
+  locked.password = "s3cret";
+  absl::StatusOr<std::unique_ptr<RedisServer>> server =
+      RedisServer::Start(locked);
+  ASSERT_TRUE(server.ok()) << server.status();
+  RedisOptions redis = Redis();
+  redis.endpoints = {(*server)->endpoint()};
+  redis.password = "s3cret";
+  redis.database = 3;
+  absl::StatusOr<std::unique_ptr<RedisBloomFilter>> filter =
+      RedisBloomFilter::Create(redis, "locked", FilterOptions::Fpp(0.01), 100);
+  ASSERT_TRUE(filter.ok()) << filter.status();
+  ASSERT_TRUE((*filter)->Add("apple").ok());
+  EXPECT_TRUE(*(*filter)->MayContain("apple"));
+  // Database 0 has no such filter.
+  RedisOptions other_database = redis;
+  other_database.database = 0;
+  EXPECT_TRUE(absl::IsNotFound(
+      RedisBloomFilter::Open(other_database, "locked").status()));
+  RedisOptions wrong = redis;
+  wrong.password = "guess";
+  const absl::Status refused = RedisBloomFilter::Open(wrong, "locked").status();
+  EXPECT_TRUE(absl::IsUnauthenticated(refused)) << refused;
+  RedisOptions none = redis;
+  none.password.clear();
+  none.database = 0;
+  const absl::Status no_auth = RedisBloomFilter::Open(none, "locked").status();
+  EXPECT_TRUE(absl::IsUnauthenticated(no_auth)) << no_auth;
+  RedisOptions user_only = redis;
+  user_only.username = "reader";
+  user_only.password.clear();
+  EXPECT_TRUE(absl::IsInvalidArgument(
+      RedisBloomFilter::Open(user_only, "locked").status()));
+  RedisOptions clustered_db = redis;
+  clustered_db.cluster = true;
+  EXPECT_TRUE(absl::IsInvalidArgument(
+      RedisBloomFilter::Open(clustered_db, "locked").status()));
+}
+
 // Bad data at a key: a segment of the wrong type, truncated, extended or
 // deleted, and a description that does not parse. Every call that touches
 // it is a DataLossError naming the Redis key; never a "no", and an add never

@@ -72,6 +72,19 @@ bool IsTransientError(absl::string_view error) {
   return false;
 }
 
+// An error reply that ends a call however often it is retried: the server
+// refuses who we are or what we may do. OK for any other reply.
+absl::Status ErrorReplyStatus(absl::string_view what, absl::string_view error) {
+  if (absl::StartsWith(error, "NOAUTH") ||
+      absl::StartsWith(error, "WRONGPASS")) {
+    return absl::UnauthenticatedError(absl::StrCat(what, ": ", error));
+  }
+  if (absl::StartsWith(error, "NOPERM")) {
+    return absl::PermissionDeniedError(absl::StrCat(what, ": ", error));
+  }
+  return absl::OkStatus();
+}
+
 // "MOVED 3999 127.0.0.1:6381" or "ASK 3999 127.0.0.1:6381": the slot and the
 // node to ask. False for any other error.
 bool ParseRedirection(absl::string_view error, bool* ask, int* slot,
@@ -132,6 +145,17 @@ absl::Status ValidateRedisOptions(const RedisOptions& options) {
     return absl::InvalidArgumentError(absl::StrCat(
         "RedisOptions: max_attempts ", options.max_attempts, " is below 1"));
   }
+  if (!options.username.empty() && options.password.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("RedisOptions: username \"", options.username,
+                     "\" given without a password"));
+  }
+  if (options.database < 0 || (options.cluster && options.database != 0)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "RedisOptions: database ", options.database,
+        options.cluster ? " in a cluster, which has database 0 only"
+                        : " is negative"));
+  }
   if (options.retry_pause < absl::ZeroDuration()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "RedisOptions: retry_pause ", absl::FormatDuration(options.retry_pause),
@@ -160,7 +184,11 @@ absl::StatusOr<std::unique_ptr<RedisClient>> RedisClient::Connect(
     if (attempt > 1) client->Pause(attempt - 1);
     status = options.cluster ? client->RefreshSlots()
                              : client->EnsureConnected(*client->nodes_[0]);
-    if (status.ok() || absl::IsFailedPrecondition(status)) break;
+    if (status.ok() || absl::IsFailedPrecondition(status) ||
+        absl::IsUnauthenticated(status) || absl::IsPermissionDenied(status) ||
+        absl::IsInvalidArgument(status)) {
+      break;
+    }
   }
   if (!status.ok()) return status;
   return client;
@@ -208,12 +236,55 @@ absl::Status RedisClient::EnsureConnected(Node& node) {
         "redis ", Name(node.endpoint), ": cannot set the command timeout"));
   }
   node.context = context;
+  if (!options_.password.empty()) {
+    std::vector<std::string> auth = {"AUTH"};
+    if (!options_.username.empty()) auth.push_back(options_.username);
+    auth.push_back(options_.password);
+    if (absl::Status status = Setup(node, auth); !status.ok()) return status;
+  }
+  if (options_.database != 0) {
+    if (absl::Status status =
+            Setup(node, {"SELECT", absl::StrCat(options_.database)});
+        !status.ok()) {
+      return status;
+    }
+  }
   // Scripts are per server and vanish when it restarts: load them on every
   // new connection, so that EVALSHA finds them.
   for (size_t i = 0; i < scripts_.size(); ++i) {
     if (absl::Status status = LoadScript(node, i); !status.ok()) return status;
   }
   return absl::OkStatus();
+}
+
+absl::Status RedisClient::Setup(Node& node,
+                                const std::vector<std::string>& args) {
+  std::vector<const char*> argv;
+  std::vector<size_t> lengths;
+  for (const std::string& arg : args) {
+    argv.push_back(arg.data());
+    lengths.push_back(arg.size());
+  }
+  auto* reply = static_cast<redisReply*>(
+      redisCommandArgv(node.context, static_cast<int>(argv.size()), argv.data(),
+                       lengths.data()));
+  absl::Status status;
+  if (reply == nullptr) {
+    status = absl::UnavailableError(absl::StrCat("redis ", Name(node.endpoint),
+                                                 ": ", node.context->errstr));
+  } else if (reply->type == REDIS_REPLY_ERROR) {
+    status = ErrorReplyStatus(
+        absl::StrCat("redis ", Name(node.endpoint), ": ", args[0]),
+        absl::string_view(reply->str, reply->len));
+    if (status.ok()) {
+      status = absl::InvalidArgumentError(
+          absl::StrCat("redis ", Name(node.endpoint), ": ", args[0], ": ",
+                       absl::string_view(reply->str, reply->len)));
+    }
+  }
+  if (reply != nullptr) freeReplyObject(reply);
+  if (!status.ok()) Close(node);
+  return status;
 }
 
 absl::Status RedisClient::LoadScript(Node& node, size_t id) {
@@ -440,6 +511,9 @@ absl::Status RedisClient::Execute(absl::Span<const RedisCommand> commands,
       if (group.empty()) continue;
       const absl::Status status =
           RoundTrip(*nodes_[n], commands, group, asking, replies, &answered);
+      if (absl::IsUnauthenticated(status) || absl::IsPermissionDenied(status)) {
+        return status;
+      }
       if (!status.ok()) {
         last_error = status;
         refresh = true;
@@ -453,6 +527,11 @@ absl::Status RedisClient::Execute(absl::Span<const RedisCommand> commands,
         }
         const RedisReply& reply = (*replies)[i];
         if (!reply.IsError()) continue;
+        if (absl::Status refused = ErrorReplyStatus(
+                absl::StrCat("redis ", Name(nodes_[n]->endpoint)), reply.str);
+            !refused.ok()) {
+          return refused;
+        }
         bool ask = false;
         int slot = 0;
         RedisEndpoint endpoint;

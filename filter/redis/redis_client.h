@@ -10,8 +10,9 @@
 // RedisOptions::max_attempts times in all, with a doubling pause between
 // attempts, then reported as UnavailableError naming the server and the last
 // error. Any other error reply (WRONGTYPE, ERR ...) is a reply, returned to
-// the caller. Retries resend a command whose reply was lost: only idempotent
-// commands belong in a retried pipeline.
+// the caller, except NOAUTH and WRONGPASS (UnauthenticatedError) and NOPERM
+// (PermissionDeniedError), which end the call. Retries resend a command whose
+// reply was lost: only idempotent commands belong in a retried pipeline.
 //
 // Thread safety: none; a RedisClient is used by one thread at a time (as a
 // hiredis context is). Give each thread its own.
@@ -45,6 +46,14 @@ struct RedisOptions {
   std::vector<RedisEndpoint> endpoints;
   // Route commands by hash slot over a Redis Cluster.
   bool cluster = false;
+  // AUTH on every connection when password is not empty (with username, an
+  // ACL user; without, the default user). A refused password is
+  // UnauthenticatedError, not retried.
+  std::string username;
+  std::string password;
+  // SELECT on every connection when not 0 (standalone only: a cluster has
+  // database 0 alone).
+  int database = 0;
   // Bounds on connecting, and on each send or receive; both above zero.
   absl::Duration connect_timeout = absl::Milliseconds(500);
   absl::Duration command_timeout = absl::Seconds(1);
@@ -57,7 +66,8 @@ struct RedisOptions {
 
 // InvalidArgumentError naming the value for no endpoint, an endpoint with an
 // empty host or a port outside [1, 65535], a timeout not above zero,
-// max_attempts < 1 or a negative retry_pause.
+// max_attempts < 1, a negative retry_pause, a username without a password,
+// or a database outside [0, 2^31) or, for a cluster, not 0.
 absl::Status ValidateRedisOptions(const RedisOptions& options);
 
 // A RESP2 reply, owned.
@@ -137,6 +147,9 @@ class RedisClient {
   int Route(const RedisCommand& command) const;
   // Opens node's connection if closed, loading the scripts.
   absl::Status EnsureConnected(Node& node);
+  // One command on node's new connection (AUTH, SELECT); closes it and
+  // returns the error when the server refuses it.
+  absl::Status Setup(Node& node, const std::vector<std::string>& args);
   // SCRIPT LOAD of script id on node's open connection; closes it on failure.
   absl::Status LoadScript(Node& node, size_t id);
   // Sends commands[i] for each i in indexes to node, pipelined, and reads

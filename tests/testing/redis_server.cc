@@ -125,6 +125,9 @@ absl::StatusOr<std::unique_ptr<RedisServer>> RedisServer::Start(
          << "save \"\"\n"
          << "appendonly " << (options.persistent ? "yes" : "no") << "\n"
          << "appendfsync always\n";
+    if (!options.password.empty()) {
+      conf << "requirepass " << options.password << "\n";
+    }
     if (options.cluster) {
       conf << "cluster-enabled yes\n"
            << "cluster-config-file nodes.conf\n"
@@ -203,6 +206,7 @@ absl::StatusOr<RedisReply> RedisServer::Command(
   RedisOptions options;
   options.endpoints = {endpoint()};
   options.max_attempts = 1;
+  options.password = options_.password;
   absl::StatusOr<std::unique_ptr<RedisClient>> client =
       RedisClient::Connect(options);
   if (!client.ok()) return client.status();

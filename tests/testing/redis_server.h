@@ -27,6 +27,8 @@ struct RedisServerOptions {
   // Append-only file with fsync on every write, so that a killed server
   // restarts with every acknowledged write.
   bool persistent = true;
+  // requirepass: clients must AUTH with it (Command() does).
+  std::string password;
 };
 
 class RedisServer {
