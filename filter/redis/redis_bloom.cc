@@ -359,24 +359,44 @@ absl::Status RedisBloomFilter::Drop(const RedisOptions& redis,
   absl::StatusOr<RedisReply> got =
       (*client)->Execute(RedisCommand{{"GET", std::string(name)}});
   if (!got.ok()) return got.status();
-  if (got->type == RedisReply::Type::kNil) return absl::OkStatus();
-  absl::StatusOr<RedisBloomMeta> meta = DecodeMeta(got->str);
   std::vector<RedisCommand> commands;
+  std::vector<RedisReply> replies;
+  const absl::StatusOr<RedisBloomMeta> meta =
+      got->type == RedisReply::Type::kString
+          ? DecodeMeta(got->str)
+          : absl::StatusOr<RedisBloomMeta>(absl::NotFoundError(""));
   if (meta.ok()) {
-    RedisBloomFilter filter(*std::move(client), std::string(name), *meta);
-    for (uint64_t s = 0; s < filter.num_segments_; ++s) {
-      commands.push_back(RedisCommand{{"DEL", filter.SegmentKey(s)}});
+    const uint64_t blocks =
+        bloom_internal::MakeBodyLayout(meta->body_bytes).num_blocks;
+    const uint64_t segments =
+        (blocks + meta->blocks_per_segment - 1) / meta->blocks_per_segment;
+    for (uint64_t s = 0; s < segments; ++s) {
+      commands.push_back(RedisCommand{{"DEL", absl::StrCat(name, ":", s)}});
     }
-    commands.push_back(RedisCommand{{"DEL", std::string(name)}});
-    std::vector<RedisReply> replies;
-    return filter.client_->Execute(commands, &replies);
+  } else {
+    // No description (a failed Create, or one damaged): segments were made
+    // from 0 up, so delete "NAME:0", "NAME:1", ... until a whole batch of
+    // them is gone already.
+    constexpr uint64_t kProbeBatch = 256;
+    for (uint64_t first = 0;; first += kProbeBatch) {
+      commands.clear();
+      for (uint64_t s = first; s < first + kProbeBatch; ++s) {
+        commands.push_back(RedisCommand{{"DEL", absl::StrCat(name, ":", s)}});
+      }
+      if (absl::Status status = (*client)->Execute(commands, &replies);
+          !status.ok()) {
+        return status;
+      }
+      bool any = false;
+      for (const RedisReply& reply : replies) {
+        any |= reply.type == RedisReply::Type::kInteger && reply.integer > 0;
+      }
+      if (!any) break;
+    }
+    commands.clear();
   }
-  absl::StatusOr<RedisReply> deleted =
-      (*client)->Execute(RedisCommand{{"DEL", std::string(name)}});
-  if (!deleted.ok()) return deleted.status();
-  return absl::DataLossError(absl::StrCat(
-      "RedisBloomFilter ", name, ": ", meta.status().message(),
-      "; deleted the description, segments \"", name, ":*\" may remain"));
+  commands.push_back(RedisCommand{{"DEL", std::string(name)}});
+  return (*client)->Execute(commands, &replies);
 }
 
 RedisBloomFilter::BlockRef RedisBloomFilter::Locate(

@@ -119,7 +119,9 @@ class RedisBloomFilter {
       const MutableBloomFilter& filter,
       uint64_t segment_bytes = kDefaultRedisSegmentBytes);
 
-  // Deletes `name` and its segments. OK when none exists.
+  // Deletes `name` and its segments, whatever state they are in (without a
+  // readable description: "name:0", "name:1", ... up to the first 256 in a
+  // row that do not exist). OK when none exists.
   static absl::Status Drop(const RedisOptions& redis, absl::string_view name);
 
   // Adds key. True iff this call set a bit that was clear (Guava's put); a

@@ -278,12 +278,23 @@ TEST_F(RedisBloomTest, CreateOpenAndDrop) {
   absl::StatusOr<RedisReply> left = server_->Command({"KEYS", Name() + "*"});
   ASSERT_TRUE(left.ok());
   EXPECT_TRUE(left->elements.empty()) << "Drop left keys behind";
-  // A segment left by a failed Create blocks the next one, until Drop.
+  // Segments left by a failed Create block the next one, until Drop.
   ASSERT_TRUE(server_->Command({"SET", Name() + ":0", "x"}).ok());
+  ASSERT_TRUE(server_->Command({"SET", Name() + ":1", "x"}).ok());
   EXPECT_TRUE(absl::IsAlreadyExists(
       RedisBloomFilter::Create(Redis(), Name(), FilterOptions::Fpp(0.01), 10)
           .status()));
-  ASSERT_TRUE(server_->Command({"DEL", Name() + ":0"}).ok());
+  ASSERT_TRUE(RedisBloomFilter::Drop(Redis(), Name()).ok());
+  left = server_->Command({"KEYS", Name() + "*"});
+  ASSERT_TRUE(left.ok());
+  EXPECT_TRUE(left->elements.empty()) << "Drop left keys behind";
+  // A damaged description: Drop still removes everything.
+  ASSERT_NE(MustCreate(FilterOptions::Fpp(0.01), 100000, 1024), nullptr);
+  ASSERT_TRUE(server_->Command({"SET", Name(), "damaged"}).ok());
+  ASSERT_TRUE(RedisBloomFilter::Drop(Redis(), Name()).ok());
+  left = server_->Command({"KEYS", Name() + "*"});
+  ASSERT_TRUE(left.ok());
+  EXPECT_TRUE(left->elements.empty()) << "Drop left keys behind";
 }
 
 TEST_F(RedisBloomTest, InvalidArgumentsNameTheValue) {
