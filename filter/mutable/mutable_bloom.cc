@@ -44,27 +44,34 @@ absl::StatusOr<MutableBloomFilter> MutableBloomFilter::Create(
     return absl::InvalidArgumentError(
         "MutableBloomFilter: expected_keys must be at least 1, got 0");
   }
-  // In long double: expected_keys * c may pass 2^64.
-  const long double wanted_bytes = std::ceil(
-      static_cast<long double>(expected_keys) * sizing.bits_per_key / 8.0L);
-  if (wanted_bytes > static_cast<long double>(kMaxMutableBloomBytes)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "MutableBloomFilter: expected_keys ", expected_keys, " at ",
-        sizing.bits_per_key, " bits/key needs ",
-        static_cast<double>(wanted_bytes), " bytes, more than the limit of ",
-        kMaxMutableBloomBytes, " (kMaxMutableBloomBytes)"));
-  }
-  // Whole blocks only: every block is then a regular 512-bit one, the block
-  // the atomic words and the native reader's fast paths handle, and the frozen
-  // body needs no irregular last block.
-  const uint64_t blocks = std::max<uint64_t>(
-      1, (static_cast<uint64_t>(wanted_bytes) + kBlockBytes - 1) / kBlockBytes);
+  absl::StatusOr<uint64_t> blocks =
+      BodyBlocks(expected_keys, sizing.bits_per_key);
+  if (!blocks.ok()) return blocks.status();
   absl::StatusOr<CacheAlignedWords> words =
-      CacheAlignedWords::Allocate(blocks * kWordsPerBlock);
+      CacheAlignedWords::Allocate(*blocks * kWordsPerBlock);
   if (!words.ok()) return words.status();
   return MutableBloomFilter(sizing.bits_per_key, sizing.num_probes,
                             expected_keys, options.self_checksum.value_or(true),
                             *std::move(words));
+}
+
+absl::StatusOr<uint64_t> MutableBloomFilter::BodyBlocks(uint64_t expected_keys,
+                                                        double bits_per_key) {
+  // In long double: expected_keys * c may pass 2^64.
+  const long double wanted_bytes =
+      std::ceil(static_cast<long double>(expected_keys) * bits_per_key / 8.0L);
+  if (wanted_bytes > static_cast<long double>(kMaxMutableBloomBytes)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "MutableBloomFilter: expected_keys ", expected_keys, " at ",
+        bits_per_key, " bits/key needs ", static_cast<double>(wanted_bytes),
+        " bytes, more than the limit of ", kMaxMutableBloomBytes,
+        " (kMaxMutableBloomBytes)"));
+  }
+  // Whole blocks only: every block is then a regular 512-bit one, the block
+  // the atomic words and the native reader's fast paths handle, and the frozen
+  // body needs no irregular last block.
+  return std::max<uint64_t>(
+      1, (static_cast<uint64_t>(wanted_bytes) + kBlockBytes - 1) / kBlockBytes);
 }
 
 MutableBloomFilter::MutableBloomFilter(double bits_per_key, int num_probes,
