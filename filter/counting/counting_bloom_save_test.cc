@@ -35,6 +35,8 @@ using ::sstfilter::test::CompareRestored;
 using ::sstfilter::test::Fixed64Bytes;
 using ::sstfilter::test::Forge;
 using ::sstfilter::test::Keys16;
+using ::sstfilter::test::MustRestore;
+using ::sstfilter::test::RestoreStatusOf;
 using ::testing::HasSubstr;
 
 constexpr bool kRegenerate = false;
@@ -56,21 +58,10 @@ CountingBloomFilter Make(const FilterOptions& options, uint64_t expected_keys) {
   return *std::move(filter);
 }
 
-CountingBloomFilter Restored(absl::string_view saved) {
-  absl::StatusOr<CountingBloomFilter> restored =
-      CountingBloomFilter::Restore(saved);
-  EXPECT_TRUE(restored.ok()) << restored.status();
-  return *std::move(restored);
-}
-
 void ExpectRefused(absl::string_view bytes, absl::string_view message) {
-  const absl::StatusOr<CountingBloomFilter> restored =
-      CountingBloomFilter::Restore(bytes);
-  ASSERT_FALSE(restored.ok()) << "restored " << absl::CEscape(bytes);
-  EXPECT_TRUE(absl::IsDataLoss(restored.status())) << restored.status();
-  EXPECT_THAT(std::string(restored.status().message()),
-              HasSubstr("saved CountingBloomFilter: "));
-  EXPECT_THAT(std::string(restored.status().message()), HasSubstr(message));
+  const absl::Status refused =
+      test::CheckRefused(&RestoreStatusOf<CountingBloomFilter>, bytes, message);
+  EXPECT_TRUE(refused.ok()) << refused;
 }
 
 // Every key of set 0 below `added` and as many of set 1.
@@ -97,7 +88,7 @@ TEST(CountingBloomSaveTest, RestoredFiltersEqualTheSavedOnes) {
       for (const std::string& key : keys) filter.Add(key);
       for (size_t i = 0; i < keys.size(); i += 3) filter.Remove(keys[i]);
       const std::string saved = filter.Save();
-      CountingBloomFilter restored = Restored(saved);
+      CountingBloomFilter restored = MustRestore<CountingBloomFilter>(saved);
       EXPECT_TRUE(CompareRestored(filter, restored, QueryKeys(added)).ok())
           << CompareRestored(filter, restored, QueryKeys(added));
       EXPECT_EQ(restored.Save(), saved);
@@ -123,7 +114,8 @@ TEST(CountingBloomSaveTest, SaturatedCountersStaySaturated) {
   for (int i = 0; i < 20; ++i) filter.Add("hot");
   filter.Add("cold");
   ASSERT_GT(filter.NumSaturated(), 0u);
-  CountingBloomFilter restored = Restored(filter.Save());
+  CountingBloomFilter restored =
+      MustRestore<CountingBloomFilter>(filter.Save());
   EXPECT_TRUE(CompareRestored(filter, restored, QueryKeys(10)).ok())
       << CompareRestored(filter, restored, QueryKeys(10));
   for (int i = 0; i < 20; ++i) {
@@ -141,10 +133,8 @@ TEST(CountingBloomSaveTest, EveryTruncationAndBitFlipIsDataLoss) {
   for (const std::string& key : Keys16(0, 0, 8)) filter.Add(key);
   for (int i = 0; i < 16; ++i) filter.Add("hot");  // a saturated counter
   ASSERT_GT(filter.NumSaturated(), 0u);
-  const absl::Status status =
-      test::CheckDamageIsRefused(filter.Save(), [](absl::string_view bytes) {
-        return CountingBloomFilter::Restore(bytes).status();
-      });
+  const absl::Status status = test::CheckDamageIsRefused(
+      filter.Save(), &RestoreStatusOf<CountingBloomFilter>);
   EXPECT_TRUE(status.ok()) << status;
 }
 
@@ -204,6 +194,16 @@ TEST(CountingBloomSaveTest, RefusesForgedFieldsNamingThem) {
                                          kSaturatedAt, Fixed64Bytes(1)));
   ASSERT_TRUE(saturated.ok()) << saturated.status();
   EXPECT_EQ(saturated->NumSaturated(), 1u);
+  for (uint64_t keys : {uint64_t{0}, uint64_t{1} << 40, ~uint64_t{0}}) {
+    const absl::StatusOr<CountingBloomFilter> counted =
+        CountingBloomFilter::Restore(
+            Forge(Forge(Forge(saved, kCountersAt, raised), kSaturatedAt,
+                        Fixed64Bytes(1)),
+                  kNumKeysAt, Fixed64Bytes(keys)));
+    ASSERT_TRUE(counted.ok()) << counted.status();
+    EXPECT_GE(counted->ExpectedFpp(), 0.0) << keys;
+    EXPECT_LE(counted->ExpectedFpp(), 1.0) << keys;
+  }
   ExpectRefused(Forge(saved, kCountersAt, raised),
                 "0 saturated counters recorded, 1 at 15");
   ExpectRefused(Forge(saved.substr(0, kBlocksAt) + "crc.", kBlocksAt, ""),

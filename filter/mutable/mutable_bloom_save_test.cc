@@ -39,6 +39,8 @@ using ::sstfilter::test::DoubleBytes;
 using ::sstfilter::test::Fixed64Bytes;
 using ::sstfilter::test::Forge;
 using ::sstfilter::test::Keys16;
+using ::sstfilter::test::MustRestore;
+using ::sstfilter::test::RestoreStatusOf;
 using ::testing::HasSubstr;
 
 constexpr bool kRegenerate = false;
@@ -53,13 +55,6 @@ constexpr size_t kZerosAt = 34;
 constexpr size_t kBlocksAt = 40;
 constexpr size_t kBodyAt = 48;
 
-MutableBloomFilter Restored(absl::string_view saved) {
-  absl::StatusOr<MutableBloomFilter> restored =
-      MutableBloomFilter::Restore(saved);
-  EXPECT_TRUE(restored.ok()) << restored.status();
-  return *std::move(restored);
-}
-
 // Added keys, then as many absent ones.
 std::vector<std::string> AddedAndAbsent(const std::vector<std::string>& added,
                                         uint64_t absent) {
@@ -70,13 +65,9 @@ std::vector<std::string> AddedAndAbsent(const std::vector<std::string>& added,
 }
 
 void ExpectRefused(absl::string_view bytes, absl::string_view message) {
-  const absl::StatusOr<MutableBloomFilter> restored =
-      MutableBloomFilter::Restore(bytes);
-  ASSERT_FALSE(restored.ok()) << "restored " << absl::CEscape(bytes);
-  EXPECT_TRUE(absl::IsDataLoss(restored.status())) << restored.status();
-  EXPECT_THAT(std::string(restored.status().message()),
-              HasSubstr("saved MutableBloomFilter: "));
-  EXPECT_THAT(std::string(restored.status().message()), HasSubstr(message));
+  const absl::Status refused =
+      test::CheckRefused(&RestoreStatusOf<MutableBloomFilter>, bytes, message);
+  EXPECT_TRUE(refused.ok()) << refused;
 }
 
 TEST(MutableBloomSaveTest, RestoredFiltersAnswerAndMeasureAsSaved) {
@@ -95,7 +86,8 @@ TEST(MutableBloomSaveTest, RestoredFiltersAnswerAndMeasureAsSaved) {
         const std::vector<std::string> added = Keys16(0, 0, count);
         for (const std::string& key : added) filter.Add(key);
         const std::string saved = filter.Save();
-        const MutableBloomFilter restored = Restored(saved);
+        const MutableBloomFilter restored =
+            MustRestore<MutableBloomFilter>(saved);
         const std::vector<std::string> keys = AddedAndAbsent(added, 2000);
         EXPECT_TRUE(CompareRestored(filter, restored, keys).ok())
             << CompareRestored(filter, restored, keys);
@@ -110,7 +102,7 @@ TEST(MutableBloomSaveTest, RestoredFilterTakesMoreKeys) {
   const std::vector<std::string> first = Keys16(0, 0, 500);
   const std::vector<std::string> second = Keys16(0, 500, 500);
   for (const std::string& key : first) filter.Add(key);
-  MutableBloomFilter restored = Restored(filter.Save());
+  MutableBloomFilter restored = MustRestore<MutableBloomFilter>(filter.Save());
   for (const std::string& key : second) {
     EXPECT_EQ(restored.Add(key), filter.Add(key));
     EXPECT_TRUE(restored.MayContain(key));
@@ -126,7 +118,8 @@ TEST(MutableBloomSaveTest, Version1FilterStaysVersion1) {
   MutableBloomFilter filter =
       Make(test::Version1(FilterOptions::BitsPerKey(10)), 200);
   for (const std::string& key : Keys16(0, 0, 150)) filter.Add(key);
-  const MutableBloomFilter restored = Restored(filter.Save());
+  const MutableBloomFilter restored =
+      MustRestore<MutableBloomFilter>(filter.Save());
   EXPECT_STREQ(restored.FrozenFormatName(), bloom_internal::kLocalBloomName);
   EXPECT_EQ(restored.Freeze(), filter.Freeze());
   const std::vector<std::string> keys = AddedAndAbsent(Keys16(0, 0, 150), 2000);
@@ -136,10 +129,8 @@ TEST(MutableBloomSaveTest, Version1FilterStaysVersion1) {
 TEST(MutableBloomSaveTest, EveryTruncationAndBitFlipIsDataLoss) {
   MutableBloomFilter filter = Make(FilterOptions::BitsPerKey(10), 40);
   for (const std::string& key : Keys16(0, 0, 30)) filter.Add(key);
-  const absl::Status status =
-      test::CheckDamageIsRefused(filter.Save(), [](absl::string_view bytes) {
-        return MutableBloomFilter::Restore(bytes).status();
-      });
+  const absl::Status status = test::CheckDamageIsRefused(
+      filter.Save(), &RestoreStatusOf<MutableBloomFilter>);
   EXPECT_TRUE(status.ok()) << status;
 }
 

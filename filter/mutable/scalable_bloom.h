@@ -144,9 +144,10 @@ class ScalableBloomFilter {
   // with a CRC32C (filter/mutable/README.md, "Saving and restoring"). May run
   // while other threads add: the layers that exist when it starts are saved,
   // each word read once, so a concurrent Add is saved or not, key by key, and
-  // every Add that happened before the call is saved in full. A layer's key
-  // count is read after its words, so it may count an Add whose bits it
-  // missed, never the reverse.
+  // every Add that happened before the call is saved in full, counted in its
+  // layer's key count. An Add under way may be counted without its bits, or
+  // the reverse; either way every layer but the newest is saved full, as
+  // Restore requires: a layer is made only after the one before filled.
   //
   // The sticky error of a filter that could not make a layer is not saved:
   // the restored filter tries again when it next needs a layer. For a rate

@@ -36,6 +36,8 @@ using ::sstfilter::test::DoubleBytes;
 using ::sstfilter::test::Fixed64Bytes;
 using ::sstfilter::test::Forge;
 using ::sstfilter::test::Keys16;
+using ::sstfilter::test::MustRestore;
+using ::sstfilter::test::RestoreStatusOf;
 using ::testing::HasSubstr;
 
 constexpr bool kRegenerate = false;
@@ -69,13 +71,6 @@ std::unique_ptr<ScalableBloomFilter> Make(uint64_t initial_keys,
   return *std::move(filter);
 }
 
-std::unique_ptr<ScalableBloomFilter> Restored(absl::string_view saved) {
-  absl::StatusOr<std::unique_ptr<ScalableBloomFilter>> restored =
-      ScalableBloomFilter::Restore(saved);
-  EXPECT_TRUE(restored.ok()) << restored.status();
-  return *std::move(restored);
-}
-
 void AddAll(ScalableBloomFilter& filter, const std::vector<std::string>& keys) {
   for (const std::string& key : keys) ASSERT_TRUE(filter.Add(key).ok());
 }
@@ -90,13 +85,9 @@ size_t LayerAt(const ScalableBloomFilter& filter, size_t i) {
 }
 
 void ExpectRefused(absl::string_view bytes, absl::string_view message) {
-  const absl::StatusOr<std::unique_ptr<ScalableBloomFilter>> restored =
-      ScalableBloomFilter::Restore(bytes);
-  ASSERT_FALSE(restored.ok()) << "restored " << absl::CEscape(bytes);
-  EXPECT_TRUE(absl::IsDataLoss(restored.status())) << restored.status();
-  EXPECT_THAT(std::string(restored.status().message()),
-              HasSubstr("saved ScalableBloomFilter: "));
-  EXPECT_THAT(std::string(restored.status().message()), HasSubstr(message));
+  const absl::Status refused =
+      test::CheckRefused(&RestoreStatusOf<ScalableBloomFilter>, bytes, message);
+  EXPECT_TRUE(refused.ok()) << refused;
 }
 
 TEST(ScalableBloomSaveTest, SeveralLayersRestoreAndGrowAsSaved) {
@@ -118,7 +109,8 @@ TEST(ScalableBloomSaveTest, SeveralLayersRestoreAndGrowAsSaved) {
         Make(c.initial_keys, c.growth, c.tightening);
     AddAll(*filter, Keys16(0, 0, c.keys));
     const std::string saved = filter->Save();
-    std::unique_ptr<ScalableBloomFilter> restored = Restored(saved);
+    std::unique_ptr<ScalableBloomFilter> restored =
+        MustRestore<ScalableBloomFilter>(saved);
     std::vector<std::string> keys = Keys16(0, 0, c.keys);
     const std::vector<std::string> absent = Keys16(1, 0, 3000);
     keys.insert(keys.end(), absent.begin(), absent.end());
@@ -156,7 +148,8 @@ TEST(ScalableBloomSaveTest, AFullNewestLayerGrowsOnTheNextKey) {
     ASSERT_TRUE(filter->Add(Keys16(0, next++, 1)[0]).ok());
   }
   ASSERT_EQ(filter->NumLayers(), 1u);
-  std::unique_ptr<ScalableBloomFilter> restored = Restored(filter->Save());
+  std::unique_ptr<ScalableBloomFilter> restored =
+      MustRestore<ScalableBloomFilter>(filter->Save());
   EXPECT_EQ(restored->Layers()[0].keys, 50u);
   // The next new key makes layer 1.
   for (;; ++next) {
@@ -179,7 +172,8 @@ TEST(ScalableBloomSaveTest, AFullFiltersErrorIsMetAgainNotSaved) {
   }
   ASSERT_EQ(filter->NumLayers(), kMaxScalableLayers);
   ASSERT_TRUE(absl::IsResourceExhausted(full)) << full;
-  std::unique_ptr<ScalableBloomFilter> restored = Restored(filter->Save());
+  std::unique_ptr<ScalableBloomFilter> restored =
+      MustRestore<ScalableBloomFilter>(filter->Save());
   EXPECT_EQ(restored->NumLayers(), kMaxScalableLayers);
   const std::vector<std::string> absent = Keys16(1, 0, 1000);
   EXPECT_TRUE(CompareRestored(*filter, *restored, absent).ok());
@@ -197,10 +191,8 @@ TEST(ScalableBloomSaveTest, EveryTruncationAndBitFlipIsDataLoss) {
   std::unique_ptr<ScalableBloomFilter> filter = Make(2);
   AddAll(*filter, Keys16(0, 0, 4));
   ASSERT_EQ(filter->NumLayers(), 2u);
-  const absl::Status status =
-      test::CheckDamageIsRefused(filter->Save(), [](absl::string_view bytes) {
-        return ScalableBloomFilter::Restore(bytes).status();
-      });
+  const absl::Status status = test::CheckDamageIsRefused(
+      filter->Save(), &RestoreStatusOf<ScalableBloomFilter>);
   EXPECT_TRUE(status.ok()) << status;
 }
 

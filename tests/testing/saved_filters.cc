@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "filter/internal/saved_filter.h"
 #include "util/coding.h"
@@ -161,8 +162,22 @@ absl::Status CheckDamageIsRefused(absl::string_view saved,
   return absl::OkStatus();
 }
 
+absl::Status CheckRefused(const RestoreStatus& restore, absl::string_view bytes,
+                          absl::string_view message) {
+  const absl::Status status = restore(bytes);
+  if (absl::IsDataLoss(status) &&
+      absl::StartsWith(status.message(), "saved ") &&
+      absl::StrContains(status.message(), message)) {
+    return absl::OkStatus();
+  }
+  return absl::InternalError(absl::StrCat(
+      "restoring \"", absl::CEscape(bytes), "\" gave ", status.ToString(),
+      ", not a DataLossError saying \"", message, "\""));
+}
+
 std::string Forge(absl::string_view saved, size_t offset,
                   absl::string_view bytes) {
+  if (saved.size() < filter_internal::kSavedMinBytes) return std::string(saved);
   std::string forged(
       saved.substr(0, saved.size() - filter_internal::kSavedCrcBytes));
   if (forged.size() < offset + bytes.size()) {

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -17,6 +18,7 @@
 #include "filter/counting/counting_bloom.h"
 #include "filter/mutable/mutable_bloom.h"
 #include "filter/mutable/scalable_bloom.h"
+#include "gtest/gtest.h"
 
 namespace sstfilter {
 namespace test {
@@ -36,8 +38,27 @@ absl::Status CompareRestored(const CountingBloomFilter& original,
                              const CountingBloomFilter& restored,
                              absl::Span<const std::string> keys);
 
-// The status of restoring bytes as one class does.
+// The status of restoring bytes as one class does, e.g.
+// &RestoreStatusOf<MutableBloomFilter>.
 using RestoreStatus = std::function<absl::Status(absl::string_view bytes)>;
+template <typename Filter>
+absl::Status RestoreStatusOf(absl::string_view bytes) {
+  return Filter::Restore(bytes).status();
+}
+
+// Filter::Restore(saved), which must succeed: the test fails, and then aborts,
+// when it does not.
+template <typename Filter>
+auto MustRestore(absl::string_view saved) {
+  auto restored = Filter::Restore(saved);
+  EXPECT_TRUE(restored.ok()) << restored.status();
+  return *std::move(restored);
+}
+
+// OK when restore refuses bytes with a DataLossError whose message begins
+// "saved " and holds message; an InternalError saying what it did otherwise.
+absl::Status CheckRefused(const RestoreStatus& restore, absl::string_view bytes,
+                          absl::string_view message);
 
 // OK when restore gives a DataLossError for every proper prefix of saved
 // (the empty one included) and for saved with any one bit flipped; an
@@ -49,8 +70,9 @@ absl::Status CheckDamageIsRefused(absl::string_view saved,
 
 // saved with bytes written at offset (appended where they pass its end), then
 // its total and CRC set to match: bytes only the field checks can refuse.
-// offset counts from the start of saved. REQUIRES: saved is a saved filter,
-// offset <= its size minus the CRC's four bytes.
+// offset counts from the start of saved. saved itself when it is too short to
+// hold a header and a CRC. REQUIRES: offset <= saved's size minus the CRC's
+// four bytes.
 std::string Forge(absl::string_view saved, size_t offset,
                   absl::string_view bytes);
 
