@@ -160,11 +160,13 @@ class ScalableBloomFilter {
   // MayContain, and it goes on growing as the saved filter would have: the
   // newest layer takes keys until it holds its capacity. Any bytes give either
   // a filter or a DataLossError naming what is wrong, as for
-  // MutableBloomFilter::Restore; the options must be valid as Create requires
-  // them, 1 to kMaxScalableLayers layers, each of the capacity and size the
-  // options give it (its rate is the options'; its bits/key and probe count
-  // are those it was made with, within their ranges), every layer but the
-  // newest full. Never allocates more than the bodies the bytes hold.
+  // MutableBloomFilter::Restore; each option must be in the range Create
+  // requires (Create's further check that the first layer can be sized is
+  // not repeated: that layer is in the bytes), 1 to kMaxScalableLayers layers,
+  // each of the capacity and size the options give it (its rate is the
+  // options'; its bits/key and probe count are those it was made with, within
+  // their ranges), every layer but the newest full. Never allocates more than
+  // the bodies the bytes hold.
   static absl::StatusOr<std::unique_ptr<ScalableBloomFilter>> Restore(
       absl::string_view saved);
 
