@@ -53,6 +53,11 @@
 // detect the removal of an absent key that is a false positive (probability
 // about fpp): remove only keys you added.
 //
+// Saving: Save() gives bytes from which Restore() makes an equal filter again
+// (operator==), in this process or another; the layout is in
+// filter/counting/README.md, "Saving and restoring". Restore() of any other
+// bytes is an error, never a crash.
+//
 // Thread safety: as for a standard container. Any number of threads may call
 // the const methods (MayContain, the statistics) concurrently; Add, Remove and
 // Clear need exclusive access (one writer, and no reader at the same time).
@@ -63,6 +68,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -153,6 +159,23 @@ class CountingBloomFilter {
   // are none), from the layout's formula. It does not count saturated
   // counters (each adds about 1 / NumCounters() of a key's worth).
   double ExpectedFpp() const;
+
+  // The filter as bytes to keep: its sizes, counts and counters, in an
+  // envelope with a CRC32C of its own (filter/counting/README.md, "Saving and
+  // restoring"). A const method: it may run beside MayContain, not beside a
+  // writer.
+  std::string Save() const;
+
+  // The filter Save wrote, equal to it (operator==): the same answers, counts
+  // and statistics, and Add and Remove carry on from where it was. Any bytes
+  // give either a filter or a DataLossError naming what is wrong: damaged
+  // (CRC32C mismatch), truncated, another kind's or version's bytes, or a
+  // field out of range or inconsistent with the others (checked even when the
+  // CRC matches): a block count no counters/key in [1, 100] gives
+  // ExpectedKeys(), a saturated count other than the counters at 15, or, with
+  // none saturated, counters that do not sum to NumKeys() times the probe
+  // count. Never allocates more than the counters the bytes hold.
+  static absl::StatusOr<CountingBloomFilter> Restore(absl::string_view saved);
 
  private:
   CountingBloomFilter(uint64_t num_blocks, int num_probes,

@@ -1,6 +1,7 @@
 // The counting Bloom filter's memory layout, as constants and the pure
 // functions that map a key hash to its counters. filter/counting/README.md
-// draws it. In memory only: nothing here is persisted, so it may change.
+// draws it. CountingBloomFilter::Save writes the blocks byte for byte (format
+// version 1 of saved filters): a change here needs a new version there.
 //
 // Internal header: include filter/counting/counting_bloom.h instead.
 

@@ -15,7 +15,6 @@
 #include "filter/bloom/bloom_sizing.h"
 #include "filter/internal/key_hash.h"
 #include "filter/mutable/atomic_block.h"
-#include "filter/mutable/mutable_layout.h"
 
 namespace sstfilter {
 
@@ -30,16 +29,49 @@ using mutable_internal::SingleWriterAddToBlock;
 
 absl::StatusOr<MutableBloomFilter> MutableBloomFilter::Create(
     const FilterOptions& options, uint64_t expected_keys) {
-  absl::StatusOr<mutable_internal::MutableShape> shape =
-      mutable_internal::ShapeFor(options, expected_keys, kMaxMutableBloomBytes,
-                                 "kMaxMutableBloomBytes", "MutableBloomFilter");
-  if (!shape.ok()) return shape.status();
+  if (absl::Status status = ValidateFilterOptions(options); !status.ok())
+    return status;
+  BloomSizing sizing;
+  if (options.fpp.has_value()) {
+    absl::StatusOr<BloomSizing> from_fpp =
+        bloom_internal::SizeForFpp(*options.fpp);
+    if (!from_fpp.ok()) return from_fpp.status();
+    sizing = *from_fpp;
+  } else {
+    sizing = bloom_internal::SizeForBitsPerKey(*options.bits_per_key);
+  }
+  if (expected_keys == 0) {
+    return absl::InvalidArgumentError(
+        "MutableBloomFilter: expected_keys must be at least 1, got 0");
+  }
+  absl::StatusOr<uint64_t> blocks =
+      BodyBlocks(expected_keys, sizing.bits_per_key);
+  if (!blocks.ok()) return blocks.status();
   absl::StatusOr<CacheAlignedWords> words =
-      CacheAlignedWords::Allocate(shape->num_blocks * kWordsPerBlock);
+      CacheAlignedWords::Allocate(*blocks * kWordsPerBlock);
   if (!words.ok()) return words.status();
-  return MutableBloomFilter(shape->bits_per_key, shape->num_probes,
+  return MutableBloomFilter(sizing.bits_per_key, sizing.num_probes,
                             expected_keys, options.self_checksum.value_or(true),
                             *std::move(words));
+}
+
+absl::StatusOr<uint64_t> MutableBloomFilter::BodyBlocks(uint64_t expected_keys,
+                                                        double bits_per_key) {
+  // In long double: expected_keys * c may pass 2^64.
+  const long double wanted_bytes =
+      std::ceil(static_cast<long double>(expected_keys) * bits_per_key / 8.0L);
+  if (wanted_bytes > static_cast<long double>(kMaxMutableBloomBytes)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "MutableBloomFilter: expected_keys ", expected_keys, " at ",
+        bits_per_key, " bits/key needs ", static_cast<double>(wanted_bytes),
+        " bytes, more than the limit of ", kMaxMutableBloomBytes,
+        " (kMaxMutableBloomBytes)"));
+  }
+  // Whole blocks only: every block is then a regular 512-bit one, the block
+  // the atomic words and the native reader's fast paths handle, and the frozen
+  // body needs no irregular last block.
+  return std::max<uint64_t>(
+      1, (static_cast<uint64_t>(wanted_bytes) + kBlockBytes - 1) / kBlockBytes);
 }
 
 MutableBloomFilter::MutableBloomFilter(double bits_per_key, int num_probes,

@@ -37,17 +37,24 @@
 // atomic fetch_or on each word of the key's block that lacks one of its bits);
 // a key whose Add has returned matches every query that happens after it, on
 // any thread (atomic_block.h gives the memory-ordering argument). Freeze,
-// Union, ApproximateCount and ExpectedFpp read each word once: concurrent adds
-// are seen or not, key by key, and every Add that happened before the call is
-// seen in full.
+// Save, Union, ApproximateCount and ExpectedFpp read each word once: concurrent
+// adds are seen or not, key by key, and every Add that happened before the call
+// is seen in full.
+//
+// Saving: Save() gives bytes from which Restore() makes the same filter again,
+// in this process or another (the layout is in filter/mutable/README.md,
+// "Saving and restoring"); Restore() of any other bytes is an error, never a
+// crash.
 //
 // Guava's names: put = Add, mightContain = MayContain, approximateElementCount
-// = ApproximateCount, expectedFpp = ExpectedFpp, putAll = Union.
+// = ApproximateCount, expectedFpp = ExpectedFpp, putAll = Union, writeTo =
+// Save, readFrom = Restore.
 
 #ifndef SSTFILTER_FILTER_MUTABLE_MUTABLE_BLOOM_H_
 #define SSTFILTER_FILTER_MUTABLE_MUTABLE_BLOOM_H_
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -64,6 +71,10 @@
 namespace sstfilter {
 
 class ScalableBloomFilter;
+namespace filter_internal {
+enum class SavedKind : uint8_t;
+class SavedFieldReader;
+}  // namespace filter_internal
 
 // The largest body a MutableBloomFilter allocates: 1 TiB, 8.8 * 10^11 keys at
 // 10 bits/key. A bound on what a caller can ask for by mistake (an expected key
@@ -168,6 +179,26 @@ class MutableBloomFilter {
                           : bloom_internal::kLocalBloomName;
   }
 
+  // The filter as bytes to keep (Guava's writeTo): its shape, whether it
+  // freezes with a CRC, and its words, in an envelope with a CRC32C of its own
+  // (filter/mutable/README.md, "Saving and restoring"). Unlike Freeze, whose
+  // bytes are a table's filter, these restore a filter that takes more Adds
+  // and has every statistic of this one. May run while other threads add: it
+  // reads each word once, as Freeze does, so a concurrent Add is saved or
+  // not, key by key, and every Add that happened before the call is saved in
+  // full.
+  std::string Save() const;
+
+  // The filter Save wrote (Guava's readFrom): it answers every MayContain as
+  // the saved filter did, has its statistics, probe count, sizes and
+  // FrozenFormatName, and takes Adds. Any bytes give either a filter or a
+  // DataLossError naming what is wrong: damaged (CRC32C mismatch), truncated,
+  // another kind's or version's bytes, or a field out of range or
+  // inconsistent with the others (checked even when the CRC matches). Never
+  // allocates more than the body the bytes hold; ResourceExhaustedError when
+  // that cannot be allocated.
+  static absl::StatusOr<MutableBloomFilter> Restore(absl::string_view saved);
+
   int NumProbes() const { return num_probes_; }
   // Configured bits/key (the body is rounded up to whole blocks).
   double BitsPerKey() const { return bits_per_key_; }
@@ -184,6 +215,25 @@ class MutableBloomFilter {
   MutableBloomFilter(double bits_per_key, int num_probes,
                      uint64_t expected_keys, bool self_checksum,
                      mutable_internal::CacheAlignedWords words);
+
+  // The blocks of the body for expected_keys keys at bits_per_key (see Sizing
+  // above); InvalidArgumentError when the body would pass
+  // kMaxMutableBloomBytes. REQUIRES: bits_per_key in [kMinBitsPerKey,
+  // kMaxBitsPerKey].
+  static absl::StatusOr<uint64_t> BodyBlocks(uint64_t expected_keys,
+                                             double bits_per_key);
+
+  // The fields of a saved filter: the shape (kSavedShapeBytes: expected keys,
+  // bits/key, probes, flags, zeros, blocks), then the words (a layer of a
+  // saved ScalableBloomFilter holds the same).
+  static constexpr size_t kSavedShapeBytes = 32;
+  void AppendSavedFields(std::string* dst) const;
+  // The filter of fields AppendSavedFields wrote, read from *in, every field
+  // validated; a DataLossError for a kind's saved bytes otherwise, its
+  // message after context (a layer's number).
+  static absl::StatusOr<MutableBloomFilter> ReadSavedFields(
+      filter_internal::SavedKind kind, absl::string_view context,
+      filter_internal::SavedFieldReader* in);
 
   // The block of hash, writable: words_ is this filter's own.
   std::atomic<uint64_t>* WritableBlock(uint64_t hash);

@@ -1,8 +1,8 @@
 // MutableBloomFilter shared by threads: four add disjoint keys while two query
-// (single and batched), read statistics and freeze it; every key whose Add has
-// returned must match on the other threads, and each Add's return value must be
-// what some order of the adds explains. Tagged "tsan": CI also runs it under
-// `bazel test --config=tsan`.
+// (single and batched), read statistics, freeze it and save it; every key whose
+// Add has returned must match on the other threads, and each Add's return value
+// must be what some order of the adds explains. Tagged "tsan": CI also runs it
+// under `bazel test --config=tsan`.
 
 #include <algorithm>
 #include <atomic>
@@ -65,9 +65,10 @@ bool Covered(const KeyBits& key, const std::vector<const KeyBits*>& others) {
   return true;
 }
 
-// Whole-filter reads during the adds: a snapshot frozen now holds every key
-// published before it began. Counts, per reader, the sampled published keys a
-// snapshot does not match.
+// Whole-filter reads during the adds: a snapshot frozen now, and a filter
+// saved and restored now, hold every key published before it began. Counts,
+// per reader, the sampled published keys either does not match (a saved
+// filter that does not restore misses them all).
 class FrozenSnapshots {
  public:
   explicit FrozenSnapshots(int readers)
@@ -79,9 +80,12 @@ class FrozenSnapshots {
              const std::vector<uint64_t>& published) {
     const std::string frozen = filter.Freeze();
     std::unique_ptr<FilterReader> snapshot = policy_->NewReader(frozen);
+    const absl::StatusOr<MutableBloomFilter> restored =
+        MutableBloomFilter::Restore(filter.Save());
     for (size_t t = 0; t < keys.size(); ++t) {
       for (uint64_t i = 0; i < published[t]; i += 97) {
         misses_[reader] += !snapshot->MayMatch(keys[t][i]);
+        misses_[reader] += !restored.ok() || !restored->MayContain(keys[t][i]);
       }
     }
   }

@@ -71,6 +71,40 @@ absl::Status ScalableBloomExample(double fpp, std::ostream& out) {
 }
 // [END scalable_bloom_example]
 
+// [START save_restore_example]
+#include <iostream>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "filter/mutable/mutable_bloom.h"
+
+// A filter kept across restarts: saved (other threads may go on adding
+// meanwhile), then made again from the bytes, with the same answers, and
+// taking more keys. Damaged bytes are an error, never a wrong filter.
+absl::Status SaveRestoreExample(std::ostream& out) {
+  absl::StatusOr<sstfilter::MutableBloomFilter> filter =
+      sstfilter::MutableBloomFilter::Create(sstfilter::FilterOptions::Fpp(0.01),
+                                            /*expected_keys=*/1000);
+  if (!filter.ok()) return filter.status();
+  filter->Add("apple");
+  const std::string bytes = filter->Save();  // Guava's writeTo
+
+  absl::StatusOr<sstfilter::MutableBloomFilter> restored =
+      sstfilter::MutableBloomFilter::Restore(bytes);  // Guava's readFrom
+  if (!restored.ok()) return restored.status();  // DataLossError saying why
+  out << "apple: " << restored->MayContain("apple") << "\n";  // 1
+  restored->Add("banana");
+  out << "banana: " << restored->MayContain("banana") << "\n";  // 1
+
+  std::string damaged = bytes;
+  damaged[100] ^= 1;  // one bit of the body
+  out << sstfilter::MutableBloomFilter::Restore(damaged).status().message()
+      << "\n";  // saved MutableBloomFilter: CRC32C mismatch
+  return absl::OkStatus();
+}
+// [END save_restore_example]
+
 #include <sstream>
 
 #include "gmock/gmock.h"
@@ -97,6 +131,14 @@ TEST(ReadmeExampleTest, ScalableBloomRuns) {
   EXPECT_EQ(out.str(), "layers: 7\nkey42: 1\nrate below fpp: 1\n");
 }
 
+TEST(ReadmeExampleTest, SaveRestoreRuns) {
+  std::ostringstream out;
+  const absl::Status status = SaveRestoreExample(out);
+  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_EQ(out.str(),
+            "apple: 1\nbanana: 1\nsaved MutableBloomFilter: CRC32C mismatch\n");
+}
+
 TEST(ReadmeExampleTest, ExamplesReportBadOptions) {
   for (auto* example : {&MutableBloomExample, &ScalableBloomExample}) {
     std::ostringstream out;
@@ -117,6 +159,10 @@ TEST(ReadmeExampleTest, ReadmeShowsThisCode) {
       "filter/mutable/README.md", "### A set of unknown size",
       "filter/mutable/readme_example_test.cc", "scalable_bloom_example",
       "//filter/mutable:scalable_bloom");
+  test::ExpectReadmeShows("filter/mutable/README.md", "## Saving and restoring",
+                          "filter/mutable/readme_example_test.cc",
+                          "save_restore_example",
+                          "//filter/mutable:mutable_bloom");
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "filter/internal/key_hash.h"
 #include "filter/mutable/query_paths.h"
+#include "filter/mutable/scalable_layer.h"
 
 namespace sstfilter {
 
@@ -27,19 +28,6 @@ constexpr double kLayerRateMargin = 1.05;
 constexpr long double kMaxLayerKeys = 9.2e18L;  // keys, just below 2^63
 
 }  // namespace
-
-struct ScalableBloomFilter::Layer {
-  Layer(MutableBloomFilter bloom, uint64_t max_keys, double rate)
-      : filter(std::move(bloom)), capacity(max_keys), fpp(rate) {}
-
-  MutableBloomFilter filter;
-  const uint64_t capacity;
-  const double fpp;
-  // Places taken by Adds, counted before each adds its key so that the layer
-  // never holds more than capacity keys; passes capacity by one per Add that
-  // found the layer full.
-  std::atomic<uint64_t> reserved{0};
-};
 
 ScalableBloomFilter::ScalableBloomFilter(const ScalableBloomOptions& options)
     : options_(options) {
@@ -57,6 +45,22 @@ ScalableBloomFilter::~ScalableBloomFilter() {
 
 absl::StatusOr<std::unique_ptr<ScalableBloomFilter>>
 ScalableBloomFilter::Create(const ScalableBloomOptions& options) {
+  if (absl::Status valid = ValidateOptions(options); !valid.ok()) return valid;
+  std::unique_ptr<ScalableBloomFilter> filter(new ScalableBloomFilter(options));
+  absl::StatusOr<std::unique_ptr<Layer>> first = filter->MakeLayer(0);
+  if (!first.ok()) {
+    return absl::Status(
+        first.status().code(),
+        absl::StrCat("ScalableBloomOptions: fpp ", options.fpp, ", tightening ",
+                     options.tightening, ": ", first.status().message()));
+  }
+  filter->layers_[0].store(first->release(), std::memory_order_relaxed);
+  filter->num_layers_.store(1, std::memory_order_release);
+  return filter;
+}
+
+absl::Status ScalableBloomFilter::ValidateOptions(
+    const ScalableBloomOptions& options) {
   // Each test is written so that NaN fails it.
   if (!(options.fpp > 0.0 && options.fpp < 1.0)) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -78,21 +82,11 @@ ScalableBloomFilter::Create(const ScalableBloomOptions& options) {
         absl::StrCat("ScalableBloomOptions: tightening must be in (0, 1), got ",
                      options.tightening));
   }
-  std::unique_ptr<ScalableBloomFilter> filter(new ScalableBloomFilter(options));
-  absl::StatusOr<std::unique_ptr<Layer>> first = filter->MakeLayer(0);
-  if (!first.ok()) {
-    return absl::Status(
-        first.status().code(),
-        absl::StrCat("ScalableBloomOptions: fpp ", options.fpp, ", tightening ",
-                     options.tightening, ": ", first.status().message()));
-  }
-  filter->layers_[0].store(first->release(), std::memory_order_relaxed);
-  filter->num_layers_.store(1, std::memory_order_release);
-  return filter;
+  return absl::OkStatus();
 }
 
-absl::StatusOr<std::unique_ptr<ScalableBloomFilter::Layer>>
-ScalableBloomFilter::MakeLayer(size_t index) const {
+absl::StatusOr<ScalableBloomFilter::LayerTarget> ScalableBloomFilter::TargetOf(
+    size_t index) const {
   const long double capacity =
       std::ceil(static_cast<long double>(options_.initial_keys) *
                 std::pow(static_cast<long double>(options_.growth),
@@ -105,16 +99,24 @@ ScalableBloomFilter::MakeLayer(size_t index) const {
   const double fpp = options_.fpp * (1.0 - options_.tightening) *
                      std::pow(options_.tightening, static_cast<double>(index)) /
                      kLayerRateMargin;
-  absl::StatusOr<MutableBloomFilter> bloom = MutableBloomFilter::Create(
-      FilterOptions::Fpp(fpp), static_cast<uint64_t>(capacity));
+  return LayerTarget{static_cast<uint64_t>(capacity), fpp};
+}
+
+absl::StatusOr<std::unique_ptr<ScalableBloomFilter::Layer>>
+ScalableBloomFilter::MakeLayer(size_t index) const {
+  absl::StatusOr<LayerTarget> target = TargetOf(index);
+  if (!target.ok()) return target.status();
+  const uint64_t capacity = target->capacity;
+  const double fpp = target->fpp;
+  absl::StatusOr<MutableBloomFilter> bloom =
+      MutableBloomFilter::Create(FilterOptions::Fpp(fpp), capacity);
   if (!bloom.ok()) {
     return absl::Status(
         bloom.status().code(),
-        absl::StrCat("layer ", index, " (", static_cast<uint64_t>(capacity),
-                     " keys at fpp ", fpp, "): ", bloom.status().message()));
+        absl::StrCat("layer ", index, " (", capacity, " keys at fpp ", fpp,
+                     "): ", bloom.status().message()));
   }
-  return std::make_unique<Layer>(*std::move(bloom),
-                                 static_cast<uint64_t>(capacity), fpp);
+  return std::make_unique<Layer>(*std::move(bloom), capacity, fpp);
 }
 
 absl::Status ScalableBloomFilter::Grow(size_t index) {
@@ -224,10 +226,9 @@ std::vector<ScalableBloomFilter::LayerInfo> ScalableBloomFilter::Layers()
   const size_t n = NumLayers();
   for (size_t i = 0; i < n; ++i) {
     const Layer& l = layer(i);
-    infos.push_back(LayerInfo{
-        l.capacity,
-        std::min(l.capacity, l.reserved.load(std::memory_order_relaxed)), l.fpp,
-        l.filter.BitsPerKey(), l.filter.NumProbes(), l.filter.MemoryBytes()});
+    infos.push_back(LayerInfo{l.capacity, l.Keys(), l.fpp,
+                              l.filter.BitsPerKey(), l.filter.NumProbes(),
+                              l.filter.MemoryBytes()});
   }
   return infos;
 }

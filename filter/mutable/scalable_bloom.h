@@ -43,6 +43,11 @@
 // other Adds that find the layer full wait for it. Layers are published with
 // release/acquire, so a query sees every layer that existed when an Add it
 // happens after returned, and through that layer the key (atomic_block.h).
+//
+// Saving: Save() gives bytes from which Restore() makes the same filter again
+// (RedisBloom's SCANDUMP and LOADCHUNK, in one piece rather than in chunks):
+// the options, and each layer's key count, shape and words. The layout is in
+// filter/mutable/README.md, "Saving and restoring".
 
 #ifndef SSTFILTER_FILTER_MUTABLE_SCALABLE_BLOOM_H_
 #define SSTFILTER_FILTER_MUTABLE_SCALABLE_BLOOM_H_
@@ -134,12 +139,52 @@ class ScalableBloomFilter {
   };
   std::vector<LayerInfo> Layers() const;
 
+  // The filter as bytes to keep (RedisBloom's SCANDUMP, in one piece): the
+  // options, then each layer's key count, shape and words, in an envelope
+  // with a CRC32C (filter/mutable/README.md, "Saving and restoring"). May run
+  // while other threads add: the layers that exist when it starts are saved,
+  // each word read once, so a concurrent Add is saved or not, key by key, and
+  // every Add that happened before the call is saved in full, counted in its
+  // layer's key count. An Add under way may be counted without its bits, or
+  // the reverse; either way every layer but the newest is saved full, as
+  // Restore requires: a layer is made only after the one before filled.
+  //
+  // The sticky error of a filter that could not make a layer is not saved:
+  // the restored filter tries again when it next needs a layer. For a rate
+  // below what 100 bits/key reach or kMaxScalableLayers layers, it fails
+  // again the same way; after a lack of memory, it may succeed.
+  std::string Save() const;
+
+  // The filter Save wrote (RedisBloom's LOADCHUNK): the same options and
+  // layers (Layers(), key counts included), the same answer to every
+  // MayContain, and it goes on growing as the saved filter would have: the
+  // newest layer takes keys until it holds its capacity. Any bytes give either
+  // a filter or a DataLossError naming what is wrong, as for
+  // MutableBloomFilter::Restore; each option must be in the range Create
+  // requires (Create's further check that the first layer can be sized is
+  // not repeated: that layer is in the bytes), 1 to kMaxScalableLayers layers,
+  // each of the capacity and size the options give it (its rate is the
+  // options'; its bits/key and probe count are those it was made with, within
+  // their ranges), every layer but the newest full. Never allocates more than
+  // the bodies the bytes hold.
+  static absl::StatusOr<std::unique_ptr<ScalableBloomFilter>> Restore(
+      absl::string_view saved);
+
  private:
   struct Layer;
+  // Layer i's share of the keys and of the rate, from the options alone.
+  struct LayerTarget {
+    uint64_t capacity;
+    double fpp;
+  };
 
   explicit ScalableBloomFilter(const ScalableBloomOptions& options);
 
-  // Layer i's capacity and rate, from the options alone.
+  // InvalidArgumentError naming the first field of options outside its range.
+  static absl::Status ValidateOptions(const ScalableBloomOptions& options);
+  // InvalidArgumentError when layer index would hold 2^63 keys or more.
+  absl::StatusOr<LayerTarget> TargetOf(size_t index) const;
+  // A new layer, sized for TargetOf(index).
   absl::StatusOr<std::unique_ptr<Layer>> MakeLayer(size_t index) const;
   // Makes layer `index` unless another thread has; returns the sticky error
   // when it cannot be made.
