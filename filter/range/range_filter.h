@@ -125,6 +125,10 @@ class RangeFilterReader : public FilterReader {
   virtual uint64_t num_codes() const = 0;
 };
 
+// Whether name is a range filter format's ("sstfilter.Grafite1" or "2"), the
+// formats NewRangeFilterReader reads.
+bool IsRangeFilterFormat(absl::string_view name);
+
 // A reader of a filter of either version, accepting any bytes (see above).
 // The reader refers to filter, which must outlive it.
 std::unique_ptr<RangeFilterReader> NewRangeFilterReader(

@@ -39,8 +39,7 @@ struct CodeRange {
   uint64_t last;
 };
 std::optional<CodeRange> RangeKeyCodes(absl::string_view lo,
-                                       absl::string_view hi,
-                                       bool hi_inclusive);
+                                       absl::string_view hi, bool hi_inclusive);
 
 }  // namespace sstfilter
 

@@ -48,6 +48,7 @@ const std::map<std::string, std::string>& PinnedNames() {
   static const auto* const names = new std::map<std::string, std::string>{
       {"NewBloomFilterPolicy", "sstfilter.LocalBloom2"},
       {"NewBumpedRibbonFilterPolicy", "sstfilter.BumpedRibbon2"},
+      {"NewGrafiteFilterPolicy", "sstfilter.Grafite2"},
       {"NewHybridCompactFilterPolicy", "sstfilter.Hybrid2"},
       {"NewHybridNativeFilterPolicy", "sstfilter.Hybrid2"},
       {"NewLevelDbBloomPolicy", "leveldb.BuiltinBloomFilter2"},

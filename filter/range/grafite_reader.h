@@ -1,0 +1,29 @@
+// Readers of sstfilter.Grafite1 filters: range, code and point questions.
+//
+// Internal to the range filter family.
+
+#ifndef SSTFILTER_FILTER_RANGE_GRAFITE_READER_H_
+#define SSTFILTER_FILTER_RANGE_GRAFITE_READER_H_
+
+#include <memory>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "filter/internal/verdict.h"
+#include "filter/range/range_filter.h"
+
+namespace sstfilter {
+namespace grafite_internal {
+
+// The reader of a version-1 filter's bytes (any bytes).
+std::unique_ptr<RangeFilterReader> NewGrafiteReader(absl::string_view filter);
+
+// A reader that answers ConstantAnswer(verdict) to every question and reports
+// corruption from Corruption(). REQUIRES: verdict != kProbe.
+std::unique_ptr<RangeFilterReader> NewConstantRangeReader(
+    filter_internal::Verdict verdict, absl::Status corruption);
+
+}  // namespace grafite_internal
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_FILTER_RANGE_GRAFITE_READER_H_

@@ -1,0 +1,137 @@
+// The range filter's policies, formats and registration. The pieces: sizing
+// (grafite_sizing.h), the builder (grafite_builder.h), the readers
+// (grafite_reader.h) over the format (grafite_format.h, README.md).
+
+#include "filter/range/range_filter.h"
+
+#include <memory>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "filter/format_registry.h"
+#include "filter/internal/checked_filter.h"
+#include "filter/range/grafite_builder.h"
+#include "filter/range/grafite_format.h"
+#include "filter/range/grafite_reader.h"
+#include "filter/range/grafite_sizing.h"
+
+namespace sstfilter {
+namespace grafite_internal {
+namespace {
+
+using filter_internal::Verdict;
+
+class GrafiteVersion1Format final : public FilterFormat {
+ public:
+  const char* Name() const override { return kGrafiteName; }
+  std::unique_ptr<FilterReader> NewReader(
+      absl::string_view filter) const override {
+    return NewGrafiteReader(filter);
+  }
+  FilterFacts Describe(absl::string_view filter) const override {
+    FilterFacts facts;
+    facts.kind = "Grafite range";
+    const ParsedGrafite parsed = ParseGrafite(filter);
+    if (parsed.verdict == Verdict::kMatchAll) return facts;
+    facts.num_keys = static_cast<double>(parsed.num_codes);
+    facts.body_bits =
+        8 *
+        (parsed.verdict == Verdict::kProbe ? filter.size() - kTrailerBytes : 0);
+    return facts;
+  }
+};
+
+class GrafitePolicy final : public FilterPolicy {
+ public:
+  explicit GrafitePolicy(const GrafiteSizing& sizing) : sizing_(sizing) {}
+  const FilterFormat& Format() const override {
+    return ::sstfilter::GrafiteFormat();
+  }
+  double BitsPerKey() const override { return sizing_.bits_per_key; }
+  std::unique_ptr<FilterBuilder> NewBuilder() const override {
+    return NewGrafiteBuilder(sizing_);
+  }
+
+ private:
+  const GrafiteSizing sizing_;
+};
+
+const filter_internal::CheckedFormat& CheckedGrafite() {
+  static const auto* const format = new filter_internal::CheckedFormat(
+      kCheckedGrafiteName, ::sstfilter::GrafiteFormat());
+  return *format;
+}
+
+}  // namespace
+}  // namespace grafite_internal
+
+const FilterFormat& GrafiteFormat() {
+  static const auto* const format =
+      new grafite_internal::GrafiteVersion1Format();
+  return *format;
+}
+
+const FilterFormat& GrafiteCheckedFormat() {
+  return grafite_internal::CheckedGrafite();
+}
+
+bool IsRangeFilterFormat(absl::string_view name) {
+  return name == grafite_internal::kGrafiteName ||
+         name == grafite_internal::kCheckedGrafiteName;
+}
+
+absl::StatusOr<double> RangeFilterBitsPerKey(
+    const RangeFilterOptions& options) {
+  absl::StatusOr<grafite_internal::GrafiteSizing> sizing =
+      grafite_internal::SizingForOptions(options);
+  if (!sizing.ok()) return sizing.status();
+  return sizing->bits_per_key;
+}
+
+absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewGrafiteRangePolicy(
+    const RangeFilterOptions& options) {
+  absl::StatusOr<grafite_internal::GrafiteSizing> sizing =
+      grafite_internal::SizingForOptions(options);
+  if (!sizing.ok()) return sizing.status();
+  FilterOptions checksum;
+  checksum.self_checksum = options.self_checksum;
+  return filter_internal::WithSelfChecksum(
+      checksum,
+      std::unique_ptr<const FilterPolicy>(
+          new grafite_internal::GrafitePolicy(*sizing)),
+      grafite_internal::CheckedGrafite());
+}
+
+absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewGrafiteFilterPolicy(
+    const FilterOptions& options) {
+  if (absl::Status status = ValidateFilterOptions(options); !status.ok())
+    return status;
+  RangeFilterOptions range;
+  range.bits_per_key = options.bits_per_key;
+  if (options.fpp.has_value()) range.fpp = options.fpp;
+  range.max_range_length = 1;  // a single key
+  range.self_checksum = options.self_checksum.value_or(true);
+  return NewGrafiteRangePolicy(range);
+}
+
+std::unique_ptr<RangeFilterReader> NewRangeFilterReader(
+    absl::string_view filter) {
+  const filter_internal::CheckedParts parts =
+      filter_internal::SplitCheckedFilter(filter);
+  if (!parts.well_formed) return grafite_internal::NewGrafiteReader(filter);
+  absl::Status status = filter_internal::VerifyCheckedFilter(filter);
+  if (!status.ok()) {
+    return grafite_internal::NewConstantRangeReader(
+        filter_internal::Verdict::kMatchAll,
+        absl::DataLossError(absl::StrCat(grafite_internal::kCheckedGrafiteName,
+                                         ": ", status.message())));
+  }
+  return grafite_internal::NewGrafiteReader(parts.inner);
+}
+
+SSTFILTER_REGISTER_FILTER_FORMAT(Grafite, GrafiteFormat());
+SSTFILTER_REGISTER_FILTER_FORMAT(CheckedGrafite, GrafiteCheckedFormat());
+SSTFILTER_REGISTER_POLICY_FACTORY(NewGrafiteFilterPolicy);
+
+}  // namespace sstfilter
