@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,8 @@
 #include "filter/filter_format.h"
 #include "filter/filter_policy.h"
 #include "filter/format_registry.h"
+#include "filter/range/range_filter.h"
+#include "filter/range/range_key.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "table/table_filter.h"
@@ -56,6 +59,20 @@ class EveryPolicyTablesTest : public testing::TestWithParam<TableCase> {
     absent_ = test::SortedHexKeys(kAbsentKeys, 2);
   }
 
+  // A range filter sees keys through their first 8 bytes (range_key.h): an
+  // absent key that shares them with a present key matches whatever the
+  // filter's rate. These keys ("key" and 16 hex digits) leave 20 bits there,
+  // so some do; they are counted exactly and allowed on top of the rate.
+  size_t SharedCodes() const {
+    if (!IsRangeFilterFormat(policy_->Name())) return 0;
+    std::set<uint64_t> present;
+    for (const std::string& key : keys_) present.insert(RangeKeyCode(key));
+    size_t shared = 0;
+    for (const std::string& key : absent_)
+      shared += present.count(RangeKeyCode(key));
+    return shared;
+  }
+
   // Reads the table at path back through TableFilter and sst_probe.
   void ExpectReadBack(const std::string& path, IndexKeys index_keys) {
     TableFilterOptions options;
@@ -77,7 +94,8 @@ class EveryPolicyTablesTest : public testing::TestWithParam<TableCase> {
     // LevelDB's 64-bit minimum) or whose rate the small table's few blocks
     // make vary.
     const double mean = kTargetFpp * kAbsentKeys;
-    EXPECT_LE(false_positives, 1.25 * mean + 5 * std::sqrt(mean))
+    EXPECT_LE(false_positives,
+              1.25 * mean + 5 * std::sqrt(mean) + SharedCodes())
         << "rate " << static_cast<double>(false_positives) / kAbsentKeys;
 
     // sst_probe: the same answers, and a summary naming the format.
