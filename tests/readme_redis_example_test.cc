@@ -1,4 +1,4 @@
-// The example of README.md's section on the Redis filter, compiled and run
+// The example of filter/redis/README.md, compiled and run
 // against a redis-server the test starts. The code between the START and END
 // markers must equal the README's example block (ReadmeShowsThisCode).
 
@@ -78,7 +78,7 @@ TEST(ReadmeRedisExampleTest, Runs) {
 }
 
 TEST(ReadmeRedisExampleTest, ReadmeShowsThisCode) {
-  test::ExpectReadmeShows("## A filter shared through Redis",
+  test::ExpectReadmeShows("filter/redis/README.md", "## Example",
                           "tests/readme_redis_example_test.cc",
                           "readme_redis_example", "//filter/redis:redis_bloom");
 }
