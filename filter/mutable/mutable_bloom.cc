@@ -15,6 +15,7 @@
 #include "filter/bloom/bloom_sizing.h"
 #include "filter/internal/key_hash.h"
 #include "filter/mutable/atomic_block.h"
+#include "filter/mutable/mutable_layout.h"
 
 namespace sstfilter {
 
@@ -57,21 +58,9 @@ absl::StatusOr<MutableBloomFilter> MutableBloomFilter::Create(
 
 absl::StatusOr<uint64_t> MutableBloomFilter::BodyBlocks(uint64_t expected_keys,
                                                         double bits_per_key) {
-  // In long double: expected_keys * c may pass 2^64.
-  const long double wanted_bytes =
-      std::ceil(static_cast<long double>(expected_keys) * bits_per_key / 8.0L);
-  if (wanted_bytes > static_cast<long double>(kMaxMutableBloomBytes)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "MutableBloomFilter: expected_keys ", expected_keys, " at ",
-        bits_per_key, " bits/key needs ", static_cast<double>(wanted_bytes),
-        " bytes, more than the limit of ", kMaxMutableBloomBytes,
-        " (kMaxMutableBloomBytes)"));
-  }
-  // Whole blocks only: every block is then a regular 512-bit one, the block
-  // the atomic words and the native reader's fast paths handle, and the frozen
-  // body needs no irregular last block.
-  return std::max<uint64_t>(
-      1, (static_cast<uint64_t>(wanted_bytes) + kBlockBytes - 1) / kBlockBytes);
+  return mutable_internal::BodyBlocksFor(
+      expected_keys, bits_per_key, kMaxMutableBloomBytes,
+      "kMaxMutableBloomBytes", "MutableBloomFilter");
 }
 
 MutableBloomFilter::MutableBloomFilter(double bits_per_key, int num_probes,

@@ -48,25 +48,35 @@ absl::StatusOr<MutableShape> ShapeFor(const FilterOptions& options,
     return absl::InvalidArgumentError(
         absl::StrCat(who, ": expected_keys must be at least 1, got 0"));
   }
+  absl::StatusOr<uint64_t> blocks = BodyBlocksFor(
+      expected_keys, sizing->bits_per_key, max_bytes, max_bytes_name, who);
+  if (!blocks.ok()) return blocks.status();
+  MutableShape shape;
+  shape.bits_per_key = sizing->bits_per_key;
+  shape.num_probes = sizing->num_probes;
+  shape.num_blocks = *blocks;
+  return shape;
+}
+
+absl::StatusOr<uint64_t> BodyBlocksFor(uint64_t expected_keys,
+                                       double bits_per_key, uint64_t max_bytes,
+                                       absl::string_view max_bytes_name,
+                                       absl::string_view who) {
   // In long double: expected_keys * c may pass 2^64.
-  const long double wanted_bytes = std::ceil(
-      static_cast<long double>(expected_keys) * sizing->bits_per_key / 8.0L);
+  const long double wanted_bytes =
+      std::ceil(static_cast<long double>(expected_keys) * bits_per_key / 8.0L);
   if (wanted_bytes > static_cast<long double>(max_bytes)) {
     return absl::InvalidArgumentError(absl::StrCat(
-        who, ": expected_keys ", expected_keys, " at ", sizing->bits_per_key,
+        who, ": expected_keys ", expected_keys, " at ", bits_per_key,
         " bits/key needs ", static_cast<double>(wanted_bytes),
         " bytes, more than the limit of ", max_bytes, " (", max_bytes_name,
         ")"));
   }
-  MutableShape shape;
-  shape.bits_per_key = sizing->bits_per_key;
-  shape.num_probes = sizing->num_probes;
   // Whole blocks only: every block is then a regular 512-bit one, the block
   // the atomic words and the native reader's fast paths handle, and the
   // frozen body needs no irregular last block.
-  shape.num_blocks = std::max<uint64_t>(
+  return std::max<uint64_t>(
       1, (static_cast<uint64_t>(wanted_bytes) + kBlockBytes - 1) / kBlockBytes);
-  return shape;
 }
 
 size_t MaxFrozenTrailerBytes() {

@@ -35,6 +35,15 @@ absl::StatusOr<MutableShape> ShapeFor(const FilterOptions& options,
                                       absl::string_view max_bytes_name,
                                       absl::string_view who);
 
+// The body of expected_keys keys at bits_per_key: ceil(expected_keys *
+// bits_per_key / 8) bytes rounded up to whole 64-byte blocks, at least one.
+// InvalidArgumentError, prefixed by `who`, for a body above max_bytes (the
+// message names the limit as max_bytes_name).
+absl::StatusOr<uint64_t> BodyBlocksFor(uint64_t expected_keys,
+                                       double bits_per_key, uint64_t max_bytes,
+                                       absl::string_view max_bytes_name,
+                                       absl::string_view who);
+
 // Makes *filter, which holds a native body of num_blocks blocks (the last may
 // be wide, as MakeBodyLayout allows) with bits_set bits set, into a native
 // filter: the trailer with the key count estimated from the fill (clamped to
