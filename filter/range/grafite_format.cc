@@ -28,14 +28,19 @@ uint64_t ModMersenne61(unsigned __int128 x) {
 LocalityHash::LocalityHash(uint64_t universe, uint64_t seed)
     : universe_(universe) {
   uint64_t state = seed;
-  a_ = 1 + SplitMix64(&state) % (kMersenne61 - 1);
-  b_ = SplitMix64(&state) % kMersenne61;
+  for (uint64_t& coefficient : coefficients_)
+    coefficient = SplitMix64(&state) % kMersenne61;
 }
 
 uint64_t LocalityHash::BlockOffset(uint64_t block) const {
-  const uint64_t reduced = ModMersenne61(block);
-  return ModMersenne61(static_cast<unsigned __int128>(a_) * reduced + b_) %
-         universe_;
+  const uint64_t y = ModMersenne61(block);
+  // Horner's rule, every step reduced mod p (each product is below 2^122).
+  uint64_t value = coefficients_[3];
+  for (int i = 2; i >= 0; --i) {
+    value = ModMersenne61(static_cast<unsigned __int128>(value) * y +
+                          coefficients_[i]);
+  }
+  return value % universe_;
 }
 
 GrafiteShape ShapeOf(uint64_t universe, uint64_t num_values, int low_bits) {
