@@ -13,6 +13,7 @@
 #include "table/block.h"
 #include "table/block_trailer.h"
 #include "table/filter_block.h"
+#include "table/range_filter_block.h"
 
 namespace sstfilter {
 namespace {
@@ -121,6 +122,11 @@ class TableFilter::Loader {
                                               std::string* scratch);
   absl::Status CheckInFile(absl::string_view what, const BlockHandle& handle);
   absl::Status LoadFilter(const FilterLocation& location, FilterArena* arena);
+  // The range filter: a meta block, else the RocksDB property found in the
+  // properties block (range_property, its value in property_filter).
+  absl::Status LoadRangeFilter(const MetaIndex& meta,
+                               std::optional<RangeFilterInfo> range_property,
+                               std::string property_filter);
   absl::Status LoadPartitionIndex(absl::string_view contents,
                                   IndexKeys index_keys);
   absl::Status LoadIndex(IndexKeys index_keys);
@@ -185,6 +191,8 @@ absl::Status TableFilter::Loader::Load(const TableFilterOptions& options) {
   absl::StatusOr<MetaIndex> meta = ParseMetaIndex(*meta_contents);
   if (!meta.ok()) return meta.status();
 
+  std::optional<RangeFilterInfo> range_property;
+  std::string property_filter;
   if (meta->properties.has_value()) {
     std::string scratch;
     absl::StatusOr<absl::string_view> contents =
@@ -193,8 +201,14 @@ absl::Status TableFilter::Loader::Load(const TableFilterOptions& options) {
     absl::StatusOr<TableProperties> props = ParseProperties(*contents);
     if (!props.ok()) return props.status();
     table_->info_.properties = *props;
+    range_property = FindRangeFilterProperty(*contents, &property_filter);
   }
   ChoosePrefixExtractor(options);
+  if (absl::Status s = LoadRangeFilter(*meta, std::move(range_property),
+                                       std::move(property_filter));
+      !s.ok()) {
+    return s;
+  }
 
   table_->info_.filter = meta->filter;
   if (!meta->filter.has_value()) return absl::OkStatus();
@@ -283,6 +297,39 @@ absl::Status TableFilter::Loader::LoadFilter(const FilterLocation& location,
   table_->info_.num_filters = table_->filter_block_->NumFilters();
   if (absl::Status damage = table_->filter_block_->Corruption(); !damage.ok())
     table_->RecordCorruption(damage);
+  return absl::OkStatus();
+}
+
+absl::Status TableFilter::Loader::LoadRangeFilter(
+    const MetaIndex& meta, std::optional<RangeFilterInfo> range_property,
+    std::string property_filter) {
+  std::optional<RangeFilterInfo> location = FindRangeFilterBlock(meta);
+  std::string filter;
+  if (location.has_value()) {
+    std::string scratch;
+    absl::StatusOr<absl::string_view> contents =
+        ReadBlock("range filter", location->handle, &scratch);
+    if (!contents.ok()) {
+      if (!absl::IsDataLoss(contents.status())) return contents.status();
+      // As for the point filter: every range may match.
+      table_->RecordCorruption(contents.status());
+      location->note = std::string(contents.status().message());
+      table_->info_.range_filter = std::move(location);
+      return absl::OkStatus();
+    }
+    filter = std::string(*contents);
+  } else if (range_property.has_value()) {
+    location = std::move(range_property);
+    filter = std::move(property_filter);
+  } else {
+    return absl::OkStatus();
+  }
+  table_->range_filter_ = std::make_unique<RangeFilterBlock>(
+      *std::move(location), std::move(filter));
+  if (!table_->range_filter_->Corruption().ok()) {
+    table_->RecordCorruption(table_->range_filter_->Corruption());
+  }
+  table_->info_.range_filter = table_->range_filter_->info();
   return absl::OkStatus();
 }
 
@@ -529,6 +576,17 @@ bool TableFilter::PrefixMayMatch(absl::string_view prefix) const {
   // The least key with this prefix is the prefix itself: its partition holds
   // the prefix whenever any key has it (partitioned_filter_block.h).
   return FilterMayMatch(prefix, prefix);
+}
+
+bool TableFilter::RangeMayMatch(absl::string_view lo,
+                                absl::string_view hi) const {
+  return range_filter_ == nullptr || range_filter_->RangeMayMatch(lo, hi);
+}
+
+bool TableFilter::RangeMayMatchBefore(absl::string_view lo,
+                                      absl::string_view hi_exclusive) const {
+  return range_filter_ == nullptr ||
+         range_filter_->RangeMayMatchBefore(lo, hi_exclusive);
 }
 
 bool TableFilter::FilterMayMatch(absl::string_view locate,

@@ -3,7 +3,10 @@
 // the metaindex, the properties, the filter block (and, for LevelDB's per-2 KB
 // layout, the index block, which says which data block, and so which filter,
 // a key belongs to). A partitioned filter is read one partition at a time,
-// when a key first needs it.
+// when a key first needs it. A table may also hold a range filter
+// (table/range_filter_block.h), which answers "may any key in [lo, hi] be in
+// this table?": a meta block named "sstfilter.range." + its format name, or,
+// in a RocksDB table, a user property of that name; it is read at Open.
 //
 // Example:
 //
@@ -11,12 +14,15 @@
 //       sstfilter::TableFilter::OpenFile("/db/000005.ldb", {});
 //   if (!table.ok()) return table.status();  // not a table, unreadable, ...
 //   if (!(*table)->KeyMayMatch("apple")) { /* skip this table */ }
+//   if (!(*table)->RangeMayMatch("apple", "apricot")) { /* skip it */ }
 //
 // Cost: Open makes one read of the file's last tail_prefetch_bytes (the
 // footer, metaindex, properties and index blocks, and the filter block when
 // it fits), plus one read for each of the filter (or partition index) and
-// index blocks that do not lie inside that tail: 1 read for most tables, at
-// most 4 (tail, properties, filter, index). KeyMayMatch reads nothing for a
+// index blocks and the range filter that do not lie inside that tail: 1 read
+// for most tables, at most 5 (tail, properties, filter, index, range
+// filter). RangeMayMatch reads nothing: one or two successor searches in the
+// range filter. KeyMayMatch reads nothing for a
 // full or per-2 KB filter: a binary search of the index block (per-2 KB
 // layout only) and one filter probe. With partitions, those inside the tail
 // are kept at Open; the first question that lands in another reads that
@@ -47,7 +53,14 @@
 //    extractor's, or given a string that is not a prefix the extractor cuts,
 //    matches;
 //  - a filter of a name no registered format reads (format_registry.h) is
-//    an error from Open.
+//    an error from Open;
+//  - a table without a range filter, or whose range filter is of a format
+//    that is not a registered range filter's, matches every range (the
+//    latter with a note in info()); a range filter block whose checksum
+//    fails, or whose bytes fail their format's own check (the CRC32C of
+//    "sstfilter.Grafite2"), is never asked: every range may match, and
+//    corruption() returns the DataLossError (Open succeeds, and the point
+//    filter still answers).
 // Every parser is total: any bytes give a value or an error, never a crash.
 //
 // Keys are user keys, as the host stores them. In a LevelDB database's
@@ -57,8 +70,9 @@
 // partition index holds. The comparator is assumed bytewise (the default of
 // both stores).
 //
-// Thread safety: after Open, KeyMayMatch, PrefixMayMatch and every accessor
-// may be called from any number of threads; partitions are loaded once.
+// Thread safety: after Open, KeyMayMatch, PrefixMayMatch, RangeMayMatch,
+// RangeMayMatchBefore and every accessor may be called from any number of
+// threads; partitions are loaded once.
 
 #ifndef SSTFILTER_TABLE_TABLE_FILTER_H_
 #define SSTFILTER_TABLE_TABLE_FILTER_H_
@@ -81,6 +95,7 @@
 #include "table/meta_blocks.h"
 #include "table/partitioned_filter_block.h"
 #include "table/random_access_file.h"
+#include "table/range_filter_block.h"
 
 namespace sstfilter {
 
@@ -129,6 +144,9 @@ struct TableFilterInfo {
   // Why prefix questions all "may match", when they do and the filter holds
   // prefixes (an extractor this library cannot rebuild, or another name).
   std::string prefix_note;
+  // The range filter, if any: where it is, its format and size, and what
+  // it says about itself (table/range_filter_block.h).
+  std::optional<RangeFilterInfo> range_filter;
 };
 
 struct IoStats {
@@ -159,6 +177,18 @@ class TableFilter {
   // reader's extractor cuts from a key (Transform); any other string matches.
   bool PrefixMayMatch(absl::string_view prefix) const;
 
+  // False only if no key k of the table has lo <= k <= hi (bytewise). A
+  // range longer than the filter's max_range_length() codes, or any range
+  // when there is no usable range filter, may match.
+  bool RangeMayMatch(absl::string_view lo, absl::string_view hi) const;
+  // False only if no key k has lo <= k < hi_exclusive: RocksDB's
+  // [iterate_lower_bound, iterate_upper_bound).
+  bool RangeMayMatchBefore(absl::string_view lo,
+                           absl::string_view hi_exclusive) const;
+  // The range filter as read, or nullptr when the table has none or its
+  // block failed its checksum.
+  const RangeFilterBlock* range_filter() const { return range_filter_.get(); }
+
   // Whether PrefixMayMatch can rule anything out.
   bool FiltersPrefixes() const { return prefix_extractor_ != nullptr; }
 
@@ -173,8 +203,9 @@ class TableFilter {
   // is unreadable.
   absl::string_view partition_contents(size_t i) const;
 
-  // OK, or the DataLossError of a filter, partition index, partition or
-  // index block found corrupt (then the keys it covers may all match).
+  // OK, or the DataLossError of a filter, partition index, partition, index
+  // block or range filter found corrupt (then the keys or ranges it covers
+  // may all match).
   absl::Status corruption() const;
 
   const TableFilterInfo& info() const { return info_; }
@@ -235,6 +266,7 @@ class TableFilter {
   std::unique_ptr<char, void (*)(void*)> filter_bytes_{nullptr, nullptr};
   std::unique_ptr<FilterBlockReader> filter_block_;
   std::string index_block_;  // uncompressed; per-2 KB layout only
+  std::unique_ptr<RangeFilterBlock> range_filter_;
 };
 
 }  // namespace sstfilter
