@@ -9,10 +9,24 @@
 #include "table/block_builder.h"
 #include "table/block_trailer.h"
 #include "table/meta_blocks.h"
+#include "table/range_filter_block.h"
 #include "util/coding.h"
 
 namespace sstfilter {
 namespace test {
+namespace {
+
+// Test inputs are the caller's to get right: a refused one ends the test.
+template <typename T>
+T OrDie(absl::StatusOr<T> value) {
+  if (!value.ok()) {
+    std::cerr << "TableAssembler: " << value.status() << "\n";
+    std::abort();
+  }
+  return *std::move(value);
+}
+
+}  // namespace
 
 BlockHandle TableAssembler::AddBlock(absl::string_view contents) {
   const BlockHandle handle{file_.size(), contents.size()};
@@ -27,6 +41,16 @@ void TableAssembler::AddMetaBlock(const std::string& name,
   std::string encoded;
   EncodeBlockHandle(handle, &encoded);
   meta_blocks_[name] = encoded;
+}
+
+BlockHandle TableAssembler::AddRangeFilterBlock(
+    const FilterPolicy& policy, const std::vector<std::string>& keys) {
+  std::unique_ptr<RangeFilterBlockBuilder> builder =
+      OrDie(RangeFilterBlockBuilder::New(policy));
+  for (const std::string& key : keys) builder->AddKey(key);
+  const BlockHandle handle = AddBlock(builder->Finish());
+  AddMetaBlock(builder->block_name(), handle);
+  return handle;
 }
 
 void TableAssembler::AddProperty(const std::string& name,
@@ -61,16 +85,6 @@ namespace {
 
 constexpr uint64_t kSeparatorTag = 1;  // sequence 0, type "value"
 constexpr char kIndexKeyIsUserKey[] = "rocksdb.index.key.is.user.key";
-
-// Test inputs are the caller's to get right: a refused one ends the test.
-template <typename T>
-T OrDie(absl::StatusOr<T> value) {
-  if (!value.ok()) {
-    std::cerr << "AssemblePartitionedTable: " << value.status() << "\n";
-    std::abort();
-  }
-  return *std::move(value);
-}
 
 }  // namespace
 

@@ -31,6 +31,11 @@ class TableAssembler {
   // Appends bytes that are not a block (as data blocks stand in the file).
   void AddFiller(size_t bytes) { file_.append(bytes, 'd'); }
   void AddMetaBlock(const std::string& name, const BlockHandle& handle);
+  // Adds the range filter block of keys (sorted) that policy, a range
+  // filter's, builds, under its metaindex name (table/range_filter_block.h).
+  // Returns the block's handle.
+  BlockHandle AddRangeFilterBlock(const FilterPolicy& policy,
+                                  const std::vector<std::string>& keys);
   void AddProperty(const std::string& name, const std::string& value);
   void AddVarintProperty(const std::string& name, uint64_t value);
 

@@ -1,0 +1,345 @@
+// TableFilter's range questions on tables that carry a range filter: one laid
+// out by our table layer (a meta block) and one written by the real RocksDB
+// 7.8.3 (a user property). The oracle is the sorted key list: every range
+// that holds a key matches, ranges that hold none are ruled out at about the
+// filter's proven rate, and damaged, unknown or absent filters match every
+// range.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "filter/bloom/bloom.h"
+#include "filter/range/range_filter.h"
+#include "gtest/gtest.h"
+#include "table/block_trailer.h"
+#include "table/random_access_file.h"
+#include "table/range_filter_block.h"
+#include "table/range_filter_key.h"
+#include "table/range_test_tables.h"
+#include "table/table_filter.h"
+#include "tests/testing/random.h"
+#include "tests/testing/real_tables.h"
+#include "tests/testing/table_assembler.h"
+
+namespace sstfilter {
+namespace {
+
+constexpr double kRangeBitsPerKey = 16;
+constexpr uint64_t kMaxQueryCodes = 32;  // longest empty range asked
+constexpr char kCheckedGrafite[] = "sstfilter.Grafite2";
+
+// The order-preserving code, written out independently of range_key.h: the
+// big-endian value of the first 8 bytes, zero-padded.
+uint64_t Code(absl::string_view key) {
+  uint64_t code = 0;
+  for (size_t i = 0; i < 8; ++i) {
+    code = code << 8 | (i < key.size() ? static_cast<uint8_t>(key[i]) : 0);
+  }
+  return code;
+}
+
+std::string KeyOfCode(uint64_t code) {
+  std::string key(8, '\0');
+  for (int i = 7; i >= 0; --i, code >>= 8) key[i] = static_cast<char>(code);
+  return key;
+}
+
+// The least key after key, bytewise.
+std::string Successor(const std::string& key) { return key + '\0'; }
+
+class RangeTableFilterTest : public ::testing::Test {
+ protected:
+  std::unique_ptr<TableFilter> Open(const std::string& bytes,
+                                    TableFilterOptions options = {}) {
+    absl::StatusOr<std::unique_ptr<TableFilter>> table =
+        TableFilter::Open(NewStringFile(bytes), options);
+    EXPECT_TRUE(table.ok()) << table.status();
+    return table.ok() ? std::move(*table) : nullptr;
+  }
+
+  // Whether any key k has lo <= k <= hi (hi_inclusive) or lo <= k < hi.
+  bool HoldsKey(const std::string& lo, const std::string& hi,
+                bool hi_inclusive) const {
+    const auto it = std::lower_bound(keys_.begin(), keys_.end(), lo);
+    return it != keys_.end() && (hi_inclusive ? *it <= hi : *it < hi);
+  }
+
+  // Every range that holds a key matches: each key alone, between its
+  // neighbours, at the table's ends, and ranges cut from keys at random.
+  void ExpectNoFalseNegatives(const TableFilter& table) {
+    for (size_t i = 0; i < keys_.size(); ++i) {
+      const std::string& key = keys_[i];
+      ASSERT_TRUE(table.RangeMayMatch(key, key)) << i;
+      ASSERT_TRUE(table.RangeMayMatchBefore(key, Successor(key))) << i;
+      if (i > 0) {
+        // Only this key lies after the one before and up to it.
+        ASSERT_TRUE(table.RangeMayMatch(Successor(keys_[i - 1]), key)) << i;
+      }
+      if (i + 1 < keys_.size()) {
+        ASSERT_TRUE(table.RangeMayMatchBefore(key, keys_[i + 1])) << i;
+      }
+    }
+    EXPECT_TRUE(table.RangeMayMatch("", keys_.front()));
+    EXPECT_TRUE(table.RangeMayMatchBefore("", Successor(keys_.front())));
+    EXPECT_TRUE(table.RangeMayMatch(keys_.back(), std::string(30, '\xff')));
+
+    test::Random rng(7);
+    int holding = 0;
+    for (int q = 0; q < 20000; ++q) {
+      // Bounds near keys: a key cut short, extended or as it is.
+      std::string a = keys_[rng.Uniform(keys_.size())];
+      std::string b = keys_[rng.Uniform(keys_.size())];
+      a.resize(rng.Range(0, a.size() + 2), static_cast<char>(rng.Next64()));
+      b.resize(rng.Range(0, b.size() + 2), static_cast<char>(rng.Next64()));
+      if (b < a) std::swap(a, b);
+      for (const bool inclusive : {true, false}) {
+        if (!HoldsKey(a, b, inclusive)) continue;
+        ++holding;
+        ASSERT_TRUE(inclusive ? table.RangeMayMatch(a, b)
+                              : table.RangeMayMatchBefore(a, b))
+            << "false negative, query " << q;
+      }
+    }
+    EXPECT_GT(holding, 10000) << "too few ranges held a key to test";
+  }
+
+  // Asks ranges of 1..kMaxQueryCodes codes that hold no key's code, starting
+  // just after a key (the correlated ranges a scan asks) or anywhere, and
+  // expects them ruled out at the filter's proven rate: at most the mean
+  // RangeFppBound plus 4 standard deviations.
+  void ExpectEmptyRangesRuledOut(const TableFilter& table) {
+    const RangeFilterReader* reader = table.range_filter()->reader();
+    ASSERT_NE(reader, nullptr);
+    std::vector<uint64_t> codes;
+    for (const std::string& key : keys_) codes.push_back(Code(key));
+    test::Random rng(11);
+    int queries = 0;
+    int false_positives = 0;
+    double expected = 0;
+    while (queries < 100000) {
+      const uint64_t start =
+          rng.OneIn(2) ? codes[rng.Uniform(codes.size())] + 1 : rng.Next64();
+      const uint64_t length = rng.Range(1, kMaxQueryCodes);
+      if (start > UINT64_MAX - length) continue;
+      const uint64_t last = start + length - 1;
+      const auto it = std::lower_bound(codes.begin(), codes.end(), start);
+      if (it != codes.end() && *it <= last) continue;  // holds a key's code
+      ++queries;
+      expected += reader->RangeFppBound(length);
+      // [KeyOfCode(start), KeyOfCode(last)] holds no key: each key has a
+      // code outside [start, last].
+      false_positives += table.RangeMayMatch(KeyOfCode(start), KeyOfCode(last));
+    }
+    const double sigma = std::sqrt(expected);
+    EXPECT_LE(false_positives, expected + 4 * sigma + 5)
+        << "of " << queries << " empty ranges";
+    EXPECT_LT(false_positives, queries / 100) << "mostly ruled out";
+    RecordProperty("empty_range_false_positives", false_positives);
+    RecordProperty("empty_range_bound", static_cast<int>(expected));
+  }
+
+  std::unique_ptr<const FilterPolicy> Policy(bool self_checksum = true) {
+    RangeFilterOptions options =
+        RangeFilterOptions::BitsPerKey(kRangeBitsPerKey);
+    options.self_checksum = self_checksum;
+    absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
+        NewGrafiteRangePolicy(options);
+    EXPECT_TRUE(policy.ok()) << policy.status();
+    return std::move(*policy);
+  }
+
+  const std::vector<std::string> keys_ = test::MixedRangeKeys(20000, 3);
+  const std::unique_ptr<const FilterPolicy> range_policy_ = Policy();
+  const std::unique_ptr<const FilterPolicy> point_policy_ =
+      NewBloomFilterPolicy(FilterOptions::BitsPerKey(10)).value();
+};
+
+TEST_F(RangeTableFilterTest, OurTable) {
+  const std::unique_ptr<TableFilter> table = Open(test::AssembleRangeTable(
+      keys_, point_policy_.get(), range_policy_.get()));
+  ASSERT_NE(table, nullptr);
+  EXPECT_TRUE(table->corruption().ok()) << table->corruption();
+  const std::optional<RangeFilterInfo>& info = table->info().range_filter;
+  ASSERT_TRUE(info.has_value());
+  EXPECT_EQ(info->format_name, kCheckedGrafite);
+  EXPECT_EQ(info->source, RangeFilterSource::kMetaBlock);
+  EXPECT_EQ(info->note, "");
+  // Keys in groups share a code.
+  EXPECT_LT(info->num_codes, keys_.size());
+  EXPECT_GT(info->num_codes, keys_.size() / 2);
+  EXPECT_NEAR(info->bits_per_key, kRangeBitsPerKey, 1.5);
+  EXPECT_GE(info->max_range_length, kMaxQueryCodes);
+  ExpectNoFalseNegatives(*table);
+  ExpectEmptyRangesRuledOut(*table);
+  // The point filter answers as before.
+  for (const std::string& key : keys_) ASSERT_TRUE(table->KeyMayMatch(key));
+}
+
+TEST_F(RangeTableFilterTest, VersionOneFilter) {
+  const std::unique_ptr<const FilterPolicy> policy = Policy(false);
+  const std::unique_ptr<TableFilter> table =
+      Open(test::AssembleRangeTable(keys_, nullptr, policy.get()));
+  ASSERT_NE(table, nullptr);
+  ASSERT_TRUE(table->info().range_filter.has_value());
+  EXPECT_EQ(table->info().range_filter->format_name, "sstfilter.Grafite1");
+  ExpectNoFalseNegatives(*table);
+  ExpectEmptyRangesRuledOut(*table);
+}
+
+TEST_F(RangeTableFilterTest, RocksDbTableWithRangeProperty) {
+  test::TempDir dir;
+  const std::string path = dir.File("range.sst");
+  ASSERT_TRUE(test::WriteRocksDbRangeTable(path, keys_, *range_policy_).ok());
+  absl::StatusOr<std::unique_ptr<TableFilter>> table =
+      TableFilter::OpenFile(path, {});
+  ASSERT_TRUE(table.ok()) << table.status();
+  EXPECT_TRUE((*table)->corruption().ok()) << (*table)->corruption();
+  const std::optional<RangeFilterInfo>& info = (*table)->info().range_filter;
+  ASSERT_TRUE(info.has_value());
+  EXPECT_EQ(info->format_name, kCheckedGrafite);
+  EXPECT_EQ(info->source, RangeFilterSource::kProperty);
+  EXPECT_EQ((*table)->info().filter->policy_name, "rocksdb.BuiltinBloomFilter");
+  EXPECT_EQ((*table)->io().reads, 1) << "the property is in the tail";
+  ExpectNoFalseNegatives(**table);
+  ExpectEmptyRangesRuledOut(**table);
+}
+
+// A damaged property value: the filter's own CRC32C catches it.
+TEST_F(RangeTableFilterTest, RocksDbPropertyFailsItsCrc) {
+  test::TempDir dir;
+  const std::string path = dir.File("damaged.sst");
+  ASSERT_TRUE(test::WriteRocksDbRangeTable(path, keys_, *range_policy_,
+                                           [](std::string* filter) {
+                                             (*filter)[filter->size() / 2] ^= 1;
+                                           })
+                  .ok());
+  absl::StatusOr<std::unique_ptr<TableFilter>> table =
+      TableFilter::OpenFile(path, {});
+  ASSERT_TRUE(table.ok()) << table.status();
+  EXPECT_TRUE(absl::IsDataLoss((*table)->corruption()))
+      << (*table)->corruption();
+  EXPECT_EQ((*table)->range_filter()->reader(), nullptr);
+  EXPECT_TRUE((*table)->RangeMayMatch(KeyOfCode(1), KeyOfCode(1)));
+  EXPECT_TRUE((*table)->RangeMayMatchBefore("", std::string(1, '\0')));
+}
+
+// Damaged bytes inside the range filter block: its block checksum catches
+// them, every range may match, and the point filter still answers.
+TEST_F(RangeTableFilterTest, BlockFailsItsChecksum) {
+  std::string bytes =
+      test::AssembleRangeTable(keys_, point_policy_.get(), range_policy_.get());
+  const std::unique_ptr<TableFilter> intact = Open(bytes);
+  ASSERT_NE(intact, nullptr);
+  const BlockHandle handle = intact->info().range_filter->handle;
+  bytes[handle.offset + handle.size / 2] ^= 0x10;
+  const std::unique_ptr<TableFilter> table = Open(bytes);
+  ASSERT_NE(table, nullptr);
+  EXPECT_TRUE(absl::IsDataLoss(table->corruption())) << table->corruption();
+  EXPECT_TRUE(absl::StrContains(table->corruption().message(), "range filter"))
+      << table->corruption();
+  EXPECT_EQ(table->range_filter(), nullptr);
+  ASSERT_TRUE(table->info().range_filter.has_value());
+  EXPECT_NE(table->info().range_filter->note, "");
+  int ruled_out = 0;
+  for (uint64_t code = 1; code < 1000; ++code) {
+    const std::string key = KeyOfCode(code << 40);
+    EXPECT_TRUE(table->RangeMayMatch(key, key));
+    ruled_out += !table->KeyMayMatch(key);
+  }
+  EXPECT_GT(ruled_out, 900) << "the point filter still filters";
+}
+
+// A block whose trailer is sound but whose filter fails its own CRC32C (a
+// writer that damaged it before the trailer was computed).
+TEST_F(RangeTableFilterTest, FilterFailsItsCrc) {
+  std::string filter;
+  const std::vector<absl::string_view> views(keys_.begin(), keys_.end());
+  range_policy_->CreateFilter(views, &filter);
+  filter[filter.size() / 3] ^= 0x04;
+  test::TableAssembler assembler;
+  assembler.AddMetaBlock(RangeFilterKey(kCheckedGrafite),
+                         assembler.AddBlock(filter));
+  const std::unique_ptr<TableFilter> table = Open(assembler.Finish());
+  ASSERT_NE(table, nullptr);
+  EXPECT_TRUE(absl::IsDataLoss(table->corruption())) << table->corruption();
+  EXPECT_EQ(table->range_filter()->reader(), nullptr);
+  EXPECT_TRUE(table->RangeMayMatch(KeyOfCode(5), KeyOfCode(6)));
+}
+
+// Version-1 bytes under the version-2 name: the name promises a CRC32C the
+// bytes do not carry, so they are not trusted.
+TEST_F(RangeTableFilterTest, NameAndBytesDisagree) {
+  const std::unique_ptr<const FilterPolicy> version1 = Policy(false);
+  std::string filter;
+  const std::vector<absl::string_view> views(keys_.begin(), keys_.end());
+  version1->CreateFilter(views, &filter);
+  test::TableAssembler assembler;
+  assembler.AddMetaBlock(RangeFilterKey(kCheckedGrafite),
+                         assembler.AddBlock(filter));
+  const std::unique_ptr<TableFilter> table = Open(assembler.Finish());
+  ASSERT_NE(table, nullptr);
+  EXPECT_TRUE(absl::IsDataLoss(table->corruption())) << table->corruption();
+  EXPECT_TRUE(table->RangeMayMatch(KeyOfCode(5), KeyOfCode(6)));
+}
+
+// Range filters of formats this library does not read as range filters: a
+// note, every range may match, no corruption.
+TEST_F(RangeTableFilterTest, UnknownFormat) {
+  for (const char* format : {"acme.RangeFilter9", "sstfilter.LocalBloom2"}) {
+    SCOPED_TRACE(format);
+    test::TableAssembler assembler;
+    assembler.AddMetaBlock(RangeFilterKey(format),
+                           assembler.AddBlock("not a range filter"));
+    const std::unique_ptr<TableFilter> table = Open(assembler.Finish());
+    ASSERT_NE(table, nullptr);
+    EXPECT_TRUE(table->corruption().ok()) << table->corruption();
+    ASSERT_TRUE(table->info().range_filter.has_value());
+    EXPECT_TRUE(absl::StrContains(table->info().range_filter->note, format))
+        << table->info().range_filter->note;
+    EXPECT_TRUE(table->RangeMayMatch(KeyOfCode(5), KeyOfCode(6)));
+  }
+}
+
+TEST_F(RangeTableFilterTest, NoRangeFilter) {
+  const std::unique_ptr<TableFilter> table =
+      Open(test::AssembleRangeTable(keys_, point_policy_.get(), nullptr));
+  ASSERT_NE(table, nullptr);
+  EXPECT_FALSE(table->info().range_filter.has_value());
+  EXPECT_EQ(table->range_filter(), nullptr);
+  EXPECT_TRUE(table->RangeMayMatch(KeyOfCode(5), KeyOfCode(6)));
+  EXPECT_TRUE(table->RangeMayMatchBefore(KeyOfCode(5), KeyOfCode(6)));
+}
+
+// A range filter block outside the tail costs one read of its own.
+TEST_F(RangeTableFilterTest, BlockOutsideTheTailIsOneRead) {
+  TableFilterOptions options;
+  options.tail_prefetch_bytes = 0;  // the footer only
+  const std::unique_ptr<TableFilter> without = Open(
+      test::AssembleRangeTable(keys_, point_policy_.get(), nullptr), options);
+  const std::unique_ptr<TableFilter> with = Open(
+      test::AssembleRangeTable(keys_, point_policy_.get(), range_policy_.get()),
+      options);
+  ASSERT_NE(without, nullptr);
+  ASSERT_NE(with, nullptr);
+  EXPECT_EQ(with->io().reads, without->io().reads + 1);
+  // Its bytes, and its entry in the metaindex.
+  EXPECT_GE(with->io().bytes - without->io().bytes,
+            with->info().range_filter->filter_bytes + kBlockTrailerBytes);
+}
+
+TEST(RangeFilterBlockBuilderTest, RefusesPointFilterPolicies) {
+  const std::unique_ptr<const FilterPolicy> point =
+      NewBloomFilterPolicy(FilterOptions::BitsPerKey(10)).value();
+  absl::StatusOr<std::unique_ptr<RangeFilterBlockBuilder>> builder =
+      RangeFilterBlockBuilder::New(*point);
+  EXPECT_TRUE(absl::IsInvalidArgument(builder.status())) << builder.status();
+}
+
+}  // namespace
+}  // namespace sstfilter

@@ -1,0 +1,46 @@
+// Tables that carry a range filter, for the tests of TableFilter's and
+// sst_probe's range questions: one laid out by our table layer (a meta block,
+// table/range_filter_block.h) and one written by the real RocksDB 7.8.3 with
+// the filter in a user property, as a properties collector stores it.
+
+#ifndef SSTFILTER_TABLE_RANGE_TEST_TABLES_H_
+#define SSTFILTER_TABLE_RANGE_TEST_TABLES_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "filter/filter_policy.h"
+
+namespace sstfilter {
+namespace test {
+
+// Keys of every shape a range filter must handle, sorted and distinct: short
+// keys (1 to 7 bytes, so zero-padded codes), keys of 8 to 24 random bytes
+// (zero and 0xff bytes included), and groups of keys longer than 8 bytes that
+// share their first 8 (one code each group).
+std::vector<std::string> MixedRangeKeys(size_t n, uint64_t seed);
+
+// A table of keys (sorted, distinct) as our table layer writes it: data
+// blocks stand in as filler, then a full point filter by point_policy (none
+// when null), the range filter block by range_policy (none when null), the
+// properties, metaindex, index and footer (TableAssembler).
+std::string AssembleRangeTable(const std::vector<std::string>& keys,
+                               const FilterPolicy* point_policy,
+                               const FilterPolicy* range_policy);
+
+// Writes keys (sorted, distinct) with rocksdb::SstFileWriter to path, with
+// RocksDB's Bloom filter as the point filter and a properties collector that
+// stores range_policy's filter of the keys in the user property
+// RangeFilterKey(range_policy.Name()) (table/range_filter_key.h).
+// filter_edit, when set, is applied to the filter bytes before they are
+// stored (tests of damaged filters).
+absl::Status WriteRocksDbRangeTable(
+    const std::string& path, const std::vector<std::string>& keys,
+    const FilterPolicy& range_policy,
+    void (*filter_edit)(std::string* filter) = nullptr);
+
+}  // namespace test
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_TABLE_RANGE_TEST_TABLES_H_
