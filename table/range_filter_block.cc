@@ -90,11 +90,13 @@ RangeFilterBlock::RangeFilterBlock(RangeFilterInfo info, std::string filter)
   if (!corruption_.ok()) {
     corruption_ = absl::DataLossError(
         absl::StrCat("range filter: ", corruption_.message()));
+    info_.note = std::string(corruption_.message());
     return;
   }
   reader_ = std::move(reader);
   info_.num_codes = reader_->num_codes();
   info_.max_range_length = reader_->max_range_length();
+  info_.fpp_bound_per_code = reader_->RangeFppBound(1);
   if (info_.num_codes > 0) {
     info_.bits_per_key = 8.0 * static_cast<double>(filter_.size()) /
                          static_cast<double>(info_.num_codes);

@@ -83,7 +83,11 @@ struct RangeFilterInfo {
   uint64_t num_codes = 0;
   double bits_per_key = 0;
   uint64_t max_range_length = 0;
-  // Why every range may match, when the filter is present but unused.
+  // RangeFppBound(1): a range of l codes matches wrongly with probability at
+  // most l times this.
+  double fpp_bound_per_code = 0;
+  // Why every range may match, when the filter is present but unused (a
+  // format not read, or a corruption).
   std::string note;
 };
 

@@ -30,25 +30,12 @@
 namespace sstfilter {
 namespace {
 
+using test::CodeOf;
+using test::KeyOfCode;
+
 constexpr double kRangeBitsPerKey = 16;
 constexpr uint64_t kMaxQueryCodes = 32;  // longest empty range asked
 constexpr char kCheckedGrafite[] = "sstfilter.Grafite2";
-
-// The order-preserving code, written out independently of range_key.h: the
-// big-endian value of the first 8 bytes, zero-padded.
-uint64_t Code(absl::string_view key) {
-  uint64_t code = 0;
-  for (size_t i = 0; i < 8; ++i) {
-    code = code << 8 | (i < key.size() ? static_cast<uint8_t>(key[i]) : 0);
-  }
-  return code;
-}
-
-std::string KeyOfCode(uint64_t code) {
-  std::string key(8, '\0');
-  for (int i = 7; i >= 0; --i, code >>= 8) key[i] = static_cast<char>(code);
-  return key;
-}
 
 // The least key after key, bytewise.
 std::string Successor(const std::string& key) { return key + '\0'; }
@@ -116,31 +103,23 @@ class RangeTableFilterTest : public ::testing::Test {
   void ExpectEmptyRangesRuledOut(const TableFilter& table) {
     const RangeFilterReader* reader = table.range_filter()->reader();
     ASSERT_NE(reader, nullptr);
-    std::vector<uint64_t> codes;
-    for (const std::string& key : keys_) codes.push_back(Code(key));
-    test::Random rng(11);
-    int queries = 0;
-    int false_positives = 0;
+    size_t false_positives = 0;
     double expected = 0;
-    while (queries < 100000) {
-      const uint64_t start =
-          rng.OneIn(2) ? codes[rng.Uniform(codes.size())] + 1 : rng.Next64();
-      const uint64_t length = rng.Range(1, kMaxQueryCodes);
-      if (start > UINT64_MAX - length) continue;
-      const uint64_t last = start + length - 1;
-      const auto it = std::lower_bound(codes.begin(), codes.end(), start);
-      if (it != codes.end() && *it <= last) continue;  // holds a key's code
-      ++queries;
-      expected += reader->RangeFppBound(length);
-      // [KeyOfCode(start), KeyOfCode(last)] holds no key: each key has a
-      // code outside [start, last].
-      false_positives += table.RangeMayMatch(KeyOfCode(start), KeyOfCode(last));
+    const std::vector<test::EmptyRange> ranges =
+        test::EmptyCodeRanges(keys_, 100000, kMaxQueryCodes, 11);
+    for (const test::EmptyRange& r : ranges) {
+      expected += reader->RangeFppBound(r.last - r.first + 1);
+      // [KeyOfCode(first), KeyOfCode(last)] holds no key: each key has a
+      // code outside [first, last].
+      false_positives +=
+          table.RangeMayMatch(KeyOfCode(r.first), KeyOfCode(r.last));
     }
     const double sigma = std::sqrt(expected);
     EXPECT_LE(false_positives, expected + 4 * sigma + 5)
-        << "of " << queries << " empty ranges";
-    EXPECT_LT(false_positives, queries / 100) << "mostly ruled out";
-    RecordProperty("empty_range_false_positives", false_positives);
+        << "of " << ranges.size() << " empty ranges";
+    EXPECT_LT(false_positives, ranges.size() / 100) << "mostly ruled out";
+    RecordProperty("empty_range_false_positives",
+                   static_cast<int>(false_positives));
     RecordProperty("empty_range_bound", static_cast<int>(expected));
   }
 

@@ -21,6 +21,7 @@ namespace sstfilter {
 namespace test {
 namespace {
 
+constexpr size_t kCodeBytes = 8;         // bytes of a key in its code
 constexpr size_t kKeysPerCodeGroup = 4;  // keys sharing their first 8 bytes
 constexpr int kRocksDbBloomBitsPerKey = 10;
 
@@ -76,14 +77,50 @@ class RangeFilterCollectorFactory final
 
 }  // namespace
 
+uint64_t CodeOf(absl::string_view key) {
+  uint64_t code = 0;
+  for (size_t i = 0; i < kCodeBytes; ++i) {
+    code = code << 8 | (i < key.size() ? static_cast<uint8_t>(key[i]) : 0);
+  }
+  return code;
+}
+
+std::string KeyOfCode(uint64_t code) {
+  std::string key(kCodeBytes, '\0');
+  for (size_t i = kCodeBytes; i-- > 0; code >>= 8) {
+    key[i] = static_cast<char>(code);
+  }
+  return key;
+}
+
+std::vector<EmptyRange> EmptyCodeRanges(const std::vector<std::string>& keys,
+                                        size_t n, uint64_t max_codes,
+                                        uint64_t seed) {
+  std::vector<uint64_t> codes;
+  for (const std::string& key : keys) codes.push_back(CodeOf(key));
+  Random rng(seed);
+  std::vector<EmptyRange> ranges;
+  while (ranges.size() < n) {
+    const uint64_t first =
+        rng.OneIn(2) ? codes[rng.Uniform(codes.size())] + 1 : rng.Next64();
+    const uint64_t length = rng.Range(1, max_codes);
+    if (first > UINT64_MAX - (length - 1)) continue;
+    const uint64_t last = first + (length - 1);
+    const auto it = std::lower_bound(codes.begin(), codes.end(), first);
+    if (it != codes.end() && *it <= last) continue;  // holds a key's code
+    ranges.push_back({first, last});
+  }
+  return ranges;
+}
+
 std::vector<std::string> MixedRangeKeys(size_t n, uint64_t seed) {
   Random rng(seed);
-  std::vector<std::string> keys = RandomKeys(&rng, n / 4, 1, 7);
-  for (std::string& key : RandomKeys(&rng, n / 2, 8, 24)) {
+  std::vector<std::string> keys = RandomKeys(&rng, n / 4, 1, kCodeBytes - 1);
+  for (std::string& key : RandomKeys(&rng, n / 2, kCodeBytes, 24)) {
     keys.push_back(std::move(key));
   }
   while (keys.size() < n) {
-    const std::string code = rng.Bytes(8);
+    const std::string code = rng.Bytes(kCodeBytes);
     for (size_t i = 0; i < kKeysPerCodeGroup; ++i) {
       keys.push_back(code + rng.Bytes(rng.Range(1, 8)));
     }

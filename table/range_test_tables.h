@@ -6,14 +6,34 @@
 #ifndef SSTFILTER_TABLE_RANGE_TEST_TABLES_H_
 #define SSTFILTER_TABLE_RANGE_TEST_TABLES_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "filter/filter_policy.h"
 
 namespace sstfilter {
 namespace test {
+
+// The order-preserving code of a key (filter/range/range_key.h), written out
+// independently for tests: the big-endian value of its first 8 bytes,
+// zero-padded.
+uint64_t CodeOf(absl::string_view key);
+// The 8-byte key whose code is code, the least key with that code.
+std::string KeyOfCode(uint64_t code);
+
+// Ranges of codes [first, last] that hold no code of keys (sorted): n of
+// them, each of 1 to max_codes codes, half starting just after a key's code
+// (the correlated ranges a scan asks), half anywhere.
+struct EmptyRange {
+  uint64_t first;
+  uint64_t last;
+};
+std::vector<EmptyRange> EmptyCodeRanges(const std::vector<std::string>& keys,
+                                        size_t n, uint64_t max_codes,
+                                        uint64_t seed);
 
 // Keys of every shape a range filter must handle, sorted and distinct: short
 // keys (1 to 7 bytes, so zero-padded codes), keys of 8 to 24 random bytes

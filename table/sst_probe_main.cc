@@ -1,13 +1,16 @@
 // sst_probe: asks a LevelDB or RocksDB table file's filter whether keys may be
-// in the table, reading only the file's tail, and describes the filter.
+// in the table, reading only the file's tail, and describes the filter; with
+// --range, whether any key in [LO, HI] may be, from the table's range filter.
 //
 //   sst_probe [--stats] [--format=text|json] [--hex] [--index_keys=...]
 //   [--prefix] [--prefix_extractor=NAME] FILE [KEY...]
+//   sst_probe [--range | --range_before] [...] FILE [LO HI]...
 //
 // Exit status: 0 when every answer came from a sound filter (or the table has
 // none), 1 when the file could not be read as a table or its filter is corrupt
-// (then every key is reported as "may match", the safe answer), 2 for a
-// usage error found here. Abseil's parser exits 1 for a flag it refuses.
+// (then every key or range is reported as "may match", the safe answer), 2
+// for a usage error found here. A table without a (range) filter answers
+// "may match" with status 0. Abseil's parser exits 1 for a flag it refuses.
 // table/README.md describes the output.
 
 #include <cstdio>
@@ -40,6 +43,12 @@ ABSL_FLAG(std::string, index_keys, "internal",
 ABSL_FLAG(bool, prefix, false,
           "each KEY is a prefix: may any key with it be in the table? (a "
           "table whose filter holds prefixes cut the same way can say no)");
+ABSL_FLAG(bool, range, false,
+          "the arguments after FILE are pairs LO HI: may any key k with LO <= "
+          "k <= HI be in the table? (asks the table's range filter)");
+ABSL_FLAG(bool, range_before, false,
+          "as --range, for LO <= k < HI (RocksDB's iterate_lower_bound and "
+          "iterate_upper_bound)");
 ABSL_FLAG(std::string, prefix_extractor, "",
           "the extractor that cut the --prefix KEYs, by RocksDB's name (e.g. "
           "rocksdb.FixedPrefix.8); empty: the table's own");
@@ -55,10 +64,18 @@ constexpr int kExitUsage = 2;
 using Json = nlohmann::ordered_json;
 
 struct Answer {
-  std::string key;  // as given on the command line
+  std::string key;  // as given on the command line; a range's LO
   bool may_match;
   std::optional<size_t> partition;  // partitioned filters: where it was asked
+  std::optional<std::string> hi;    // ranges only: HI as given
+  bool hi_inclusive = true;         // ranges only: --range, not _before
 };
+
+// "KEY", or "[LO, HI]" / "[LO, HI)".
+std::string QuestionText(const Answer& a) {
+  if (!a.hi.has_value()) return a.key;
+  return absl::StrCat("[", a.key, ", ", *a.hi, a.hi_inclusive ? "]" : ")");
+}
 
 std::string Percent(double p) { return absl::StrFormat("%.4g%%", 100 * p); }
 
@@ -67,10 +84,47 @@ bool FppKnown(const FilterSummary& s) {
   return s.layout != "partitioned" || s.partitions_described > 0;
 }
 
+// The range filter, when the table has one or a range was asked.
+void PrintRangeText(const std::optional<RangeFilterInfo>& r, bool asked) {
+  if (!r.has_value()) {
+    if (asked) std::cout << "range:   none (every range may match)\n";
+    return;
+  }
+  std::cout << absl::StrFormat("range:   %s (%s): %d bytes", r->format_name,
+                               RangeFilterSourceName(r->source),
+                               r->filter_bytes);
+  if (!r->note.empty()) {
+    std::cout << "\n         every range may match: " << r->note << "\n";
+    return;
+  }
+  std::cout << absl::StrFormat(
+      ", %d codes, %.2f bits/code\n         false-positive bound %s per "
+      "code of a range, ranges of up to %d codes\n",
+      r->num_codes, r->bits_per_key, Percent(r->fpp_bound_per_code),
+      r->max_range_length);
+}
+
+Json RangeJson(const RangeFilterInfo& r) {
+  Json j = {{"format", r.format_name},
+            {"source", RangeFilterSourceName(r.source)},
+            {"bytes", r.filter_bytes}};
+  if (!r.note.empty()) {
+    j["note"] = r.note;
+    return j;
+  }
+  j["num_codes"] = r.num_codes;
+  j["bits_per_code"] = r.bits_per_key;
+  j["fpp_bound_per_code"] = r.fpp_bound_per_code;
+  j["max_range_length"] = r.max_range_length;
+  return j;
+}
+
 void PrintText(const std::string& path, const std::vector<Answer>& answers,
-               const FilterSummary& s, const IoStats& io, uint64_t file_bytes) {
+               const FilterSummary& s, const std::optional<RangeFilterInfo>& r,
+               bool ranges_asked, const IoStats& io, uint64_t file_bytes) {
   for (const Answer& a : answers) {
-    std::cout << (a.may_match ? "may match  " : "ruled out  ") << a.key;
+    std::cout << (a.may_match ? "may match  " : "ruled out  ")
+              << QuestionText(a);
     if (a.partition.has_value()) {
       std::cout << "  (partition " << *a.partition << ")";
     }
@@ -123,17 +177,23 @@ void PrintText(const std::string& path, const std::vector<Answer>& answers,
               << "\n";
   }
   if (!s.note.empty()) std::cout << "note:    " << s.note << "\n";
+  PrintRangeText(r, ranges_asked);
   std::cout << absl::StrFormat("read:    %d read%s, %d bytes of %d\n", io.reads,
                                io.reads == 1 ? "" : "s", io.bytes, file_bytes);
 }
 
 void PrintJson(const std::string& path, const std::vector<Answer>& answers,
-               const FilterSummary& s, const IoStats& io, uint64_t file_bytes) {
+               const FilterSummary& s, const std::optional<RangeFilterInfo>& r,
+               const IoStats& io, uint64_t file_bytes) {
   const auto dump = [](const Json& j) {
     std::cout << j.dump(-1, ' ', false, Json::error_handler_t::replace) << "\n";
   };
   for (const Answer& a : answers) {
-    Json line{{"key", a.key}, {"may_match", a.may_match}};
+    Json line = a.hi.has_value() ? Json{{"lo", a.key},
+                                        {"hi", *a.hi},
+                                        {"hi_inclusive", a.hi_inclusive}}
+                                 : Json{{"key", a.key}};
+    line["may_match"] = a.may_match;
     if (a.partition.has_value()) line["partition"] = *a.partition;
     dump(line);
   }
@@ -169,17 +229,91 @@ void PrintJson(const std::string& path, const std::vector<Answer>& answers,
     }
   }
   if (!s.note.empty()) summary["note"] = s.note;
+  summary["has_range_filter"] = r.has_value();
+  if (r.has_value()) summary["range_filter"] = RangeJson(*r);
   summary["reads"] = io.reads;
   summary["bytes_read"] = io.bytes;
   dump(summary);
+}
+
+enum class Question {
+  kKey,          // may KEY be in the table?
+  kPrefix,       // --prefix: may a key with the prefix KEY?
+  kRange,        // --range: may a key in [LO, HI]?
+  kRangeBefore,  // --range_before: may a key in [LO, HI)?
+};
+
+// The question the flags ask; nullopt, after a message, when they ask more
+// than one.
+std::optional<Question> ChosenQuestion() {
+  const bool prefix = absl::GetFlag(FLAGS_prefix);
+  const bool range = absl::GetFlag(FLAGS_range);
+  const bool range_before = absl::GetFlag(FLAGS_range_before);
+  if (prefix + range + range_before > 1) {
+    std::cerr << "sst_probe: --prefix, --range and --range_before ask "
+                 "different questions: give one\n";
+    return std::nullopt;
+  }
+  if (prefix) return Question::kPrefix;
+  if (range) return Question::kRange;
+  if (range_before) return Question::kRangeBefore;
+  return Question::kKey;
+}
+
+// Checks that range arguments (as bytes, and as given) are pairs LO HI with
+// LO <= HI; prints why not.
+bool ValidRanges(const std::vector<std::string>& bounds,
+                 const std::vector<char*>& given) {
+  if (bounds.size() % 2 != 0) {
+    std::cerr << "sst_probe: --range: the arguments after FILE are pairs LO "
+                 "HI, got "
+              << bounds.size() << "\n";
+    return false;
+  }
+  for (size_t i = 0; i < bounds.size(); i += 2) {
+    if (bounds[i + 1] < bounds[i]) {
+      std::cerr << "sst_probe: --range: LO '" << given[i] << "' is after HI '"
+                << given[i + 1] << "'\n";
+      return false;
+    }
+  }
+  return true;
+}
+
+// Asks table each question; given: the arguments as on the command line.
+std::vector<Answer> Ask(const TableFilter& table, Question question,
+                        const std::vector<std::string>& args,
+                        const std::vector<char*>& given) {
+  std::vector<Answer> answers;
+  if (question == Question::kRange || question == Question::kRangeBefore) {
+    const bool inclusive = question == Question::kRange;
+    for (size_t i = 0; i < args.size(); i += 2) {
+      const bool may_match =
+          inclusive ? table.RangeMayMatch(args[i], args[i + 1])
+                    : table.RangeMayMatchBefore(args[i], args[i + 1]);
+      answers.push_back(
+          {given[i], may_match, std::nullopt, given[i + 1], inclusive});
+    }
+    return answers;
+  }
+  for (size_t i = 0; i < args.size(); ++i) {
+    const bool may_match = question == Question::kPrefix
+                               ? table.PrefixMayMatch(args[i])
+                               : table.KeyMayMatch(args[i]);
+    answers.push_back(
+        {given[i], may_match, table.PartitionOf(args[i]), std::nullopt, true});
+  }
+  return answers;
 }
 
 int Main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
       "sst_probe [--stats] [--format=text|json] [--hex] [--prefix] FILE "
       "[KEY...]\n"
+      "sst_probe [--range | --range_before] [...] FILE [LO HI]...\n"
       "Asks a LevelDB or RocksDB table's filter whether each KEY (or, with "
-      "--prefix, any key with the prefix KEY) may be in the table.");
+      "--prefix, any key with the prefix KEY; with --range, any key in "
+      "[LO, HI]) may be in the table.");
   std::vector<char*> args = absl::ParseCommandLine(argc, argv);
   const std::string format = absl::GetFlag(FLAGS_format);
   if (format != "text" && format != "json") {
@@ -208,11 +342,13 @@ int Main(int argc, char** argv) {
     }
     options.prefix_extractor = std::move(*extractor);
   }
-  const bool prefixes = absl::GetFlag(FLAGS_prefix);
+  const std::optional<Question> question = ChosenQuestion();
+  if (!question.has_value()) return kExitUsage;
   const bool stats_only = absl::GetFlag(FLAGS_stats);
   if (args.size() < 2 || (args.size() < 3 && !stats_only)) {
     std::cerr << "usage: sst_probe [--stats] [--format=text|json] [--hex] "
-                 "[--prefix] FILE KEY... (--help for more)\n";
+                 "[--prefix | --range | --range_before] FILE KEY... (--help "
+                 "for more)\n";
     return kExitUsage;
   }
   const std::string path = args[1];
@@ -232,6 +368,10 @@ int Main(int argc, char** argv) {
     }
     keys.push_back(std::move(key));
   }
+  const std::vector<char*> given(args.begin() + 2, args.end());
+  const bool ranges =
+      question == Question::kRange || question == Question::kRangeBefore;
+  if (ranges && !stats_only && !ValidRanges(keys, given)) return kExitUsage;
 
   absl::StatusOr<std::unique_ptr<TableFilter>> table =
       TableFilter::OpenFile(path, options);
@@ -241,27 +381,25 @@ int Main(int argc, char** argv) {
   }
   std::vector<Answer> answers;
   if (!stats_only) {
-    for (size_t i = 0; i < keys.size(); ++i) {
-      const bool may_match = prefixes ? (*table)->PrefixMayMatch(keys[i])
-                                      : (*table)->KeyMayMatch(keys[i]);
-      answers.push_back(
-          {args[i + 2], may_match, (*table)->PartitionOf(keys[i])});
-    }
+    answers = Ask(**table, *question, keys, given);
   } else {
     // The summary describes the whole filter: read every partition.
     (*table)->LoadAllPartitions().IgnoreError();
   }
   const FilterSummary summary = SummarizeFilter(**table);
   const uint64_t file_bytes = (*table)->info().file_bytes;
+  const std::optional<RangeFilterInfo>& range = (*table)->info().range_filter;
   if (format == "json") {
-    PrintJson(path, answers, summary, (*table)->io(), file_bytes);
+    PrintJson(path, answers, summary, range, (*table)->io(), file_bytes);
   } else {
-    PrintText(path, answers, summary, (*table)->io(), file_bytes);
+    PrintText(path, answers, summary, range, ranges, (*table)->io(),
+              file_bytes);
   }
   if (!(*table)->corruption().ok()) {
     std::cerr << "sst_probe: " << path << ": "
               << (*table)->corruption().message()
-              << " (the keys it covers are reported as may match)\n";
+              << " (the keys or ranges it covers are reported as may "
+                 "match)\n";
     return kExitBadInput;
   }
   return 0;
