@@ -123,6 +123,34 @@ class RangeTableFilterTest : public ::testing::Test {
     RecordProperty("empty_range_bound", static_cast<int>(expected));
   }
 
+  // A table without a usable range filter: ranges that hold no key may match
+  // too.
+  void ExpectEveryRangeMayMatch(const TableFilter& table) {
+    for (const test::EmptyRange& r :
+         test::EmptyCodeRanges(keys_, 200, kMaxQueryCodes, 13)) {
+      ASSERT_TRUE(table.RangeMayMatch(KeyOfCode(r.first), KeyOfCode(r.last)));
+      ASSERT_TRUE(
+          table.RangeMayMatchBefore(KeyOfCode(r.first), KeyOfCode(r.last + 1)));
+    }
+  }
+
+  std::string FilterOf(const FilterPolicy& policy) const {
+    std::string filter;
+    const std::vector<absl::string_view> views(keys_.begin(), keys_.end());
+    policy.CreateFilter(views, &filter);
+    return filter;
+  }
+
+  // A table whose only meta block is contents, named as a range filter of
+  // this format.
+  std::unique_ptr<TableFilter> OpenWithRangeBlock(absl::string_view format,
+                                                  absl::string_view contents) {
+    test::TableAssembler assembler;
+    assembler.AddMetaBlock(RangeFilterKey(format),
+                           assembler.AddBlock(contents));
+    return Open(assembler.Finish());
+  }
+
   std::unique_ptr<const FilterPolicy> Policy(bool self_checksum = true) {
     RangeFilterOptions options =
         RangeFilterOptions::BitsPerKey(kRangeBitsPerKey);
@@ -204,8 +232,7 @@ TEST_F(RangeTableFilterTest, RocksDbPropertyFailsItsCrc) {
   EXPECT_TRUE(absl::IsDataLoss((*table)->corruption()))
       << (*table)->corruption();
   EXPECT_EQ((*table)->range_filter()->reader(), nullptr);
-  EXPECT_TRUE((*table)->RangeMayMatch(KeyOfCode(1), KeyOfCode(1)));
-  EXPECT_TRUE((*table)->RangeMayMatchBefore("", std::string(1, '\0')));
+  ExpectEveryRangeMayMatch(**table);
 }
 
 // Damaged bytes inside the range filter block: its block checksum catches
@@ -226,10 +253,9 @@ TEST_F(RangeTableFilterTest, BlockFailsItsChecksum) {
   ASSERT_TRUE(table->info().range_filter.has_value());
   EXPECT_NE(table->info().range_filter->note, "");
   int ruled_out = 0;
+  ExpectEveryRangeMayMatch(*table);
   for (uint64_t code = 1; code < 1000; ++code) {
-    const std::string key = KeyOfCode(code << 40);
-    EXPECT_TRUE(table->RangeMayMatch(key, key));
-    ruled_out += !table->KeyMayMatch(key);
+    ruled_out += !table->KeyMayMatch(KeyOfCode(code << 40));
   }
   EXPECT_GT(ruled_out, 900) << "the point filter still filters";
 }
@@ -237,34 +263,24 @@ TEST_F(RangeTableFilterTest, BlockFailsItsChecksum) {
 // A block whose trailer is sound but whose filter fails its own CRC32C (a
 // writer that damaged it before the trailer was computed).
 TEST_F(RangeTableFilterTest, FilterFailsItsCrc) {
-  std::string filter;
-  const std::vector<absl::string_view> views(keys_.begin(), keys_.end());
-  range_policy_->CreateFilter(views, &filter);
+  std::string filter = FilterOf(*range_policy_);
   filter[filter.size() / 3] ^= 0x04;
-  test::TableAssembler assembler;
-  assembler.AddMetaBlock(RangeFilterKey(kCheckedGrafite),
-                         assembler.AddBlock(filter));
-  const std::unique_ptr<TableFilter> table = Open(assembler.Finish());
+  const std::unique_ptr<TableFilter> table =
+      OpenWithRangeBlock(kCheckedGrafite, filter);
   ASSERT_NE(table, nullptr);
   EXPECT_TRUE(absl::IsDataLoss(table->corruption())) << table->corruption();
   EXPECT_EQ(table->range_filter()->reader(), nullptr);
-  EXPECT_TRUE(table->RangeMayMatch(KeyOfCode(5), KeyOfCode(6)));
+  ExpectEveryRangeMayMatch(*table);
 }
 
 // Version-1 bytes under the version-2 name: the name promises a CRC32C the
 // bytes do not carry, so they are not trusted.
 TEST_F(RangeTableFilterTest, NameAndBytesDisagree) {
-  const std::unique_ptr<const FilterPolicy> version1 = Policy(false);
-  std::string filter;
-  const std::vector<absl::string_view> views(keys_.begin(), keys_.end());
-  version1->CreateFilter(views, &filter);
-  test::TableAssembler assembler;
-  assembler.AddMetaBlock(RangeFilterKey(kCheckedGrafite),
-                         assembler.AddBlock(filter));
-  const std::unique_ptr<TableFilter> table = Open(assembler.Finish());
+  const std::unique_ptr<TableFilter> table =
+      OpenWithRangeBlock(kCheckedGrafite, FilterOf(*Policy(false)));
   ASSERT_NE(table, nullptr);
   EXPECT_TRUE(absl::IsDataLoss(table->corruption())) << table->corruption();
-  EXPECT_TRUE(table->RangeMayMatch(KeyOfCode(5), KeyOfCode(6)));
+  ExpectEveryRangeMayMatch(*table);
 }
 
 // Range filters of formats this library does not read as range filters: a
@@ -272,16 +288,14 @@ TEST_F(RangeTableFilterTest, NameAndBytesDisagree) {
 TEST_F(RangeTableFilterTest, UnknownFormat) {
   for (const char* format : {"acme.RangeFilter9", "sstfilter.LocalBloom2"}) {
     SCOPED_TRACE(format);
-    test::TableAssembler assembler;
-    assembler.AddMetaBlock(RangeFilterKey(format),
-                           assembler.AddBlock("not a range filter"));
-    const std::unique_ptr<TableFilter> table = Open(assembler.Finish());
+    const std::unique_ptr<TableFilter> table =
+        OpenWithRangeBlock(format, FilterOf(*range_policy_));
     ASSERT_NE(table, nullptr);
     EXPECT_TRUE(table->corruption().ok()) << table->corruption();
     ASSERT_TRUE(table->info().range_filter.has_value());
     EXPECT_TRUE(absl::StrContains(table->info().range_filter->note, format))
         << table->info().range_filter->note;
-    EXPECT_TRUE(table->RangeMayMatch(KeyOfCode(5), KeyOfCode(6)));
+    ExpectEveryRangeMayMatch(*table);
   }
 }
 
@@ -291,8 +305,7 @@ TEST_F(RangeTableFilterTest, NoRangeFilter) {
   ASSERT_NE(table, nullptr);
   EXPECT_FALSE(table->info().range_filter.has_value());
   EXPECT_EQ(table->range_filter(), nullptr);
-  EXPECT_TRUE(table->RangeMayMatch(KeyOfCode(5), KeyOfCode(6)));
-  EXPECT_TRUE(table->RangeMayMatchBefore(KeyOfCode(5), KeyOfCode(6)));
+  ExpectEveryRangeMayMatch(*table);
 }
 
 // A range filter block outside the tail costs one read of its own.

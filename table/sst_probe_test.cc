@@ -1,21 +1,24 @@
 // Runs the sst_probe binary on tables written by the real LevelDB 1.23 and
-// RocksDB 7.8.3, and on bad input: every answer for a present key is "may
-// match", the summary names the filter, and each kind of bad input gives one
-// line on stderr and a non-zero exit status.
+// RocksDB 7.8.3, and on bad input: every answer for a present key (or a range
+// that holds one) is "may match", the summary names the filter, and each kind
+// of bad input gives one line on stderr and a non-zero exit status.
 
 #include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "filter/range/range_filter.h"
 #include "gtest/gtest.h"
 #include "leveldb/filter_policy.h"
 #include "nlohmann/json.hpp"
 #include "rocksdb/filter_policy.h"
 #include "table/format.h"
+#include "table/range_test_tables.h"
 #include "table/table_filter.h"
 #include "tests/testing/random.h"
 #include "tests/testing/real_tables.h"
@@ -26,11 +29,30 @@ namespace {
 
 constexpr int kExitBadInput = 1;
 constexpr int kExitUsage = 2;
+constexpr size_t kRangesAsked = 100;  // of each kind
+constexpr uint64_t kMaxQueryCodes = 16;
 
 using test::JsonLines;
+using test::KeyOfCode;
 using test::Lines;
 using test::ProbeRun;
 using test::RunProbe;
+
+std::string Hex(const std::string& bytes) {
+  return absl::BytesToHexString(bytes);
+}
+
+// Expects exactly one line on stderr containing each of words.
+void ExpectOneErrorLine(const ProbeRun& run, int exit_status,
+                        const std::vector<std::string>& words) {
+  EXPECT_EQ(run.exit_status, exit_status) << run.err;
+  const std::vector<std::string> lines = Lines(run.err);
+  ASSERT_EQ(lines.size(), 1u) << run.err;
+  for (const std::string& word : words) {
+    EXPECT_TRUE(absl::StrContains(lines[0], word))
+        << "'" << word << "' missing from: " << lines[0];
+  }
+}
 
 class SstProbeTest : public ::testing::Test {
  protected:
@@ -71,18 +93,6 @@ class SstProbeTest : public ::testing::Test {
     const ProbeRun text = RunProbe(dir_, stats_args);
     ASSERT_EQ(text.exit_status, 0) << text.err;
     EXPECT_TRUE(absl::StrContains(text.out, policy_name)) << text.out;
-  }
-
-  // Expects exactly one line on stderr containing each of words.
-  static void ExpectOneErrorLine(const ProbeRun& run, int exit_status,
-                                 const std::vector<std::string>& words) {
-    EXPECT_EQ(run.exit_status, exit_status) << run.err;
-    const std::vector<std::string> lines = Lines(run.err);
-    ASSERT_EQ(lines.size(), 1u) << run.err;
-    for (const std::string& word : words) {
-      EXPECT_TRUE(absl::StrContains(lines[0], word))
-          << "'" << word << "' missing from: " << lines[0];
-    }
   }
 
   std::string LevelDbTable(const std::string& name) {
@@ -234,6 +244,170 @@ TEST_F(SstProbeTest, CorruptFilterBlock) {
   for (size_t i = 0; i < absent.size(); ++i) {
     EXPECT_TRUE(absl::StartsWith(lines[i], "may match")) << lines[i];
   }
+}
+
+// Range questions (--range, --range_before) on a table of our layer with a
+// range filter meta block and on a RocksDB table with the filter in a user
+// property: ranges that hold a key may match, most empty ranges are ruled
+// out, the summary describes the range filter, and a table without one, a
+// damaged one and bad arguments answer as documented.
+class SstProbeRangeTest : public ::testing::Test {
+ protected:
+  std::string OurTable(const std::string& name, bool with_range_filter) {
+    const std::string path = dir_.File(name);
+    EXPECT_TRUE(test::WriteFileBytes(
+                    path, test::AssembleRangeTable(
+                              keys_, nullptr,
+                              with_range_filter ? policy_.get() : nullptr))
+                    .ok());
+    return path;
+  }
+
+  // Asks, in hex and JSON, kRangesAsked ranges each of which holds one key
+  // ([key, key] inclusive, [key, key + "\0") exclusive) and as many empty
+  // ones; every range with a key may match, most empty ones are ruled out,
+  // and the summary names the range filter and where it was found.
+  void ExpectRangeProbes(const std::string& path, bool inclusive,
+                         const std::string& source) {
+    std::vector<std::string> args = {"--format=json", "--hex",
+                                     inclusive ? "--range" : "--range_before",
+                                     path};
+    for (size_t i = 0; i < kRangesAsked; ++i) {
+      const std::string& key = keys_[i * keys_.size() / kRangesAsked];
+      args.push_back(Hex(key));
+      args.push_back(Hex(inclusive ? key : key + '\0'));
+    }
+    for (const test::EmptyRange& r :
+         test::EmptyCodeRanges(keys_, kRangesAsked, kMaxQueryCodes, 5)) {
+      args.push_back(Hex(KeyOfCode(r.first)));
+      // Exclusive: the least key after the range's last code's 8-byte key.
+      args.push_back(Hex(KeyOfCode(r.last) + (inclusive ? "" : "\0")));
+    }
+    const ProbeRun run = RunProbe(dir_, args);
+    ASSERT_EQ(run.exit_status, 0) << run.err;
+    EXPECT_EQ(run.err, "");
+    const std::vector<nlohmann::json> lines = JsonLines(run.out);
+    ASSERT_EQ(lines.size(), 2 * kRangesAsked + 1) << run.out;
+    size_t ruled_out = 0;
+    for (size_t i = 0; i < 2 * kRangesAsked; ++i) {
+      EXPECT_EQ(lines[i]["lo"], args[4 + 2 * i]);
+      EXPECT_EQ(lines[i]["hi"], args[5 + 2 * i]);
+      EXPECT_EQ(lines[i]["hi_inclusive"], inclusive);
+      if (i < kRangesAsked) {
+        EXPECT_EQ(lines[i]["may_match"], true) << "false negative " << i;
+      } else {
+        ruled_out += lines[i]["may_match"] == false;
+      }
+    }
+    // 16 bits/key: a range of 16 codes matches wrongly about 0.1% of the time.
+    EXPECT_GE(ruled_out, kRangesAsked - 5);
+    const nlohmann::json& summary = lines.back();
+    EXPECT_EQ(summary["has_range_filter"], true) << summary.dump();
+    EXPECT_EQ(summary["range_filter"]["format"], "sstfilter.Grafite2");
+    EXPECT_EQ(summary["range_filter"]["source"], source);
+    EXPECT_GT(summary["range_filter"]["num_codes"], keys_.size() / 2);
+  }
+
+  test::TempDir dir_;
+  const std::vector<std::string> keys_ = test::MixedRangeKeys(3000, 9);
+  const std::unique_ptr<const FilterPolicy> policy_ =
+      NewGrafiteRangePolicy(RangeFilterOptions::BitsPerKey(16)).value();
+};
+
+TEST_F(SstProbeRangeTest, OurTable) {
+  const std::string path = OurTable("range.sst", true);
+  ExpectRangeProbes(path, /*inclusive=*/true, "meta block");
+  ExpectRangeProbes(path, /*inclusive=*/false, "meta block");
+}
+
+TEST_F(SstProbeRangeTest, RocksDbTable) {
+  const std::string path = dir_.File("rocksdb.sst");
+  ASSERT_TRUE(test::WriteRocksDbRangeTable(path, keys_, *policy_).ok());
+  ExpectRangeProbes(path, /*inclusive=*/true, "property");
+  ExpectRangeProbes(path, /*inclusive=*/false, "property");
+}
+
+TEST_F(SstProbeRangeTest, TextAndStats) {
+  const std::string path = OurTable("range.sst", true);
+  const ProbeRun run = RunProbe(dir_, {"--range", path, "a", "b"});
+  ASSERT_EQ(run.exit_status, 0) << run.err;
+  const std::vector<std::string> lines = Lines(run.out);
+  ASSERT_FALSE(lines.empty());
+  EXPECT_TRUE(absl::EndsWith(lines[0], "  [a, b]")) << lines[0];
+
+  const ProbeRun before = RunProbe(dir_, {"--range_before", path, "a", "b"});
+  ASSERT_EQ(before.exit_status, 0) << before.err;
+  EXPECT_TRUE(absl::EndsWith(Lines(before.out)[0], "  [a, b)")) << before.out;
+
+  const ProbeRun stats = RunProbe(dir_, {"--stats", path});
+  ASSERT_EQ(stats.exit_status, 0) << stats.err;
+  EXPECT_TRUE(
+      absl::StrContains(stats.out, "range:   sstfilter.Grafite2 (meta block)"))
+      << stats.out;
+  EXPECT_TRUE(absl::StrContains(stats.out, "bits/code")) << stats.out;
+}
+
+TEST_F(SstProbeRangeTest, TableWithoutRangeFilter) {
+  const std::string path = OurTable("plain.sst", false);
+  const ProbeRun run = RunProbe(dir_, {"--range", path, "a", "b"});
+  ASSERT_EQ(run.exit_status, 0) << run.err;
+  const std::vector<std::string> lines = Lines(run.out);
+  ASSERT_FALSE(lines.empty());
+  EXPECT_EQ(lines[0], "may match  [a, b]");
+  EXPECT_TRUE(
+      absl::StrContains(run.out, "range:   none (every range may match)"))
+      << run.out;
+
+  const ProbeRun json =
+      RunProbe(dir_, {"--format=json", "--range", path, "a", "b"});
+  ASSERT_EQ(json.exit_status, 0) << json.err;
+  const std::vector<nlohmann::json> objects = JsonLines(json.out);
+  ASSERT_EQ(objects.size(), 2u) << json.out;
+  EXPECT_EQ(objects[0]["may_match"], true);
+  EXPECT_EQ(objects[1]["has_range_filter"], false);
+}
+
+// A byte flipped inside the range filter block: every range may match, and
+// the exit status and one line on stderr say the filter is corrupt.
+TEST_F(SstProbeRangeTest, CorruptRangeFilter) {
+  const std::string path = OurTable("range.sst", true);
+  absl::StatusOr<std::unique_ptr<TableFilter>> table =
+      TableFilter::OpenFile(path, {});
+  ASSERT_TRUE(table.ok()) << table.status();
+  const BlockHandle handle = (*table)->info().range_filter->handle;
+  std::string bytes = test::ReadFileBytes(path).value();
+  bytes[handle.offset + handle.size / 2] ^= 0x10;
+  const std::string corrupt = dir_.File("corrupt.sst");
+  ASSERT_TRUE(test::WriteFileBytes(corrupt, bytes).ok());
+
+  std::vector<std::string> args = {"--hex", "--range", corrupt};
+  for (const test::EmptyRange& r :
+       test::EmptyCodeRanges(keys_, 20, kMaxQueryCodes, 3)) {
+    args.push_back(Hex(KeyOfCode(r.first)));
+    args.push_back(Hex(KeyOfCode(r.last)));
+  }
+  const ProbeRun run = RunProbe(dir_, args);
+  ExpectOneErrorLine(run, kExitBadInput, {"range filter", "checksum"});
+  const std::vector<std::string> lines = Lines(run.out);
+  ASSERT_GE(lines.size(), 20u);
+  for (size_t i = 0; i < 20; ++i) {
+    EXPECT_TRUE(absl::StartsWith(lines[i], "may match")) << lines[i];
+  }
+  EXPECT_TRUE(absl::StrContains(run.out, "every range may match")) << run.out;
+}
+
+TEST_F(SstProbeRangeTest, UsageErrors) {
+  const std::string path = OurTable("range.sst", true);
+  ExpectOneErrorLine(RunProbe(dir_, {"--range", path, "a"}), kExitUsage,
+                     {"pairs"});
+  ExpectOneErrorLine(RunProbe(dir_, {"--range", path, "b", "a"}), kExitUsage,
+                     {"'b' is after HI 'a'"});
+  ExpectOneErrorLine(
+      RunProbe(dir_, {"--range", "--range_before", path, "a", "b"}), kExitUsage,
+      {"one"});
+  ExpectOneErrorLine(RunProbe(dir_, {"--range", "--prefix", path, "a", "b"}),
+                     kExitUsage, {"one"});
+  ExpectOneErrorLine(RunProbe(dir_, {"--range", path}), kExitUsage, {"FILE"});
 }
 
 }  // namespace
