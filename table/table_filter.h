@@ -22,12 +22,12 @@
 // index blocks and the range filter that do not lie inside that tail: 1 read
 // for most tables, at most 5 (tail, properties, filter, index, range
 // filter). RangeMayMatch reads nothing: one or two successor searches in the
-// range filter. KeyMayMatch reads nothing for a
-// full or per-2 KB filter: a binary search of the index block (per-2 KB
-// layout only) and one filter probe. With partitions, those inside the tail
-// are kept at Open; the first question that lands in another reads that
-// partition (one read of its size) and keeps it; later ones only search the
-// partition index and probe. io() reports the reads and bytes so far.
+// range filter. KeyMayMatch reads nothing for a full or per-2 KB filter: a
+// binary search of the index block (per-2 KB layout only) and one filter
+// probe. With partitions, those inside the tail are kept at Open; the first
+// question that lands in another reads that partition (one read of its size)
+// and keeps it; later ones only search the partition index and probe. io()
+// reports the reads and bytes so far.
 //
 // Prefixes (table/filter_keys.h): a RocksDB table records the prefix
 // extractor its filter's prefixes were cut with and whether the filter holds
@@ -120,7 +120,8 @@ struct TableFilterOptions {
   // the table's own; else a copy in this arena (filter/filter_arena.h), in
   // huge pages where the kernel grants them, which helps queries out of
   // cache. The arena must outlive the table, and keeps the space after the
-  // table closes; tables may share one from any thread.
+  // table closes; tables may share one from any thread. (A range filter is
+  // kept on the heap: a scan asks it once, not once per key.)
   FilterArena* filter_arena = nullptr;
   // The extractor whose prefixes PrefixMayMatch is given. Null: the one the
   // table records (when this library rebuilds it from its name).
