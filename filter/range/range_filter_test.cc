@@ -22,6 +22,7 @@
 #include "filter/range/grafite_sizing.h"
 #include "filter/range/range_key.h"
 #include "gtest/gtest.h"
+#include "tests/testing/filter_test_util.h"
 #include "tests/testing/random.h"
 #include "util/coding.h"
 
@@ -32,26 +33,11 @@ using grafite_internal::GrafiteSizing;
 using grafite_internal::LocalityHash;
 using grafite_internal::SizingForBudget;
 
-std::string CodeKey(uint64_t code) {
-  std::string key(8, '\0');
-  for (int i = 0; i < 8; ++i) key[i] = static_cast<char>(code >> (56 - 8 * i));
-  return key;
-}
-
 std::unique_ptr<const FilterPolicy> Policy(double bits_per_key,
                                            bool self_checksum = true) {
   RangeFilterOptions options = RangeFilterOptions::BitsPerKey(bits_per_key);
   options.self_checksum = self_checksum;
   return std::move(*NewGrafiteRangePolicy(options));
-}
-
-std::string Build(const FilterPolicy& policy,
-                  const std::vector<std::string>& keys) {
-  std::unique_ptr<FilterBuilder> builder = policy.NewBuilder();
-  for (const std::string& key : keys) builder->AddKey(key);
-  std::string filter;
-  builder->Finish(&filter);
-  return filter;
 }
 
 std::vector<uint64_t> RandomCodes(test::Random* rng, size_t n) {
@@ -64,7 +50,7 @@ std::vector<uint64_t> RandomCodes(test::Random* rng, size_t n) {
 
 std::vector<std::string> KeysOf(const std::vector<uint64_t>& codes) {
   std::vector<std::string> keys;
-  for (uint64_t code : codes) keys.push_back(CodeKey(code));
+  for (uint64_t code : codes) keys.push_back(KeyOfRangeCode(code));
   return keys;
 }
 
@@ -80,11 +66,11 @@ TEST(RangeFilterTest, EveryRangeHoldingAKeyMatches) {
       SCOPED_TRACE(testing::Message() << bits << " bits, " << n << " keys");
       const std::vector<uint64_t> codes = RandomCodes(&rng, n);
       const auto policy = Policy(bits);
-      const std::string filter = Build(*policy, KeysOf(codes));
+      const std::string filter = test::BuildFilter(*policy, KeysOf(codes));
       const auto reader = NewRangeFilterReader(filter);
       ASSERT_TRUE(reader->Corruption().ok());
       for (uint64_t code : codes) {
-        ASSERT_TRUE(reader->MayMatch(CodeKey(code)));
+        ASSERT_TRUE(reader->MayMatch(KeyOfRangeCode(code)));
         for (int i = 0; i < 4; ++i) {
           // Up to 2^12 codes on either side, or anywhere up to the longest
           // range the filter bounds.
@@ -93,11 +79,11 @@ TEST(RangeFilterTest, EveryRangeHoldingAKeyMatches) {
           const uint64_t before = std::min(code, rng.Uniform(reach + 1));
           const uint64_t after = std::min(~code, rng.Uniform(reach + 1));
           ASSERT_TRUE(reader->CodeRangeMayMatch(code - before, code + after));
-          ASSERT_TRUE(reader->RangeMayMatch(CodeKey(code - before),
-                                            CodeKey(code + after)));
+          ASSERT_TRUE(reader->RangeMayMatch(KeyOfRangeCode(code - before),
+                                            KeyOfRangeCode(code + after)));
           if (code + after != code && after > 0) {
-            ASSERT_TRUE(reader->RangeMayMatchBefore(CodeKey(code - before),
-                                                    CodeKey(code + after)));
+            ASSERT_TRUE(reader->RangeMayMatchBefore(
+                KeyOfRangeCode(code - before), KeyOfRangeCode(code + after)));
           }
         }
       }
@@ -109,7 +95,7 @@ TEST(RangeFilterTest, KeysLongerThanTheCodeMatchThroughTheirPrefix) {
   const auto policy = Policy(16);
   const std::vector<std::string> keys = {"user0001:alpha", "user0001:beta",
                                          "user0007", "zz"};
-  const std::string filter = Build(*policy, keys);
+  const std::string filter = test::BuildFilter(*policy, keys);
   const auto reader = NewRangeFilterReader(filter);
   EXPECT_TRUE(reader->RangeMayMatch("user0001:b", "user0001:c"));
   EXPECT_TRUE(reader->RangeMayMatch("user0001:beta", "user0001:beta"));
@@ -143,7 +129,7 @@ TEST(RangeFilterTest, RangesAcrossBlockBoundariesAndTheEnds) {
     std::sort(codes.begin(), codes.end());
     codes.erase(std::unique(codes.begin(), codes.end()), codes.end());
     codes.resize(n);  // the filter's r is sized for n codes
-    const std::string filter = Build(*policy, KeysOf(codes));
+    const std::string filter = test::BuildFilter(*policy, KeysOf(codes));
     const auto reader = NewRangeFilterReader(filter);
     const uint64_t longest = reader->max_range_length();
     for (uint64_t code : codes) {
@@ -239,7 +225,7 @@ TEST(RangeFilterTest, MeasuredRateIsWithinTheProvenBound) {
   test::Random rng(3);
   const std::vector<uint64_t> codes = RandomCodes(&rng, 100000);
   for (double bits : {10.0, 16.0}) {
-    const std::string filter = Build(*Policy(bits), KeysOf(codes));
+    const std::string filter = test::BuildFilter(*Policy(bits), KeysOf(codes));
     const auto reader = NewRangeFilterReader(filter);
     for (bool correlated : {false, true}) {
       for (uint64_t length : {1, 2, 16, 32, 64, 1024}) {
@@ -264,7 +250,7 @@ TEST(RangeFilterTest, SixteenBitsBoundRangesOf32CodesBelowAQuarterPercent) {
   const auto policy = Policy(16);
   test::Random rng(4);
   const std::vector<uint64_t> codes = RandomCodes(&rng, 50000);
-  const std::string filter = Build(*policy, KeysOf(codes));
+  const std::string filter = test::BuildFilter(*policy, KeysOf(codes));
   const auto reader = NewRangeFilterReader(filter);
   EXPECT_LE(reader->RangeFppBound(32), 0.0025);
   // The filter holds what its budget says (the fixed trailers aside).
@@ -277,7 +263,7 @@ TEST(RangeFilterTest, SixteenBitsBoundRangesOf32CodesBelowAQuarterPercent) {
 TEST(RangeFilterTest, LongRangesMayMatch) {
   test::Random rng(5);
   const std::vector<uint64_t> codes = RandomCodes(&rng, 1000);
-  const std::string filter = Build(*Policy(8), KeysOf(codes));
+  const std::string filter = test::BuildFilter(*Policy(8), KeysOf(codes));
   const auto reader = NewRangeFilterReader(filter);
   const uint64_t longest = reader->max_range_length();
   ASSERT_GT(longest, 0u);
@@ -290,7 +276,7 @@ TEST(RangeFilterTest, LongRangesMayMatch) {
 
 TEST(RangeFilterTest, EmptyFilterMatchesNothing) {
   for (bool checksum : {true, false}) {
-    const std::string filter = Build(*Policy(16, checksum), {});
+    const std::string filter = test::BuildFilter(*Policy(16, checksum), {});
     const auto reader = NewRangeFilterReader(filter);
     EXPECT_FALSE(reader->MayMatch("a"));
     EXPECT_FALSE(reader->RangeMayMatch("", "\xff\xff\xff\xff\xff\xff\xff\xff"));
@@ -302,7 +288,7 @@ TEST(RangeFilterTest, EmptyFilterMatchesNothing) {
 TEST(RangeFilterTest, DamagedChecksummedFilterMatchesAndSaysSo) {
   test::Random rng(6);
   const std::vector<uint64_t> codes = RandomCodes(&rng, 2000);
-  const std::string filter = Build(*Policy(16), KeysOf(codes));
+  const std::string filter = test::BuildFilter(*Policy(16), KeysOf(codes));
   for (size_t pos = 0; pos < filter.size(); pos += 1 + filter.size() / 97) {
     std::string damaged = filter;
     damaged[pos] ^= 0x10;
@@ -350,7 +336,7 @@ TEST(RangeFilterTest, FppSizesForItsRangeLength) {
       ASSERT_TRUE(policy.ok()) << policy.status();
       test::Random rng(length);
       const std::vector<uint64_t> codes = RandomCodes(&rng, 20000);
-      const std::string filter = Build(**policy, KeysOf(codes));
+      const std::string filter = test::BuildFilter(**policy, KeysOf(codes));
       const auto reader = NewRangeFilterReader(filter);
       // Rounding r up only lowers the bound.
       EXPECT_LE(reader->RangeFppBound(length), fpp * 1.0001);
@@ -373,8 +359,8 @@ TEST(RangeFilterTest, VersionOneReadsTheSameAndNamesItself) {
   EXPECT_TRUE(IsRangeFilterFormat(v1->Name()));
   EXPECT_TRUE(IsRangeFilterFormat(v2->Name()));
   EXPECT_FALSE(IsRangeFilterFormat("sstfilter.LocalBloom2"));
-  const std::string f1 = Build(*v1, KeysOf(codes));
-  const std::string f2 = Build(*v2, KeysOf(codes));
+  const std::string f1 = test::BuildFilter(*v1, KeysOf(codes));
+  const std::string f2 = test::BuildFilter(*v2, KeysOf(codes));
   EXPECT_EQ(f2.substr(0, f1.size()), f1);
   const auto r1 = NewRangeFilterReader(f1);
   const auto r2 = NewRangeFilterReader(f2);

@@ -14,6 +14,14 @@ uint64_t RangeKeyCode(absl::string_view key) {
   return code;
 }
 
+std::string KeyOfRangeCode(uint64_t code) {
+  std::string key(kRangeKeyCodeBytes, '\0');
+  for (int i = 0; i < kRangeKeyCodeBytes; ++i) {
+    key[i] = static_cast<char>(code >> (8 * (kRangeKeyCodeBytes - 1 - i)));
+  }
+  return key;
+}
+
 std::optional<CodeRange> RangeKeyCodes(absl::string_view lo,
                                        absl::string_view hi,
                                        bool hi_inclusive) {

@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "absl/strings/string_view.h"
 
@@ -30,6 +31,11 @@ namespace sstfilter {
 constexpr int kRangeKeyCodeBytes = 8;
 
 uint64_t RangeKeyCode(absl::string_view key);
+
+// The 8-byte key whose code is code (its big-endian bytes): the smallest key
+// of that code but for trailing zero bytes. RangeKeyCode(KeyOfRangeCode(c))
+// == c.
+std::string KeyOfRangeCode(uint64_t code);
 
 // The codes a key k with lo <= k <= hi (hi_inclusive) or lo <= k < hi can
 // have: [first, last]. nullopt when no key lies in the range (hi < lo, or an

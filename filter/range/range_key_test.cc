@@ -22,6 +22,15 @@ TEST(RangeKeyTest, CodeIsTheFirstEightBytesBigEndianZeroPadded) {
   EXPECT_EQ(RangeKeyCode(std::string(8, '\xff')), ~uint64_t{0});
 }
 
+TEST(RangeKeyTest, KeyOfRangeCodeIsTheInverse) {
+  test::Random rng(3);
+  for (int i = 0; i < 10000; ++i) {
+    const uint64_t code = rng.Next64();
+    ASSERT_EQ(RangeKeyCode(KeyOfRangeCode(code)), code);
+  }
+  EXPECT_EQ(KeyOfRangeCode(0x6170706c65000000u), std::string("apple\0\0\0", 8));
+}
+
 TEST(RangeKeyTest, KeysLongerThanEightBytesShareTheirPrefixCode) {
   // The stated rule: bytes after the 8th do not count, and neither do
   // trailing zero bytes within the first 8.

@@ -42,12 +42,6 @@ constexpr int kRangesPerFilter = 64;
   std::abort();
 }
 
-std::string CodeKey(uint64_t code) {
-  std::string key(8, '\0');
-  for (int i = 0; i < 8; ++i) key[i] = static_cast<char>(code >> (56 - 8 * i));
-  return key;
-}
-
 void CheckAnyBytes(const uint8_t* data, size_t size) {
   fuzz::AbortIfError(fuzz::CheckReaderIsTotal(GrafiteFormat(), data, size),
                      "version-1 reader");
@@ -72,7 +66,7 @@ void CheckAnyBytes(const uint8_t* data, size_t size) {
     const double bound = reader->RangeFppBound(length);
     if (!(bound >= 0 && bound <= 1)) Fail(absl::StrCat("bound ", bound));
   }
-  reader->RangeMayMatch(CodeKey(state), CodeKey(state + 5));
+  reader->RangeMayMatch(KeyOfRangeCode(state), KeyOfRangeCode(state + 5));
 }
 
 void CheckBuilt(ByteReader* in) {
@@ -88,7 +82,7 @@ void CheckBuilt(ByteReader* in) {
   const size_t num_keys = in->Byte() * 2 % kMaxKeys;
   for (size_t i = 0; i < num_keys && !in->AtEnd(); ++i) {
     code += in->Fixed(2);
-    std::string key = CodeKey(code);
+    std::string key = KeyOfRangeCode(code);
     key.append(in->Byte() % 4, 'x');
     builder->AddKey(key);
     keys.push_back(key);
@@ -115,10 +109,10 @@ void CheckBuilt(ByteReader* in) {
     if (!holds) continue;
     if (!reader->CodeRangeMayMatch(lo, hi))
       Fail(absl::StrCat("false negative for codes ", lo, "..", hi));
-    if (!reader->RangeMayMatch(CodeKey(lo), CodeKey(hi) + "\xff"))
+    if (!reader->RangeMayMatch(KeyOfRangeCode(lo), KeyOfRangeCode(hi) + "\xff"))
       Fail("false negative for an inclusive key range");
-    if (hi != ~uint64_t{0} &&
-        !reader->RangeMayMatchBefore(CodeKey(lo), CodeKey(hi + 1)))
+    if (hi != ~uint64_t{0} && !reader->RangeMayMatchBefore(
+                                  KeyOfRangeCode(lo), KeyOfRangeCode(hi + 1)))
       Fail("false negative for an exclusive key range");
   }
 }
@@ -140,7 +134,7 @@ std::vector<fuzz::Seed> Seeds() {
     options.self_checksum = checksum;
     std::unique_ptr<FilterBuilder> builder =
         (*NewGrafiteRangePolicy(options))->NewBuilder();
-    for (int i = 0; i < 40; ++i) builder->AddKey(CodeKey(1000 + 7 * i));
+    for (int i = 0; i < 40; ++i) builder->AddKey(KeyOfRangeCode(1000 + 7 * i));
     std::string filter;
     builder->Finish(&filter);
     seeds.push_back({absl::StrCat("filter_40_keys_v", checksum ? 2 : 1),

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# range_bench on a small run: it measures, writes JSON that prints as the
+# docs' tables, and every measured rate of the range filter is within its
+# proven bound plus five standard deviations of the sampled count.
+set -euo pipefail
+bench=bench/range/range_bench
+json=$TEST_TMPDIR/range.json
+"$bench" --keys=20000 --queries=20000 --bits=10,16 --lengths=1,16,1024 \
+  --json="$json" >"$TEST_TMPDIR/out.md" 2>"$TEST_TMPDIR/err.txt"
+grep -q '^| bits/key | length | uniform' "$TEST_TMPDIR/out.md"
+"$bench" --table_from="$json" | diff -u "$TEST_TMPDIR/out.md" -
+python3 - "$json" <<'PY'
+import json, math, sys
+result = json.load(open(sys.argv[1]))
+rows = result["rows"]
+assert len(rows) == 2 * 3 * 2, len(rows)
+q = result["queries_per_rate"]
+for row in rows:
+    bound = row["bound"]
+    slack = 5 * math.sqrt(bound * (1 - bound) / q) + 1.0 / q
+    assert row["range_fpp"] <= bound + slack, row
+    assert 0 <= row["prefix_fpp"] <= 1, row
+print("PASS")
+PY
+if "$bench" --keys=abc 2>/dev/null; then echo "bad flag accepted"; exit 1; fi
