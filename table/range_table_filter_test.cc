@@ -16,6 +16,7 @@
 #include "absl/strings/match.h"
 #include "filter/bloom/bloom.h"
 #include "filter/range/range_filter.h"
+#include "filter/range/range_key.h"
 #include "gtest/gtest.h"
 #include "table/block_trailer.h"
 #include "table/random_access_file.h"
@@ -31,7 +32,6 @@ namespace sstfilter {
 namespace {
 
 using test::CodeOf;
-using test::KeyOfCode;
 
 constexpr double kRangeBitsPerKey = 16;
 constexpr uint64_t kMaxQueryCodes = 32;  // longest empty range asked
@@ -109,10 +109,10 @@ class RangeTableFilterTest : public ::testing::Test {
         test::EmptyCodeRanges(keys_, 100000, kMaxQueryCodes, 11);
     for (const test::EmptyRange& r : ranges) {
       expected += reader->RangeFppBound(r.last - r.first + 1);
-      // [KeyOfCode(first), KeyOfCode(last)] holds no key: each key has a
-      // code outside [first, last].
+      // [KeyOfRangeCode(first), KeyOfRangeCode(last)] holds no key: each key
+      // has a code outside [first, last].
       false_positives +=
-          table.RangeMayMatch(KeyOfCode(r.first), KeyOfCode(r.last));
+          table.RangeMayMatch(KeyOfRangeCode(r.first), KeyOfRangeCode(r.last));
     }
     const double sigma = std::sqrt(expected);
     EXPECT_LE(false_positives, expected + 4 * sigma + 5)
@@ -128,9 +128,10 @@ class RangeTableFilterTest : public ::testing::Test {
   void ExpectEveryRangeMayMatch(const TableFilter& table) {
     for (const test::EmptyRange& r :
          test::EmptyCodeRanges(keys_, 200, kMaxQueryCodes, 13)) {
-      ASSERT_TRUE(table.RangeMayMatch(KeyOfCode(r.first), KeyOfCode(r.last)));
       ASSERT_TRUE(
-          table.RangeMayMatchBefore(KeyOfCode(r.first), KeyOfCode(r.last + 1)));
+          table.RangeMayMatch(KeyOfRangeCode(r.first), KeyOfRangeCode(r.last)));
+      ASSERT_TRUE(table.RangeMayMatchBefore(KeyOfRangeCode(r.first),
+                                            KeyOfRangeCode(r.last + 1)));
     }
   }
 
@@ -252,10 +253,11 @@ TEST_F(RangeTableFilterTest, BlockFailsItsChecksum) {
   EXPECT_EQ(table->range_filter(), nullptr);
   ASSERT_TRUE(table->info().range_filter.has_value());
   EXPECT_NE(table->info().range_filter->note, "");
+  EXPECT_EQ(table->info().range_filter->filter_bytes, handle.size);
   int ruled_out = 0;
   ExpectEveryRangeMayMatch(*table);
   for (uint64_t code = 1; code < 1000; ++code) {
-    ruled_out += !table->KeyMayMatch(KeyOfCode(code << 40));
+    ruled_out += !table->KeyMayMatch(KeyOfRangeCode(code << 40));
   }
   EXPECT_GT(ruled_out, 900) << "the point filter still filters";
 }

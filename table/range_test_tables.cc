@@ -85,14 +85,6 @@ uint64_t CodeOf(absl::string_view key) {
   return code;
 }
 
-std::string KeyOfCode(uint64_t code) {
-  std::string key(kCodeBytes, '\0');
-  for (size_t i = kCodeBytes; i-- > 0; code >>= 8) {
-    key[i] = static_cast<char>(code);
-  }
-  return key;
-}
-
 std::vector<EmptyRange> EmptyCodeRanges(const std::vector<std::string>& keys,
                                         size_t n, uint64_t max_codes,
                                         uint64_t seed) {

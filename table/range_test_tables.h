@@ -18,11 +18,9 @@ namespace sstfilter {
 namespace test {
 
 // The order-preserving code of a key (filter/range/range_key.h), written out
-// independently for tests: the big-endian value of its first 8 bytes,
-// zero-padded.
+// independently as the tests' oracle: the big-endian value of its first 8
+// bytes, zero-padded.
 uint64_t CodeOf(absl::string_view key);
-// The 8-byte key whose code is code, the least key with that code.
-std::string KeyOfCode(uint64_t code);
 
 // Ranges of codes [first, last] that hold no code of keys (sorted): n of
 // them, each of 1 to max_codes codes, half starting just after a key's code

@@ -13,6 +13,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "filter/range/range_filter.h"
+#include "filter/range/range_key.h"
 #include "gtest/gtest.h"
 #include "leveldb/filter_policy.h"
 #include "nlohmann/json.hpp"
@@ -33,7 +34,6 @@ constexpr size_t kRangesAsked = 100;  // of each kind
 constexpr uint64_t kMaxQueryCodes = 16;
 
 using test::JsonLines;
-using test::KeyOfCode;
 using test::Lines;
 using test::ProbeRun;
 using test::RunProbe;
@@ -279,9 +279,9 @@ class SstProbeRangeTest : public ::testing::Test {
     }
     for (const test::EmptyRange& r :
          test::EmptyCodeRanges(keys_, kRangesAsked, kMaxQueryCodes, 5)) {
-      args.push_back(Hex(KeyOfCode(r.first)));
+      args.push_back(Hex(KeyOfRangeCode(r.first)));
       // Exclusive: the least key after the range's last code's 8-byte key.
-      args.push_back(Hex(KeyOfCode(r.last) + (inclusive ? "" : "\0")));
+      args.push_back(Hex(KeyOfRangeCode(r.last) + (inclusive ? "" : "\0")));
     }
     const ProbeRun run = RunProbe(dir_, args);
     ASSERT_EQ(run.exit_status, 0) << run.err;
@@ -383,8 +383,8 @@ TEST_F(SstProbeRangeTest, CorruptRangeFilter) {
   std::vector<std::string> args = {"--hex", "--range", corrupt};
   for (const test::EmptyRange& r :
        test::EmptyCodeRanges(keys_, 20, kMaxQueryCodes, 3)) {
-    args.push_back(Hex(KeyOfCode(r.first)));
-    args.push_back(Hex(KeyOfCode(r.last)));
+    args.push_back(Hex(KeyOfRangeCode(r.first)));
+    args.push_back(Hex(KeyOfRangeCode(r.last)));
   }
   const ProbeRun run = RunProbe(dir_, args);
   ExpectOneErrorLine(run, kExitBadInput, {"range filter", "checksum"});

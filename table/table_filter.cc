@@ -313,6 +313,7 @@ absl::Status TableFilter::Loader::LoadRangeFilter(
       if (!absl::IsDataLoss(contents.status())) return contents.status();
       // As for the point filter: every range may match.
       table_->RecordCorruption(contents.status());
+      location->filter_bytes = location->handle.size;
       location->note = std::string(contents.status().message());
       table_->info_.range_filter = std::move(location);
       return absl::OkStatus();
