@@ -91,10 +91,20 @@ std::vector<EmptyRange> EmptyCodeRanges(const std::vector<std::string>& keys,
   std::vector<uint64_t> codes;
   for (const std::string& key : keys) codes.push_back(CodeOf(key));
   Random rng(seed);
+  // Ranges that start at one place share their fate (a long one holds every
+  // false positive of a shorter one), so the count of false positives would
+  // vary far more than a Poisson margin allows: each key's code is a start
+  // at most once, in random order (Fisher-Yates).
+  std::vector<uint64_t> starts = codes;
+  starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
+  for (size_t i = starts.size(); i > 1; --i) {
+    std::swap(starts[i - 1], starts[rng.Uniform(i)]);
+  }
+  size_t next_start = 0;
   std::vector<EmptyRange> ranges;
   while (ranges.size() < n) {
-    const uint64_t first =
-        rng.OneIn(2) ? codes[rng.Uniform(codes.size())] + 1 : rng.Next64();
+    const bool after_key = rng.OneIn(2) && next_start < starts.size();
+    const uint64_t first = after_key ? starts[next_start++] + 1 : rng.Next64();
     const uint64_t length = rng.Range(1, max_codes);
     if (first > UINT64_MAX - (length - 1)) continue;
     const uint64_t last = first + (length - 1);

@@ -24,7 +24,8 @@ uint64_t CodeOf(absl::string_view key);
 
 // Ranges of codes [first, last] that hold no code of keys (sorted): n of
 // them, each of 1 to max_codes codes, half starting just after a key's code
-// (the correlated ranges a scan asks), half anywhere.
+// (the correlated ranges a scan asks; each key's at most once, then
+// anywhere), half anywhere.
 struct EmptyRange {
   uint64_t first;
   uint64_t last;
