@@ -115,17 +115,26 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewGrafiteFilterPolicy(
   return NewGrafiteRangePolicy(range);
 }
 
+absl::Status VerifyRangeFilter(absl::string_view filter) {
+  if (!filter_internal::SplitCheckedFilter(filter).well_formed)
+    return absl::OkStatus();
+  absl::Status status = filter_internal::VerifyCheckedFilter(filter);
+  if (status.ok()) return status;
+  return absl::DataLossError(absl::StrCat(grafite_internal::kCheckedGrafiteName,
+                                          ": ", status.message()));
+}
+
 std::unique_ptr<RangeFilterReader> NewRangeFilterReader(
-    absl::string_view filter) {
+    absl::string_view filter, RangeFilterChecksum checksum) {
   const filter_internal::CheckedParts parts =
       filter_internal::SplitCheckedFilter(filter);
   if (!parts.well_formed) return grafite_internal::NewGrafiteReader(filter);
-  absl::Status status = filter_internal::VerifyCheckedFilter(filter);
-  if (!status.ok()) {
-    return grafite_internal::NewConstantRangeReader(
-        filter_internal::Verdict::kMatchAll,
-        absl::DataLossError(absl::StrCat(grafite_internal::kCheckedGrafiteName,
-                                         ": ", status.message())));
+  if (checksum == RangeFilterChecksum::kVerify) {
+    absl::Status status = VerifyRangeFilter(filter);
+    if (!status.ok()) {
+      return grafite_internal::NewConstantRangeReader(
+          filter_internal::Verdict::kMatchAll, std::move(status));
+    }
   }
   return grafite_internal::NewGrafiteReader(parts.inner);
 }

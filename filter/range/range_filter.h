@@ -51,6 +51,7 @@
 #include <memory>
 #include <optional>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "filter/filter_format.h"
@@ -130,9 +131,19 @@ class RangeFilterReader : public FilterReader {
 bool IsRangeFilterFormat(absl::string_view name);
 
 // A reader of a filter of either version, accepting any bytes (see above).
-// The reader refers to filter, which must outlive it.
+// The reader refers to filter, which must outlive it. A version-2 filter's
+// CRC32C is verified (a pass over its bytes) unless checksum is kTrusted,
+// for bytes whose CRC the caller verified before (with the same call, or
+// VerifyRangeFilter) and that have not changed since.
+enum class RangeFilterChecksum { kVerify, kTrusted };
 std::unique_ptr<RangeFilterReader> NewRangeFilterReader(
-    absl::string_view filter);
+    absl::string_view filter,
+    RangeFilterChecksum checksum = RangeFilterChecksum::kVerify);
+
+// OK for a version-1 filter and for a version-2 filter whose CRC32C matches
+// its bytes; the DataLossError NewRangeFilterReader's Corruption() would give
+// otherwise.
+absl::Status VerifyRangeFilter(absl::string_view filter);
 
 // The formats, registered under their names.
 const FilterFormat& GrafiteFormat();         // "sstfilter.Grafite1"

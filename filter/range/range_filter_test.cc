@@ -302,6 +302,15 @@ TEST(RangeFilterTest, DamagedChecksummedFilterMatchesAndSaysSo) {
     EXPECT_TRUE(reader->CodeRangeMayMatch(5, 6));
     EXPECT_TRUE(reader->RangeMayMatch("a", "b"));
   }
+  // A flip in the body is always caught, unless the caller vouches for the
+  // bytes.
+  std::string flipped = filter;
+  flipped[10] ^= 1;
+  EXPECT_TRUE(absl::IsDataLoss(VerifyRangeFilter(flipped)));
+  EXPECT_TRUE(VerifyRangeFilter(filter).ok());
+  const auto trusted =
+      NewRangeFilterReader(flipped, RangeFilterChecksum::kTrusted);
+  EXPECT_TRUE(trusted->Corruption().ok());
   // A flip in the body is always caught.
   std::string damaged = filter;
   damaged[10] ^= 1;
