@@ -3,13 +3,14 @@
 // filter memory, and times point lookups of absent and present keys (the
 // point section, point_section.h). Then two RocksDB sections: absent-key
 // lookups with partitioned filters in a block cache smaller than the filters
-// (partitioned_section.h), and seeks to absent prefixes with a prefix
-// extractor (prefix_section.h).
+// (partitioned_section.h), seeks to absent prefixes with a prefix
+// extractor (prefix_section.h), and short scans of empty ranges with and
+// without range filters (range_section.h).
 //
 //   bazel run -c opt //bench:db_bench -- [--suite=headline|full|deep]
 //   [--keys=N]
 //       [--direct_reads=true|false]
-//       [--sections=point,partitioned,prefix] [--section_keys=N]
+//       [--sections=point,partitioned,prefix,range] [--section_keys=N]
 //       [--stores=...] [--configs=...] [--format=table|json] [--dir=/tmp]
 //
 // Progress goes to stderr, the tables (or JSON lines) to stdout. Exit status
@@ -58,16 +59,18 @@ ABSL_FLAG(std::optional<uint64_t>, lookups, std::nullopt,
           "the suite's)");
 ABSL_FLAG(int, reps, 5,
           "repetitions of each kind of lookup; the median counts");
-ABSL_FLAG(std::string, sections, "point,partitioned,prefix",
+ABSL_FLAG(std::string, sections, "point,partitioned,prefix,range",
           "sections to run: point (point lookups in every configuration), "
           "partitioned (partitioned filters out of cache, RocksDB), prefix "
-          "(seeks to absent prefixes, RocksDB)");
+          "(seeks to absent prefixes, RocksDB), range (scans of empty "
+          "ranges, RocksDB)");
 ABSL_FLAG(std::optional<uint64_t>, section_keys, std::nullopt,
-          "keys in each database of the partitioned and prefix sections "
+          "keys in each database of the partitioned, prefix and range "
+          "sections "
           "(default: the suite's)");
 ABSL_FLAG(uint64_t, section_lookups, 50'000,
-          "absent-key lookups (partitioned) or seeks (prefix) per repetition "
-          "in the sections");
+          "absent-key lookups (partitioned), seeks (prefix) or scans (range) "
+          "per repetition in the sections");
 ABSL_FLAG(std::string, stores, "rocksdb,leveldb",
           "stores to run (the partitioned and prefix sections need rocksdb)");
 ABSL_FLAG(
@@ -166,7 +169,7 @@ int Main(int argc, char** argv) {
     return std::find(stores.begin(), stores.end(), store) != stores.end();
   };
   const std::vector<std::string> all_sections = {
-      kPointSection, kPartitionedSection, kPrefixSection};
+      kPointSection, kPartitionedSection, kPrefixSection, kRangeSection};
   const std::vector<std::string> sections =
       absl::StrSplit(absl::GetFlag(FLAGS_sections), ',', absl::SkipEmpty());
   for (const std::string& section : sections) {
@@ -201,6 +204,7 @@ int Main(int argc, char** argv) {
   for (const PrefixConfig& c : prefix_configs) {
     all_names.push_back(c.config.name);
   }
+  for (const std::string& name : RangeConfigNames()) all_names.push_back(name);
   const std::string config_flag = absl::GetFlag(FLAGS_configs);
   if (config_flag == "list") {
     for (const std::string& name : all_names) std::cout << name << "\n";
@@ -259,15 +263,29 @@ int Main(int argc, char** argv) {
     if (!results.ok()) return Error(results.status());
     prefix = *std::move(results);
   }
+  std::vector<RangeResult> range;
+  std::vector<std::string> chosen_range;
+  for (const std::string& name : RangeConfigNames()) {
+    if (wants(name)) chosen_range.push_back(name);
+  }
+  if (wants_section(kRangeSection) && wants_store("rocksdb") &&
+      !chosen_range.empty()) {
+    absl::StatusOr<std::vector<RangeResult>> results =
+        RunRangeSection(chosen_range, section_shape, progress);
+    if (!results.ok()) return Error(results.status());
+    range = *std::move(results);
+  }
   progress("done");
   if (format == "json") {
     PrintJson(shape, point, std::cout);
     PrintPartitionedJson(section_shape, partitioned, std::cout);
     PrintPrefixJson(section_shape, prefix, std::cout);
+    PrintRangeJson(section_shape, range, std::cout);
   } else {
     PrintTable(shape, point, std::cout);
     PrintPartitionedTable(section_shape, partitioned, std::cout);
     PrintPrefixTable(section_shape, prefix, std::cout);
+    PrintRangeTable(section_shape, range, std::cout);
   }
   return 0;
 }

@@ -3,9 +3,9 @@
 # tree of the point section with every present key found and no absent key found, the
 # RocksDB rows at rocksdb.bloom's filter memory with their bits/key by level, and
 # absent-key lookups with direct reads whose counts match the buffered ones; the
-# partitioned-filter and prefix-seek sections' rows with figures that make sense (filter
-# bytes inserted into a cache smaller than the filters, prefix filters reading fewer data
-# blocks than no filter); the text tables with their comparisons; --configs=list; the
+# partitioned-filter, prefix-seek and range-scan sections' rows with figures that make
+# sense (filter bytes inserted into a cache smaller than the filters, prefix filters reading
+# fewer data blocks than no filter, range filters a tenth or less of no filter's); the text tables with their comparisons; --configs=list; the
 # suites in --help; the sections' checks of present keys stopping a run whose filters
 # answer no; and exit status 2 with one line for each bad flag value.
 set -uo pipefail
@@ -37,7 +37,8 @@ for name in rocksdb.bloom rocksdb.ribbon rocksdb.ribbon_hybrid sstfilter.native 
             partitioned.rocksdb.bloom partitioned.rocksdb.ribbon \
             partitioned.sstfilter.native partitioned.sstfilter.burr \
             prefix.none prefix.rocksdb.bloom prefix.sstfilter.native \
-            prefix+keys.rocksdb.bloom prefix+keys.sstfilter.native; do
+            prefix+keys.rocksdb.bloom prefix+keys.sstfilter.native \
+            range.none range.sstfilter; do
   grep -qx "$name" "$tmp/out" || fail "--configs=list lacks $name"
 done
 
@@ -66,7 +67,7 @@ done <"$tmp/point"
 python3 - "$tmp/json" <<'PY' || fail "rows: $(cat "$tmp/json")"
 import json, sys
 rows = [json.loads(line) for line in open(sys.argv[1])]
-assert len(rows) == 23, len(rows)
+assert len(rows) == 25, len(rows)
 
 # The point section's RocksDB rows: the same filter memory as rocksdb.bloom (within the
 # rounding of one table's filter), bits/key by level, and direct reads.
@@ -162,6 +163,20 @@ for name, r in prefix.items():
 for policy in ["rocksdb.bloom", "sstfilter.native"]:
     only, both = prefix["prefix." + policy], prefix["prefix+keys." + policy]
     assert 10 * only["filter_bytes"] < both["filter_bytes"], (only, both)
+
+rng = {r["config"]: r for r in rows if r["section"] == "range"}
+assert sorted(rng) == ["range.none", "range.sstfilter"], sorted(rng)
+none, ours = rng["range.none"], rng["range.sstfilter"]
+assert not none["range_filter"] and none["range_bits_per_key"] == 0, none
+assert ours["range_filter"] and 15.5 < ours["range_bits_per_key"] < 17.5, ours
+for r in (none, ours):
+    e = r["empty"]
+    assert e["found"] == 0 and e["scans"] == 1000 and e["scans_per_second"] > 0, r
+    assert r["scan_codes"] == 16, r
+# Without a range filter every empty scan reads the data block where its range would
+# be; with one, the table is skipped but for the filter's rare false positives.
+assert none["empty"]["data_reads_per_scan"] >= 0.9, none
+assert ours["empty"]["data_reads_per_scan"] <= none["empty"]["data_reads_per_scan"] / 10, ours
 PY
 
 # The text table with the comparisons the README quotes; the databases are removed.
@@ -186,18 +201,20 @@ grep -q "^Partitioned filters\|^Prefix seeks" "$tmp/text" &&
   fail "sections printed though --configs chose none of theirs: $(cat "$tmp/text")"
 
 # The sections' tables alone, with their comparisons.
-"$bench" "${tiny[@]}" --sections=partitioned,prefix \
-  --configs=partitioned.rocksdb.bloom,partitioned.sstfilter.native,prefix.none,prefix.sstfilter.native \
+"$bench" "${tiny[@]}" --sections=partitioned,prefix,range \
+  --configs=partitioned.rocksdb.bloom,partitioned.sstfilter.native,prefix.none,prefix.sstfilter.native,range.none,range.sstfilter \
   >"$tmp/sections" 2>"$tmp/err" || fail "sections run: $(cat "$tmp/err")"
 for line in "^Partitioned filters out of cache: 20000 keys of 16 bytes.*LRU block cache of 6250 bytes" \
             "^partitioned.sstfilter.native " "^Prefix seeks to absent prefixes: 20000 keys" \
             "^prefix.none +none " \
             "absent lookups/s, partitioned: partitioned.sstfilter.native / partitioned.rocksdb.bloom = " \
-            "data reads per absent seek, prefix: prefix.sstfilter.native / prefix.none = "; do
+            "data reads per absent seek, prefix: prefix.sstfilter.native / prefix.none = " \
+            "^Short scans of empty ranges: 20000 keys" "^range.sstfilter +1[5-7]\.[0-9]+ " \
+            "data reads per empty scan, range: range.sstfilter / range.none = "; do
   grep -qE "$line" "$tmp/sections" || fail "no line '$line': $(cat "$tmp/sections")"
 done
 grep -q "keys of 16 bytes, 32-byte values; 500 lookups of each kind" "$tmp/sections" &&
-  fail "--sections=partitioned,prefix printed the point table: $(cat "$tmp/sections")"
+  fail "--sections=partitioned,prefix,range printed the point table: $(cat "$tmp/sections")"
 
 # Filters that answer no for every key: each section's check of present keys stops the
 # run before any figure is printed.

@@ -11,6 +11,7 @@
 #include "bench/db/db_store.h"
 #include "bench/db/partitioned_section.h"
 #include "bench/db/prefix_section.h"
+#include "bench/db/range_section.h"
 
 namespace sstfilter {
 namespace bench {
@@ -28,6 +29,11 @@ void PrintPrefixTable(const DbShape& shape,
 void PrintPrefixJson(const DbShape& shape,
                      const std::vector<PrefixResult>& results,
                      std::ostream& out);
+void PrintRangeTable(const DbShape& shape,
+                     const std::vector<RangeResult>& results,
+                     std::ostream& out);
+void PrintRangeJson(const DbShape& shape,
+                    const std::vector<RangeResult>& results, std::ostream& out);
 
 }  // namespace bench
 }  // namespace sstfilter

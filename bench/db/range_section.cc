@@ -1,0 +1,158 @@
+#include "bench/db/range_section.h"
+
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "bench/db/lookups.h"
+#include "bench/db/rocksdb_tree.h"
+#include "bench/keys.h"
+#include "filter/adapters/rocksdb_range_filter.h"
+#include "filter/range/range_key.h"
+#include "rocksdb/iterator.h"
+#include "rocksdb/statistics.h"
+#include "rocksdb/table.h"
+#include "table/range_filter_key.h"
+
+namespace sstfilter {
+namespace bench {
+namespace {
+
+// Present keys scanned for before any timing: each scan must find its key.
+constexpr uint64_t kCheckedPresentKeys = 2'000;
+// Picks the checked keys: any odd constant.
+constexpr uint64_t kCheckSalt = 0x6a09e667f3bcc909ULL;
+
+std::string NoneConfig() { return absl::StrCat(kRangeSection, ".none"); }
+std::string FilterConfig() { return absl::StrCat(kRangeSection, ".sstfilter"); }
+
+absl::StatusOr<rocksdb::Options> MakeOptions(bool range_filter,
+                                             const DbShape& shape) {
+  rocksdb::Options options = RocksDbTreeOptions(
+      rocksdb::BlockBasedTableOptions(), shape.rocksdb_table_bytes);
+  if (range_filter) {
+    absl::StatusOr<std::shared_ptr<rocksdb::TablePropertiesCollectorFactory>>
+        collector = NewRangeFilterCollectorFactory(
+            RangeFilterOptions::BitsPerKey(kRangeFilterBitsPerKey));
+    if (!collector.ok()) return collector.status();
+    options.table_properties_collector_factories.push_back(*collector);
+  }
+  return options;
+}
+
+// The range's upper bound: kScanCodes codes above lower's.
+std::string UpperBound(absl::string_view lower) {
+  return KeyOfRangeCode(RangeKeyCode(lower) + kScanCodes);
+}
+
+class RangeScanDb final : public SectionDb {
+ public:
+  RangeScanDb(std::unique_ptr<RocksDbTree> tree, bool range_filter)
+      : SectionDb(std::move(tree)), range_filter_(range_filter) {}
+
+  // Scans [lower, UpperBound(lower)); found when it returns a key.
+  bool Lookup(absl::string_view lower) override {
+    return !ScanFrom(lower).empty();
+  }
+
+  // The first key of the scan from lower, or "" when it returns none.
+  std::string ScanFrom(absl::string_view lower) {
+    rocksdb::ReadOptions read;
+    read.fill_cache = false;
+    RangeScan scan(std::string(lower), UpperBound(lower), read);
+    rocksdb::ReadOptions plain = read;
+    const rocksdb::Slice lower_slice(scan.lower()), upper_slice(scan.upper());
+    plain.iterate_lower_bound = &lower_slice;
+    plain.iterate_upper_bound = &upper_slice;
+    std::unique_ptr<rocksdb::Iterator> it(
+        tree().db()->NewIterator(range_filter_ ? scan.options() : plain));
+    it->Seek(lower_slice);
+    if (!it->Valid()) {
+      if (!it->status().ok()) CountError();
+      return "";
+    }
+    return it->key().ToString();
+  }
+
+ private:
+  const bool range_filter_;
+};
+
+absl::Status CheckPresentKeys(const DbShape& shape, RangeScanDb* db) {
+  char key[kMaxKeyBytes];
+  for (uint64_t i = 0; i < kCheckedPresentKeys; ++i) {
+    const size_t len = Random16Key(Mix64(i ^ kCheckSalt) % shape.keys, key);
+    const std::string want(key, len);
+    // From the key's own code, so the range holds the key.
+    const std::string found = db->ScanFrom(KeyOfRangeCode(RangeKeyCode(want)));
+    if (found.empty() || found > want) {
+      return absl::InternalError(
+          absl::StrFormat("%s: a scan from present key %d's code missed it",
+                          db->result.config, i));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Bits per key of the range filters every table holds.
+double RangeBitsPerKey(const RocksDbTree& tree, uint64_t keys) {
+  rocksdb::TablePropertiesCollection tables;
+  if (!tree.db()->GetPropertiesOfAllTables(&tables).ok()) return 0;
+  uint64_t bytes = 0;
+  for (const auto& [file, properties] : tables) {
+    for (const auto& [name, value] : properties->user_collected_properties) {
+      if (!RangeFilterFormatName(name).empty()) bytes += value.size();
+    }
+  }
+  return 8.0 * static_cast<double>(bytes) / static_cast<double>(keys);
+}
+
+}  // namespace
+
+std::vector<std::string> RangeConfigNames() {
+  return {NoneConfig(), FilterConfig()};
+}
+
+absl::StatusOr<std::vector<RangeResult>> RunRangeSection(
+    const std::vector<std::string>& configs, const DbShape& shape,
+    const Progress& progress) {
+  std::vector<std::unique_ptr<RangeScanDb>> dbs;
+  std::vector<SectionDb*> probed;
+  std::vector<RangeResult> results;
+  for (const std::string& config : configs) {
+    const bool range_filter = config == FilterConfig();
+    absl::StatusOr<rocksdb::Options> build = MakeOptions(range_filter, shape);
+    absl::StatusOr<rocksdb::Options> reopen = MakeOptions(range_filter, shape);
+    if (!build.ok()) return build.status();
+    if (!reopen.ok()) return reopen.status();
+    RangeResult result;
+    result.range_filter = range_filter;
+    absl::StatusOr<std::unique_ptr<RocksDbTree>> tree = RocksDbTree::Build(
+        {config,
+         range_filter ? absl::StrCat("sstfilter range filter, ",
+                                     kRangeFilterBitsPerKey, " bits/key")
+                      : "no range filter",
+         Random16Key, *build, *reopen, /*one_level=*/true},
+        shape, progress, &result.built);
+    if (!tree.ok()) return tree.status();
+    result.range_bits_per_key = RangeBitsPerKey(**tree, shape.keys);
+    dbs.push_back(
+        std::make_unique<RangeScanDb>(*std::move(tree), range_filter));
+    dbs.back()->result = result.built;
+    absl::Status status = CheckPresentKeys(shape, dbs.back().get());
+    if (!status.ok()) return status;
+    probed.push_back(dbs.back().get());
+    results.push_back(std::move(result));
+  }
+  absl::StatusOr<std::vector<ProbeFigures>> figures = MeasureAbsentProbes(
+      Random16Query(LookupKind::kAbsent), {}, shape, probed, progress);
+  if (!figures.ok()) return figures.status();
+  for (size_t i = 0; i < results.size(); ++i) results[i].empty = (*figures)[i];
+  return results;
+}
+
+}  // namespace bench
+}  // namespace sstfilter

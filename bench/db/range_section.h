@@ -1,0 +1,61 @@
+// db_bench's range-scan section: short scans over ranges that hold no key,
+// the scans RocksDB answers by reading a data block of every table whose key
+// range overlaps them. Two databases of the same keys, each one sorted run in
+// the last level (RocksDbTreeSpec::one_level), so that the trees are the same
+// and a scan asks one table: one written
+// without range filters, scanned with plain bounded iterators; one written
+// with sstfilter's range filter in every table (a properties collector,
+// filter/adapters/rocksdb_range_filter.h), scanned with RangeScan's
+// table_filter, which skips the tables whose filter rules the range out.
+//
+// A scan is a fresh iterator over [lower, upper): lower an absent key
+// (fresh every scan), upper kScanCodes key codes above it
+// (filter/range/range_key.h), so the range is empty for certain but for a
+// key among 4 * 10^5 random ones landing in 16 codes of 2^64.
+
+#ifndef SSTFILTER_BENCH_DB_RANGE_SECTION_H_
+#define SSTFILTER_BENCH_DB_RANGE_SECTION_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "bench/db/db_store.h"
+#include "bench/db/section_probes.h"
+
+namespace sstfilter {
+namespace bench {
+
+constexpr char kRangeSection[] = "range";
+// Codes per scanned range.
+constexpr uint64_t kScanCodes = 16;
+// The range filter's budget.
+constexpr double kRangeFilterBitsPerKey = 16;
+
+// "range.none" and "range.sstfilter".
+std::vector<std::string> RangeConfigNames();
+
+struct RangeResult {
+  DbResult built;  // the scan figures are below
+  bool range_filter = false;
+  // Bits per key of the tables' range filters (0 without).
+  double range_bits_per_key = 0;
+  // Scans of empty ranges; data reads are BLOCK_CACHE_DATA_MISS per scan.
+  // Scans do not fill the block cache (fill_cache = false), so each data
+  // block a scan needs is read.
+  ProbeFigures empty;
+};
+
+// Builds each chosen configuration's database (shape.keys keys), checks that
+// scans around a sample of present keys find them, and times shape.reps
+// repetitions of shape.lookups scans of empty ranges against each database in
+// turn. Any error (a build, a present key not found, a key found in an empty
+// range) stops it.
+absl::StatusOr<std::vector<RangeResult>> RunRangeSection(
+    const std::vector<std::string>& configs, const DbShape& shape,
+    const Progress& progress);
+
+}  // namespace bench
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_BENCH_DB_RANGE_SECTION_H_
