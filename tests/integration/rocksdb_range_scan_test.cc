@@ -1,15 +1,19 @@
 // The range filter inside a real RocksDB 7.8.3 database: a properties
 // collector builds it into every table RocksDB writes (flush, compaction),
 // and RangeScan's table_filter skips tables for scans over empty ranges. The
-// oracle is a std::map of what the database should hold, deletes and range
-// deletions applied: every scan returns exactly the map's keys in its range,
-// after flushes into overlapping tables, after a full compaction and after a
-// reopen, while empty scans read at most a tenth of the data blocks they read
-// without the filter (counted as misses of a block cache of capacity 0).
+// oracle is a std::map of what the database should hold, overwrites, merge
+// operands, deletes, single deletes and range deletions applied: every scan
+// returns exactly the map's keys and values in its range, after flushes into
+// overlapping tables (where a table may hold only a tombstone or an operand
+// for a key whose value lies in an older one), after a full compaction and
+// after a reopen, while empty scans read at most a tenth of the data blocks
+// they read without the filter (counted as misses of a block cache of
+// capacity 0).
 
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -18,6 +22,7 @@
 #include "filter/range/range_key.h"
 #include "gtest/gtest.h"
 #include "rocksdb/db.h"
+#include "rocksdb/merge_operator.h"
 #include "rocksdb/statistics.h"
 #include "rocksdb/table_properties.h"
 #include "table/range_filter_key.h"
@@ -41,6 +46,27 @@ std::string KeyOf(uint64_t code, uint64_t suffix) {
   return key;
 }
 
+// Merge operands append to the value, so a scan that missed a table holding
+// only an operand would return the older value.
+class AppendOperator final : public rocksdb::AssociativeMergeOperator {
+ public:
+  bool Merge(const rocksdb::Slice& /*key*/,
+             const rocksdb::Slice* existing_value, const rocksdb::Slice& value,
+             std::string* new_value,
+             rocksdb::Logger* /*logger*/) const override {
+    *new_value = Appended(
+        existing_value == nullptr ? std::string() : existing_value->ToString(),
+        value.ToString());
+    return true;
+  }
+  const char* Name() const override { return "AppendOperator"; }
+
+  static std::string Appended(const std::string& value,
+                              const std::string& operand) {
+    return value.empty() ? operand : absl::StrCat(value, ",", operand);
+  }
+};
+
 class RocksDbRangeScanTest : public testing::Test {
  protected:
   void SetUp() override {
@@ -51,6 +77,7 @@ class RocksDbRangeScanTest : public testing::Test {
         NewRangeFilterCollectorFactory(RangeFilterOptions::BitsPerKey(16));
     ASSERT_TRUE(collector.ok()) << collector.status();
     options_.table_properties_collector_factories.push_back(*collector);
+    options_.merge_operator = std::make_shared<AppendOperator>();
     // Every flush stays a table of level 0, overlapping the others.
     options_.disable_auto_compactions = true;
     // The compaction writes several tables of level 1, each a slice of the
@@ -68,8 +95,9 @@ class RocksDbRangeScanTest : public testing::Test {
 
   uint64_t RandomCode() { return (rng_.Next64() / kCodeStep) * kCodeStep; }
 
-  // A batch of new keys, overwrites and deletes of older ones and one range
-  // deletion, flushed into a table of its own.
+  // A batch of new keys; overwrites, merge operands, deletes and single
+  // deletes of older ones; and one range deletion, flushed into a table of its
+  // own. Each older key touched is remembered, for scans around it.
   void WriteBatchAndFlush(int batch) {
     rocksdb::WriteOptions write;
     for (int i = 0; i < kKeysPerBatch; ++i) {
@@ -77,18 +105,37 @@ class RocksDbRangeScanTest : public testing::Test {
       const std::string value = absl::StrCat("v", batch, "-", i);
       ASSERT_TRUE(db_->Put(write, key, value).ok());
       model_[key] = value;
+      written_once_.insert(key);
     }
     if (batch > 0) {
-      for (int i = 0; i < 100; ++i) {
-        auto it = model_.lower_bound(KeyOfRangeCode(rng_.Next64()));
-        if (it == model_.end()) continue;
-        if (i % 2 == 0) {
-          it->second = absl::StrCat("overwritten in ", batch);
-          ASSERT_TRUE(db_->Put(write, it->first, it->second).ok());
+      for (int i = 0; i < 200; ++i) {
+        const std::string code = KeyOfRangeCode(rng_.Next64());
+        std::string key;
+        if (i % 4 == 3) {
+          // SingleDelete only keys written once (RocksDB's requirement).
+          auto it = written_once_.lower_bound(code);
+          if (it == written_once_.end()) continue;
+          key = *it;
         } else {
-          ASSERT_TRUE(db_->Delete(write, it->first).ok());
-          deleted_.push_back(it->first);
-          model_.erase(it);
+          auto it = model_.lower_bound(code);
+          if (it == model_.end()) continue;
+          key = it->first;
+        }
+        touched_.push_back(key);
+        written_once_.erase(key);
+        if (i % 4 == 0) {
+          model_[key] = absl::StrCat("overwritten in ", batch);
+          ASSERT_TRUE(db_->Put(write, key, model_[key]).ok());
+        } else if (i % 4 == 1) {
+          const std::string operand = absl::StrCat("merged in ", batch);
+          model_[key] = AppendOperator::Appended(model_[key], operand);
+          ASSERT_TRUE(db_->Merge(write, key, operand).ok());
+        } else if (i % 4 == 2) {
+          ASSERT_TRUE(db_->Delete(write, key).ok());
+          model_.erase(key);
+        } else {
+          ASSERT_TRUE(db_->SingleDelete(write, key).ok());
+          model_.erase(key);
         }
       }
       // A range deletion of about 30 keys, whose own table holds only its
@@ -102,8 +149,10 @@ class RocksDbRangeScanTest : public testing::Test {
         ASSERT_TRUE(
             db_->DeleteRange(write, db_->DefaultColumnFamily(), begin, end)
                 .ok());
-        deleted_.push_back(begin);
+        touched_.push_back(begin);
         model_.erase(first, last);
+        written_once_.erase(written_once_.lower_bound(begin),
+                            written_once_.lower_bound(end));
       }
     }
     ASSERT_TRUE(db_->Flush(rocksdb::FlushOptions()).ok());
@@ -192,12 +241,12 @@ class RocksDbRangeScanTest : public testing::Test {
     EXPECT_GE(reads_without, static_cast<uint64_t>(kEmptyScans));
     EXPECT_LE(reads_with, reads_without / 10);
 
-    // Ranges around present and deleted keys, short and long: exactly the
+    // Ranges around present and touched keys, short and long: exactly the
     // model's keys and values.
     for (int i = 0; i < kScans; ++i) {
       std::string anchor;
-      if (i % 4 == 0 && !deleted_.empty()) {
-        anchor = deleted_[rng_.Uniform(deleted_.size())];
+      if (i % 2 == 0 && !touched_.empty()) {
+        anchor = touched_[rng_.Uniform(touched_.size())];
       } else {
         auto it = model_.lower_bound(KeyOfRangeCode(rng_.Next64()));
         if (it == model_.end()) continue;
@@ -220,7 +269,11 @@ class RocksDbRangeScanTest : public testing::Test {
   rocksdb::Options options_;
   std::unique_ptr<rocksdb::DB> db_;
   std::map<std::string, std::string> model_;
-  std::vector<std::string> deleted_;
+  // Present keys that were written once and never touched since.
+  std::set<std::string> written_once_;
+  // Keys overwritten, merged or deleted (alone or as a range's start) after
+  // they were written.
+  std::vector<std::string> touched_;
 };
 
 TEST_F(RocksDbRangeScanTest, EmptyScansSkipTablesAndEveryKeyIsReturned) {
