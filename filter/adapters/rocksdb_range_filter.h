@@ -11,6 +11,13 @@
 // of every level), answers false only when the table's range filter rules out
 // the scan's [iterate_lower_bound, iterate_upper_bound).
 //
+// Where RocksDB 7.8.3 does not ask it: Get, MultiGet and compactions read
+// every table they would read anyway. It asks after opening the table
+// (which reads at least its footer, metaindex and properties blocks), so a
+// skipped table saves its data-block reads but not its open, which costs
+// reads only when max_open_files keeps the table out of the table cache.
+// Tailing iterators ask it as ordinary ones do.
+//
 // Example:
 //
 //   absl::StatusOr<std::shared_ptr<rocksdb::TablePropertiesCollectorFactory>>
