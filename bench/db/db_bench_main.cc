@@ -79,9 +79,9 @@ ABSL_FLAG(
     "lists them)");
 ABSL_FLAG(std::string, format, "table", "table or json");
 ABSL_FLAG(bool, inject_false_negative, false,
-          "testing: the sections' filters answer no for every key, so that "
-          "their checks of present keys and prefixes must stop the run "
-          "(exit status 1)");
+          "testing: the sections' filters answer no for every key (range: "
+          "every range), so that their checks of present keys and prefixes "
+          "must stop the run (exit status 1)");
 ABSL_FLAG(std::string, dir, "",
           "parent directory of the databases (default: $TEST_TMPDIR, else "
           "/tmp); each database is removed after its run");
@@ -270,8 +270,9 @@ int Main(int argc, char** argv) {
   }
   if (wants_section(kRangeSection) && wants_store("rocksdb") &&
       !chosen_range.empty()) {
-    absl::StatusOr<std::vector<RangeResult>> results =
-        RunRangeSection(chosen_range, section_shape, progress);
+    absl::StatusOr<std::vector<RangeResult>> results = RunRangeSection(
+        chosen_range, absl::GetFlag(FLAGS_inject_false_negative), section_shape,
+        progress);
     if (!results.ok()) return Error(results.status());
     range = *std::move(results);
   }

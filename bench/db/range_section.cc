@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "bench/db/lookups.h"
+#include "bench/db/no_match_range_collector.h"
 #include "bench/db/rocksdb_tree.h"
 #include "bench/keys.h"
 #include "filter/adapters/rocksdb_range_filter.h"
@@ -30,6 +31,7 @@ std::string NoneConfig() { return absl::StrCat(kRangeSection, ".none"); }
 std::string FilterConfig() { return absl::StrCat(kRangeSection, ".sstfilter"); }
 
 absl::StatusOr<rocksdb::Options> MakeOptions(bool range_filter,
+                                             bool inject_false_negative,
                                              const DbShape& shape) {
   rocksdb::Options options = RocksDbTreeOptions(
       rocksdb::BlockBasedTableOptions(), shape.rocksdb_table_bytes);
@@ -38,7 +40,9 @@ absl::StatusOr<rocksdb::Options> MakeOptions(bool range_filter,
         collector = NewRangeFilterCollectorFactory(
             RangeFilterOptions::BitsPerKey(kRangeFilterBitsPerKey));
     if (!collector.ok()) return collector.status();
-    options.table_properties_collector_factories.push_back(*collector);
+    options.table_properties_collector_factories.push_back(
+        inject_false_negative ? NewNoMatchRangeCollectorFactory(*collector)
+                              : *collector);
   }
   return options;
 }
@@ -117,24 +121,30 @@ std::vector<std::string> RangeConfigNames() {
 }
 
 absl::StatusOr<std::vector<RangeResult>> RunRangeSection(
-    const std::vector<std::string>& configs, const DbShape& shape,
-    const Progress& progress) {
+    const std::vector<std::string>& configs, bool inject_false_negative,
+    const DbShape& shape, const Progress& progress) {
   std::vector<std::unique_ptr<RangeScanDb>> dbs;
   std::vector<SectionDb*> probed;
   std::vector<RangeResult> results;
   for (const std::string& config : configs) {
     const bool range_filter = config == FilterConfig();
-    absl::StatusOr<rocksdb::Options> build = MakeOptions(range_filter, shape);
-    absl::StatusOr<rocksdb::Options> reopen = MakeOptions(range_filter, shape);
+    absl::StatusOr<rocksdb::Options> build =
+        MakeOptions(range_filter, inject_false_negative, shape);
+    absl::StatusOr<rocksdb::Options> reopen =
+        MakeOptions(range_filter, inject_false_negative, shape);
     if (!build.ok()) return build.status();
     if (!reopen.ok()) return reopen.status();
     RangeResult result;
     result.range_filter = range_filter;
     absl::StatusOr<std::unique_ptr<RocksDbTree>> tree = RocksDbTree::Build(
         {config,
-         range_filter ? absl::StrCat("sstfilter range filter, ",
-                                     kRangeFilterBitsPerKey, " bits/key")
-                      : "no range filter",
+         range_filter
+             ? absl::StrCat("sstfilter range filter, ", kRangeFilterBitsPerKey,
+                            " bits/key",
+                            inject_false_negative
+                                ? " (of no keys: --inject_false_negative)"
+                                : "")
+             : "no range filter",
          Random16Key, *build, *reopen, /*one_level=*/true},
         shape, progress, &result.built);
     if (!tree.ok()) return tree.status();

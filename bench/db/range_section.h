@@ -50,10 +50,11 @@ struct RangeResult {
 // scans around a sample of present keys find them, and times shape.reps
 // repetitions of shape.lookups scans of empty ranges against each database in
 // turn. Any error (a build, a present key not found, a key found in an empty
-// range) stops it.
+// range) stops it. inject_false_negative: the range filters are built from no
+// keys (no_match_range_collector.h), so the check of present keys must fail.
 absl::StatusOr<std::vector<RangeResult>> RunRangeSection(
-    const std::vector<std::string>& configs, const DbShape& shape,
-    const Progress& progress);
+    const std::vector<std::string>& configs, bool inject_false_negative,
+    const DbShape& shape, const Progress& progress);
 
 }  // namespace bench
 }  // namespace sstfilter
