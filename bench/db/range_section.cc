@@ -101,6 +101,33 @@ absl::Status CheckPresentKeys(const DbShape& shape, RangeScanDb* db) {
   return absl::OkStatus();
 }
 
+// Times shape.reps repetitions of shape.lookups scans from present keys
+// against each database in turn; every scan must find its key.
+absl::StatusOr<std::vector<LookupFigures>> MeasureNonEmptyScans(
+    const DbShape& shape, const std::vector<SectionDb*>& dbs,
+    const Progress& progress) {
+  for (SectionDb* db : dbs) WarmUp(LookupKind::kPresent, shape, db);
+  std::vector<std::vector<RepFigures>> reps(dbs.size());
+  for (int rep = 0; rep < shape.reps; ++rep) {
+    progress(absl::StrFormat("non-empty scans, repetition %d of %d", rep + 1,
+                             shape.reps));
+    for (size_t i = 0; i < dbs.size(); ++i) {
+      reps[i].push_back(TimeRep(LookupKind::kPresent, rep, shape, dbs[i]));
+    }
+  }
+  std::vector<LookupFigures> figures;
+  for (size_t i = 0; i < dbs.size(); ++i) {
+    figures.push_back(Summarize(reps[i], shape.lookups));
+    if (figures.back().found != figures.back().lookups) {
+      return absl::InternalError(absl::StrFormat(
+          "%s: %d of %d scans from present keys found nothing",
+          dbs[i]->result.config, figures.back().lookups - figures.back().found,
+          figures.back().lookups));
+    }
+  }
+  return figures;
+}
+
 // Bits per key of the range filters every table holds.
 double RangeBitsPerKey(const RocksDbTree& tree, uint64_t keys) {
   rocksdb::TablePropertiesCollection tables;
@@ -160,7 +187,13 @@ absl::StatusOr<std::vector<RangeResult>> RunRangeSection(
   absl::StatusOr<std::vector<ProbeFigures>> figures = MeasureAbsentProbes(
       Random16Query(LookupKind::kAbsent), {}, shape, probed, progress);
   if (!figures.ok()) return figures.status();
-  for (size_t i = 0; i < results.size(); ++i) results[i].empty = (*figures)[i];
+  absl::StatusOr<std::vector<LookupFigures>> nonempty =
+      MeasureNonEmptyScans(shape, probed, progress);
+  if (!nonempty.ok()) return nonempty.status();
+  for (size_t i = 0; i < results.size(); ++i) {
+    results[i].empty = (*figures)[i];
+    results[i].nonempty = (*nonempty)[i];
+  }
   return results;
 }
 

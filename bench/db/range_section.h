@@ -11,7 +11,9 @@
 // A scan is a fresh iterator over [lower, upper): lower an absent key
 // (fresh every scan), upper kScanCodes key codes above it
 // (filter/range/range_key.h), so the range is empty for certain but for a
-// key among 4 * 10^5 random ones landing in 16 codes of 2^64.
+// key among 4 * 10^5 random ones landing in 16 codes of 2^64. For reference,
+// scans that find a key (lower a present key, fresh every scan) show what the
+// table_filter costs where it cannot skip the table.
 
 #ifndef SSTFILTER_BENCH_DB_RANGE_SECTION_H_
 #define SSTFILTER_BENCH_DB_RANGE_SECTION_H_
@@ -44,14 +46,17 @@ struct RangeResult {
   // Scans do not fill the block cache (fill_cache = false), so each data
   // block a scan needs is read.
   ProbeFigures empty;
+  // Scans from present keys, each of which finds its key.
+  LookupFigures nonempty;
 };
 
 // Builds each chosen configuration's database (shape.keys keys), checks that
 // scans around a sample of present keys find them, and times shape.reps
-// repetitions of shape.lookups scans of empty ranges against each database in
-// turn. Any error (a build, a present key not found, a key found in an empty
-// range) stops it. inject_false_negative: the range filters are built from no
-// keys (no_match_range_collector.h), so the check of present keys must fail.
+// repetitions of shape.lookups scans of empty ranges, then as many of
+// non-empty ones, against each database in turn. Any error (a build, a present
+// key not found, a key found in an empty range) stops it.
+// inject_false_negative: the range filters are built from no keys
+// (no_match_range_collector.h), so the check of present keys must fail.
 absl::StatusOr<std::vector<RangeResult>> RunRangeSection(
     const std::vector<std::string>& configs, bool inject_false_negative,
     const DbShape& shape, const Progress& progress);
