@@ -62,18 +62,29 @@ class RangeScanDb final : public SectionDb {
     return !ScanFrom(lower).empty();
   }
 
-  // The first key of the scan from lower, or "" when it returns none.
+  // The first key of the scan from lower, or "" when it returns none. Only
+  // the filtered scans build a RangeScan: its copies of the bounds and its
+  // table_filter are part of the filter's cost.
   std::string ScanFrom(absl::string_view lower) {
     rocksdb::ReadOptions read;
     read.fill_cache = false;
-    RangeScan scan(std::string(lower), UpperBound(lower), read);
-    rocksdb::ReadOptions plain = read;
-    const rocksdb::Slice lower_slice(scan.lower()), upper_slice(scan.upper());
-    plain.iterate_lower_bound = &lower_slice;
-    plain.iterate_upper_bound = &upper_slice;
-    std::unique_ptr<rocksdb::Iterator> it(
-        tree().db()->NewIterator(range_filter_ ? scan.options() : plain));
-    it->Seek(lower_slice);
+    if (range_filter_) {
+      const RangeScan scan(std::string(lower), UpperBound(lower), read);
+      return First(scan.options());
+    }
+    const std::string upper = UpperBound(lower);
+    const rocksdb::Slice lower_slice(lower.data(), lower.size());
+    const rocksdb::Slice upper_slice(upper);
+    read.iterate_lower_bound = &lower_slice;
+    read.iterate_upper_bound = &upper_slice;
+    return First(read);
+  }
+
+ private:
+  // The first key the options' bounded scan returns, or "".
+  std::string First(const rocksdb::ReadOptions& read) {
+    std::unique_ptr<rocksdb::Iterator> it(tree().db()->NewIterator(read));
+    it->Seek(*read.iterate_lower_bound);
     if (!it->Valid()) {
       if (!it->status().ok()) CountError();
       return "";
@@ -81,7 +92,6 @@ class RangeScanDb final : public SectionDb {
     return it->key().ToString();
   }
 
- private:
   const bool range_filter_;
 };
 
