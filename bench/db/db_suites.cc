@@ -12,7 +12,7 @@ const std::vector<DbSuite>& AllDbSuites() {
       // A run that answers in about two minutes: building a database grows
       // faster than its keys (compactions rewrite every table once per
       // level), and the lookups take a little longer than the builds. The
-      // sections' eleven databases of 4 * 10^5 keys add about 20 seconds.
+      // sections' eleven databases of 4 * 10^5 keys add about 25 seconds.
       // Direct reads would add about 20%, so they are left to the full
       // suite, and 150,000 lookups of each kind keep the run within 2.5
       // minutes with seven configurations.
