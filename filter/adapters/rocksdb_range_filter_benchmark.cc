@@ -4,7 +4,8 @@
 // for tables of 5 * 10^4 and 10^6 keys at 16 bits/key. The properties hold
 // RocksDB's own user properties before the filter, as a real table's do.
 // "unnamed" tables have no db_session_id, so their filter's CRC is checked on
-// every call. Each query is a fresh empty-or-not range of 16 codes.
+// every call; "threads:2" asks one table from two threads, as concurrent scans
+// do. Each query is a fresh empty-or-not range of 16 codes.
 //
 //   bazel run -c opt //filter/adapters:rocksdb_range_filter_benchmark
 
@@ -95,6 +96,8 @@ void BM_TableMayHoldRangeUnnamed(benchmark::State& state) {
 
 BENCHMARK(BM_FilterQuery)->Arg(50'000)->Arg(1'000'000);
 BENCHMARK(BM_TableMayHoldRange)->Arg(50'000)->Arg(1'000'000);
+// Scans on two threads ask the same table.
+BENCHMARK(BM_TableMayHoldRange)->Arg(50'000)->Threads(2);
 BENCHMARK(BM_TableMayHoldRangeUnnamed)->Arg(50'000)->Arg(1'000'000);
 
 }  // namespace
