@@ -56,7 +56,8 @@ ABSL_FLAG(std::string, json, "", "also write the results to this file");
 ABSL_FLAG(std::string, table_from, "",
           "print the table of a --json file instead of measuring");
 ABSL_FLAG(bool, readme, false,
-          "with --table_from: print README.md's shorter table instead");
+          "with --table_from: print filter/redis/README.md's shorter table "
+          "instead");
 
 namespace sstfilter {
 namespace bench {
@@ -339,7 +340,7 @@ std::string RedisBenchTable(const nlohmann::json& out) {
   return text;
 }
 
-// The README's table: every key count in one table, the figures a user
+// filter/redis/README.md's table: every key count in one table, the figures a user
 // choosing between the three needs, and the ratios.
 std::string ReadmeTable(const nlohmann::json& out) {
   std::string text = absl::StrFormat(
