@@ -115,15 +115,18 @@ bool TableMayHoldRange(const rocksdb::TableProperties& properties,
   for (const auto& [name, filter] : properties.user_collected_properties) {
     if (!IsRangeFilterFormat(RangeFilterFormatName(name))) continue;
     // A table is one file of one session: its filter's bytes never change.
-    const std::string table = absl::StrCat(
-        properties.db_session_id, "/", properties.orig_file_number, "/", name);
-    RangeFilterChecksum checksum = RangeFilterChecksum::kTrusted;
+    // The name is built in a per-thread buffer: no allocation per call.
+    thread_local std::string table;
+    table.clear();
+    absl::StrAppend(&table, properties.db_session_id, "/",
+                    properties.orig_file_number, "/", name);
     if (properties.db_session_id.empty() ||
         !VerifiedTables::Get().Contains(table)) {
       if (!VerifyRangeFilter(filter).ok()) return true;  // damaged: read it
       if (!properties.db_session_id.empty()) VerifiedTables::Get().Add(table);
     }
-    return NewRangeFilterReader(filter, checksum)
+    // Verified above, now or by an earlier call.
+    return NewRangeFilterReader(filter, RangeFilterChecksum::kTrusted)
         ->RangeMayMatchBefore(lower, upper);
   }
   return true;  // no range filter this library reads
