@@ -18,7 +18,7 @@ SSTFILTER_TEST_COPTS = SSTFILTER_COPTS
 # too (unoptimised they are about 10x slower, and the tests query hundreds of millions of
 # keys). `-c dbg` still gets an unoptimised build.
 SSTFILTER_HOT_PATH_COPTS = SSTFILTER_COPTS + select({
-    str(Label("//filter/internal:fastbuild")): ["-O2"],
+    str(Label("//:fastbuild")): ["-O2"],
     "//conditions:default": [],
 })
 

@@ -13,11 +13,11 @@
 
 #include "absl/strings/str_format.h"
 #include "bench/block_timing.h"
-#include "bench/drop_one_key_adapter.h"
+#include "bench/drop_one_key_peer.h"
 #include "bench/impls.h"
 #include "bench/measure.h"
 #include "bench/report.h"
-#include "bench/rocksdb_adapter.h"
+#include "bench/rocksdb_peer.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "util/hash.h"
@@ -145,8 +145,8 @@ TEST(HarnessTest, CatchesFalseNegativeOnBatchPath) {
 }
 
 TEST(HarnessTest, CatchesFalseNegativeInManyFilters) {
-  Runner<DropOneKeyAdapter<SortedHashAdapter>> runner(
-      std::make_unique<DropOneKeyAdapter<SortedHashAdapter>>(
+  Runner<DropOneKeyPeer<SortedHashAdapter>> runner(
+      std::make_unique<DropOneKeyPeer<SortedHashAdapter>>(
           std::make_unique<SortedHashAdapter>(Lie::kNone)));
   absl::StatusOr<RepResult> result =
       RunRepetition(&runner, SmallCase(8), false);
@@ -189,17 +189,16 @@ TEST(RocksDbAdapterTest, CheckKindTellsTheFiltersApart) {
   const RocksDbFilterKind kinds[] = {RocksDbFilterKind::kFastLocalBloom,
                                      RocksDbFilterKind::kLegacyBloom,
                                      RocksDbFilterKind::kRibbon};
-  std::vector<std::unique_ptr<RocksDbAdapter>> adapters;
+  std::vector<std::unique_ptr<RocksDbPeer>> adapters;
   std::vector<BuiltFilter> filters(3);
   KeyChunk chunk;
   chunk.Fill(KeyKind::kRandom16, 0, KeyChunk::kCapacity);
   for (int i = 0; i < 3; ++i) {
-    absl::StatusOr<std::unique_ptr<RocksDbAdapter>> adapter =
-        RocksDbAdapter::Create(kinds[i], FilterOptions::BitsPerKey(10));
+    absl::StatusOr<std::unique_ptr<RocksDbPeer>> adapter =
+        RocksDbPeer::Create(kinds[i], FilterOptions::BitsPerKey(10));
     ASSERT_TRUE(adapter.ok());
     adapters.push_back(*std::move(adapter));
-    std::unique_ptr<RocksDbAdapter::Builder> builder =
-        adapters[i]->NewBuilder();
+    std::unique_ptr<RocksDbPeer::Builder> builder = adapters[i]->NewBuilder();
     for (size_t k = 0; k < chunk.size(); ++k) builder->Add(chunk[k]);
     ASSERT_TRUE(builder->Finish(&filters[i]).ok());
   }

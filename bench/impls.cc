@@ -1,8 +1,8 @@
 #include "bench/impls.h"
 
-#include "bench/leveldb_adapter.h"
-#include "bench/rocksdb_adapter.h"
-#include "bench/sstfilter_adapter.h"
+#include "bench/leveldb_peer.h"
+#include "bench/rocksdb_peer.h"
+#include "bench/sstfilter_peer.h"
 #include "filter/bloom/bloom.h"
 #include "filter/bloom/bloom_impl.h"
 #include "filter/burr/burr.h"
@@ -13,15 +13,15 @@ namespace bench {
 namespace {
 
 template <RocksDbFilterKind kKind>
-absl::StatusOr<std::unique_ptr<RocksDbAdapter>> CreateRocksDb(
+absl::StatusOr<std::unique_ptr<RocksDbPeer>> CreateRocksDb(
     const FilterOptions& o) {
-  return RocksDbAdapter::Create(kKind, o);
+  return RocksDbPeer::Create(kKind, o);
 }
 
 template <PolicyFactory kFactory>
-absl::StatusOr<std::unique_ptr<SstFilterAdapter>> CreateSstFilter(
+absl::StatusOr<std::unique_ptr<SstFilterPeer>> CreateSstFilter(
     const FilterOptions& o) {
-  return SstFilterAdapter::Create(kFactory, o);
+  return SstFilterPeer::Create(kFactory, o);
 }
 
 // The native policy with its readers pinned to the portable path, whatever
@@ -39,37 +39,37 @@ const std::vector<ImplEntry>& Registry() {
       // sstfilter's policies first; later ones are named "sstfilter.<variant>".
       {"sstfilter",
        "sstfilter's native cache-local Bloom (NewBloomFilterPolicy)",
-       MakeFactory<SstFilterAdapter>(CreateSstFilter<NewBloomFilterPolicy>)},
+       MakeFactory<SstFilterPeer>(CreateSstFilter<NewBloomFilterPolicy>)},
       // Not in the default run: the portable reader is not what an x86-64
       // CPU with AVX2 runs, and it would lengthen every default run.
       {"sstfilter.portable",
        "sstfilter's native Bloom through its portable reader (what CPUs "
        "without AVX2 run: one probe at a time, stopping at the first clear "
        "bit); only when named in --impls",
-       MakeFactory<SstFilterAdapter>(CreateSstFilter<NewPortableBloomPolicy>),
+       MakeFactory<SstFilterPeer>(CreateSstFilter<NewPortableBloomPolicy>),
        /*in_default_run=*/false},
       {"sstfilter.leveldb_compat",
        "sstfilter's LevelDB-compatible Bloom (NewLevelDbBloomPolicy)",
-       MakeFactory<SstFilterAdapter>(CreateSstFilter<NewLevelDbBloomPolicy>)},
+       MakeFactory<SstFilterPeer>(CreateSstFilter<NewLevelDbBloomPolicy>)},
       {"sstfilter.burr",
        "sstfilter's bumped Ribbon, a compact static filter "
        "(NewBumpedRibbonFilterPolicy)",
-       MakeFactory<SstFilterAdapter>(
+       MakeFactory<SstFilterPeer>(
            CreateSstFilter<NewBumpedRibbonFilterPolicy>)},
       // Peers, each through its own library.
       {"leveldb", "LevelDB 1.23 built-in Bloom (leveldb::NewBloomFilterPolicy)",
-       MakeFactory<LevelDbAdapter>(LevelDbAdapter::Create)},
+       MakeFactory<LevelDbPeer>(LevelDbPeer::Create)},
       {"rocksdb.fastbloom",
        "RocksDB 7.8.3 FastLocalBloom (NewBloomFilterPolicy, format_version 5)",
-       MakeFactory<RocksDbAdapter>(
+       MakeFactory<RocksDbPeer>(
            CreateRocksDb<RocksDbFilterKind::kFastLocalBloom>)},
       {"rocksdb.legacybloom",
        "RocksDB 7.8.3 legacy Bloom (NewBloomFilterPolicy, format_version 4)",
-       MakeFactory<RocksDbAdapter>(
+       MakeFactory<RocksDbPeer>(
            CreateRocksDb<RocksDbFilterKind::kLegacyBloom>)},
       {"rocksdb.ribbon",
        "RocksDB 7.8.3 Standard128Ribbon (NewRibbonFilterPolicy)",
-       MakeFactory<RocksDbAdapter>(CreateRocksDb<RocksDbFilterKind::kRibbon>)},
+       MakeFactory<RocksDbPeer>(CreateRocksDb<RocksDbFilterKind::kRibbon>)},
   };
   return *registry;
 }

@@ -12,7 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "bench/drop_one_key_adapter.h"
+#include "bench/drop_one_key_peer.h"
 #include "bench/measure.h"
 #include "filter/filter_policy.h"
 
@@ -50,8 +50,8 @@ ImplEntry::Factory MakeFactory(Create create) {
     absl::StatusOr<std::unique_ptr<Adapter>> adapter = create(options);
     if (!adapter.ok()) return adapter.status();
     if (drop_one_key) {
-      return std::unique_ptr<ImplRunner>(new Runner<DropOneKeyAdapter<Adapter>>(
-          std::make_unique<DropOneKeyAdapter<Adapter>>(*std::move(adapter))));
+      return std::unique_ptr<ImplRunner>(new Runner<DropOneKeyPeer<Adapter>>(
+          std::make_unique<DropOneKeyPeer<Adapter>>(*std::move(adapter))));
     }
     return std::unique_ptr<ImplRunner>(
         new Runner<Adapter>(*std::move(adapter)));

@@ -14,8 +14,8 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
 #include "bench/impls.h"
-#include "bench/leveldb_adapter.h"
-#include "bench/rocksdb_adapter.h"
+#include "bench/leveldb_peer.h"
+#include "bench/rocksdb_peer.h"
 #include "nlohmann/json.hpp"
 
 namespace sstfilter {
@@ -99,7 +99,7 @@ std::string CountText(uint64_t n) {
 
 std::string PeerVersions() {
   return absl::StrFormat("peers: LevelDB %s, RocksDB %s",
-                         LevelDbAdapter::Version(), RocksDbAdapter::Version());
+                         LevelDbPeer::Version(), RocksDbPeer::Version());
 }
 
 std::string MachineDescription() {

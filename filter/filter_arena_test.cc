@@ -11,7 +11,7 @@
 
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
-#include "tests/testing/random.h"
+#include "util/testing/random.h"
 
 namespace sstfilter {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "gtest/gtest.h"
 #include "rocksdb/slice_transform.h"
-#include "tests/testing/random.h"
+#include "util/testing/random.h"
 
 namespace sstfilter {
 namespace {

@@ -20,7 +20,7 @@
 #include "filter/bloom/bloom.h"
 #include "filter/burr/burr.h"
 #include "filter/filter_policy.h"
-#include "tests/testing/filter_test_util.h"
+#include "filter/testing/filter_test_util.h"
 
 namespace sstfilter {
 namespace {

@@ -19,8 +19,8 @@
 #include "filter/hybrid/hybrid.h"
 #include "filter/leveldb/leveldb_bloom.h"
 #include "filter/rocksdb/rocksdb_bloom.h"
+#include "filter/testing/filter_test_util.h"
 #include "gtest/gtest.h"
-#include "tests/testing/filter_test_util.h"
 #include "util/coding.h"
 
 // Exported by librocksdb (util/crc32c.h in RocksDB 7.8.3), not in its public

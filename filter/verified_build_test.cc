@@ -1,6 +1,6 @@
 // Verified builds catch a filter that misses one of its keys (the planted
-// bug of tests/fuzz/planted_policy.h) and pass every honest policy's filters
-// through unchanged.
+// bug of filter/testing/planted_policy.h) and pass every honest policy's
+// filters through unchanged.
 
 #include "filter/verified_build.h"
 
@@ -12,9 +12,9 @@
 #include "filter/filter_policy.h"
 #include "filter/format_registry.h"
 #include "filter/leveldb/leveldb_bloom.h"
+#include "filter/testing/filter_test_util.h"
+#include "filter/testing/planted_policy.h"
 #include "gtest/gtest.h"
-#include "tests/fuzz/planted_policy.h"
-#include "tests/testing/filter_test_util.h"
 
 namespace sstfilter {
 namespace {

@@ -23,9 +23,9 @@
 #include "table/meta_blocks.h"
 #include "table/random_access_file.h"
 #include "table/table_filter.h"
-#include "tests/testing/random.h"
-#include "tests/testing/real_tables.h"
+#include "table/testing/real_tables.h"
 #include "util/coding.h"
+#include "util/testing/random.h"
 
 namespace sstfilter {
 namespace {

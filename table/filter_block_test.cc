@@ -18,9 +18,9 @@
 #include "leveldb/options.h"
 #include "leveldb/table.h"
 #include "table/table_filter.h"
-#include "tests/testing/random.h"
-#include "tests/testing/real_tables.h"
+#include "table/testing/real_tables.h"
 #include "util/coding.h"
+#include "util/testing/random.h"
 
 namespace sstfilter {
 namespace {

@@ -20,8 +20,8 @@
 #include "table/meta_blocks.h"
 #include "table/random_access_file.h"
 #include "table/table_filter.h"
-#include "tests/testing/grouped_keys.h"
-#include "tests/testing/table_assembler.h"
+#include "table/testing/grouped_keys.h"
+#include "table/testing/table_assembler.h"
 #include "util/coding.h"
 
 namespace sstfilter {

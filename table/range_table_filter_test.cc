@@ -24,9 +24,9 @@
 #include "table/range_filter_key.h"
 #include "table/range_test_tables.h"
 #include "table/table_filter.h"
-#include "tests/testing/random.h"
-#include "tests/testing/real_tables.h"
-#include "tests/testing/table_assembler.h"
+#include "table/testing/real_tables.h"
+#include "table/testing/table_assembler.h"
+#include "util/testing/random.h"
 
 namespace sstfilter {
 namespace {

@@ -13,9 +13,9 @@
 #include "table/filter_block.h"
 #include "table/meta_blocks.h"
 #include "table/range_filter_key.h"
-#include "tests/testing/random.h"
-#include "tests/testing/real_tables.h"
-#include "tests/testing/table_assembler.h"
+#include "table/testing/real_tables.h"
+#include "table/testing/table_assembler.h"
+#include "util/testing/random.h"
 
 namespace sstfilter {
 namespace test {

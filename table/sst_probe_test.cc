@@ -21,9 +21,9 @@
 #include "table/format.h"
 #include "table/range_test_tables.h"
 #include "table/table_filter.h"
-#include "tests/testing/random.h"
-#include "tests/testing/real_tables.h"
-#include "tests/testing/sst_probe_run.h"
+#include "table/testing/real_tables.h"
+#include "table/testing/sst_probe_run.h"
+#include "util/testing/random.h"
 
 namespace sstfilter {
 namespace {

@@ -22,9 +22,9 @@
 #include "table/format.h"
 #include "table/meta_blocks.h"
 #include "table/random_access_file.h"
-#include "tests/testing/random.h"
-#include "tests/testing/real_tables.h"
+#include "table/testing/real_tables.h"
 #include "util/coding.h"
+#include "util/testing/random.h"
 
 namespace sstfilter {
 namespace {

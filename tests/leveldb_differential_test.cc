@@ -20,7 +20,7 @@
 #include "gtest/gtest.h"
 #include "leveldb/filter_policy.h"
 #include "leveldb/slice.h"
-#include "tests/testing/random.h"
+#include "util/testing/random.h"
 
 namespace sstfilter {
 namespace {

@@ -1,6 +1,6 @@
-// The examples of the counting filter (filter/counting/README.md) and of typed
-// keys (docs/typed_keys.md), compiled and run. The code between each pair of
-// START and END markers must equal the example block of its document's
+// The examples of the counting filter (inmemory/counting/README.md) and of
+// typed keys (docs/typed_keys.md), compiled and run. The code between each pair
+// of START and END markers must equal the example block of its document's
 // section (ReadmeShowsThisCode checks).
 
 // [START readme_counting_example]
@@ -8,7 +8,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "filter/counting/counting_bloom.h"
+#include "inmemory/counting/counting_bloom.h"
 
 // A set whose members come and go: sessions added at login, removed at
 // logout. Invalid options come back as an error status, never a crash.
@@ -80,7 +80,7 @@ absl::Status TypedKeyExample(std::ostream& out) {
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "tests/testing/readme.h"
+#include "util/testing/readme.h"
 
 namespace sstfilter {
 namespace {
@@ -113,9 +113,9 @@ TEST(ReadmeTypedKeyExampleTest, Runs) {
 }
 
 TEST(ReadmeCountingExampleTest, ReadmeShowsThisCode) {
-  test::ExpectReadmeShows("filter/counting/README.md", "## Example",
+  test::ExpectReadmeShows("inmemory/counting/README.md", "## Example",
                           "tests/readme_counting_example_test.cc",
-                          "readme_counting_example", "//filter:counting");
+                          "readme_counting_example", "//inmemory/counting");
   test::ExpectReadmeShows("docs/typed_keys.md", "## Example",
                           "tests/readme_counting_example_test.cc",
                           "readme_typed_key_example", "//filter:typed_key");

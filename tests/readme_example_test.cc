@@ -35,7 +35,7 @@ absl::Status FilterExample(double fpp, std::ostream& out) {
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "tests/testing/readme.h"
+#include "util/testing/readme.h"
 
 namespace sstfilter {
 namespace {

@@ -1,4 +1,4 @@
-// The example of filter/redis/README.md, compiled and run
+// The example of engines/redis/README.md, compiled and run
 // against a redis-server the test starts. The code between the START and END
 // markers must equal the README's example block (ReadmeShowsThisCode).
 
@@ -9,7 +9,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "filter/redis/redis_bloom.h"
+#include "engines/redis/redis_bloom.h"
 
 // A crawler's "seen URL" set, shared by every crawler process through Redis
 // (for a Redis Cluster: redis.cluster = true, and any of its nodes).
@@ -47,9 +47,9 @@ absl::Status SeenUrlsExample(const sstfilter::RedisOptions& redis,
 
 #include <sstream>
 
+#include "engines/redis/redis_server.h"
 #include "gtest/gtest.h"
-#include "tests/testing/readme.h"
-#include "tests/testing/redis_server.h"
+#include "util/testing/readme.h"
 
 namespace sstfilter {
 namespace {
@@ -78,9 +78,10 @@ TEST(ReadmeRedisExampleTest, Runs) {
 }
 
 TEST(ReadmeRedisExampleTest, ReadmeShowsThisCode) {
-  test::ExpectReadmeShows("filter/redis/README.md", "## Example",
+  test::ExpectReadmeShows("engines/redis/README.md", "## Example",
                           "tests/readme_redis_example_test.cc",
-                          "readme_redis_example", "//filter/redis:redis_bloom");
+                          "readme_redis_example",
+                          "//engines/redis:redis_bloom");
 }
 
 }  // namespace

@@ -12,7 +12,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/string_view.h"
 #include "gtest/gtest.h"
-#include "tests/testing/random.h"
+#include "util/testing/random.h"
 
 namespace sstfilter {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "gtest/gtest.h"
-#include "tests/testing/random.h"
+#include "util/testing/random.h"
 
 // Exported by librocksdb (util/crc32c.h in RocksDB 7.8.3), not in its public
 // headers: the oracle.

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "tests/testing/random.h"
+#include "util/testing/random.h"
 
 // RocksDB's rocksdb::Hash is LevelDB's hash (util/hash.cc of both projects),
 // exported by librocksdb but declared only in an internal header.

@@ -9,8 +9,8 @@
 #include <string>
 
 #include "gtest/gtest.h"
-#include "tests/testing/random.h"
 #include "util/hash.h"
+#include "util/testing/random.h"
 
 // librocksdb exports these (nm -DC librocksdb.so), but declares them only in
 // its internal util/hash.h.

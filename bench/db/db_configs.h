@@ -13,7 +13,7 @@
 #include "absl/types/span.h"
 #include "bench/db/leveldb_store.h"
 #include "bench/db/rocksdb_store.h"
-#include "filter/per_level_allocation.h"
+#include "engines/tree/per_level_allocation.h"
 
 namespace sstfilter {
 namespace bench {

@@ -11,7 +11,7 @@
 #include "bench/db/no_match_range_collector.h"
 #include "bench/db/rocksdb_tree.h"
 #include "bench/keys.h"
-#include "filter/adapters/rocksdb_range_filter.h"
+#include "engines/rocksdb/rocksdb_range_filter.h"
 #include "filter/range/range_key.h"
 #include "rocksdb/iterator.h"
 #include "rocksdb/statistics.h"

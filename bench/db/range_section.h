@@ -5,7 +5,7 @@
 // and a scan asks one table: one written
 // without range filters, scanned with plain bounded iterators; one written
 // with sstfilter's range filter in every table (a properties collector,
-// filter/adapters/rocksdb_range_filter.h), scanned with RangeScan's
+// engines/rocksdb/rocksdb_range_filter.h), scanned with RangeScan's
 // table_filter, which skips the tables whose filter rules the range out.
 //
 // A scan is a fresh iterator over [lower, upper): lower an absent key

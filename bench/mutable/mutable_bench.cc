@@ -17,7 +17,7 @@
 #include "bench/timing.h"
 #include "filter/bloom/bloom.h"
 #include "filter/filter_policy.h"
-#include "filter/mutable/mutable_bloom.h"
+#include "inmemory/mutable/mutable_bloom.h"
 
 namespace sstfilter {
 namespace bench {

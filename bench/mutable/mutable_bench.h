@@ -1,5 +1,5 @@
 // mutable_bench's measurements: for one key count, the mutable Bloom filter
-// (filter/mutable/mutable_bloom.h) against the immutable native filter built
+// (inmemory/mutable/mutable_bloom.h) against the immutable native filter built
 // from the same keys at the same fpp.
 //
 //  - build: thread CPU ns per key for NewBloomFilterPolicy's builder to add

@@ -1,4 +1,4 @@
-// mutable_bench: the mutable Bloom filter (filter/mutable/mutable_bloom.h)
+// mutable_bench: the mutable Bloom filter (inmemory/mutable/mutable_bloom.h)
 // against the immutable native filter of the same keys and fpp: adds with one
 // and two threads against the native build, and absent-key queries, single and
 // batched, on fresh keys. See bench/mutable/README.md.

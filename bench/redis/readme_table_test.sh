@@ -1,22 +1,22 @@
 #!/usr/bin/env bash
-# filter/redis/README.md's table must be exactly what redis_bench prints from the
+# engines/redis/README.md's table must be exactly what redis_bench prints from the
 # committed JSON (docs/results/redis_bench.json): no figure typed by hand, and
 # no JSON committed without regenerating the table. To regenerate:
 #   bazel run -c opt //bench/redis:redis_bench -- --json=$PWD/docs/results/redis_bench.json
 #   bazel run //bench/redis:redis_bench -- --readme --table_from=$PWD/docs/results/redis_bench.json
-# and paste the second output between filter/redis/README.md's redis_bench markers.
+# and paste the second output between engines/redis/README.md's redis_bench markers.
 set -euo pipefail
 expected=$TEST_TMPDIR/expected.md
 actual=$TEST_TMPDIR/actual.md
 bench/redis/redis_bench --readme --table_from=docs/results/redis_bench.json >"$expected"
-sed -n '/^<!-- redis_bench:begin -->$/,/^<!-- redis_bench:end -->$/p' filter/redis/README.md |
+sed -n '/^<!-- redis_bench:begin -->$/,/^<!-- redis_bench:end -->$/p' engines/redis/README.md |
   sed '1d;$d' >"$actual"
 if [ ! -s "$actual" ]; then
-  echo "filter/redis/README.md has no <!-- redis_bench:begin --> ... <!-- redis_bench:end --> section"
+  echo "engines/redis/README.md has no <!-- redis_bench:begin --> ... <!-- redis_bench:end --> section"
   exit 1
 fi
 if ! diff -u "$expected" "$actual"; then
-  echo "filter/redis/README.md's table differs from redis_bench --readme --table_from=docs/results/redis_bench.json"
+  echo "engines/redis/README.md's table differs from redis_bench --readme --table_from=docs/results/redis_bench.json"
   exit 1
 fi
 echo PASS

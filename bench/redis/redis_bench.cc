@@ -1,5 +1,5 @@
 // redis_bench: a Bloom filter shared through Redis, three ways, against one
-// local redis-server this program starts (tests/testing/redis_server.h):
+// local redis-server this program starts (engines/redis/redis_server.h):
 //   sstfilter   RedisBloomFilter: one EVALSHA per add, one GETRANGE of a
 //               64-byte block per query
 //   set         a Redis set: SADD / SISMEMBER
@@ -36,11 +36,11 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "bench/flag_check.h"
-#include "filter/redis/redis_bloom.h"
-#include "filter/redis/redis_client.h"
+#include "engines/redis/redis_bloom.h"
+#include "engines/redis/redis_client.h"
+#include "engines/redis/redis_server.h"
+#include "filter/testing/filter_test_util.h"
 #include "nlohmann/json.hpp"
-#include "tests/testing/filter_test_util.h"
-#include "tests/testing/redis_server.h"
 #include "util/hash.h"
 
 ABSL_FLAG(std::string, keys, "1e6,1e7",
@@ -56,7 +56,7 @@ ABSL_FLAG(std::string, json, "", "also write the results to this file");
 ABSL_FLAG(std::string, table_from, "",
           "print the table of a --json file instead of measuring");
 ABSL_FLAG(bool, readme, false,
-          "with --table_from: print filter/redis/README.md's shorter table "
+          "with --table_from: print engines/redis/README.md's shorter table "
           "instead");
 
 namespace sstfilter {
@@ -340,8 +340,8 @@ std::string RedisBenchTable(const nlohmann::json& out) {
   return text;
 }
 
-// filter/redis/README.md's table: every key count in one table, the figures a user
-// choosing between the three needs, and the ratios.
+// engines/redis/README.md's table: every key count in one table, the figures a
+// user choosing between the three needs, and the ratios.
 std::string ReadmeTable(const nlohmann::json& out) {
   std::string text = absl::StrFormat(
       "Redis %s on loopback, the server and the clients on the same 2 cores; "

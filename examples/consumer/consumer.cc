@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "filter/adapters/rocksdb_adapter.h"
+#include "engines/rocksdb/rocksdb_adapter.h"
 #include "filter/bloom/bloom.h"
 #include "rocksdb/db.h"
 #include "rocksdb/table.h"

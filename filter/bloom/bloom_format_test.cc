@@ -19,8 +19,8 @@
 #include "filter/bloom/bloom_impl.h"
 #include "filter/bloom/bloom_probe.h"
 #include "filter/bloom_like_policy.h"
+#include "filter/testing/filter_test_util.h"
 #include "gtest/gtest.h"
-#include "tests/testing/filter_test_util.h"
 #include "util/bloom_math.h"
 #include "util/coding.h"
 

@@ -9,8 +9,8 @@
 #include <tuple>
 
 #include "filter/bloom/bloom.h"
+#include "filter/testing/fpp_check.h"
 #include "gtest/gtest.h"
-#include "tests/testing/fpp_check.h"
 
 namespace sstfilter {
 namespace {

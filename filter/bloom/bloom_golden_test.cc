@@ -16,10 +16,10 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "filter/bloom/bloom.h"
+#include "filter/testing/filter_test_util.h"
 #include "gtest/gtest.h"
-#include "tests/testing/filter_test_util.h"
-#include "tests/testing/golden.h"
 #include "util/hash.h"
+#include "util/testing/golden.h"
 
 namespace sstfilter {
 namespace {

@@ -15,10 +15,10 @@
 #include "filter/bloom/bloom_format.h"
 #include "filter/bloom/bloom_impl.h"
 #include "filter/bloom_like_policy.h"
+#include "filter/testing/filter_test_util.h"
+#include "filter/testing/fpp_check.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "tests/testing/filter_test_util.h"
-#include "tests/testing/fpp_check.h"
 #include "util/bloom_math.h"
 
 namespace sstfilter {

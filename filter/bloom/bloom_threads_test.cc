@@ -13,8 +13,8 @@
 
 #include "filter/bloom/bloom.h"
 #include "filter/bloom/bloom_impl.h"
+#include "filter/testing/filter_test_util.h"
 #include "gtest/gtest.h"
-#include "tests/testing/filter_test_util.h"
 
 namespace sstfilter {
 namespace bloom_internal {

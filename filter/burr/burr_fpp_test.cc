@@ -10,8 +10,8 @@
 #include <tuple>
 
 #include "filter/burr/burr.h"
+#include "filter/testing/fpp_check.h"
 #include "gtest/gtest.h"
-#include "tests/testing/fpp_check.h"
 
 namespace sstfilter {
 namespace {

@@ -22,9 +22,9 @@
 #include "absl/types/span.h"
 #include "filter/burr/burr.h"
 #include "filter/burr/burr_impl.h"
+#include "filter/testing/filter_test_util.h"
 #include "gtest/gtest.h"
-#include "tests/testing/filter_test_util.h"
-#include "tests/testing/random.h"
+#include "util/testing/random.h"
 
 namespace sstfilter {
 namespace {

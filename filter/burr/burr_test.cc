@@ -19,10 +19,10 @@
 #include "filter/burr/burr_format.h"
 #include "filter/burr/burr_impl.h"
 #include "filter/burr/burr_sizing.h"
+#include "filter/testing/filter_test_util.h"
 #include "gtest/gtest.h"
-#include "tests/testing/filter_test_util.h"
-#include "tests/testing/random.h"
 #include "util/coding.h"
+#include "util/testing/random.h"
 
 namespace sstfilter {
 namespace burr_internal {

@@ -19,8 +19,8 @@
 #include "filter/burr/burr_sizing.h"
 #include "filter/filter_policy.h"
 #include "filter/format_registry.h"
+#include "filter/testing/filter_test_util.h"
 #include "gtest/gtest.h"
-#include "tests/testing/filter_test_util.h"
 
 namespace sstfilter {
 namespace {

@@ -7,10 +7,10 @@
 #include <string>
 
 #include "absl/strings/string_view.h"
+#include "filter/testing/filter_test_util.h"
 #include "gtest/gtest.h"
-#include "tests/testing/filter_test_util.h"
-#include "tests/testing/random.h"
 #include "util/hash.h"
+#include "util/testing/random.h"
 
 namespace sstfilter {
 namespace filter_internal {

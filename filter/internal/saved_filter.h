@@ -1,8 +1,8 @@
 // The envelope of a saved in-memory filter (MutableBloomFilter::Save,
 // ScalableBloomFilter::Save, CountingBloomFilter::Save): a header that says
 // what the bytes are and how many there are, the kind's own fields, and a
-// CRC32C of everything before it. filter/mutable/README.md and
-// filter/counting/README.md lay out each kind's fields:
+// CRC32C of everything before it. inmemory/mutable/README.md and
+// inmemory/counting/README.md lay out each kind's fields:
 //
 //   | magic "SFSV" | version | kind | 0 0 | total bytes | fields | crc |
 //      4 bytes        1 byte    1 byte       8, LE         ...      4, LE

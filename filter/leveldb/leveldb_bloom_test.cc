@@ -20,12 +20,12 @@
 #include "absl/strings/string_view.h"
 #include "filter/bloom_like_policy.h"
 #include "filter/filter_policy.h"
+#include "filter/testing/filter_test_util.h"
+#include "filter/testing/fpp_check.h"
 #include "gtest/gtest.h"
-#include "tests/testing/filter_test_util.h"
-#include "tests/testing/fpp_check.h"
-#include "tests/testing/golden.h"
-#include "tests/testing/random.h"
 #include "util/hash.h"
+#include "util/testing/golden.h"
+#include "util/testing/random.h"
 
 namespace sstfilter {
 namespace {
@@ -189,7 +189,7 @@ TEST(LevelDbBloomReaderTest, ExpectedFppOfSparseFilters) {
 }
 
 // LevelDB's VaryingLengths criteria, at 10 bits/key
-// (tests/testing/fpp_check.h).
+// (filter/testing/fpp_check.h).
 TEST(LevelDbBloomAccuracyTest, VaryingLengths) {
   test::ExpectLevelDbVaryingLengths(*BitsPerKeyPolicy(10));
 }

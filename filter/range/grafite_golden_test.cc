@@ -20,8 +20,8 @@
 #include "filter/range/grafite_format.h"
 #include "filter/range/range_filter.h"
 #include "gtest/gtest.h"
-#include "tests/testing/golden.h"
 #include "util/hash.h"
+#include "util/testing/golden.h"
 
 namespace sstfilter {
 namespace {

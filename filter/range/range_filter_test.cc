@@ -21,10 +21,10 @@
 #include "filter/range/grafite_format.h"
 #include "filter/range/grafite_sizing.h"
 #include "filter/range/range_key.h"
+#include "filter/testing/filter_test_util.h"
 #include "gtest/gtest.h"
-#include "tests/testing/filter_test_util.h"
-#include "tests/testing/random.h"
 #include "util/coding.h"
+#include "util/testing/random.h"
 
 namespace sstfilter {
 namespace {

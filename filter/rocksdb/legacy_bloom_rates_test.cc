@@ -28,7 +28,7 @@
 #include "filter/rocksdb/rocksdb_oracle.h"
 #include "filter/rocksdb/rocksdb_sizing.h"
 #include "gtest/gtest.h"
-#include "tests/testing/random.h"
+#include "util/testing/random.h"
 
 namespace sstfilter {
 namespace rocksdb_internal {

@@ -13,8 +13,8 @@
 #include "filter/filter_policy.h"
 #include "filter/rocksdb/rocksdb_bloom.h"
 #include "filter/rocksdb/rocksdb_test_util.h"
+#include "filter/testing/fpp_check.h"
 #include "gtest/gtest.h"
-#include "tests/testing/fpp_check.h"
 #include "util/bloom_math.h"
 
 namespace sstfilter {

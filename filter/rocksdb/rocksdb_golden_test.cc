@@ -12,8 +12,8 @@
 #include "filter/rocksdb/rocksdb_bloom.h"
 #include "filter/rocksdb/rocksdb_test_util.h"
 #include "gtest/gtest.h"
-#include "tests/testing/golden.h"
 #include "util/hash.h"
+#include "util/testing/golden.h"
 
 namespace sstfilter {
 namespace rocksdb_test {

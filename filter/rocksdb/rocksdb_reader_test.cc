@@ -15,8 +15,8 @@
 #include "filter/rocksdb/rocksdb_oracle.h"
 #include "filter/rocksdb/rocksdb_test_util.h"
 #include "gtest/gtest.h"
-#include "tests/testing/random.h"
 #include "util/coding.h"
+#include "util/testing/random.h"
 
 namespace sstfilter {
 namespace rocksdb_test {

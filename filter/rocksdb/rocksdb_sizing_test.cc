@@ -1,7 +1,7 @@
 // Tests of RocksDB's sizing rules and the fpp -> setting maps
 // (rocksdb_sizing.h): k and rounding against RocksDB's own builders for every
 // setting, the assumptions the fpp search rests on, and the measured table of
-// legacy Bloom rates (with its regenerate switch, tests/testing/golden.h).
+// legacy Bloom rates (with its regenerate switch, util/testing/golden.h).
 
 #include "filter/rocksdb/rocksdb_sizing.h"
 
@@ -18,8 +18,8 @@
 #include "filter/rocksdb/rocksdb_format.h"
 #include "filter/rocksdb/rocksdb_oracle.h"
 #include "gtest/gtest.h"
-#include "tests/testing/golden.h"
-#include "tests/testing/random.h"
+#include "util/testing/golden.h"
+#include "util/testing/random.h"
 
 namespace sstfilter {
 namespace rocksdb_internal {

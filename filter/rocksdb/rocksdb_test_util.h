@@ -19,9 +19,9 @@
 #include "filter/filter_policy.h"
 #include "filter/rocksdb/rocksdb_bloom.h"
 #include "filter/rocksdb/rocksdb_oracle.h"
-#include "tests/testing/filter_test_util.h"
-#include "tests/testing/random.h"
+#include "filter/testing/filter_test_util.h"
 #include "util/coding.h"
+#include "util/testing/random.h"
 
 namespace sstfilter {
 namespace rocksdb_test {

@@ -20,9 +20,9 @@
 #include "filter/filter_format.h"
 #include "filter/filter_policy.h"
 #include "filter/format_registry.h"
+#include "filter/testing/filter_test_util.h"
 #include "gtest/gtest.h"
 #include "tests/concurrency/run_on_threads.h"
-#include "tests/testing/filter_test_util.h"
 
 namespace sstfilter {
 namespace {

@@ -1,4 +1,4 @@
-// The engine adapters (filter/adapters/) shared by threads, as RocksDB and
+// The engine adapters (engines/rocksdb/) shared by threads, as RocksDB and
 // LevelDB share them: a RocksDB FilterBitsReader asked by Get (single) and
 // MultiGet (batched) on many threads at once, readers and builders made by
 // one policy on several threads at once (flushes and compactions run in
@@ -14,22 +14,22 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
-#include "filter/adapters/build_in_context.h"
-#include "filter/adapters/leveldb_adapter.h"
-#include "filter/adapters/rocksdb_adapter.h"
-#include "filter/adapters/rocksdb_hybrid_policy.h"
-#include "filter/adapters/rocksdb_per_level_policy.h"
+#include "engines/leveldb/leveldb_adapter.h"
+#include "engines/rocksdb/build_in_context.h"
+#include "engines/rocksdb/rocksdb_adapter.h"
+#include "engines/rocksdb/rocksdb_hybrid_policy.h"
+#include "engines/rocksdb/rocksdb_per_level_policy.h"
+#include "engines/tree/per_level_allocation.h"
 #include "filter/filter_policy.h"
 #include "filter/format_registry.h"
-#include "filter/per_level_allocation.h"
 #include "filter/rocksdb/rocksdb_filter_bits.h"
+#include "filter/testing/filter_test_util.h"
 #include "gtest/gtest.h"
 #include "leveldb/filter_policy.h"
 #include "leveldb/slice.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/slice.h"
 #include "tests/concurrency/run_on_threads.h"
-#include "tests/testing/filter_test_util.h"
 
 namespace sstfilter {
 namespace {

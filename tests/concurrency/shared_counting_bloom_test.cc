@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
-#include "filter/counting/counting_bloom.h"
+#include "filter/testing/filter_test_util.h"
 #include "gtest/gtest.h"
+#include "inmemory/counting/counting_bloom.h"
 #include "tests/concurrency/run_on_threads.h"
-#include "tests/testing/filter_test_util.h"
 
 namespace sstfilter {
 namespace {

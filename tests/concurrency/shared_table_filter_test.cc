@@ -16,7 +16,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "filter/adapters/rocksdb_adapter.h"
+#include "engines/rocksdb/rocksdb_adapter.h"
+#include "engines/testing/policy_tables.h"
 #include "filter/filter_arena.h"
 #include "filter/filter_policy.h"
 #include "filter/format_registry.h"
@@ -25,10 +26,9 @@
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/slice_transform.h"
 #include "table/table_filter.h"
+#include "table/testing/real_tables.h"
 #include "tests/concurrency/run_on_threads.h"
-#include "tests/testing/policy_tables.h"
-#include "tests/testing/random.h"
-#include "tests/testing/real_tables.h"
+#include "util/testing/random.h"
 
 namespace sstfilter {
 namespace {

@@ -9,7 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "filter/adapters/leveldb_adapter.h"
+#include "engines/leveldb/leveldb_adapter.h"
 #include "filter/bloom/bloom.h"
 #include "filter/burr/burr.h"
 #include "leveldb/db.h"
@@ -19,8 +19,8 @@
 #include "leveldb/table.h"
 #include "leveldb/write_batch.h"
 #include "table/table_filter.h"
+#include "table/testing/real_tables.h"
 #include "tests/crash/crash_db_engines.h"
-#include "tests/testing/real_tables.h"
 
 namespace sstfilter {
 namespace test {

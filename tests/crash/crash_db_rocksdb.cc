@@ -6,12 +6,12 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "filter/adapters/rocksdb_adapter.h"
-#include "filter/adapters/rocksdb_hybrid_policy.h"
-#include "filter/adapters/rocksdb_per_level_policy.h"
+#include "engines/rocksdb/rocksdb_adapter.h"
+#include "engines/rocksdb/rocksdb_hybrid_policy.h"
+#include "engines/rocksdb/rocksdb_per_level_policy.h"
+#include "engines/tree/per_level_allocation.h"
 #include "filter/bloom/bloom.h"
 #include "filter/burr/burr.h"
-#include "filter/per_level_allocation.h"
 #include "rocksdb/db.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/metadata.h"

@@ -21,11 +21,11 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "table/testing/real_tables.h"
 #include "tests/crash/crash_db.h"
 #include "tests/crash/workload.h"
 #include "tests/crash/writer_process.h"
-#include "tests/testing/random.h"
-#include "tests/testing/real_tables.h"
+#include "util/testing/random.h"
 
 namespace sstfilter {
 namespace test {

@@ -23,13 +23,13 @@
 
 #include "gtest/gtest.h"
 #include "rocksdb/env.h"
+#include "table/testing/real_tables.h"
 #include "tests/crash/crash_db.h"
 #include "tests/crash/leveldb_power_loss_env.h"
 #include "tests/crash/rocksdb_power_loss_fs.h"
 #include "tests/crash/synced_files.h"
 #include "tests/crash/workload.h"
-#include "tests/testing/random.h"
-#include "tests/testing/real_tables.h"
+#include "util/testing/random.h"
 
 namespace sstfilter {
 namespace test {

@@ -36,9 +36,9 @@
 
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "filter/counting/counting_bloom.h"
 #include "filter/filter_policy.h"
 #include "filter/typed_key.h"
+#include "inmemory/counting/counting_bloom.h"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "filter/adapters/rocksdb_adapter.h"
+#include "engines/rocksdb/rocksdb_adapter.h"
 #include "filter/bloom/bloom.h"
 #include "filter/prefix_extractor.h"
 #include "rocksdb/filter_policy.h"
@@ -17,9 +17,9 @@
 #include "table/meta_blocks.h"
 #include "table/partitioned_filter_block.h"
 #include "table/table_filter.h"
-#include "tests/testing/grouped_keys.h"
-#include "tests/testing/real_tables.h"
-#include "tests/testing/table_assembler.h"
+#include "table/testing/grouped_keys.h"
+#include "table/testing/real_tables.h"
+#include "table/testing/table_assembler.h"
 
 namespace sstfilter {
 namespace {

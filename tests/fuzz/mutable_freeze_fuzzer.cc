@@ -30,9 +30,9 @@
 #include "absl/strings/string_view.h"
 #include "filter/bloom/bloom_format.h"
 #include "filter/bloom/bloom_impl.h"
-#include "filter/mutable/mutable_bloom.h"
+#include "filter/testing/filter_test_util.h"
+#include "inmemory/mutable/mutable_bloom.h"
 #include "tests/fuzz/fuzz_checks.h"
-#include "tests/testing/filter_test_util.h"
 
 namespace sstfilter {
 namespace {

@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "filter/leveldb/leveldb_bloom.h"
+#include "filter/testing/planted_policy.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/fuzz/fuzz_checks.h"
-#include "tests/fuzz/planted_policy.h"
 
 namespace sstfilter {
 namespace fuzz {

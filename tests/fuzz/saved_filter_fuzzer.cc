@@ -52,12 +52,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "filter/counting/counting_bloom.h"
 #include "filter/filter_policy.h"
-#include "filter/mutable/mutable_bloom.h"
-#include "filter/mutable/scalable_bloom.h"
+#include "inmemory/counting/counting_bloom.h"
+#include "inmemory/mutable/mutable_bloom.h"
+#include "inmemory/mutable/scalable_bloom.h"
+#include "inmemory/testing/saved_filters.h"
 #include "tests/fuzz/fuzz_checks.h"
-#include "tests/testing/saved_filters.h"
 #include "util/coding.h"
 
 namespace sstfilter {

@@ -6,8 +6,8 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "filter/adapters/leveldb_adapter.h"
-#include "filter/adapters/rocksdb_adapter.h"
+#include "engines/leveldb/leveldb_adapter.h"
+#include "engines/rocksdb/rocksdb_adapter.h"
 #include "filter/bloom/bloom.h"
 #include "filter/burr/burr.h"
 #include "leveldb/filter_policy.h"
@@ -15,10 +15,10 @@
 #include "rocksdb/slice_transform.h"
 #include "table/block_builder.h"
 #include "table/block_trailer.h"
+#include "table/testing/grouped_keys.h"
+#include "table/testing/real_tables.h"
+#include "table/testing/table_assembler.h"
 #include "tests/fuzz/fuzz_checks.h"
-#include "tests/testing/grouped_keys.h"
-#include "tests/testing/real_tables.h"
-#include "tests/testing/table_assembler.h"
 #include "util/coding.h"
 
 namespace sstfilter {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "engines/testing/policy_tables.h"
 #include "filter/filter_format.h"
 #include "filter/filter_policy.h"
 #include "filter/format_registry.h"
@@ -21,10 +22,9 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "table/table_filter.h"
-#include "tests/testing/policy_tables.h"
-#include "tests/testing/random.h"
-#include "tests/testing/real_tables.h"
-#include "tests/testing/sst_probe_run.h"
+#include "table/testing/real_tables.h"
+#include "table/testing/sst_probe_run.h"
+#include "util/testing/random.h"
 
 namespace sstfilter {
 namespace {

@@ -15,8 +15,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "filter/adapters/leveldb_adapter.h"
-#include "filter/adapters/rocksdb_adapter.h"
+#include "engines/leveldb/leveldb_adapter.h"
+#include "engines/rocksdb/rocksdb_adapter.h"
 #include "filter/bloom/bloom.h"
 #include "filter/burr/burr.h"
 #include "gtest/gtest.h"
@@ -29,8 +29,8 @@
 #include "table/block_trailer.h"
 #include "table/format.h"
 #include "table/table_filter.h"
+#include "table/testing/real_tables.h"
 #include "tests/integration/rocksdb_db_util.h"
-#include "tests/testing/real_tables.h"
 
 namespace sstfilter {
 namespace test {

@@ -11,9 +11,9 @@
 #include "leveldb/iterator.h"
 #include "table/filter_block.h"
 #include "table/table_filter.h"
+#include "table/testing/real_tables.h"
 #include "tests/testing/counting_leveldb_env.h"
-#include "tests/testing/random.h"
-#include "tests/testing/real_tables.h"
+#include "util/testing/random.h"
 
 namespace sstfilter {
 namespace test {

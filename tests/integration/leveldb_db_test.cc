@@ -16,14 +16,14 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "filter/adapters/leveldb_adapter.h"
+#include "engines/leveldb/leveldb_adapter.h"
 #include "filter/bloom/bloom.h"
 #include "filter/filter_policy.h"
 #include "filter/leveldb/leveldb_bloom.h"
 #include "gtest/gtest.h"
 #include "leveldb/filter_policy.h"
+#include "table/testing/real_tables.h"
 #include "tests/integration/leveldb_db_reads.h"
-#include "tests/testing/real_tables.h"
 
 namespace sstfilter {
 namespace {

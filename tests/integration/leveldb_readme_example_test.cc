@@ -9,7 +9,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "filter/adapters/leveldb_adapter.h"
+#include "engines/leveldb/leveldb_adapter.h"
 #include "filter/bloom/bloom.h"
 #include "leveldb/db.h"
 
@@ -40,8 +40,8 @@ absl::Status LevelDbExample(const std::string& path, std::string* value) {
 
 #include "gtest/gtest.h"
 #include "table/table_filter.h"
-#include "tests/testing/readme.h"
-#include "tests/testing/real_tables.h"
+#include "table/testing/real_tables.h"
+#include "util/testing/readme.h"
 
 namespace sstfilter {
 namespace {
@@ -80,9 +80,9 @@ TEST(LevelDbReadmeExampleTest, ReportsAnUnopenableDatabase) {
 }
 
 TEST(LevelDbReadmeExampleTest, ReadmeShowsThisCode) {
-  test::ExpectReadmeShows(
-      "## Inside LevelDB", "tests/integration/leveldb_readme_example_test.cc",
-      "leveldb_readme_example", "//filter/adapters:leveldb");
+  test::ExpectReadmeShows("## Inside LevelDB",
+                          "tests/integration/leveldb_readme_example_test.cc",
+                          "leveldb_readme_example", "//engines/leveldb");
 }
 
 }  // namespace

@@ -11,9 +11,9 @@
 #include "table/block_trailer.h"
 #include "table/format.h"
 #include "table/table_filter.h"
+#include "table/testing/real_tables.h"
 #include "tests/integration/rocksdb_db_fixture.h"
 #include "tests/integration/rocksdb_db_util.h"
-#include "tests/testing/real_tables.h"
 
 namespace sstfilter {
 namespace test {

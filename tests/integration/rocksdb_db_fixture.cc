@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "absl/status/status.h"
-#include "filter/adapters/rocksdb_adapter.h"
+#include "engines/rocksdb/rocksdb_adapter.h"
 #include "filter/bloom/bloom.h"
 
 namespace sstfilter {

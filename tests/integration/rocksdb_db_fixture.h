@@ -17,8 +17,8 @@
 #include "rocksdb/db.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/options.h"
+#include "table/testing/real_tables.h"
 #include "tests/integration/rocksdb_db_util.h"
-#include "tests/testing/real_tables.h"
 
 namespace sstfilter {
 namespace test {

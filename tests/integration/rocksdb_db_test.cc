@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "filter/adapters/rocksdb_adapter.h"
+#include "engines/rocksdb/rocksdb_adapter.h"
 #include "gtest/gtest.h"
 #include "rocksdb/db.h"
 #include "rocksdb/filter_policy.h"

@@ -15,7 +15,7 @@
 #include "rocksdb/table.h"
 #include "rocksdb/write_batch.h"
 #include "table/table_filter.h"
-#include "tests/testing/random.h"
+#include "util/testing/random.h"
 
 namespace sstfilter {
 namespace test {

@@ -14,18 +14,18 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "filter/adapters/rocksdb_adapter.h"
-#include "filter/adapters/rocksdb_hybrid_policy.h"
+#include "engines/rocksdb/rocksdb_adapter.h"
+#include "engines/rocksdb/rocksdb_hybrid_policy.h"
 #include "filter/bloom/bloom.h"
 #include "filter/hybrid/hybrid.h"
+#include "filter/testing/filter_test_util.h"
 #include "gtest/gtest.h"
 #include "rocksdb/db.h"
 #include "rocksdb/metadata.h"
 #include "table/table_filter.h"
+#include "table/testing/real_tables.h"
 #include "tests/integration/rocksdb_db_util.h"
 #include "tests/integration/rocksdb_tree_builder.h"
-#include "tests/testing/filter_test_util.h"
-#include "tests/testing/real_tables.h"
 
 namespace sstfilter {
 namespace {

@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "filter/adapters/rocksdb_adapter.h"
+#include "engines/rocksdb/rocksdb_adapter.h"
 #include "filter/bloom/bloom.h"
 #include "filter/burr/burr.h"
 #include "filter/filter_policy.h"
@@ -34,9 +34,9 @@
 #include "rocksdb/slice_transform.h"
 #include "rocksdb/table.h"
 #include "rocksdb/table_properties.h"
+#include "table/testing/real_tables.h"
 #include "tests/integration/rocksdb_db_util.h"
 #include "tests/integration/rocksdb_prefix_keys.h"
-#include "tests/testing/real_tables.h"
 
 namespace sstfilter {
 namespace test {

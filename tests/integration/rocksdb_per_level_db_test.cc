@@ -19,17 +19,17 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "filter/adapters/rocksdb_adapter.h"
-#include "filter/adapters/rocksdb_per_level_policy.h"
+#include "engines/rocksdb/rocksdb_adapter.h"
+#include "engines/rocksdb/rocksdb_per_level_policy.h"
+#include "engines/tree/per_level_allocation.h"
 #include "filter/bloom/bloom.h"
-#include "filter/per_level_allocation.h"
 #include "gtest/gtest.h"
 #include "rocksdb/db.h"
 #include "rocksdb/metadata.h"
 #include "rocksdb/table_properties.h"
+#include "table/testing/real_tables.h"
 #include "tests/integration/rocksdb_db_util.h"
 #include "tests/integration/rocksdb_tree_builder.h"
-#include "tests/testing/real_tables.h"
 
 namespace sstfilter {
 namespace {

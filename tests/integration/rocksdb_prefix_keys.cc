@@ -7,7 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "rocksdb/iterator.h"
 #include "rocksdb/options.h"
-#include "tests/testing/random.h"
+#include "util/testing/random.h"
 
 namespace sstfilter {
 namespace test {

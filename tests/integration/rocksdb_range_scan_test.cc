@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "filter/adapters/rocksdb_range_filter.h"
+#include "engines/rocksdb/rocksdb_range_filter.h"
 #include "filter/range/range_key.h"
 #include "gtest/gtest.h"
 #include "rocksdb/db.h"
@@ -27,7 +27,7 @@
 #include "rocksdb/table_properties.h"
 #include "table/range_filter_key.h"
 #include "tests/integration/rocksdb_db_util.h"
-#include "tests/testing/random.h"
+#include "util/testing/random.h"
 
 namespace sstfilter {
 namespace {

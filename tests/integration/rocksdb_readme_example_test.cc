@@ -9,7 +9,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "filter/adapters/rocksdb_adapter.h"
+#include "engines/rocksdb/rocksdb_adapter.h"
 #include "filter/bloom/bloom.h"
 #include "rocksdb/db.h"
 #include "rocksdb/table.h"
@@ -78,9 +78,9 @@ rocksdb::Options PrefixAndPartitionOptions(
 #include "gtest/gtest.h"
 #include "rocksdb/statistics.h"
 #include "table/table_filter.h"
+#include "table/testing/real_tables.h"
 #include "tests/integration/rocksdb_db_util.h"
-#include "tests/testing/readme.h"
-#include "tests/testing/real_tables.h"
+#include "util/testing/readme.h"
 
 namespace sstfilter {
 namespace {
@@ -177,9 +177,9 @@ TEST(ReadmeRocksDbExampleTest, ReadmeShowsThePrefixExample) {
 }
 
 TEST(ReadmeRocksDbExampleTest, ReadmeShowsThisCode) {
-  test::ExpectReadmeShows(
-      "## Inside RocksDB", "tests/integration/rocksdb_readme_example_test.cc",
-      "readme_rocksdb_example", "//filter/adapters:rocksdb");
+  test::ExpectReadmeShows("## Inside RocksDB",
+                          "tests/integration/rocksdb_readme_example_test.cc",
+                          "readme_rocksdb_example", "//engines/rocksdb");
 }
 
 }  // namespace

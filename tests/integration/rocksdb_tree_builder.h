@@ -17,7 +17,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "filter/per_level_allocation.h"
+#include "engines/tree/per_level_allocation.h"
 #include "rocksdb/options.h"
 #include "rocksdb/table_properties.h"
 #include "tests/integration/rocksdb_db_util.h"

@@ -1,0 +1,270 @@
+// A Bloom filter that grows while it is queried: the filter of a memtable (the
+// part RocksDB's DynamicBloom plays), or an in-memory set for users of Guava's
+// BloomFilter.create(funnel, expectedInsertions, fpp) with put/mightContain.
+// Any number of threads may add keys at once, without a lock, while others
+// query; and when the memtable is flushed, Freeze() hands over the filter's
+// bytes in the native format, so the flushed table gets its filter without
+// hashing a key again.
+//
+// Example:
+//
+//   absl::StatusOr<sstfilter::MutableBloomFilter> filter =
+//       sstfilter::MutableBloomFilter::Create(
+//           sstfilter::FilterOptions::Fpp(0.01), /*expected_keys=*/1000000);
+//   if (!filter.ok()) return filter.status();
+//   filter->Add("apple");                  // any thread, no lock
+//   filter->MayContain("apple");           // true, on every thread after
+//   std::string table_filter = filter->Freeze();
+//   // table_filter reads under any NewBloomFilterPolicy(...), Name()
+//   // "sstfilter.LocalBloom1", with the same answer for every key.
+//
+// Layout and hash are the native filter's (filter/bloom/README.md): XXH3-64 of
+// the key, all k probes in one 64-byte block chosen from the whole hash, probe
+// bits from its low 32 bits. The body is a whole number of 64-byte blocks in
+// 64-byte-aligned memory, so every block is one cache line, and each block is
+// held as eight std::atomic<uint64_t> words.
+//
+// Sizing: FilterOptions gives bits/key c and probes k exactly as
+// NewBloomFilterPolicy does (Fpp(0.01): c = 9.92, k = 6); the body is
+// ceil(expected_keys * c / 8) bytes rounded up to a multiple of 64 (at least
+// one block), so with expected_keys distinct keys the rate is at most the
+// native filter's. More keys than expected are accepted and raise the rate
+// (ExpectedFpp tells by how much); ScalableBloomFilter (scalable_bloom.h)
+// keeps a bound instead.
+//
+// Thread safety: every method may run concurrently with every other, on any
+// threads, except creation, moves and destruction. Adds are lock-free (an
+// atomic fetch_or on each word of the key's block that lacks one of its bits);
+// a key whose Add has returned matches every query that happens after it, on
+// any thread (atomic_block.h gives the memory-ordering argument). Freeze,
+// Save, Union, ApproximateCount and ExpectedFpp read each word once: concurrent
+// adds are seen or not, key by key, and every Add that happened before the call
+// is seen in full.
+//
+// Saving: Save() gives bytes from which Restore() makes the same filter again,
+// in this process or another (the layout is in inmemory/mutable/README.md,
+// "Saving and restoring"); Restore() of any other bytes is an error, never a
+// crash.
+//
+// Guava's names: put = Add, mightContain = MayContain, approximateElementCount
+// = ApproximateCount, expectedFpp = ExpectedFpp, putAll = Union, writeTo =
+// Save, readFrom = Restore.
+
+#ifndef SSTFILTER_INMEMORY_MUTABLE_MUTABLE_BLOOM_H_
+#define SSTFILTER_INMEMORY_MUTABLE_MUTABLE_BLOOM_H_
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "filter/bloom/bloom_format.h"
+#include "filter/filter_policy.h"
+#include "inmemory/mutable/cache_aligned_words.h"
+#include "inmemory/mutable/fill_estimates.h"
+#include "inmemory/mutable/query_paths.h"
+
+namespace sstfilter {
+
+class ScalableBloomFilter;
+namespace filter_internal {
+enum class SavedKind : uint8_t;
+class SavedFieldReader;
+}  // namespace filter_internal
+
+// The largest body a MutableBloomFilter allocates: 1 TiB, 8.8 * 10^11 keys at
+// 10 bits/key. A bound on what a caller can ask for by mistake (an expected key
+// count read from a corrupt file), not a limit of the layout.
+constexpr uint64_t kMaxMutableBloomBytes = uint64_t{1} << 40;  // bytes
+
+class MutableBloomFilter {
+ public:
+  // A filter for expected_keys keys. InvalidArgumentError naming the value for
+  // invalid options (ValidateFilterOptions, or an fpp below what 100 bits/key
+  // reach), for expected_keys == 0, and for a body larger than
+  // kMaxMutableBloomBytes; ResourceExhaustedError when the memory cannot be
+  // allocated.
+  static absl::StatusOr<MutableBloomFilter> Create(const FilterOptions& options,
+                                                   uint64_t expected_keys);
+
+  // Moves are not thread-safe; a moved-from filter may only be destroyed or
+  // assigned to.
+  MutableBloomFilter(MutableBloomFilter&&) = default;
+  MutableBloomFilter& operator=(MutableBloomFilter&&) = default;
+
+  // Adds key. Returns true iff this call set a bit that was clear (Guava's put
+  // contract): false means the filter already matched key, because it was
+  // added before or is a false positive. Two threads adding one key at the
+  // same moment may both get true.
+  bool Add(absl::string_view key);
+
+  // Adds keys[0], keys[1], ... in that order, as that many Add calls would
+  // (each key sees the bits of the keys before it), and sets added[i] to what
+  // Add(keys[i]) would have returned, unless added is null. Hashes a group of
+  // keys and prefetches their blocks for writing before adding any, so that
+  // their cache misses overlap, as the batched MayContain does: for a
+  // memtable's write batch. REQUIRES: added is null or points to keys.size()
+  // writable bools.
+  void Add(absl::Span<const absl::string_view> keys, bool* added = nullptr);
+
+  // Add and batched Add for a filter with one writer at a time: the same bits
+  // and return values, without a locked instruction. REQUIRES: no other thread
+  // calls Add, AddSingleWriter or Union on this filter meanwhile (the caller
+  // serialises its writers, e.g. a memtable written by one thread, as
+  // RocksDB's DynamicBloom::Add assumes); MayContain, the statistics and
+  // Freeze may run concurrently. Faster per key than Add: Add pays a locked
+  // fetch_or for each of the about 4.4 words a key changes, and a locked
+  // instruction waits for every load before it, so one key's cache miss
+  // cannot overlap the next's (docs/in_memory_filters.md measures both).
+  bool AddSingleWriter(absl::string_view key);
+  void AddSingleWriter(absl::Span<const absl::string_view> keys,
+                       bool* added = nullptr);
+
+  // Returns false only if key was certainly not added.
+  bool MayContain(absl::string_view key) const {
+    return query_->contains(view_, key);
+  }
+
+  // results[i] = MayContain(keys[i]). Hashes a group of keys and prefetches
+  // their blocks before probing any, so that their cache misses overlap.
+  // REQUIRES: results points to keys.size() writable bools.
+  void MayContain(absl::Span<const absl::string_view> keys,
+                  bool* results) const {
+    query_->contains_batch(view_, keys, results);
+  }
+
+  // The number of distinct keys added, estimated from the bits set
+  // (fill_estimates.h EstimateKeys: Guava's estimator, corrected for this
+  // layout). Measured within 0.05% of the truth from 1% to 500% of the
+  // expected key count (mutable_bloom_test.cc, 10^6 expected keys); coarser as
+  // the filter nears saturation. Reads the whole filter.
+  uint64_t ApproximateCount() const;
+
+  // The probability that MayContain answers true for a key never added, from
+  // the fill of each block (fill_estimates.h FppFromFill). 0 for an empty
+  // filter. Reads the whole filter.
+  double ExpectedFpp() const;
+
+  // Adds every key of other (Guava's putAll): afterwards this filter matches
+  // whatever either matched before. InvalidArgumentError saying what differs
+  // when the two do not have the same body size and probe count. other may be
+  // this filter, and may be added to meanwhile.
+  absl::Status Union(const MutableBloomFilter& other);
+
+  // The filter's bytes in the native format (filter/bloom/README.md): the
+  // body as is, then the native trailer. Any NewBloomFilterPolicy's reader
+  // (Name() "sstfilter.LocalBloom1", whatever its options: the filter carries
+  // its own probe count) answers exactly as MayContain does for every key.
+  //
+  // The trailer's key count is ApproximateCount() of the same snapshot,
+  // clamped to what a reader accepts for the body (1 to 100 bits per key):
+  // the reader's ExpectedFpp() then follows the filter's real fill (a count
+  // of Add calls would count repeated keys, which a memtable sees often, and
+  // a shared counter would cost every Add a contended atomic). With fewer keys
+  // than one per 100 bits the count is raised to that minimum, so the
+  // reader's ExpectedFpp() overstates the rate; past one key per bit it is
+  // lowered to that maximum, where the filter matches nearly everything
+  // anyway. A filter with no bit set becomes the native empty filter
+  // (4 bytes), which matches nothing, as this one does.
+  std::string Freeze() const;
+
+  // The name to persist beside Freeze()'s bytes: the native format's,
+  // version 2 (with its CRC32C) unless FilterOptions::self_checksum was false.
+  const char* FrozenFormatName() const {
+    return self_checksum_ ? bloom_internal::kCheckedLocalBloomName
+                          : bloom_internal::kLocalBloomName;
+  }
+
+  // The filter as bytes to keep (Guava's writeTo): its shape, whether it
+  // freezes with a CRC, and its words, in an envelope with a CRC32C of its own
+  // (inmemory/mutable/README.md, "Saving and restoring"). Unlike Freeze, whose
+  // bytes are a table's filter, these restore a filter that takes more Adds
+  // and has every statistic of this one. May run while other threads add: it
+  // reads each word once, as Freeze does, so a concurrent Add is saved or
+  // not, key by key, and every Add that happened before the call is saved in
+  // full.
+  std::string Save() const;
+
+  // The filter Save wrote (Guava's readFrom): it answers every MayContain as
+  // the saved filter did, has its statistics, probe count, sizes and
+  // FrozenFormatName, and takes Adds. Any bytes give either a filter or a
+  // DataLossError naming what is wrong: damaged (CRC32C mismatch), truncated,
+  // another kind's or version's bytes, or a field out of range or
+  // inconsistent with the others (checked even when the CRC matches). Never
+  // allocates more than the body the bytes hold; ResourceExhaustedError when
+  // that cannot be allocated.
+  static absl::StatusOr<MutableBloomFilter> Restore(absl::string_view saved);
+
+  int NumProbes() const { return num_probes_; }
+  // Configured bits/key (the body is rounded up to whole blocks).
+  double BitsPerKey() const { return bits_per_key_; }
+  uint64_t ExpectedKeys() const { return expected_keys_; }
+  uint64_t NumBits() const { return words_.size() * 64; }
+  // Bits set: a snapshot, as ApproximateCount. Reads the whole filter.
+  uint64_t BitsSet() const;
+  // Bytes of the body (the object itself adds a few dozen).
+  uint64_t MemoryBytes() const { return words_.size() * 8; }
+
+ private:
+  friend class ScalableBloomFilter;  // adds and queries by hash, once per key
+
+  MutableBloomFilter(double bits_per_key, int num_probes,
+                     uint64_t expected_keys, bool self_checksum,
+                     mutable_internal::CacheAlignedWords words);
+
+  // The blocks of the body for expected_keys keys at bits_per_key (see Sizing
+  // above); InvalidArgumentError when the body would pass
+  // kMaxMutableBloomBytes. REQUIRES: bits_per_key in [kMinBitsPerKey,
+  // kMaxBitsPerKey].
+  static absl::StatusOr<uint64_t> BodyBlocks(uint64_t expected_keys,
+                                             double bits_per_key);
+
+  // The fields of a saved filter: the shape (kSavedShapeBytes: expected keys,
+  // bits/key, probes, flags, zeros, blocks), then the words (a layer of a
+  // saved ScalableBloomFilter holds the same).
+  static constexpr size_t kSavedShapeBytes = 32;
+  void AppendSavedFields(std::string* dst) const;
+  // The filter of fields AppendSavedFields wrote, read from *in, every field
+  // validated; a DataLossError for a kind's saved bytes otherwise, its
+  // message after context (a layer's number).
+  static absl::StatusOr<MutableBloomFilter> ReadSavedFields(
+      filter_internal::SavedKind kind, absl::string_view context,
+      filter_internal::SavedFieldReader* in);
+
+  // The block of hash, writable: words_ is this filter's own.
+  std::atomic<uint64_t>* WritableBlock(uint64_t hash);
+  // The batched adds: add_to_block(masks, block) is AtomicAddToBlock or
+  // SingleWriterAddToBlock (atomic_block.h).
+  template <typename AddToBlock>
+  void AddInGroups(absl::Span<const absl::string_view> keys, bool* added,
+                   AddToBlock add_to_block);
+  // hash = bloom_internal::KeyHash(key).
+  bool AddHash(uint64_t hash);
+  bool MayContainHash(uint64_t hash) const {
+    return query_->contains_hash(view_, hash);
+  }
+  // Starts loading the block of hash into the cache.
+  void PrefetchHash(uint64_t hash) const {
+    __builtin_prefetch(view_.BlockOf(hash), /*rw=*/0, /*locality=*/1);
+  }
+  mutable_internal::FillHistogram Fill() const;
+
+  double bits_per_key_;
+  int num_probes_;
+  uint64_t expected_keys_;
+  bool self_checksum_;  // Freeze writes format version 2
+  uint64_t num_blocks_;
+  mutable_internal::CacheAlignedWords words_;
+  // words_ and the shape, as the query paths take them; and the query code
+  // for this CPU.
+  mutable_internal::BodyView view_;
+  const mutable_internal::QueryPath* query_;
+};
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_INMEMORY_MUTABLE_MUTABLE_BLOOM_H_

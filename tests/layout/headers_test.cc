@@ -1,0 +1,115 @@
+// Public headers state rules, not runs. A header comment that names a format
+// literally goes stale the day the default format changes (refer to the
+// constant, e.g. kLocalBloomName, instead); a timing or a date in a header is
+// a measurement of one machine on one day, which belongs under docs/ where
+// the benchmark that produced it regenerates it. This test scans the comments
+// of every public header of the library's layers and fails on either.
+
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "gtest/gtest.h"
+#include "tests/layout/source_tree.h"
+
+namespace sstfilter::layout {
+namespace {
+
+// The library's layers: what users include. Tools, benchmarks and tests are
+// not included by anyone and may quote what they measure.
+constexpr const char* kLibraryFolders[] = {"util/", "filter/", "inmemory/",
+                                           "table/", "engines/"};
+
+bool IsHeader(const std::string& name) { return absl::EndsWith(name, ".h"); }
+
+// Headers users include: in a library folder, not internal, not test helpers.
+bool IsPublicHeader(const std::string& path) {
+  bool in_library = false;
+  for (const char* folder : kLibraryFolders) {
+    in_library = in_library || absl::StartsWith(path, folder);
+  }
+  return in_library && !absl::StrContains(path, "/internal/") &&
+         !absl::StrContains(path, "/testing/") &&
+         !absl::EndsWith(path, "_test_util.h");
+}
+
+// The comment text of each line: what follows "//" outside a string literal.
+std::vector<std::pair<int, std::string>> Comments(const std::string& text) {
+  std::vector<std::pair<int, std::string>> comments;
+  int number = 0;
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    ++number;
+    bool in_string = false;
+    for (size_t i = 0; i + 1 < line.size(); ++i) {
+      if (line[i] == '"' && (i == 0 || line[i - 1] != '\\')) {
+        in_string = !in_string;
+      } else if (!in_string && line[i] == '/' && line[i + 1] == '/') {
+        comments.emplace_back(number, std::string(line.substr(i + 2)));
+        break;
+      }
+    }
+  }
+  return comments;
+}
+
+// A persisted format name: sstfilter's own (a family and its version) and the
+// engines' ("leveldb.BuiltinBloomFilter2", "rocksdb.BuiltinBloomFilter").
+const std::regex& FormatName() {
+  static const std::regex kName(
+      R"((sstfilter\.[A-Z][A-Za-z]*[0-9]+|leveldb\.BuiltinBloomFilter|rocksdb\.BuiltinBloomFilter))");
+  return kName;
+}
+
+// A duration with its unit ("200 ns", "0.3 s", "about 2 seconds") or a date.
+const std::regex& TimingOrDate() {
+  static const std::regex kTiming(
+      R"((\b[0-9]+(\.[0-9]+)?\s*(ns|us|µs|ms|s|sec|secs|seconds?|minutes?|hours?)\b)|(\b20[0-9][0-9]-[01][0-9]\b)|(\b(January|February|March|April|May|June|July|August|September|October|November|December) 20[0-9][0-9]\b))");
+  return kTiming;
+}
+
+TEST(HeadersTest, CommentsNameNoFormatAndQuoteNoTiming) {
+  const std::filesystem::path root = SourceRoot("README.md");
+  ASSERT_FALSE(root.empty());
+  int headers = 0;
+  for (const std::string& path : SourceFiles(root, IsHeader)) {
+    if (!IsPublicHeader(path)) continue;
+    ++headers;
+    for (const auto& [line, comment] : Comments(ReadFile(root / path))) {
+      std::smatch match;
+      if (std::regex_search(comment, match, FormatName())) {
+        ADD_FAILURE() << path << ":" << line << ": names the format \""
+                      << match.str() << "\" literally; refer to its constant";
+      }
+      if (std::regex_search(comment, match, TimingOrDate())) {
+        ADD_FAILURE() << path << ":" << line << ": quotes \"" << match.str()
+                      << "\"; a measurement belongs under docs/";
+      }
+    }
+  }
+  // The library has dozens of public headers; none means the scan broke.
+  EXPECT_GT(headers, 30);
+}
+
+// The scanner itself: what it must catch and what it must let through.
+TEST(HeadersScannerTest, CatchesNamesAndTimingsInCommentsOnly) {
+  const auto comments = Comments(
+      "constexpr char kName[] = \"sstfilter.LocalBloom2\";  // the name\n"
+      "// Name(): \"sstfilter.LocalBloom1\".\n"
+      "// a call costs about 200 ns; a build 0.3 s\n"
+      "// k probes, 64 bytes, 2 seconds\n"
+      "int x;  // run of 2026-11 on one machine\n");
+  ASSERT_EQ(comments.size(), 5u);
+  EXPECT_FALSE(std::regex_search(comments[0].second, FormatName()));
+  EXPECT_TRUE(std::regex_search(comments[1].second, FormatName()));
+  EXPECT_TRUE(std::regex_search(comments[2].second, TimingOrDate()));
+  EXPECT_TRUE(std::regex_search(comments[3].second, TimingOrDate()));
+  EXPECT_TRUE(std::regex_search(comments[4].second, TimingOrDate()));
+  EXPECT_FALSE(std::regex_search(
+      std::string(" 64 bytes, k = 6 probes, 32 keys"), TimingOrDate()));
+}
+
+}  // namespace
+}  // namespace sstfilter::layout
