@@ -9,8 +9,9 @@
 //
 // Example:
 //
+//   // stored_name: the Name() the table persisted beside the filter.
 //   const sstfilter::FilterFormat* format =
-//       sstfilter::FindFilterFormat("sstfilter.LocalBloom1");
+//       sstfilter::FindFilterFormat(stored_name);
 //   if (format == nullptr) { /* a filter this library cannot read */ }
 //   std::unique_ptr<sstfilter::FilterReader> reader =
 //       format->NewReader(filter_bytes);

@@ -24,7 +24,8 @@
 //   reader->MayMatch("apple");   // true: an added key always matches
 //   reader->MayMatch("cherry");  // false, except with probability ~1%
 //
-// Every policy factory has the signature of PolicyFactory below and checks
+// Every policy factory has the signature of PolicyFactoryFunction below and
+// checks
 // its options with ValidateFilterOptions first.
 //
 // Thread safety: a FilterPolicy is immutable and may be shared across
@@ -62,8 +63,8 @@ struct FilterOptions {
   // NewBloomFilterPolicy(bits_per_key).
   std::optional<double> bits_per_key;
   // Whether each filter stores a CRC32C of its own bytes (format version 2 of
-  // sstfilter's own families, "sstfilter.LocalBloom2" and the like;
-  // filter/README.md). A reader then answers "may match" for a damaged filter
+  // sstfilter's own families, kCheckedLocalBloomName and the like;
+  // filter/format_version_2.md). A reader then answers "may match" for a damaged filter
   // even in a host that does not verify its block checksums (LevelDB unless
   // paranoid_checks, RocksDB with verify_checksums = false), where a damaged
   // version-1 filter can answer a wrong "no". Unset: on for sstfilter's own

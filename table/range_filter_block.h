@@ -3,7 +3,7 @@
 //
 // Write side: a table of our layer keeps its range filter as a meta block
 // named RangeFilterKey(format name) (table/range_filter_key.h), for example
-// "sstfilter.range.sstfilter.Grafite2", beside its point filter. The contents
+// "sstfilter.range." + kCheckedGrafiteName, beside its point filter. The contents
 // are exactly the policy's filter of the table's keys, uncompressed, with the
 // usual block trailer:
 //
@@ -103,7 +103,7 @@ std::optional<RangeFilterInfo> FindRangeFilterProperty(
 
 // A table's range filter as read, its bytes kept. Never fails: a format that
 // is not a range filter's leaves no reader and a note; bytes that fail the
-// format's own check (the CRC32C of "sstfilter.Grafite2") leave no reader
+// format's own check (the CRC32C of format version 2) leave no reader
 // and a Corruption(). Without a reader every range may match. Immutable and
 // thread-safe.
 class RangeFilterBlock {

@@ -58,7 +58,7 @@
 //    that is not a registered range filter's, matches every range (the
 //    latter with a note in info()); a range filter block whose checksum
 //    fails, or whose bytes fail their format's own check (the CRC32C of
-//    "sstfilter.Grafite2"), is never asked: every range may match, and
+//    format version 2), is never asked: every range may match, and
 //    corruption() returns the DataLossError (Open succeeds, and the point
 //    filter still answers).
 // Every parser is total: any bytes give a value or an error, never a crash.

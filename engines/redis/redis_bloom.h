@@ -100,8 +100,9 @@ class RedisBloomFilter {
   static absl::StatusOr<std::unique_ptr<RedisBloomFilter>> Open(
       const RedisOptions& redis, absl::string_view name);
 
-  // Publishes a native filter (formats sstfilter.LocalBloom1 and 2, e.g. a
-  // table's filter or MutableBloomFilter::Freeze()) as a new filter `name`,
+  // Publishes a native filter (either version, kLocalBloomName or
+  // kCheckedLocalBloomName: a table's filter, MutableBloomFilter::Freeze())
+  // as a new filter `name`,
   // which then answers every key as the native filter's reader does.
   // DataLossError for bytes that are not a well-formed native filter (or a
   // version-2 filter whose CRC32C does not match); InvalidArgumentError for

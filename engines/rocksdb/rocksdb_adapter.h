@@ -13,7 +13,9 @@
 //   options.table_factory.reset(
 //       rocksdb::NewBlockBasedTableFactory(table_options));
 //   // rocksdb::DB::Open(options, path, &db): every table it writes from now on
-//   // holds a "sstfilter.LocalBloom1" filter, and Get/MultiGet consult it.
+//   // holds a native filter stored under the policy's Name()
+//   // (kCheckedLocalBloomName, since self_checksum defaults to on), and
+//   // Get/MultiGet consult it.
 //
 // RocksDB 7.8 only. RocksDB 7.0 made the classes a FilterPolicy hands out
 // (FilterBitsBuilder, FilterBitsReader) internal; this adapter implements them
@@ -43,8 +45,8 @@
 //    the *configured* policy, then "partitionedfilter." + the same (and
 //    "filter." + the same, the obsolete block-based filter, which it finds
 //    but no longer reads), by exact name for any name outside its built-in
-//    family ("rocksdb.BuiltinBloomFilter" and aliases, which accept only each
-//    other).
+//    family (kRocksDbBuiltinFilterName and its aliases, which accept only
+//    each other).
 //    The properties' filter_policy_name is not consulted. So a table written
 //    under another name is read with no filter (every key may match: its data
 //    blocks are read, nothing is lost), and RocksDB's own policies ignore

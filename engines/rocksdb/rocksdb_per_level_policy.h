@@ -48,8 +48,9 @@
 //    to. A file that RocksDB later moves down a level unchanged (a trivial
 //    move) keeps the filter it was written with.
 //
-// Every filter is the native format (Name() and CompatibilityName()
-// "sstfilter.LocalBloom1"), whatever its size, so one reader reads them all,
+// Every filter is the native format at its default version (Name() and
+// CompatibilityName() kCheckedLocalBloomName), whatever its size, so one
+// reader reads them all,
 // and AsRocksDbFilterPolicy of any native policy reads tables this policy
 // wrote (and the reverse). RocksDB 7.8 only, as rocksdb_adapter.h explains;
 // what RocksDB does with the filters is documented there too.
@@ -72,7 +73,8 @@ namespace sstfilter {
 // native filter's cost (NativeBloomCost), once, and returns the policy that
 // builds each level's filter at its allocated bits/key. InvalidArgumentError
 // naming the value for an invalid tree or budget (see AllocateFilterBits).
-// Cost: the allocation, about 0.1 s for seven levels.
+// Cost: the allocation, computed here once (docs/in_databases.md gives its
+// time); make the policy once per tree, not per table.
 absl::StatusOr<std::shared_ptr<const rocksdb::FilterPolicy>>
 NewRocksDbPerLevelFilterPolicy(absl::Span<const TreeLevel> tree,
                                double budget_bits_per_key);

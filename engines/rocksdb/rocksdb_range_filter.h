@@ -42,12 +42,13 @@
 //
 // Cost: the collector keeps 8 bytes per entry until the table is finished.
 // A scan's filter asks each table's range filter once, when the iterator
-// first reaches the table: about 200 ns with the filter in cache, half of it
-// the filter's own query (rocksdb_range_filter_benchmark). A version-2
-// filter's CRC is verified the first time a process sees each table
-// (db_session_id and orig_file_number name it), not on every scan; a table
-// without a db_session_id (none that RocksDB 7.8.3 writes) is verified on
-// every call, about 10 us per 5 * 10^4 keys.
+// first reaches the table, and never again for that scan; half of that
+// call is the filter's own query (rocksdb_range_filter_benchmark times it;
+// docs/range_filter.md gives the figures). A version-2 filter's CRC is
+// verified the first time a process sees each table (db_session_id and
+// orig_file_number name it), not on every scan, since a pass over the
+// filter's bytes costs more than the query; a table without a db_session_id
+// (none that RocksDB 7.8.3 writes) is verified on every call.
 
 #ifndef SSTFILTER_ENGINES_ROCKSDB_ROCKSDB_RANGE_FILTER_H_
 #define SSTFILTER_ENGINES_ROCKSDB_ROCKSDB_RANGE_FILTER_H_

@@ -78,9 +78,9 @@ struct FilterCost {
   double max_fpp = 0.0;  // the rate of its smallest filter
 };
 
-// The native filter (NewBloomFilterPolicy, "sstfilter.LocalBloom1"): the
+// The native filter (NewBloomFilterPolicy, filter/bloom/bloom.h): the
 // bits/key the policy chooses for FilterOptions::Fpp(p), between 1 and 100
-// bits/key. Computed once; the reference lives as long as the program.
+// bits/key, without the fixed trailer of either format version. Computed once; the reference lives as long as the program.
 const FilterCost& NativeBloomCost();
 
 // The standard Bloom filter's closed form, c = ln(1/p) / (ln 2)^2, between 1
@@ -102,8 +102,9 @@ struct FilterAllocation {
 // Monkey's allocation of budget_bits_per_key (averaged over every key of the
 // tree) under cost. Spends the whole budget (within a relative 1e-6, never
 // more) unless every filtered level already has the cost's largest filter.
-// Cost: a few dozen evaluations of cost.bits_per_key per level (about 0.1 s
-// for seven levels of the native cost); compute it once per tree.
+// Cost: a few dozen evaluations of cost.bits_per_key per level
+// (docs/in_databases.md gives the time for seven levels of the native cost);
+// compute it once per tree.
 absl::StatusOr<FilterAllocation> AllocateFilterBits(
     absl::Span<const TreeLevel> tree, double budget_bits_per_key,
     const FilterCost& cost);

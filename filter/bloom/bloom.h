@@ -46,7 +46,10 @@
 // L2 (docs/out_of_cache.md, "The reader's size"). The portable reader keeps
 // the parsed filter whole (72 bytes).
 //
-// Format: filter/bloom/README.md. Name(): "sstfilter.LocalBloom1".
+// Format: filter/bloom/README.md. Name(): kCheckedLocalBloomName (format
+// version 2, with the CRC32C of filter/format_version_2.md) with
+// FilterOptions::self_checksum unset (the default) or true; kLocalBloomName
+// with self_checksum false. Both constants are in bloom_format.h.
 //
 // Readers are immutable and thread-safe, and accept any bytes: too short to be
 // a filter -> matches nothing; unknown format or inconsistent trailer -> may

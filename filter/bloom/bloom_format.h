@@ -1,5 +1,5 @@
-// The on-disk format of sstfilter's native Bloom filter
-// ("sstfilter.LocalBloom1"), as constants and the pure functions that map a key
+// The on-disk format of sstfilter's native Bloom filter (kLocalBloomName,
+// version 1), as constants and the pure functions that map a key
 // hash to bits. filter/bloom/README.md draws the layout; bloom_golden_test.cc
 // pins it. Everything here is frozen: a change is a new format (a new marker
 // and name).

@@ -29,12 +29,12 @@ bool ProbePathAvailable(ProbePath path);
 // The path NewBloomFilterPolicy uses: kAvx2 when available.
 ProbePath BestProbePath();
 
-// The format sstfilter.LocalBloom1 with its readers pinned to path (the
+// The format kLocalBloomName with its readers pinned to path (the
 // registry holds LocalBloomFormatFor(BestProbePath())).
 // REQUIRES: ProbePathAvailable(path).
 const FilterFormat& LocalBloomFormatFor(ProbePath path);
 
-// sstfilter.LocalBloom2 (the checked version) over LocalBloomFormatFor(path).
+// kCheckedLocalBloomName (the checked version) over LocalBloomFormatFor(path).
 // REQUIRES: ProbePathAvailable(path).
 const filter_internal::CheckedFormat& CheckedLocalBloomFormatFor(
     ProbePath path);

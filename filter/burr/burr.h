@@ -36,7 +36,11 @@
 // Duplicate keys are accepted. A construction that leaves keys unplaced
 // retries with the next seed, recorded in the filter.
 //
-// Format: filter/burr/README.md. Name(): "sstfilter.BumpedRibbon1".
+// Format: filter/burr/README.md. Name(): kCheckedBumpedRibbonName (format
+// version 2, with the CRC32C of filter/format_version_2.md) with
+// FilterOptions::self_checksum unset (the default) or true;
+// kBumpedRibbonName with self_checksum false. Both constants are in
+// burr_format.h.
 //
 // Readers are immutable and thread-safe, and accept any bytes: too short to be
 // a filter -> matches nothing; unknown format or inconsistent trailer -> may

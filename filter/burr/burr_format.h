@@ -1,6 +1,6 @@
-// The on-disk format of sstfilter's bumped Ribbon filter
-// ("sstfilter.BumpedRibbon1"), as constants and the pure functions that map a
-// key hash to its equation. filter/burr/README.md draws the layout;
+// The on-disk format of sstfilter's bumped Ribbon filter (kBumpedRibbonName,
+// version 1), as constants and the pure functions that map a key hash to its
+// equation. filter/burr/README.md draws the layout;
 // burr_golden_test.cc pins it. Everything here is frozen: a change is a new
 // format (a new marker and name).
 //

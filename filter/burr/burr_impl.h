@@ -31,12 +31,12 @@ bool QueryPathAvailable(QueryPath path);
 // then AVX2, then scalar.
 QueryPath BestQueryPath();
 
-// The format sstfilter.BumpedRibbon1 with its readers pinned to path (the
+// The format kBumpedRibbonName with its readers pinned to path (the
 // scalar one when path is not available); the registry holds
 // BumpedRibbonFormatFor(BestQueryPath()).
 const FilterFormat& BumpedRibbonFormatFor(QueryPath path);
 
-// sstfilter.BumpedRibbon2 (the checked version) over
+// kCheckedBumpedRibbonName (the checked version) over
 // BumpedRibbonFormatFor(path).
 const filter_internal::CheckedFormat& CheckedBumpedRibbonFormatFor(
     QueryPath path);

@@ -1,5 +1,5 @@
-// A reference model of the compact filter format, sstfilter.BumpedRibbon1,
-// written from its definition in filter/burr/README.md alone: it shares no code
+// A reference model of the compact filter format, version 1
+// (kBumpedRibbonName), written from its definition in filter/burr/README.md alone: it shares no code
 // with the production reader (its hash is libxxhash's XXH3 called directly),
 // so that a test comparing the two checks the reader and builder against the
 // document rather than against themselves. Slow and plain on purpose: one key

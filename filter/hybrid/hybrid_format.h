@@ -1,7 +1,7 @@
-// The read side of sstfilter.Hybrid1: one format over the native filter's and
-// the compact filter's bytes, choosing the family by the marker byte each
-// family's trailer holds at size - 2. Layout and decision table:
-// filter/hybrid/README.md.
+// The read side of the hybrid format, version 1 (kHybridFormatName): one
+// format over the native filter's and the compact filter's bytes, choosing the
+// family by the marker byte each family's trailer holds at size - 2. Layout
+// and decision table: filter/hybrid/README.md.
 //
 // Internal header: include filter/hybrid/hybrid.h instead.
 

@@ -1,5 +1,5 @@
 // A Bloom filter byte-compatible with LevelDB 1.23's built-in one
-// (leveldb::NewBloomFilterPolicy, named "leveldb.BuiltinBloomFilter2").
+// (leveldb::NewBloomFilterPolicy, whose name is kLevelDbBloomName below).
 //
 // For the same keys and an integer bits/key, the filter bytes are identical to
 // LevelDB's, and either side reads the other's filters. Use it to read and

@@ -1,4 +1,4 @@
-// The builder of sstfilter.Grafite1 filters: codes of the keys added, then at
+// The builder of version-1 range filters (kGrafiteName): codes of the keys added, then at
 // Finish their hashes, sorted, in Elias-Fano coding.
 //
 // Internal to the range filter family.

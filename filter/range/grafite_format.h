@@ -1,5 +1,5 @@
-// The on-disk format of sstfilter's range filter ("sstfilter.Grafite1"), as
-// constants, the locality-preserving hash and the parse of a filter's bytes.
+// The on-disk format of sstfilter's range filter (kGrafiteName, version 1),
+// as constants, the locality-preserving hash and the parse of a filter's bytes.
 // filter/range/README.md draws the layout; grafite_golden_test.cc pins it.
 // Everything here is frozen: a change is a new format (a new marker and name).
 //

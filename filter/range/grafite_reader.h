@@ -1,4 +1,4 @@
-// Readers of sstfilter.Grafite1 filters: range, code and point questions.
+// Readers of version-1 range filters (kGrafiteName): range, code and point questions.
 //
 // Internal to the range filter family.
 

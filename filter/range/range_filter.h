@@ -36,8 +36,10 @@
 // of L codes is p. Build: 8 bytes per key added, then a sort. Duplicate keys
 // and keys in any order are accepted.
 //
-// Format: filter/range/README.md. Names: "sstfilter.Grafite2" (with the
-// CRC32C of filter/README.md), "sstfilter.Grafite1" (self_checksum false).
+// Format: filter/range/README.md. Name(): kCheckedGrafiteName (format
+// version 2, with the CRC32C of filter/format_version_2.md) with
+// FilterOptions::self_checksum unset (the default) or true; kGrafiteName
+// with self_checksum false. Both constants are in grafite_format.h.
 //
 // Readers are immutable and thread-safe, and accept any bytes: too short to be
 // a filter -> matches nothing; unknown format or inconsistent trailer -> may
@@ -126,8 +128,8 @@ class RangeFilterReader : public FilterReader {
   virtual uint64_t num_codes() const = 0;
 };
 
-// Whether name is a range filter format's ("sstfilter.Grafite1" or "2"), the
-// formats NewRangeFilterReader reads.
+// Whether name is a range filter format's (kGrafiteName or
+// kCheckedGrafiteName), the formats NewRangeFilterReader reads.
 bool IsRangeFilterFormat(absl::string_view name);
 
 // A reader of a filter of either version, accepting any bytes (see above).
@@ -146,8 +148,8 @@ std::unique_ptr<RangeFilterReader> NewRangeFilterReader(
 absl::Status VerifyRangeFilter(absl::string_view filter);
 
 // The formats, registered under their names.
-const FilterFormat& GrafiteFormat();         // "sstfilter.Grafite1"
-const FilterFormat& GrafiteCheckedFormat();  // "sstfilter.Grafite2"
+const FilterFormat& GrafiteFormat();         // kGrafiteName
+const FilterFormat& GrafiteCheckedFormat();  // kCheckedGrafiteName
 
 }  // namespace sstfilter
 

@@ -1,6 +1,6 @@
 // Reading any RocksDB 7.8.3 full filter: the 5-byte trailer says which format
 // the body is (all of them are stored under one name,
-// "rocksdb.BuiltinBloomFilter"), and the reader answers as RocksDB's
+// kRocksDbBuiltinFilterName), and the reader answers as RocksDB's
 // BuiltinFilterPolicy::GetFilterBitsReader would.
 //
 // Example (a table reader, or the sst_probe tool):

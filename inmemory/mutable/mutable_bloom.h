@@ -15,8 +15,10 @@
 //   filter->Add("apple");                  // any thread, no lock
 //   filter->MayContain("apple");           // true, on every thread after
 //   std::string table_filter = filter->Freeze();
-//   // table_filter reads under any NewBloomFilterPolicy(...), Name()
-//   // "sstfilter.LocalBloom1", with the same answer for every key.
+//   // Store table_filter under filter->FrozenFormatName()
+//   // (kCheckedLocalBloomName by default): that format's reader, the reader
+//   // of any NewBloomFilterPolicy with the same self_checksum, gives the
+//   // same answer for every key.
 //
 // Layout and hash are the native filter's (filter/bloom/README.md): XXH3-64 of
 // the key, all k probes in one 64-byte block chosen from the whole hash, probe
@@ -156,9 +158,11 @@ class MutableBloomFilter {
   absl::Status Union(const MutableBloomFilter& other);
 
   // The filter's bytes in the native format (filter/bloom/README.md): the
-  // body as is, then the native trailer. Any NewBloomFilterPolicy's reader
-  // (Name() "sstfilter.LocalBloom1", whatever its options: the filter carries
-  // its own probe count) answers exactly as MayContain does for every key.
+  // body as is, then the native trailer, then the version-2 CRC32C trailer
+  // unless FilterOptions::self_checksum was false. The reader of
+  // FrozenFormatName(), the format of every NewBloomFilterPolicy with the same
+  // self_checksum whatever its other options (the filter carries its own
+  // probe count), answers exactly as MayContain does for every key.
   //
   // The trailer's key count is ApproximateCount() of the same snapshot,
   // clamped to what a reader accepts for the body (1 to 100 bits per key):
