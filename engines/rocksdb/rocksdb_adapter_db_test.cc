@@ -185,7 +185,7 @@ TEST(RocksDbVerifiedBuildTest, EveryPartitionIsVerifiedOnItsOwnKeys) {
   // Each partition's filter is checked against the keys added since the
   // previous one: keys kept across partitions would fail the check.
   for (const HybridFamily family :
-       {HybridFamily::kNative, HybridFamily::kCompact}) {
+       {FilterFamily::kNative, FilterFamily::kCompact}) {
     HybridOptions hybrid;
     hybrid.family = family;
     const std::shared_ptr<const FilterPolicy> policy =

@@ -26,8 +26,7 @@ absl::StatusOr<RocksDbPolicyPtr> HybridAt(FilterFamily family,
                                           const HybridTreeOptions& options) {
   if (family == FilterFamily::kNone) return RocksDbPolicyPtr();
   HybridOptions hybrid;
-  hybrid.family = family == FilterFamily::kCompact ? HybridFamily::kCompact
-                                                   : HybridFamily::kNative;
+  hybrid.family = family;
   hybrid.max_build_bytes = options.max_build_bytes;
   hybrid.counters = options.counters;
   absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
@@ -41,9 +40,7 @@ absl::StatusOr<RocksDbPolicyPtr> HybridAt(FilterFamily family,
 absl::StatusOr<TreeAllocation> HybridTreeAllocation(
     absl::Span<const TreeLevel> tree, double budget_bits_per_key,
     const HybridTreeOptions& options) {
-  TreeAllocationOptions allocation_options;
-  allocation_options.bloom_before_level = options.bloom_before_level;
-  return AllocateTreeFilters(tree, budget_bits_per_key, allocation_options);
+  return AllocateTreeFilters(tree, budget_bits_per_key, options);
 }
 
 absl::StatusOr<std::shared_ptr<const rocksdb::FilterPolicy>>

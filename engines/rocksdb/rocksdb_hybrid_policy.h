@@ -72,14 +72,11 @@
 
 namespace sstfilter {
 
-struct HybridTreeOptions {
-  // Levels 0 .. bloom_before_level - 1 get the native filter (or none).
-  int bloom_before_level = 0;
-  // Bytes one compact filter's build may hold; 0: no cap.
-  size_t max_build_bytes = 0;
-  // Builds by family, and fallbacks under the cap; may be null.
-  std::shared_ptr<HybridCounters> counters;
-};
+// Which levels may hold the compact filter (TreeAllocationOptions:
+// bloom_before_level), and the cap on a compact build's memory and the
+// counters of builds by family (HybridBuildOptions: max_build_bytes,
+// counters).
+struct HybridTreeOptions : TreeAllocationOptions, HybridBuildOptions {};
 
 // Allocates budget_bits_per_key over tree with AllocateTreeFilters, once,
 // and returns the policy that builds each level's filter. InvalidArgument

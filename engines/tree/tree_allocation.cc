@@ -351,18 +351,6 @@ absl::Status Validate(absl::Span<const TreeLevel> tree, double budget,
 
 }  // namespace
 
-const char* FilterFamilyName(FilterFamily family) {
-  switch (family) {
-    case FilterFamily::kNone:
-      return "none";
-    case FilterFamily::kNative:
-      return "native";
-    case FilterFamily::kCompact:
-      return "compact";
-  }
-  return "?";
-}
-
 const FilterCost& CompactFilterCost() {
   static const FilterCost* const cost = new FilterCost(MakeCompactFilterCost());
   return *cost;

@@ -59,15 +59,9 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "engines/tree/per_level_allocation.h"
+#include "filter/filter_family.h"
 
 namespace sstfilter {
-
-enum class FilterFamily {
-  kNone,     // no filter: every lookup reads the level's runs
-  kNative,   // NewBloomFilterPolicy
-  kCompact,  // NewBumpedRibbonFilterPolicy
-};
-const char* FilterFamilyName(FilterFamily family);  // "none", "native", ...
 
 // The compact filter (NewBumpedRibbonFilterPolicy, "sstfilter.BumpedRibbon1"):
 // the bits/key the policy chooses for FilterOptions::Fpp(p), between 1

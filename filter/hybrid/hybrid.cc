@@ -119,9 +119,14 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewHybridFilterPolicy(
     const FilterOptions& options, const HybridOptions& hybrid) {
   if (absl::Status status = ValidateFilterOptions(options); !status.ok())
     return status;
+  if (hybrid.family == FilterFamily::kNone) {
+    return absl::InvalidArgumentError(
+        "HybridOptions::family is FilterFamily::kNone; a hybrid policy builds "
+        "the native or the compact filter");
+  }
   const filter_internal::CheckedFormat& checked =
       hybrid_internal::CheckedHybridFormat();
-  if (hybrid.family == HybridFamily::kNative) {
+  if (hybrid.family == FilterFamily::kNative) {
     return filter_internal::WithSelfChecksum(
         options, hybrid_internal::NewNativePolicy(options, hybrid.counters),
         checked);
@@ -136,14 +141,14 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewHybridFilterPolicy(
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewHybridNativeFilterPolicy(
     const FilterOptions& options) {
   HybridOptions hybrid;
-  hybrid.family = HybridFamily::kNative;
+  hybrid.family = FilterFamily::kNative;
   return NewHybridFilterPolicy(options, hybrid);
 }
 
 absl::StatusOr<std::unique_ptr<const FilterPolicy>>
 NewHybridCompactFilterPolicy(const FilterOptions& options) {
   HybridOptions hybrid;
-  hybrid.family = HybridFamily::kCompact;
+  hybrid.family = FilterFamily::kCompact;
   return NewHybridFilterPolicy(options, hybrid);
 }
 

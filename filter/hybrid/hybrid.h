@@ -8,7 +8,7 @@
 // Example:
 //
 //   sstfilter::HybridOptions hybrid;
-//   hybrid.family = sstfilter::HybridFamily::kCompact;
+//   hybrid.family = sstfilter::FilterFamily::kCompact;
 //   hybrid.max_build_bytes = 64 << 20;  // above it, the native filter
 //   hybrid.counters = std::make_shared<sstfilter::HybridCounters>();
 //   absl::StatusOr<std::unique_ptr<const sstfilter::FilterPolicy>> policy =
@@ -40,6 +40,7 @@
 #include <memory>
 
 #include "absl/status/statusor.h"
+#include "filter/filter_family.h"
 #include "filter/filter_policy.h"
 
 namespace sstfilter {
@@ -51,11 +52,8 @@ constexpr char kHybridFormatName[] = "sstfilter.Hybrid1";
 // is false: a version-1 filter with a CRC32C of its bytes (filter/README.md).
 constexpr char kCheckedHybridFormatName[] = "sstfilter.Hybrid2";
 
-// Which family a hybrid policy builds.
-enum class HybridFamily {
-  kNative,   // the cache-local Bloom filter (filter/bloom/bloom.h)
-  kCompact,  // the bumped Ribbon filter (filter/burr/burr.h)
-};
+// Which family a hybrid policy builds: FilterFamily::kNative or kCompact.
+using HybridFamily = FilterFamily;
 
 // Filters finished by the builders (NewBuilder) of the policies that share
 // it, by family; sizing builds (NewSizingBuilder) are not counted. Thread-safe:
@@ -68,13 +66,19 @@ struct HybridCounters {
   std::atomic<uint64_t> fallbacks{0};
 };
 
-struct HybridOptions {
-  HybridFamily family = HybridFamily::kCompact;
+// How a hybrid policy's builds are bounded and counted; also what a tree
+// policy that chooses the family per level passes to each level's policy.
+struct HybridBuildOptions {
   // Bytes a compact filter's build may hold at its peak (hashes + solver
   // buffers); 0 = no cap. When a table's build would exceed it, the builder
   // builds the native filter at the same rate instead.
   size_t max_build_bytes = 0;
   std::shared_ptr<HybridCounters> counters;  // may be null
+};
+
+struct HybridOptions : HybridBuildOptions {
+  // kNative or kCompact; kNone is an InvalidArgumentError.
+  FilterFamily family = FilterFamily::kCompact;
 };
 
 // A policy whose filters are the native filter's or the compact filter's

@@ -9,8 +9,8 @@
 #include "filter/bloom/bloom_builder.h"
 #include "filter/burr/burr_builder.h"
 #include "filter/burr/burr_format.h"
+#include "filter/internal/added_hashes.h"
 #include "filter/internal/chunk_list.h"
-#include "filter/internal/key_hash.h"
 
 namespace sstfilter {
 namespace hybrid_internal {
@@ -40,9 +40,8 @@ class NativeBuilder final : public FilterBuilder {
   const std::shared_ptr<HybridCounters> counters_;
 };
 
-// Keeps the hashes once, whichever family it ends up building: both families
-// hash a key with KeyHash and keep a key added again right away once, so the
-// hashes serve either.
+// Keeps the hashes once, whichever family it ends up building (AddedHashes
+// serves either).
 class CompactBuilder final : public FilterBuilder {
  public:
   CompactBuilder(const burr_internal::BurrSizing& compact,
@@ -54,32 +53,26 @@ class CompactBuilder final : public FilterBuilder {
         max_compact_keys_(max_compact_keys),
         counters_(std::move(counters)) {}
 
-  void AddKey(absl::string_view key) override {
-    ++num_added_;
-    const uint64_t hash = filter_internal::KeyHash(key);
-    if (hashes_.size() > 0 && hash == last_hash_) return;
-    last_hash_ = hash;
-    hashes_.Add(hash);
-  }
+  void AddKey(absl::string_view key) override { added_.Add(key); }
 
-  size_t NumAdded() const override { return num_added_; }
+  size_t NumAdded() const override { return added_.num_added(); }
 
   void Finish(std::string* dst) override {
-    if (hashes_.size() <= max_compact_keys_) {
-      burr_internal::AppendFilterFromHashes(&hashes_, compact_,
+    filter_internal::ChunkList& hashes = added_.hashes();
+    if (hashes.size() <= max_compact_keys_) {
+      burr_internal::AppendFilterFromHashes(&hashes, compact_,
                                             /*forced_failures=*/0,
                                             burr_internal::kMaxLayers, dst);
       if (counters_ != nullptr) Count(&counters_->compact_builds);
     } else {
-      bloom_internal::AppendFilterFromHashes(hashes_, fallback_.bits_per_key,
+      bloom_internal::AppendFilterFromHashes(hashes, fallback_.bits_per_key,
                                              fallback_.num_probes, dst);
-      hashes_.Clear();
       if (counters_ != nullptr) {
         Count(&counters_->native_builds);
         Count(&counters_->fallbacks);
       }
     }
-    num_added_ = 0;
+    added_.Clear();
   }
 
  private:
@@ -87,9 +80,7 @@ class CompactBuilder final : public FilterBuilder {
   const bloom_internal::BloomSizing fallback_;
   const uint64_t max_compact_keys_;
   const std::shared_ptr<HybridCounters> counters_;
-  filter_internal::ChunkList hashes_;  // each distinct from the one before
-  uint64_t last_hash_ = 0;  // the last hash added, when hashes_ is not empty
-  size_t num_added_ = 0;
+  filter_internal::AddedHashes<> added_;
 };
 
 }  // namespace

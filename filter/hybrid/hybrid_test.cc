@@ -61,7 +61,7 @@ TEST(HybridTest, BytesAreTheFamilysOwn) {
        {test::Version1(FilterOptions::Fpp(0.01)),
         test::Version1(FilterOptions::BitsPerKey(10))}) {
     HybridOptions native;
-    native.family = HybridFamily::kNative;
+    native.family = FilterFamily::kNative;
     EXPECT_EQ(BuildFilter(*Policy(options, native), keys),
               BuildFilter(**NewBloomFilterPolicy(options), keys));
     EXPECT_EQ(BuildFilter(*Policy(options, HybridOptions()), keys),
@@ -119,11 +119,24 @@ TEST(HybridTest, BytesOfNoFamily) {
   }
 }
 
+// FilterFamily also names "no filter" for a tree's levels; a hybrid policy
+// must build one of the two families, so kNone is refused, not read as either.
+TEST(HybridTest, NoFamilyIsAnInvalidArgument) {
+  HybridOptions hybrid;
+  hybrid.family = FilterFamily::kNone;
+  absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
+      NewHybridFilterPolicy(FilterOptions::Fpp(0.01), hybrid);
+  ASSERT_FALSE(policy.ok());
+  EXPECT_EQ(policy.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(policy.status().message().find("kNone"), absl::string_view::npos)
+      << policy.status();
+}
+
 TEST(HybridTest, CountersCountBuildsByFamily) {
   HybridOptions hybrid;
   hybrid.counters = std::make_shared<HybridCounters>();
   HybridOptions native = hybrid;
-  native.family = HybridFamily::kNative;
+  native.family = FilterFamily::kNative;
   const std::vector<std::string> keys = Keys16(0, 0, 100);
   BuildFilter(*Policy(test::Version1(FilterOptions::Fpp(0.01)), hybrid), keys);
   BuildFilter(*Policy(test::Version1(FilterOptions::Fpp(0.01)), hybrid), keys);
@@ -137,7 +150,7 @@ TEST(HybridTest, SizingBuildsAreNotCounted) {
   HybridOptions hybrid;
   hybrid.counters = std::make_shared<HybridCounters>();
   HybridOptions native = hybrid;
-  native.family = HybridFamily::kNative;
+  native.family = FilterFamily::kNative;
   for (const HybridOptions& options : {hybrid, native}) {
     const std::unique_ptr<const FilterPolicy> policy =
         Policy(test::Version1(FilterOptions::Fpp(0.01)), options);
