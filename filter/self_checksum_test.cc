@@ -1,4 +1,4 @@
-// Format version 2 of sstfilter's own families (filter/README.md): every
+// Format version 2 of sstfilter's own families (filter/format_version_2.md): every
 // single-bit flip and every truncation of a checked filter gives "may match"
 // for every key that was added, on both read paths (a reader object, and
 // LevelDB's one-call KeyMayMatch); a reader reports the damage; the stored CRC

@@ -26,7 +26,7 @@ namespace bloom_internal {
 constexpr char kLocalBloomName[] = "sstfilter.LocalBloom1";
 
 // Format version 2: a version-1 filter with a CRC32C of its bytes
-// (filter/internal/checked_filter.h, filter/README.md).
+// (filter/internal/checked_filter.h, filter/format_version_2.md).
 constexpr char kCheckedLocalBloomName[] = "sstfilter.LocalBloom2";
 
 // Second-to-last byte of every filter of this format. Another value is a format

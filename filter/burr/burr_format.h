@@ -25,7 +25,7 @@ namespace burr_internal {
 constexpr char kBumpedRibbonName[] = "sstfilter.BumpedRibbon1";
 
 // Format version 2: a version-1 filter with a CRC32C of its bytes
-// (filter/internal/checked_filter.h, filter/README.md).
+// (filter/internal/checked_filter.h, filter/format_version_2.md).
 constexpr char kCheckedBumpedRibbonName[] = "sstfilter.BumpedRibbon2";
 
 // Second-to-last byte of every filter of this format.

@@ -2,7 +2,7 @@
 // a CRC32C of all its bytes, so that a reader handed damaged bytes answers "may
 // match" instead of a wrong "no", in hosts that do not verify their block
 // checksums (LevelDB without paranoid_checks, RocksDB with verify_checksums =
-// false). filter/README.md defines the layout:
+// false). filter/format_version_2.md defines the layout:
 //
 //   | inner filter (version 1) | pad: 0 or 1 byte | crc: 4 bytes | M | k |
 //

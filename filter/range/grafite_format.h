@@ -19,7 +19,7 @@ namespace grafite_internal {
 
 constexpr char kGrafiteName[] = "sstfilter.Grafite1";
 // Format version 2: a version-1 filter with a CRC32C of its bytes
-// (filter/internal/checked_filter.h, filter/README.md).
+// (filter/internal/checked_filter.h, filter/format_version_2.md).
 constexpr char kCheckedGrafiteName[] = "sstfilter.Grafite2";
 
 // Second-to-last byte of every filter of this format; another value is a

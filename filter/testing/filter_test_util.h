@@ -23,14 +23,14 @@ namespace sstfilter {
 namespace test {
 
 // options for format version 1 (no CRC32C): for tests of a family's own
-// layout, which version 2 wraps unchanged (filter/README.md).
+// layout, which version 2 wraps unchanged (filter/format_version_2.md).
 inline FilterOptions Version1(FilterOptions options) {
   options.self_checksum = false;
   return options;
 }
 
 // The version-1 filter inside a version-2 (checked) one, read as
-// filter/README.md lays it out: the last six bytes are a CRC32C, the marker
+// filter/format_version_2.md lays it out: the last six bytes are a CRC32C, the marker
 // 0xC2 (0xC3 after one pad byte) and k. Other bytes are returned whole.
 inline absl::string_view Version1Filter(absl::string_view filter) {
   if (filter.size() < 7) return filter;

@@ -1,6 +1,6 @@
 // MutableBloomFilter::Freeze: the filter's words as a native filter
 // ("sstfilter.LocalBloom2", or "sstfilter.LocalBloom1" without the CRC;
-// filter/bloom/README.md, filter/README.md).
+// filter/bloom/README.md, filter/format_version_2.md).
 
 #include <algorithm>
 #include <atomic>
