@@ -14,7 +14,7 @@
 //
 // Filter i covers data blocks whose offset o has o >> base_lg == i; it ends
 // where filter i+1 begins (the last ends at the offset array). A range with
-// no data block gets an empty filter. table/README.md draws both layouts.
+// no data block gets an empty filter. table/table_format.md draws both layouts.
 
 #ifndef SSTFILTER_TABLE_FILTER_BLOCK_H_
 #define SSTFILTER_TABLE_FILTER_BLOCK_H_

@@ -3,9 +3,9 @@
 //
 // A table file ends with a footer that points at two blocks: the metaindex
 // (names of meta blocks such as the filter, each with a handle) and the index
-// (one handle per data block). table/README.md draws every byte; the facts come
-// from LevelDB's doc/table_format.md and table/format.{h,cc} and RocksDB's
-// table/format.{h,cc} at tag v7.8.3.
+// (one handle per data block). table/table_format.md draws every byte; the
+// facts come from LevelDB's doc/table_format.md and table/format.{h,cc} and
+// RocksDB's table/format.{h,cc} at tag v7.8.3.
 //
 // Decoders here are total: any bytes in, either a value or a DataLossError
 // saying what is wrong (UnimplementedError for a valid file of a kind this

@@ -11,7 +11,7 @@
 // (then every key or range is reported as "may match", the safe answer), 2
 // for a usage error found here. A table without a (range) filter answers
 // "may match" with status 0. Abseil's parser exits 1 for a flag it refuses.
-// table/README.md describes the output.
+// table/table_format.md describes the output.
 
 #include <cstdio>
 #include <iostream>
