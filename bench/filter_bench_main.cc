@@ -1,6 +1,6 @@
 // filter_bench: measures filter blocks of sstfilter's policies and of LevelDB's
 // and RocksDB's own filters, in one process, on the same keys. See
-// bench/README.md.
+// bench/filter_bench.md.
 
 #include <cstdlib>
 #include <iostream>

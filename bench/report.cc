@@ -204,7 +204,8 @@ void PrintTable(const std::vector<Row>& rows, std::ostream& out) {
 void PrintJson(const std::vector<Row>& rows, std::ostream& out) {
   for (const Row& r : rows) {
     const RepResult& m = r.median;
-    // Ordered: the fields come out in the order bench/README.md lists them.
+    // Ordered: the fields come out in the order bench/filter_bench.md lists
+    // them.
     nlohmann::ordered_json row;
     row["impl"] = r.impl;
     row["details"] = r.details;
