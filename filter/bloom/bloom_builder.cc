@@ -13,8 +13,8 @@
 #include "filter/bloom/bloom_format.h"
 #include "filter/bloom/bloom_probe.h"
 #include "filter/bloom/bloom_sizing.h"
+#include "filter/internal/added_hashes.h"
 #include "filter/internal/chunk_list.h"
-#include "filter/internal/key_hash.h"
 #include "util/coding.h"
 
 namespace sstfilter {
@@ -168,30 +168,20 @@ class LocalBloomBuilder final : public FilterBuilder {
   LocalBloomBuilder(double bits_per_key, int num_probes)
       : bits_per_key_(bits_per_key), num_probes_(num_probes) {}
 
-  void AddKey(absl::string_view key) override {
-    ++num_added_;
-    const uint64_t hash = KeyHash(key);
-    // A key added again right away (several versions of one user key) adds
-    // nothing.
-    if (hash == last_hash_ && hashes_.size() > 0) return;
-    last_hash_ = hash;
-    hashes_.Add(hash);
-  }
+  void AddKey(absl::string_view key) override { added_.Add(key); }
 
-  size_t NumAdded() const override { return num_added_; }
+  size_t NumAdded() const override { return added_.num_added(); }
 
   void Finish(std::string* dst) override {
-    AppendFilter(hashes_, hashes_.size(), bits_per_key_, num_probes_, dst);
-    hashes_.Clear();
-    num_added_ = 0;
+    const HashList& hashes = added_.hashes();
+    AppendFilter(hashes, hashes.size(), bits_per_key_, num_probes_, dst);
+    added_.Clear();
   }
 
  private:
   const double bits_per_key_;
   const int num_probes_;
-  HashList hashes_;
-  uint64_t last_hash_ = 0;  // the last hash added, when hashes_ is not empty
-  size_t num_added_ = 0;
+  filter_internal::AddedHashes<HashList> added_;
 };
 
 }  // namespace

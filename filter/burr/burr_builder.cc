@@ -11,8 +11,8 @@
 
 #include "filter/burr/burr_format.h"
 #include "filter/burr/burr_solver.h"
+#include "filter/internal/added_hashes.h"
 #include "filter/internal/chunk_list.h"
-#include "filter/internal/key_hash.h"
 
 namespace sstfilter {
 namespace burr_internal {
@@ -40,31 +40,21 @@ class BumpedRibbonBuilder final : public FilterBuilder {
         forced_failures_(forced_failures),
         max_layers_(max_layers) {}
 
-  void AddKey(absl::string_view key) override {
-    ++num_added_;
-    const uint64_t hash = filter_internal::KeyHash(key);
-    // A key added again right away (several versions of one user key) adds
-    // nothing; other duplicates give equations the band already implies.
-    if (hashes_.size() > 0 && hash == last_hash_) return;
-    last_hash_ = hash;
-    hashes_.Add(hash);
-  }
+  void AddKey(absl::string_view key) override { added_.Add(key); }
 
-  size_t NumAdded() const override { return num_added_; }
+  size_t NumAdded() const override { return added_.num_added(); }
 
   void Finish(std::string* dst) override {
-    AppendFilterFromHashes(&hashes_, sizing_, forced_failures_, max_layers_,
-                           dst);
-    num_added_ = 0;
+    AppendFilterFromHashes(&added_.hashes(), sizing_, forced_failures_,
+                           max_layers_, dst);
+    added_.Clear();
   }
 
  private:
   const BurrSizing sizing_;
   const int forced_failures_;
   const int max_layers_;
-  ChunkList hashes_;
-  uint64_t last_hash_ = 0;  // the last hash added, when hashes_ is not empty
-  size_t num_added_ = 0;
+  filter_internal::AddedHashes<> added_;
 };
 
 }  // namespace
