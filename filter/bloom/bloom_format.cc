@@ -3,33 +3,32 @@
 
 #include "filter/bloom/bloom_format.h"
 
+#include "filter/internal/fixed_trailer.h"
 #include "util/bloom_math.h"
 #include "util/coding.h"
 
 namespace sstfilter {
 namespace bloom_internal {
 
+static_assert(kFixedTrailerBytes == filter_internal::kFixedTrailerBytes,
+              "the trailer ends as the other families' do");
+
 void AppendTrailer(uint64_t num_keys, int num_probes, std::string* dst) {
   PutVarint64(dst, num_keys);
-  dst->push_back(
-      static_cast<char>(VarintLength(num_keys)));  // bytes of the varint
-  dst->push_back(static_cast<char>(kFormatMarker));
-  dst->push_back(
-      static_cast<char>(num_probes));  // Remember # of probes in filter
+  filter_internal::AppendFixedTrailer(
+      /*length=*/VarintLength(num_keys), kFormatMarker,
+      /*parameter=*/num_probes, dst);  // Remember # of probes in filter
 }
 
 ParsedFilter ParseFilter(absl::string_view filter) {
   ParsedFilter parsed;
+  const filter_internal::FixedTrailer trailer =
+      filter_internal::ReadFixedTrailer(filter, kMinFilterBytes, kFormatMarker);
+  parsed.verdict = trailer.verdict;
+  if (!trailer.marked) return parsed;
   const size_t size = filter.size();
-  if (size < kMinFilterBytes) {
-    parsed.verdict = Verdict::kMatchNothing;
-    return parsed;
-  }
-  parsed.verdict = Verdict::kMatchAll;  // until proven well-formed
-  const uint8_t k = static_cast<uint8_t>(filter[size - 1]);
-  const uint8_t marker = static_cast<uint8_t>(filter[size - 2]);
-  const uint8_t varint_bytes = static_cast<uint8_t>(filter[size - 3]);
-  if (marker != kFormatMarker) return parsed;
+  const uint8_t k = trailer.parameter;
+  const uint8_t varint_bytes = trailer.length;  // bytes of num_keys' varint
   if (k < kMinProbes || k > kMaxProbes) return parsed;
   if (varint_bytes < 1 || varint_bytes > kMaxVarint64Bytes) return parsed;
   if (size < kFixedTrailerBytes + varint_bytes) return parsed;

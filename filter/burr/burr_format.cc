@@ -5,10 +5,14 @@
 
 #include <cassert>
 
+#include "filter/internal/fixed_trailer.h"
 #include "util/coding.h"
 
 namespace sstfilter {
 namespace burr_internal {
+
+static_assert(kFixedTrailerBytes == filter_internal::kFixedTrailerBytes,
+              "the trailer ends as the other families' do");
 
 size_t HeaderBytes(uint64_t num_keys, uint64_t seed,
                    const std::vector<LayerShape>& layers) {
@@ -35,24 +39,21 @@ void AppendTrailer(uint64_t num_keys, uint64_t seed, int columns,
   }
   assert(header.size() <= kMaxHeaderBytes);
   dst->append(header);
-  dst->push_back(static_cast<char>(header.size()));  // bytes of the header
-  dst->push_back(static_cast<char>(kFormatMarker));
-  dst->push_back(static_cast<char>(columns));  // columns of the lower blocks
+  filter_internal::AppendFixedTrailer(
+      /*length=*/header.size(), kFormatMarker,
+      /*parameter=*/columns, dst);  // columns of the lower blocks
 }
 
 ParsedFilter ParseFilter(absl::string_view filter) {
   ParsedFilter parsed;
+  const filter_internal::FixedTrailer trailer =
+      filter_internal::ReadFixedTrailer(filter, kMinFilterBytes, kFormatMarker);
+  parsed.verdict = trailer.verdict;
+  if (!trailer.marked) return parsed;
   const size_t size = filter.size();
-  if (size < kMinFilterBytes) {
-    parsed.verdict = Verdict::kMatchNothing;
-    return parsed;
-  }
-  parsed.verdict = Verdict::kMatchAll;  // until proven well-formed
-  const uint8_t columns = static_cast<uint8_t>(filter[size - 1]);
-  const uint8_t marker = static_cast<uint8_t>(filter[size - 2]);
-  const uint8_t header_bytes = static_cast<uint8_t>(filter[size - 3]);
-  if (marker != kFormatMarker) return parsed;
-  if (columns >= kMaxColumns) return parsed;  // upper blocks: columns + 1
+  const uint8_t columns = trailer.parameter;
+  const uint8_t header_bytes = trailer.length;  // bytes of the header varints
+  if (columns >= kMaxColumns) return parsed;    // upper blocks: columns + 1
   if (header_bytes < 3 || header_bytes > size - kFixedTrailerBytes)
     return parsed;
 
