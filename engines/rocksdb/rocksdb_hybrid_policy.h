@@ -3,8 +3,8 @@
 // (engines/tree/tree_allocation.h): typically the native Bloom filter where
 // tables are few and short-lived, the compact filter where most keys are, each
 // level at its own rate. Every table's filter, native or compact, is stored
-// under one name, "sstfilter.Hybrid1" (filter/hybrid/hybrid.h), whose reader
-// tells the two apart by their bytes.
+// under one name, the hybrid format's (kCheckedHybridFormatName of
+// filter/hybrid/hybrid.h), whose reader tells the two apart by their bytes.
 //
 // Example: a leveled tree of 7 levels, each 10 times the one above:
 //
@@ -81,7 +81,8 @@ struct HybridTreeOptions : TreeAllocationOptions, HybridBuildOptions {};
 // Allocates budget_bits_per_key over tree with AllocateTreeFilters, once,
 // and returns the policy that builds each level's filter. InvalidArgument
 // naming the value for an invalid tree, budget or option. Cost: the
-// allocation, about 0.3 s.
+// allocation, computed here once (docs/in_databases.md gives its time); make
+// the policy once per tree, not per table.
 absl::StatusOr<std::shared_ptr<const rocksdb::FilterPolicy>>
 NewRocksDbHybridFilterPolicy(absl::Span<const TreeLevel> tree,
                              double budget_bits_per_key,

@@ -63,8 +63,8 @@
 
 namespace sstfilter {
 
-// The compact filter (NewBumpedRibbonFilterPolicy, "sstfilter.BumpedRibbon1"):
-// the bits/key the policy chooses for FilterOptions::Fpp(p), between 1
+// The compact filter (NewBumpedRibbonFilterPolicy, filter/burr/burr.h): the
+// bits/key the policy chooses for FilterOptions::Fpp(p), between 1
 // (p = 1/2) and 30 solution columns. Computed once.
 const FilterCost& CompactFilterCost();
 
@@ -88,8 +88,8 @@ struct TreeAllocation {
 // The allocation of budget_bits_per_key over tree with the families' real
 // costs (NativeBloomCost, CompactFilterCost). Spends the budget to within a
 // relative 1e-6 (never more) unless every filtered level already has its
-// family's largest filter. Cost: about 0.2 s, mostly tabulating the costs
-// on first use; compute it once per tree.
+// family's largest filter. Cost: mostly tabulating the two costs on first
+// use (docs/in_databases.md gives the time); compute it once per tree.
 absl::StatusOr<TreeAllocation> AllocateTreeFilters(
     absl::Span<const TreeLevel> tree, double budget_bits_per_key,
     const TreeAllocationOptions& options);

@@ -1,9 +1,10 @@
 // One format name for a tree whose levels hold different families: a hybrid
 // filter is the native filter's bytes (filter/bloom/) or the compact filter's
-// (filter/burr/), chosen per policy, stored under the one name
-// "sstfilter.Hybrid1". A store whose policy picks the family per level (the
-// RocksDB per-level hybrid policy) then reads every table's filter with the
-// one format, which dispatches on the filter's marker byte.
+// (filter/burr/), chosen per policy, stored under one name
+// (kCheckedHybridFormatName below, by default). A store whose policy picks the
+// family per level (the RocksDB per-level hybrid policy) then reads every
+// table's filter with the one format, which dispatches on the filter's marker
+// byte.
 //
 // Example:
 //
@@ -25,7 +26,10 @@
 // filter at the same false-positive rate instead, from the same hashes (no key
 // is hashed or kept twice). filter/hybrid/README.md gives the peak per key.
 //
-// Format: filter/hybrid/README.md. Name(): "sstfilter.Hybrid1".
+// Format: filter/hybrid/README.md. Name(): kCheckedHybridFormatName (format
+// version 2, with the CRC32C of filter/format_version_2.md) with
+// FilterOptions::self_checksum unset (the default) or true;
+// kHybridFormatName with self_checksum false.
 //
 // Thread safety: policies and readers are immutable and thread-safe; a builder
 // is used by one thread at a time; HybridCounters are atomics any thread may
@@ -49,7 +53,8 @@ namespace sstfilter {
 // meaning (a family's marker or layout).
 constexpr char kHybridFormatName[] = "sstfilter.Hybrid1";
 // Format version 2, what the policies write unless FilterOptions::self_checksum
-// is false: a version-1 filter with a CRC32C of its bytes (filter/README.md).
+// is false: a version-1 filter with a CRC32C of its bytes
+// (filter/format_version_2.md).
 constexpr char kCheckedHybridFormatName[] = "sstfilter.Hybrid2";
 
 // Which family a hybrid policy builds: FilterFamily::kNative or kCompact.
