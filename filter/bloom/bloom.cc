@@ -19,56 +19,42 @@
 #include "filter/bloom_like_policy.h"
 #include "filter/format_registry.h"
 #include "filter/internal/checked_filter.h"
-#include "filter/internal/verdict.h"
+#include "filter/internal/parsed_format.h"
 
 namespace sstfilter {
 namespace bloom_internal {
 namespace {
 
-// The read side of sstfilter.LocalBloom1, its query path fixed at
-// construction.
-class LocalBloomFormat final : public FilterFormat {
- public:
-  explicit LocalBloomFormat(ProbePath path) : path_(path) {}
-
-  const char* Name() const override { return kLocalBloomName; }
-
-  std::unique_ptr<FilterReader> NewReader(
-      absl::string_view filter) const override {
-    const ParsedFilter parsed = ParseFilter(filter);
-    if (parsed.verdict != Verdict::kProbe)
-      return filter_internal::NewConstantReader(parsed.verdict);
+// The read side of sstfilter.LocalBloom1.
+struct LocalBloomParts {
+  using Parsed = ParsedFilter;
+  using Path = ProbePath;
+  static const char* Name() { return kLocalBloomName; }
+  static const char* Kind() { return "cache-local Bloom"; }
+  static ParsedFilter Parse(absl::string_view filter) {
+    return ParseFilter(filter);
+  }
+  static std::unique_ptr<FilterReader> NewReader(
+      const ParsedFilter& parsed, [[maybe_unused]] ProbePath path) {
 #if SSTFILTER_HAVE_AVX2_PATH
-    if (path_ == ProbePath::kAvx2) return NewAvx2Reader(parsed);
+    if (path == ProbePath::kAvx2) return NewAvx2Reader(parsed);
 #endif
     return NewScalarReader(parsed);
   }
-
-  bool KeyMayMatch(absl::string_view key,
-                   absl::string_view filter) const override {
-    const ParsedFilter parsed = ParseFilter(filter);
-    if (parsed.verdict != Verdict::kProbe)
-      return filter_internal::ConstantAnswer(parsed.verdict);
+  static bool MayMatch(const ParsedFilter& parsed, absl::string_view key,
+                       [[maybe_unused]] ProbePath path) {
 #if SSTFILTER_HAVE_AVX2_PATH
-    if (path_ == ProbePath::kAvx2) return Avx2MayMatchOutOfLine(parsed, key);
+    if (path == ProbePath::kAvx2) return Avx2MayMatchOutOfLine(parsed, key);
 #endif
     return ScalarMayMatch(parsed, key);
   }
-
-  FilterFacts Describe(absl::string_view filter) const override {
-    FilterFacts facts;
-    facts.kind = "cache-local Bloom";
-    const ParsedFilter parsed = ParseFilter(filter);
-    if (parsed.verdict != Verdict::kProbe) return facts;
-    facts.num_keys = static_cast<double>(parsed.num_keys);
-    facts.body_bits = 8 * parsed.layout.body_bytes;
-    facts.num_probes = parsed.num_probes;
-    return facts;
+  static void Describe(const ParsedFilter& parsed, FilterFacts* facts) {
+    facts->num_keys = static_cast<double>(parsed.num_keys);
+    facts->body_bits = 8 * parsed.layout.body_bytes;
+    facts->num_probes = parsed.num_probes;
   }
-
- private:
-  const ProbePath path_;
 };
+using LocalBloomFormat = filter_internal::ParsedFormat<LocalBloomParts>;
 
 class LocalBloomPolicy final : public BloomLikeFilterPolicy {
  public:

@@ -18,63 +18,49 @@
 #include "filter/format_registry.h"
 #include "filter/internal/checked_filter.h"
 #include "filter/internal/cpu_features.h"
-#include "filter/internal/verdict.h"
+#include "filter/internal/parsed_format.h"
 
 namespace sstfilter {
 namespace burr_internal {
 namespace {
 
-// The read side of sstfilter.BumpedRibbon1, its query path fixed at
-// construction.
-class BumpedRibbonFormat final : public FilterFormat {
- public:
-  explicit BumpedRibbonFormat(QueryPath path) : path_(path) {}
-
-  const char* Name() const override { return kBumpedRibbonName; }
-
-  std::unique_ptr<FilterReader> NewReader(
-      absl::string_view filter) const override {
-    const ParsedFilter parsed = ParseFilter(filter);
-    if (parsed.verdict != Verdict::kProbe)
-      return filter_internal::NewConstantReader(parsed.verdict);
+// The read side of sstfilter.BumpedRibbon1.
+struct BumpedRibbonParts {
+  using Parsed = ParsedFilter;
+  using Path = QueryPath;
+  static const char* Name() { return kBumpedRibbonName; }
+  static const char* Kind() { return "bumped Ribbon"; }
+  static ParsedFilter Parse(absl::string_view filter) {
+    return ParseFilter(filter);
+  }
+  static std::unique_ptr<FilterReader> NewReader(
+      const ParsedFilter& parsed, [[maybe_unused]] QueryPath path) {
 #if SSTFILTER_HAVE_AVX2_PATH
-    if (path_ == QueryPath::kAvx512) return NewAvx512Reader(parsed);
-    if (path_ == QueryPath::kAvx2) return NewAvx2Reader(parsed);
+    if (path == QueryPath::kAvx512) return NewAvx512Reader(parsed);
+    if (path == QueryPath::kAvx2) return NewAvx2Reader(parsed);
 #endif
     return NewScalarReader(parsed);
   }
-
-  bool KeyMayMatch(absl::string_view key,
-                   absl::string_view filter) const override {
-    const ParsedFilter parsed = ParseFilter(filter);
-    if (parsed.verdict != Verdict::kProbe)
-      return filter_internal::ConstantAnswer(parsed.verdict);
+  // One query after parsing: the generic column loop, where the AVX-512
+  // check has no lead.
+  static bool MayMatch(const ParsedFilter& parsed, absl::string_view key,
+                       [[maybe_unused]] QueryPath path) {
 #if SSTFILTER_HAVE_AVX2_PATH
-    // One query after parsing: the generic column loop, where the AVX-512
-    // check has no lead.
-    if (path_ != QueryPath::kScalar) return Avx2MayMatchOutOfLine(parsed, key);
+    if (path != QueryPath::kScalar) return Avx2MayMatchOutOfLine(parsed, key);
 #endif
     return ScalarMayMatch(parsed, key);
   }
-
-  FilterFacts Describe(absl::string_view filter) const override {
-    FilterFacts facts;
-    facts.kind = "bumped Ribbon";
-    const ParsedFilter parsed = ParseFilter(filter);
-    if (parsed.verdict != Verdict::kProbe) return facts;
-    facts.num_keys = static_cast<double>(parsed.num_keys);
+  static void Describe(const ParsedFilter& parsed, FilterFacts* facts) {
+    facts->num_keys = static_cast<double>(parsed.num_keys);
     uint64_t bits = 0;
     for (const ParsedLayer& layer : parsed.layers) {
       bits += 64 * layer.shape.num_words(parsed.columns) +
               8 * layer.shape.threshold_bytes();
     }
-    facts.body_bits = bits;
-    return facts;
+    facts->body_bits = bits;
   }
-
- private:
-  const QueryPath path_;
 };
+using BumpedRibbonFormat = filter_internal::ParsedFormat<BumpedRibbonParts>;
 
 class BumpedRibbonPolicy final : public FilterPolicy {
  public:
