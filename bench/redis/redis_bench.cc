@@ -67,6 +67,7 @@ using Clock = std::chrono::steady_clock;
 
 constexpr int kUsageExit = 2;
 constexpr int kErrorExit = 1;
+constexpr int kFalseNegativeExit = 3;  // a loaded key was not found
 constexpr size_t kPipelineKeys = 1024;
 constexpr int kManyClients = 8;
 constexpr uint64_t kMaxKeys = 100'000'000;
@@ -393,6 +394,292 @@ std::string ReadmeTable(const nlohmann::json& out) {
   return text + "\n" + ratios;
 }
 
+// What to measure, from the command line.
+struct Settings {
+  std::vector<uint64_t> sizes;  // key counts, one run each
+  double fpp = 0.01;
+  uint64_t single_ops = 0;     // per single-mode figure and client
+  uint64_t pipelined_ops = 0;  // per pipelined figure and client
+  int rounds = 1;
+};
+
+// The flags as Settings; an InvalidArgumentError names a bad value.
+absl::StatusOr<Settings> ReadSettings() {
+  Settings settings;
+  for (absl::string_view item :
+       absl::StrSplit(absl::GetFlag(FLAGS_keys), ',', absl::SkipEmpty())) {
+    double value = 0;
+    if (!absl::SimpleAtod(item, &value) || !(value >= 1 && value <= kMaxKeys) ||
+        value != std::floor(value)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--keys takes whole numbers from 1 to 1e8, got '", item, "'"));
+    }
+    settings.sizes.push_back(static_cast<uint64_t>(value));
+  }
+  settings.fpp = absl::GetFlag(FLAGS_fpp);
+  settings.single_ops = absl::GetFlag(FLAGS_single_ops);
+  settings.pipelined_ops = absl::GetFlag(FLAGS_pipelined_ops);
+  settings.rounds = absl::GetFlag(FLAGS_rounds);
+  if (settings.sizes.empty() || !(settings.fpp > 0 && settings.fpp < 1) ||
+      settings.single_ops == 0 || settings.pipelined_ops == 0 ||
+      settings.rounds < 1) {
+    return absl::InvalidArgumentError(
+        "need --keys, --fpp in (0, 1), positive --single_ops, "
+        "--pipelined_ops and --rounds");
+  }
+  return settings;
+}
+
+// The table of a saved --json file (--table_from), README's with --readme.
+int PrintSavedTable(const std::string& path) {
+  std::ifstream file(path);
+  const nlohmann::json saved = nlohmann::json::parse(file, nullptr, false);
+  if (!file || saved.is_discarded() || !saved.contains("runs")) {
+    std::cerr << "redis_bench: " << path
+              << " is not a redis_bench --json file\n";
+    return kErrorExit;
+  }
+  std::cout << (absl::GetFlag(FLAGS_readme) ? ReadmeTable(saved)
+                                            : RedisBenchTable(saved));
+  return 0;
+}
+
+// The server's version, from INFO server ("?" if it does not say).
+std::string RedisVersion(const test::RedisServer& server) {
+  absl::StatusOr<RedisReply> info = server.Command({"INFO", "server"});
+  if (info.ok()) {
+    for (absl::string_view line : absl::StrSplit(info->str, "\r\n")) {
+      if (absl::ConsumePrefix(&line, "redis_version:"))
+        return std::string(line);
+    }
+  }
+  return "?";
+}
+
+// The Redis keys each implementation keeps its data under.
+constexpr char kFilterKey[] = "bench:sstfilter";
+constexpr char kSetKey[] = "bench:set";
+constexpr char kBitmapKey[] = "bench:bitmap";
+
+// The four implementations of kImplNames for n keys at fpp. They refer to
+// *server, which must outlive them.
+std::vector<Impl> MakeImpls(const RedisOptions& redis,
+                            const test::RedisServer* server,
+                            const Textbook& textbook, double fpp) {
+  auto connect_client = [redis]() { return RedisClient::Connect(redis); };
+  std::vector<Impl> impls(4);
+  impls[0].name = kImplNames[0];
+  impls[0].add_commands = "1 EVALSHA (STRLEN + BITFIELD)";
+  impls[0].query_commands = "1 GETRANGE (64 bytes)";
+  impls[0].connect = [redis]() -> absl::StatusOr<std::unique_ptr<Client>> {
+    absl::StatusOr<std::unique_ptr<RedisBloomFilter>> filter =
+        RedisBloomFilter::Open(redis, kFilterKey);
+    if (!filter.ok()) return filter.status();
+    return std::unique_ptr<Client>(new SstfilterClient(*std::move(filter)));
+  };
+  impls[0].create = [redis, fpp](uint64_t keys) {
+    return RedisBloomFilter::Create(redis, kFilterKey, FilterOptions::Fpp(fpp),
+                                    keys)
+        .status();
+  };
+  impls[1].name = kImplNames[1];
+  impls[1].add_commands = "1 SADD";
+  impls[1].query_commands = "1 SISMEMBER";
+  impls[1].connect =
+      [connect_client]() -> absl::StatusOr<std::unique_ptr<Client>> {
+    absl::StatusOr<std::unique_ptr<RedisClient>> c = connect_client();
+    if (!c.ok()) return c.status();
+    return std::unique_ptr<Client>(new CommandClient(
+        *std::move(c),
+        [](const std::string& key, bool add, std::vector<RedisCommand>* o) {
+          o->push_back(
+              RedisCommand{{add ? "SADD" : "SISMEMBER", kSetKey, key}});
+        },
+        false));
+  };
+  impls[1].create = [](uint64_t) { return absl::OkStatus(); };
+  auto bitmap_commands = [textbook](const std::string& key, bool add,
+                                    std::vector<RedisCommand>* o) {
+    const uint64_t hash = Hash64(key);
+    const uint64_t h1 = hash, h2 = (hash >> 32) | (hash << 32) | 1;
+    for (int i = 0; i < textbook.k; ++i) {
+      const uint64_t bit = (h1 + i * h2) % textbook.bits;
+      if (add) {
+        o->push_back(
+            RedisCommand{{"SETBIT", kBitmapKey, absl::StrCat(bit), "1"}});
+      } else {
+        o->push_back(RedisCommand{{"GETBIT", kBitmapKey, absl::StrCat(bit)}});
+      }
+    }
+  };
+  for (int v = 2; v <= 3; ++v) {
+    const bool naive = v == 2;
+    impls[v].name = kImplNames[v];
+    impls[v].add_commands = absl::StrCat(textbook.k, " SETBIT");
+    impls[v].query_commands = absl::StrCat(textbook.k, " GETBIT");
+    impls[v].round_trips_single = naive ? textbook.k : 1;
+    impls[v].connect =
+        [connect_client, naive,
+         bitmap_commands]() -> absl::StatusOr<std::unique_ptr<Client>> {
+      absl::StatusOr<std::unique_ptr<RedisClient>> c = connect_client();
+      if (!c.ok()) return c.status();
+      return std::unique_ptr<Client>(
+          new CommandClient(*std::move(c), bitmap_commands, naive));
+    };
+    impls[v].create = [server, textbook](uint64_t) {
+      // The whole bitmap at once, as a textbook client sizes it.
+      return server
+          ->Command(
+              {"SETBIT", kBitmapKey, absl::StrCat(textbook.bits - 1), "0"})
+          .status();
+    };
+  }
+  return impls;
+}
+
+// Loads the same n keys into every implementation, 8 clients pipelined (also
+// the first pipelined-add figure), and records each one's memory. The two
+// k-command variants share the bitmap: created and loaded once.
+absl::Status LoadImpls(const std::vector<Impl>& impls,
+                       const test::RedisServer& server, uint64_t n,
+                       nlohmann::json* run) {
+  std::vector<std::vector<std::string>> load(kManyClients);
+  for (uint64_t i = 0; i < n; ++i) {
+    load[i % kManyClients].push_back(test::Key16(kLoadedSet, i));
+  }
+  for (int v : {0, 1, 2}) {
+    absl::StatusOr<uint64_t> before = UsedMemory(server);
+    if (absl::Status s = impls[v].create(n); !s.ok()) {
+      return absl::InternalError(
+          absl::StrCat(impls[v].name, ": ", s.ToString()));
+    }
+    absl::StatusOr<std::pair<double, uint64_t>> rate =
+        RunClients(impls[v], load, /*add=*/true, /*pipelined=*/true);
+    absl::StatusOr<uint64_t> after = UsedMemory(server);
+    for (const absl::Status& s :
+         {rate.status(), before.status(), after.status()}) {
+      if (!s.ok()) {
+        return absl::InternalError(
+            absl::StrCat("loading ", impls[v].name, ": ", s.ToString()));
+      }
+    }
+    (*run)[impls[v].name]["memory_bytes"] = *after - *before;
+    (*run)[impls[v].name]["load_adds_per_s"] = rate->first;
+    std::cerr << "loaded " << impls[v].name << " with " << n
+              << " keys: " << (*after - *before) / 1e6 << " MB, " << rate->first
+              << " adds/s\n";
+  }
+  (*run)[impls[3].name]["memory_bytes"] = (*run)[impls[2].name]["memory_bytes"];
+  (*run)[impls[3].name]["load_adds_per_s"] =
+      (*run)[impls[2].name]["load_adds_per_s"];
+  return absl::OkStatus();
+}
+
+// Each implementation's false-positive rate on the fresh key set absent_set,
+// after checking that it finds loaded keys: a DataLossError when one does not.
+absl::Status MeasureFpp(const std::vector<Impl>& impls, uint64_t n,
+                        uint64_t absent_set, nlohmann::json* run) {
+  for (const Impl& impl : impls) {
+    std::vector<std::vector<std::string>> absent(1), present(1);
+    absent[0] = test::Keys16(absent_set, 0, std::min<uint64_t>(kFppQueries, n));
+    present[0] = test::Keys16(kLoadedSet, 0, std::min<uint64_t>(10000, n));
+    absl::StatusOr<std::pair<double, uint64_t>> fp =
+        RunClients(impl, absent, false, true);
+    if (!fp.ok()) return fp.status();
+    absl::StatusOr<std::pair<double, uint64_t>> found =
+        RunClients(impl, present, false, true);
+    if (!found.ok()) return found.status();
+    if (found->second != present[0].size()) {
+      return absl::DataLossError(absl::StrCat(impl.name, " lost keys"));
+    }
+    (*run)[impl.name]["fpp"] =
+        static_cast<double>(fp->second) / absent[0].size();
+  }
+  return absl::OkStatus();
+}
+
+// One figure of the rate table.
+struct Mode {
+  const char* name;
+  bool add, pipelined;
+  int clients;
+};
+constexpr Mode kModes[] = {
+    {"query_single_1", false, false, 1},
+    {"query_single_8", false, false, kManyClients},
+    {"query_pipelined_1", false, true, 1},
+    {"query_pipelined_8", false, true, kManyClients},
+    {"add_single_1", true, false, 1},
+    {"add_single_8", true, false, kManyClients},
+    {"add_pipelined_1", true, true, 1},
+};
+
+// Every mode's operations per second, the median of settings.rounds rounds
+// that each run the implementations one after another on fresh keys (sets
+// from *next_set on).
+absl::Status MeasureRates(const std::vector<Impl>& impls,
+                          const Settings& settings, uint64_t* next_set,
+                          nlohmann::json* run) {
+  for (const Mode& mode : kModes) {
+    std::vector<std::vector<double>> rates(impls.size());
+    for (int r = 0; r < settings.rounds; ++r) {
+      for (size_t v = 0; v < impls.size(); ++v) {
+        const uint64_t per_client =
+            mode.pipelined ? settings.pipelined_ops : settings.single_ops;
+        // The naive k-command client is k times slower single: fewer keys.
+        const uint64_t ops = std::max<uint64_t>(
+            1, per_client / static_cast<uint64_t>(impls[v].round_trips_single));
+        std::vector<std::vector<std::string>> keys(mode.clients);
+        for (int t = 0; t < mode.clients; ++t) {
+          keys[t] = test::Keys16((*next_set)++, 0, ops);
+        }
+        absl::StatusOr<std::pair<double, uint64_t>> rate =
+            RunClients(impls[v], keys, mode.add, mode.pipelined);
+        if (!rate.ok()) {
+          return absl::InternalError(absl::StrCat(
+              impls[v].name, " ", mode.name, ": ", rate.status().ToString()));
+        }
+        rates[v].push_back(rate->first);
+      }
+    }
+    for (size_t v = 0; v < impls.size(); ++v) {
+      std::sort(rates[v].begin(), rates[v].end());
+      (*run)[impls[v].name][mode.name] = rates[v][rates[v].size() / 2];
+    }
+    std::cerr << "measured " << mode.name << "\n";
+  }
+  return absl::OkStatus();
+}
+
+// One run of the results: every implementation loaded with n keys, then its
+// false-positive rate and rates.
+absl::StatusOr<nlohmann::json> MeasureKeyCount(const test::RedisServer& server,
+                                               const RedisOptions& redis,
+                                               const Settings& settings,
+                                               uint64_t n, uint64_t* next_set) {
+  const Textbook textbook = TextbookSizing(n, settings.fpp);
+  const std::vector<Impl> impls =
+      MakeImpls(redis, &server, textbook, settings.fpp);
+  nlohmann::json run;
+  run["keys"] = n;
+  run["k_command_bits"] = textbook.bits;
+  run["k_command_k"] = textbook.k;
+  if (absl::Status s = server.Command({"FLUSHALL"}).status(); !s.ok()) return s;
+  if (absl::Status s = LoadImpls(impls, server, n, &run); !s.ok()) return s;
+  if (absl::Status s = MeasureFpp(impls, n, (*next_set)++, &run); !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = MeasureRates(impls, settings, next_set, &run); !s.ok()) {
+    return s;
+  }
+  for (const Impl& impl : impls) {
+    run[impl.name]["add_commands"] = impl.add_commands;
+    run[impl.name]["query_commands"] = impl.query_commands;
+    run[impl.name]["round_trips_single"] = impl.round_trips_single;
+  }
+  return run;
+}
+
 int Main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
       "redis_bench [--keys=1e6,1e7] [--fpp=0.01] [--single_ops=N] "
@@ -409,38 +696,11 @@ int Main(int argc, char** argv) {
     return kUsageExit;
   }
   if (const std::string from = absl::GetFlag(FLAGS_table_from); !from.empty()) {
-    std::ifstream file(from);
-    const nlohmann::json saved = nlohmann::json::parse(file, nullptr, false);
-    if (!file || saved.is_discarded() || !saved.contains("runs")) {
-      std::cerr << "redis_bench: " << from
-                << " is not a redis_bench --json file\n";
-      return kErrorExit;
-    }
-    std::cout << (absl::GetFlag(FLAGS_readme) ? ReadmeTable(saved)
-                                              : RedisBenchTable(saved));
-    return 0;
+    return PrintSavedTable(from);
   }
-  std::vector<uint64_t> sizes;
-  for (absl::string_view item :
-       absl::StrSplit(absl::GetFlag(FLAGS_keys), ',', absl::SkipEmpty())) {
-    double value = 0;
-    if (!absl::SimpleAtod(item, &value) || !(value >= 1 && value <= kMaxKeys) ||
-        value != std::floor(value)) {
-      std::cerr
-          << "redis_bench: --keys takes whole numbers from 1 to 1e8, got '"
-          << item << "'\n";
-      return kUsageExit;
-    }
-    sizes.push_back(static_cast<uint64_t>(value));
-  }
-  const double fpp = absl::GetFlag(FLAGS_fpp);
-  const uint64_t single_ops = absl::GetFlag(FLAGS_single_ops);
-  const uint64_t pipelined_ops = absl::GetFlag(FLAGS_pipelined_ops);
-  const int rounds = absl::GetFlag(FLAGS_rounds);
-  if (sizes.empty() || !(fpp > 0 && fpp < 1) || single_ops == 0 ||
-      pipelined_ops == 0 || rounds < 1) {
-    std::cerr << "redis_bench: need --keys, --fpp in (0, 1), positive "
-                 "--single_ops, --pipelined_ops and --rounds\n";
+  const absl::StatusOr<Settings> settings = ReadSettings();
+  if (!settings.ok()) {
+    std::cerr << "redis_bench: " << settings.status().message() << "\n";
     return kUsageExit;
   }
 
@@ -455,212 +715,26 @@ int Main(int argc, char** argv) {
   RedisOptions redis;
   redis.endpoints = {(*server)->endpoint()};
   redis.command_timeout = absl::Seconds(30);
-  absl::StatusOr<RedisReply> version = (*server)->Command({"INFO", "server"});
-  std::string redis_version = "?";
-  if (version.ok()) {
-    for (absl::string_view line : absl::StrSplit(version->str, "\r\n")) {
-      if (absl::ConsumePrefix(&line, "redis_version:")) {
-        redis_version = std::string(line);
-      }
-    }
-  }
 
   nlohmann::json out;
-  out["redis_version"] = redis_version;
-  out["fpp"] = fpp;
+  out["redis_version"] = RedisVersion(**server);
+  out["fpp"] = settings->fpp;
   out["pipeline_keys"] = kPipelineKeys;
-  out["rounds"] = rounds;
+  out["rounds"] = settings->rounds;
   out["runs"] = nlohmann::json::array();
-  uint64_t next_set = 1;
-
-  for (const uint64_t n : sizes) {
-    const Textbook textbook = TextbookSizing(n, fpp);
-    const std::string filter_name = "bench:sstfilter";
-    const std::string set_name = "bench:set";
-    const std::string bitmap_name = "bench:bitmap";
-    auto connect_client = [&]() { return RedisClient::Connect(redis); };
-
-    std::vector<Impl> impls(4);
-    impls[0].name = kImplNames[0];
-    impls[0].add_commands = "1 EVALSHA (STRLEN + BITFIELD)";
-    impls[0].query_commands = "1 GETRANGE (64 bytes)";
-    impls[0].connect = [&]() -> absl::StatusOr<std::unique_ptr<Client>> {
-      absl::StatusOr<std::unique_ptr<RedisBloomFilter>> filter =
-          RedisBloomFilter::Open(redis, filter_name);
-      if (!filter.ok()) return filter.status();
-      return std::unique_ptr<Client>(new SstfilterClient(*std::move(filter)));
-    };
-    impls[0].create = [&](uint64_t keys) {
-      return RedisBloomFilter::Create(redis, filter_name,
-                                      FilterOptions::Fpp(fpp), keys)
-          .status();
-    };
-    impls[1].name = kImplNames[1];
-    impls[1].add_commands = "1 SADD";
-    impls[1].query_commands = "1 SISMEMBER";
-    impls[1].connect = [&]() -> absl::StatusOr<std::unique_ptr<Client>> {
-      absl::StatusOr<std::unique_ptr<RedisClient>> c = connect_client();
-      if (!c.ok()) return c.status();
-      return std::unique_ptr<Client>(new CommandClient(
-          *std::move(c),
-          [&](const std::string& key, bool add, std::vector<RedisCommand>* o) {
-            o->push_back(
-                RedisCommand{{add ? "SADD" : "SISMEMBER", set_name, key}});
-          },
-          false));
-    };
-    impls[1].create = [](uint64_t) { return absl::OkStatus(); };
-    auto bitmap_commands = [&, textbook](const std::string& key, bool add,
-                                         std::vector<RedisCommand>* o) {
-      const uint64_t hash = Hash64(key);
-      const uint64_t h1 = hash, h2 = (hash >> 32) | (hash << 32) | 1;
-      for (int i = 0; i < textbook.k; ++i) {
-        const uint64_t bit = (h1 + i * h2) % textbook.bits;
-        if (add) {
-          o->push_back(
-              RedisCommand{{"SETBIT", bitmap_name, absl::StrCat(bit), "1"}});
-        } else {
-          o->push_back(
-              RedisCommand{{"GETBIT", bitmap_name, absl::StrCat(bit)}});
-        }
-      }
-    };
-    for (int v = 2; v <= 3; ++v) {
-      const bool naive = v == 2;
-      impls[v].name = kImplNames[v];
-      impls[v].add_commands = absl::StrCat(textbook.k, " SETBIT");
-      impls[v].query_commands = absl::StrCat(textbook.k, " GETBIT");
-      impls[v].round_trips_single = naive ? textbook.k : 1;
-      impls[v].connect =
-          [&, naive,
-           bitmap_commands]() -> absl::StatusOr<std::unique_ptr<Client>> {
-        absl::StatusOr<std::unique_ptr<RedisClient>> c = connect_client();
-        if (!c.ok()) return c.status();
-        return std::unique_ptr<Client>(
-            new CommandClient(*std::move(c), bitmap_commands, naive));
-      };
-      impls[v].create = [&](uint64_t) {
-        // The whole bitmap at once, as a textbook client sizes it.
-        return (*server)
-            ->Command(
-                {"SETBIT", bitmap_name, absl::StrCat(textbook.bits - 1), "0"})
-            .status();
-      };
+  uint64_t next_set = 1;  // fresh key sets from here on
+  for (const uint64_t n : settings->sizes) {
+    absl::StatusOr<nlohmann::json> run =
+        MeasureKeyCount(**server, redis, *settings, n, &next_set);
+    if (!run.ok()) {
+      std::cerr << "redis_bench: " << run.status().message() << "\n";
+      return absl::IsDataLoss(run.status()) ? kFalseNegativeExit : kErrorExit;
     }
-    // Variants 2 and 3 share the bitmap: created and loaded once.
-    const std::vector<int> loaded = {0, 1, 2};
-
-    nlohmann::json run;
-    run["keys"] = n;
-    run["k_command_bits"] = textbook.bits;
-    run["k_command_k"] = textbook.k;
-    if (!(*server)->Command({"FLUSHALL"}).ok()) return kErrorExit;
-
-    // Load: every implementation gets the same n keys, 8 clients pipelined
-    // (also the first pipelined-add figure).
-    std::vector<std::vector<std::string>> load(kManyClients);
-    for (uint64_t i = 0; i < n; ++i) {
-      load[i % kManyClients].push_back(test::Key16(kLoadedSet, i));
-    }
-    for (int v : loaded) {
-      absl::StatusOr<uint64_t> before = UsedMemory(**server);
-      if (absl::Status s = impls[v].create(n); !s.ok()) {
-        std::cerr << "redis_bench: " << impls[v].name << ": " << s << "\n";
-        return kErrorExit;
-      }
-      absl::StatusOr<std::pair<double, uint64_t>> rate =
-          RunClients(impls[v], load, /*add=*/true, /*pipelined=*/true);
-      absl::StatusOr<uint64_t> after = UsedMemory(**server);
-      if (!rate.ok() || !before.ok() || !after.ok()) {
-        std::cerr << "redis_bench: loading " << impls[v].name << ": "
-                  << (rate.ok() ? before.ok() ? after.status() : before.status()
-                                : rate.status())
-                  << "\n";
-        return kErrorExit;
-      }
-      run[impls[v].name]["memory_bytes"] = *after - *before;
-      run[impls[v].name]["load_adds_per_s"] = rate->first;
-      std::cerr << "loaded " << impls[v].name << " with " << n
-                << " keys: " << (*after - *before) / 1e6 << " MB, "
-                << rate->first << " adds/s\n";
-    }
-    run[impls[3].name]["memory_bytes"] = run[impls[2].name]["memory_bytes"];
-    run[impls[3].name]["load_adds_per_s"] =
-        run[impls[2].name]["load_adds_per_s"];
-    // False-positive rate and no false negative.
-    for (const Impl& impl : impls) {
-      std::vector<std::vector<std::string>> absent(1), present(1);
-      absent[0] = test::Keys16(next_set, 0, std::min<uint64_t>(kFppQueries, n));
-      present[0] = test::Keys16(kLoadedSet, 0, std::min<uint64_t>(10000, n));
-      absl::StatusOr<std::pair<double, uint64_t>> fp =
-          RunClients(impl, absent, false, true);
-      absl::StatusOr<std::pair<double, uint64_t>> found =
-          RunClients(impl, present, false, true);
-      if (!fp.ok() || !found.ok()) return kErrorExit;
-      if (found->second != present[0].size()) {
-        std::cerr << "redis_bench: " << impl.name << " lost keys\n";
-        return 3;
-      }
-      run[impl.name]["fpp"] =
-          static_cast<double>(fp->second) / absent[0].size();
-    }
-    ++next_set;
-
-    // Rates: each figure's rounds interleave the implementations.
-    struct Mode {
-      const char* name;
-      bool add, pipelined;
-      int clients;
-    };
-    const Mode modes[] = {
-        {"query_single_1", false, false, 1},
-        {"query_single_8", false, false, kManyClients},
-        {"query_pipelined_1", false, true, 1},
-        {"query_pipelined_8", false, true, kManyClients},
-        {"add_single_1", true, false, 1},
-        {"add_single_8", true, false, kManyClients},
-        {"add_pipelined_1", true, true, 1},
-    };
-    for (const Mode& mode : modes) {
-      std::vector<std::vector<double>> rates(impls.size());
-      for (int r = 0; r < rounds; ++r) {
-        for (size_t v = 0; v < impls.size(); ++v) {
-          const uint64_t per_client =
-              mode.pipelined ? pipelined_ops : single_ops;
-          // The naive k-command client is k times slower single: fewer keys.
-          const uint64_t ops = std::max<uint64_t>(
-              1,
-              per_client / static_cast<uint64_t>(impls[v].round_trips_single));
-          std::vector<std::vector<std::string>> keys(mode.clients);
-          for (int t = 0; t < mode.clients; ++t) {
-            keys[t] = test::Keys16(next_set++, 0, ops);
-          }
-          absl::StatusOr<std::pair<double, uint64_t>> rate =
-              RunClients(impls[v], keys, mode.add, mode.pipelined);
-          if (!rate.ok()) {
-            std::cerr << "redis_bench: " << impls[v].name << " " << mode.name
-                      << ": " << rate.status() << "\n";
-            return kErrorExit;
-          }
-          rates[v].push_back(rate->first);
-        }
-      }
-      for (size_t v = 0; v < impls.size(); ++v) {
-        std::sort(rates[v].begin(), rates[v].end());
-        run[impls[v].name][mode.name] = rates[v][rates[v].size() / 2];
-      }
-      std::cerr << "measured " << mode.name << "\n";
-    }
-    for (const Impl& impl : impls) {
-      run[impl.name]["add_commands"] = impl.add_commands;
-      run[impl.name]["query_commands"] = impl.query_commands;
-      run[impl.name]["round_trips_single"] = impl.round_trips_single;
-    }
-    out["runs"].push_back(run);
+    out["runs"].push_back(*std::move(run));
   }
 
-  const std::string json_path = absl::GetFlag(FLAGS_json);
-  if (!json_path.empty()) {
+  if (const std::string json_path = absl::GetFlag(FLAGS_json);
+      !json_path.empty()) {
     std::ofstream file(json_path);
     file << out.dump(2) << "\n";
   }
