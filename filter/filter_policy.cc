@@ -58,4 +58,8 @@ bool FilterPolicy::KeyMayMatch(absl::string_view key,
   return Format().KeyMayMatch(key, filter);
 }
 
+std::string FilterPolicy::ToString() const {
+  return spec_.empty() ? std::string(Name()) : spec_;
+}
+
 }  // namespace sstfilter

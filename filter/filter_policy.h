@@ -47,6 +47,8 @@
 
 namespace sstfilter {
 
+struct PolicySpec;  // policy_spec.h
+
 // How large a filter to build. Set exactly one of the two fields.
 struct FilterOptions {
   // Target false-positive probability, in (0, 1). The policy derives its
@@ -64,13 +66,13 @@ struct FilterOptions {
   std::optional<double> bits_per_key;
   // Whether each filter stores a CRC32C of its own bytes (format version 2 of
   // sstfilter's own families, kCheckedLocalBloomName and the like;
-  // filter/format_version_2.md). A reader then answers "may match" for a damaged filter
-  // even in a host that does not verify its block checksums (LevelDB unless
-  // paranoid_checks, RocksDB with verify_checksums = false), where a damaged
-  // version-1 filter can answer a wrong "no". Unset: on for sstfilter's own
-  // families. false: version 1, 6 or 7 bytes smaller per filter. The LevelDB-
-  // and RocksDB-compatible policies write the engines' bytes, which have no
-  // room for it: true is an InvalidArgumentError there.
+  // filter/format_version_2.md). A reader then answers "may match" for a
+  // damaged filter even in a host that does not verify its block checksums
+  // (LevelDB unless paranoid_checks, RocksDB with verify_checksums = false),
+  // where a damaged version-1 filter can answer a wrong "no". Unset: on for
+  // sstfilter's own families. false: version 1, 6 or 7 bytes smaller per
+  // filter. The LevelDB- and RocksDB-compatible policies write the engines'
+  // bytes, which have no room for it: true is an InvalidArgumentError there.
   std::optional<bool> self_checksum;
 
   static FilterOptions Fpp(double p) {
@@ -154,14 +156,29 @@ class FilterPolicy {
   virtual std::unique_ptr<FilterReader> NewReader(
       absl::string_view filter) const;
 
-  // LevelDB-style convenience: appends the filter for keys to *dst.
-  virtual void CreateFilter(absl::Span<const absl::string_view> keys,
-                            std::string* dst) const;
+  // LevelDB-style convenience over NewBuilder: appends the filter for keys
+  // to *dst.
+  void CreateFilter(absl::Span<const absl::string_view> keys,
+                    std::string* dst) const;
 
-  // LevelDB-style convenience: one query against a filter's bytes. Parses the
-  // filter on every call; prefer NewReader when asking one filter many times.
-  virtual bool KeyMayMatch(absl::string_view key,
-                           absl::string_view filter) const;
+  // LevelDB-style convenience: Format().KeyMayMatch(key, filter), one query
+  // against a filter's bytes. There is one query path, the format's reader
+  // (FilterReader::MayMatch); this and FilterFormat::KeyMayMatch answer
+  // exactly as it does. Parses the filter on every call; prefer NewReader when
+  // asking one filter many times.
+  bool KeyMayMatch(absl::string_view key, absl::string_view filter) const;
+
+  // The spec string that names this policy (filter/filter_spec.h): its family
+  // and every option it was given, in canonical form, for options files, tools
+  // and logs. NewFilterPolicyFromString(ToString()) builds a policy with the
+  // same Name(), BitsPerKey(), ToString() and filter bytes. A policy that no
+  // registered family made (a wrapper) describes itself; the default is
+  // Name(). Options a spec cannot carry (HybridOptions::counters) are left out.
+  virtual std::string ToString() const;
+
+ private:
+  friend struct PolicySpec;  // sets spec_ before the policy is handed out
+  std::string spec_;
 };
 
 // The signature of every policy factory (NewBloomFilterPolicy, ...).

@@ -4,7 +4,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
@@ -19,6 +21,8 @@ struct Registry {
   std::map<std::string, const FilterFormat*, std::less<>> formats
       ABSL_GUARDED_BY(mu);
   std::map<std::string, PolicyFactoryFunction> factories ABSL_GUARDED_BY(mu);
+  std::map<std::string, RegisteredSpecFamily, std::less<>> spec_families
+      ABSL_GUARDED_BY(mu);
 };
 
 // Built on first use, so that registrations from any translation unit's
@@ -62,6 +66,30 @@ std::vector<RegisteredPolicyFactory> RegisteredPolicyFactories() {
   return factories;
 }
 
+std::optional<RegisteredSpecFamily> FindSpecFamily(absl::string_view name) {
+  Registry& r = TheRegistry();
+  absl::MutexLock lock(&r.mu);
+  auto it = r.spec_families.find(name);
+  if (it == r.spec_families.end()) return std::nullopt;
+  return it->second;
+}
+
+std::vector<RegisteredSpecFamily> RegisteredSpecFamilies() {
+  Registry& r = TheRegistry();
+  absl::MutexLock lock(&r.mu);
+  std::vector<RegisteredSpecFamily> families;
+  for (const auto& entry : r.spec_families) families.push_back(entry.second);
+  return families;
+}
+
+std::string RegisteredSpecFamilyNames() {
+  Registry& r = TheRegistry();
+  absl::MutexLock lock(&r.mu);
+  std::vector<absl::string_view> names;
+  for (const auto& entry : r.spec_families) names.push_back(entry.first);
+  return absl::StrJoin(names, ", ");
+}
+
 namespace registry_internal {
 
 bool RegisterFormat(const FilterFormat& format) {
@@ -80,6 +108,25 @@ bool RegisterPolicyFactory(const char* name, PolicyFactoryFunction factory) {
   Registry& r = TheRegistry();
   absl::MutexLock lock(&r.mu);
   r.factories.emplace(name, factory);
+  return true;
+}
+
+bool RegisterSpecFamily(const char* name, PolicyFactoryFunction factory) {
+  return RegisterSpecFamily(name, {}, [factory](const PolicySpec& spec) {
+    return factory(spec.options);
+  });
+}
+
+bool RegisterSpecFamily(const char* name, std::vector<SpecParam> params,
+                        SpecPolicyFactory factory) {
+  Registry& r = TheRegistry();
+  absl::MutexLock lock(&r.mu);
+  auto [it, inserted] = r.spec_families.emplace(
+      name, RegisteredSpecFamily{name, std::move(params), std::move(factory)});
+  if (!inserted) {
+    std::fprintf(stderr, "sstfilter: two spec families named %s\n", name);
+    std::abort();
+  }
   return true;
 }
 

@@ -6,6 +6,7 @@
 //   // filter/bloom/bloom.cc
 //   SSTFILTER_REGISTER_FILTER_FORMAT(LocalBloom, LocalBloomFormat());
 //   SSTFILTER_REGISTER_POLICY_FACTORY(NewBloomFilterPolicy);
+//   SSTFILTER_REGISTER_SPEC_FAMILY(Bloom, "bloom", &NewBloomFilterPolicy);
 //
 // and is linked into every program that reads tables through //filter:formats
 // (its library is alwayslink, so registration runs even when nothing calls
@@ -17,12 +18,17 @@
 #ifndef SSTFILTER_FILTER_FORMAT_REGISTRY_H_
 #define SSTFILTER_FILTER_FORMAT_REGISTRY_H_
 
+#include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "filter/filter_format.h"
 #include "filter/filter_policy.h"
+#include "filter/policy_spec.h"
 
 namespace sstfilter {
 
@@ -44,6 +50,33 @@ struct RegisteredPolicyFactory {
 // Every registered policy factory, by name.
 std::vector<RegisteredPolicyFactory> RegisteredPolicyFactories();
 
+// A spec family: the first word of a spec string (filter/filter_spec.h), the
+// params it takes beyond the ones every family takes (bits_per_key, fpp,
+// checksum), and the factory that builds its policy from a parsed spec.
+struct SpecParam {
+  const char* name;
+  // The words the value may be, "native|compact"; nullptr for a count (an
+  // unsigned decimal integer).
+  const char* words = nullptr;
+};
+using SpecPolicyFactory =
+    std::function<absl::StatusOr<std::unique_ptr<const FilterPolicy>>(
+        const PolicySpec& spec)>;
+struct RegisteredSpecFamily {
+  std::string name;
+  std::vector<SpecParam> params;  // the family's own
+  SpecPolicyFactory factory;
+};
+
+// The spec family named name, or nullopt.
+std::optional<RegisteredSpecFamily> FindSpecFamily(absl::string_view name);
+
+// Every registered spec family, by name.
+std::vector<RegisteredSpecFamily> RegisteredSpecFamilies();
+
+// The registered spec family names, for error messages: "a, b, c".
+std::string RegisteredSpecFamilyNames();
+
 namespace registry_internal {
 
 // Registers format, which must live as long as the program. Aborts on a
@@ -51,6 +84,13 @@ namespace registry_internal {
 // one a table gets depend on link order.
 bool RegisterFormat(const FilterFormat& format);
 bool RegisterPolicyFactory(const char* name, PolicyFactoryFunction factory);
+
+// Registers a spec family whose params are the common ones, built by a policy
+// factory from spec.options; or one with params of its own, built from the
+// whole spec. Aborts on a second family of the same name.
+bool RegisterSpecFamily(const char* name, PolicyFactoryFunction factory);
+bool RegisterSpecFamily(const char* name, std::vector<SpecParam> params,
+                        SpecPolicyFactory factory);
 
 }  // namespace registry_internal
 }  // namespace sstfilter
@@ -67,5 +107,12 @@ bool RegisterPolicyFactory(const char* name, PolicyFactoryFunction factory);
   [[maybe_unused]] static const bool kSstfilterFactory##factory = \
       ::sstfilter::registry_internal::RegisterPolicyFactory(      \
           #factory, &::sstfilter::factory)
+
+// Registers a spec family: SSTFILTER_REGISTER_SPEC_FAMILY(id, name, factory)
+// with a PolicyFactoryFunction, or (id, name, params, spec_factory) with the
+// family's own params and a SpecPolicyFactory.
+#define SSTFILTER_REGISTER_SPEC_FAMILY(id, ...)                 \
+  [[maybe_unused]] static const bool kSstfilterSpecFamily##id = \
+      ::sstfilter::registry_internal::RegisterSpecFamily(__VA_ARGS__)
 
 #endif  // SSTFILTER_FILTER_FORMAT_REGISTRY_H_

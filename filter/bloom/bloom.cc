@@ -20,6 +20,7 @@
 #include "filter/format_registry.h"
 #include "filter/internal/checked_filter.h"
 #include "filter/internal/parsed_format.h"
+#include "filter/policy_spec.h"
 
 namespace sstfilter {
 namespace bloom_internal {
@@ -111,8 +112,9 @@ NewBloomFilterPolicyWithPath(const FilterOptions& options, ProbePath path) {
 
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBloomFilterPolicy(
     const FilterOptions& options) {
-  return bloom_internal::NewBloomFilterPolicyWithPath(
-      options, bloom_internal::BestProbePath());
+  return PolicySpec::Of("bloom", options)
+      .Name(bloom_internal::NewBloomFilterPolicyWithPath(
+          options, bloom_internal::BestProbePath()));
 }
 
 SSTFILTER_REGISTER_FILTER_FORMAT(
@@ -122,5 +124,6 @@ SSTFILTER_REGISTER_FILTER_FORMAT(CheckedLocalBloom,
                                  bloom_internal::CheckedLocalBloomFormatFor(
                                      bloom_internal::BestProbePath()));
 SSTFILTER_REGISTER_POLICY_FACTORY(NewBloomFilterPolicy);
+SSTFILTER_REGISTER_SPEC_FAMILY(Bloom, "bloom", &NewBloomFilterPolicy);
 
 }  // namespace sstfilter

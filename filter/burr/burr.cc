@@ -19,6 +19,7 @@
 #include "filter/internal/checked_filter.h"
 #include "filter/internal/cpu_features.h"
 #include "filter/internal/parsed_format.h"
+#include "filter/policy_spec.h"
 
 namespace sstfilter {
 namespace burr_internal {
@@ -151,8 +152,9 @@ const filter_internal::CheckedFormat& CheckedBumpedRibbonFormatFor(
 
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBumpedRibbonFilterPolicy(
     const FilterOptions& options) {
-  return burr_internal::NewBumpedRibbonFilterPolicyForTest(
-      options, burr_internal::BestQueryPath());
+  return PolicySpec::Of("burr", options)
+      .Name(burr_internal::NewBumpedRibbonFilterPolicyForTest(
+          options, burr_internal::BestQueryPath()));
 }
 
 SSTFILTER_REGISTER_FILTER_FORMAT(
@@ -162,5 +164,6 @@ SSTFILTER_REGISTER_FILTER_FORMAT(CheckedBumpedRibbon,
                                  burr_internal::CheckedBumpedRibbonFormatFor(
                                      burr_internal::BestQueryPath()));
 SSTFILTER_REGISTER_POLICY_FACTORY(NewBumpedRibbonFilterPolicy);
+SSTFILTER_REGISTER_SPEC_FAMILY(Burr, "burr", &NewBumpedRibbonFilterPolicy);
 
 }  // namespace sstfilter

@@ -12,6 +12,8 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "filter/bloom/bloom_sizing.h"
 #include "filter/burr/burr_builder.h"
 #include "filter/burr/burr_sizing.h"
@@ -19,6 +21,7 @@
 #include "filter/hybrid/hybrid_builder.h"
 #include "filter/hybrid/hybrid_format.h"
 #include "filter/internal/checked_filter.h"
+#include "filter/policy_spec.h"
 
 namespace sstfilter {
 namespace hybrid_internal {
@@ -112,6 +115,34 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewCompactPolicy(
       max_compact_keys, std::move(counters)));
 }
 
+// What NewHybridFilterPolicy's policies print (FilterPolicy::ToString): the
+// options set, the family and cap only when not the defaults.
+PolicySpec HybridSpec(const FilterOptions& options,
+                      const HybridOptions& hybrid) {
+  PolicySpec spec = PolicySpec::Of("hybrid", options);
+  if (hybrid.family != HybridOptions().family)
+    spec.params["family"] = FilterFamilyName(hybrid.family);
+  if (hybrid.max_build_bytes != 0)
+    spec.params["max_build_bytes"] = absl::StrCat(hybrid.max_build_bytes);
+  return spec;
+}
+
+absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewHybridPolicyFromSpec(
+    const PolicySpec& spec) {
+  HybridOptions hybrid;
+  if (auto it = spec.params.find("family"); it != spec.params.end())
+    hybrid.family = it->second == FilterFamilyName(FilterFamily::kNative)
+                        ? FilterFamily::kNative
+                        : FilterFamily::kCompact;
+  if (auto it = spec.params.find("max_build_bytes");
+      it != spec.params.end() &&
+      !absl::SimpleAtoi(it->second, &hybrid.max_build_bytes)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "max_build_bytes: \"", it->second, "\" is not an unsigned integer"));
+  }
+  return NewHybridFilterPolicy(spec.options, hybrid);
+}
+
 }  // namespace
 }  // namespace hybrid_internal
 
@@ -126,16 +157,17 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewHybridFilterPolicy(
   }
   const filter_internal::CheckedFormat& checked =
       hybrid_internal::CheckedHybridFormat();
+  const PolicySpec spec = hybrid_internal::HybridSpec(options, hybrid);
   if (hybrid.family == FilterFamily::kNative) {
-    return filter_internal::WithSelfChecksum(
+    return spec.Name(filter_internal::WithSelfChecksum(
         options, hybrid_internal::NewNativePolicy(options, hybrid.counters),
-        checked);
+        checked));
   }
-  return filter_internal::WithSelfChecksum(
+  return spec.Name(filter_internal::WithSelfChecksum(
       options,
       hybrid_internal::NewCompactPolicy(options, hybrid.max_build_bytes,
                                         hybrid.counters),
-      checked);
+      checked));
 }
 
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewHybridNativeFilterPolicy(
@@ -157,5 +189,9 @@ SSTFILTER_REGISTER_FILTER_FORMAT(CheckedHybrid,
                                  hybrid_internal::CheckedHybridFormat());
 SSTFILTER_REGISTER_POLICY_FACTORY(NewHybridNativeFilterPolicy);
 SSTFILTER_REGISTER_POLICY_FACTORY(NewHybridCompactFilterPolicy);
+SSTFILTER_REGISTER_SPEC_FAMILY(Hybrid, "hybrid",
+                               {{"family", "native|compact"},
+                                {"max_build_bytes"}},
+                               &hybrid_internal::NewHybridPolicyFromSpec);
 
 }  // namespace sstfilter

@@ -11,6 +11,7 @@
 #include "filter/bloom_like_policy.h"
 #include "filter/format_registry.h"
 #include "filter/internal/verdict.h"
+#include "filter/policy_spec.h"
 #include "util/bloom_math.h"
 #include "util/hash.h"
 
@@ -330,11 +331,13 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewLevelDbBloomPolicy(
     k = std::clamp(static_cast<int>(bits_per_key * kLevelDbProbesPerBit),
                    kMinProbes, kMaxProbes);
   }
-  return std::unique_ptr<const FilterPolicy>(
-      new LevelDbBloomPolicy(bits_per_key, k, target_fpp));
+  return PolicySpec::Of("leveldb", options)
+      .Name(std::unique_ptr<const FilterPolicy>(
+          new LevelDbBloomPolicy(bits_per_key, k, target_fpp)));
 }
 
 SSTFILTER_REGISTER_FILTER_FORMAT(LevelDbBloom, TheLevelDbBloomFormat());
 SSTFILTER_REGISTER_POLICY_FACTORY(NewLevelDbBloomPolicy);
+SSTFILTER_REGISTER_SPEC_FAMILY(LevelDb, "leveldb", &NewLevelDbBloomPolicy);
 
 }  // namespace sstfilter

@@ -8,9 +8,11 @@
 #include <utility>
 
 #include "absl/status/status.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "filter/format_registry.h"
 #include "filter/internal/checked_filter.h"
+#include "filter/policy_spec.h"
 #include "filter/range/grafite_builder.h"
 #include "filter/range/grafite_format.h"
 #include "filter/range/grafite_reader.h"
@@ -57,6 +59,35 @@ class GrafitePolicy final : public FilterPolicy {
   const GrafiteSizing sizing_;
 };
 
+// What NewGrafiteRangePolicy's policies print (FilterPolicy::ToString): the
+// options set, those at their defaults left out.
+PolicySpec GrafiteSpec(const RangeFilterOptions& options) {
+  FilterOptions common;
+  common.bits_per_key = options.bits_per_key;
+  common.fpp = options.fpp;
+  if (!options.self_checksum) common.self_checksum = false;
+  PolicySpec spec = PolicySpec::Of("grafite", common);
+  if (options.max_range_length != RangeFilterOptions().max_range_length) {
+    spec.params["max_range_length"] = absl::StrCat(options.max_range_length);
+  }
+  return spec;
+}
+
+absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewGrafitePolicyFromSpec(
+    const PolicySpec& spec) {
+  RangeFilterOptions range;
+  range.bits_per_key = spec.options.bits_per_key;
+  range.fpp = spec.options.fpp;
+  range.self_checksum = spec.options.self_checksum.value_or(true);
+  if (auto it = spec.params.find("max_range_length"); it != spec.params.end()) {
+    if (!absl::SimpleAtoi(it->second, &range.max_range_length)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "max_range_length: \"", it->second, "\" is not an unsigned integer"));
+    }
+  }
+  return NewGrafiteRangePolicy(range);
+}
+
 const filter_internal::CheckedFormat& CheckedGrafite() {
   static const auto* const format = new filter_internal::CheckedFormat(
       kCheckedGrafiteName, ::sstfilter::GrafiteFormat());
@@ -96,11 +127,12 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewGrafiteRangePolicy(
   if (!sizing.ok()) return sizing.status();
   FilterOptions checksum;
   checksum.self_checksum = options.self_checksum;
-  return filter_internal::WithSelfChecksum(
-      checksum,
-      std::unique_ptr<const FilterPolicy>(
-          new grafite_internal::GrafitePolicy(*sizing)),
-      grafite_internal::CheckedGrafite());
+  return grafite_internal::GrafiteSpec(options).Name(
+      filter_internal::WithSelfChecksum(
+          checksum,
+          std::unique_ptr<const FilterPolicy>(
+              new grafite_internal::GrafitePolicy(*sizing)),
+          grafite_internal::CheckedGrafite()));
 }
 
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewGrafiteFilterPolicy(
@@ -142,5 +174,7 @@ std::unique_ptr<RangeFilterReader> NewRangeFilterReader(
 SSTFILTER_REGISTER_FILTER_FORMAT(Grafite, GrafiteFormat());
 SSTFILTER_REGISTER_FILTER_FORMAT(CheckedGrafite, GrafiteCheckedFormat());
 SSTFILTER_REGISTER_POLICY_FACTORY(NewGrafiteFilterPolicy);
+SSTFILTER_REGISTER_SPEC_FAMILY(Grafite, "grafite", {{"max_range_length"}},
+                               &grafite_internal::NewGrafitePolicyFromSpec);
 
 }  // namespace sstfilter

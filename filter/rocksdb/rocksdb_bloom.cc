@@ -5,6 +5,7 @@
 
 #include "filter/bloom_like_policy.h"
 #include "filter/format_registry.h"
+#include "filter/policy_spec.h"
 #include "filter/rocksdb/fast_local_bloom.h"
 #include "filter/rocksdb/legacy_bloom.h"
 #include "filter/rocksdb/rocksdb_reader.h"
@@ -113,8 +114,9 @@ NewRocksDbFastLocalBloomPolicy(const FilterOptions& options) {
   } else {
     millibits = RocksDbMillibitsPerKey(*options.bits_per_key);
   }
-  return std::unique_ptr<const FilterPolicy>(
-      new FastLocalBloomPolicy(millibits));
+  return PolicySpec::Of("rocksdb.fastbloom", options)
+      .Name(std::unique_ptr<const FilterPolicy>(
+          new FastLocalBloomPolicy(millibits)));
 }
 
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewRocksDbLegacyBloomPolicy(
@@ -133,11 +135,17 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewRocksDbLegacyBloomPolicy(
     whole_bits =
         RocksDbWholeBitsPerKey(RocksDbMillibitsPerKey(*options.bits_per_key));
   }
-  return std::unique_ptr<const FilterPolicy>(new LegacyBloomPolicy(whole_bits));
+  return PolicySpec::Of("rocksdb.legacybloom", options)
+      .Name(std::unique_ptr<const FilterPolicy>(
+          new LegacyBloomPolicy(whole_bits)));
 }
 
 SSTFILTER_REGISTER_FILTER_FORMAT(RocksDbBuiltin, TheRocksDbBuiltinFormat());
 SSTFILTER_REGISTER_POLICY_FACTORY(NewRocksDbFastLocalBloomPolicy);
 SSTFILTER_REGISTER_POLICY_FACTORY(NewRocksDbLegacyBloomPolicy);
+SSTFILTER_REGISTER_SPEC_FAMILY(RocksDbFastBloom, "rocksdb.fastbloom",
+                               &NewRocksDbFastLocalBloomPolicy);
+SSTFILTER_REGISTER_SPEC_FAMILY(RocksDbLegacyBloom, "rocksdb.legacybloom",
+                               &NewRocksDbLegacyBloomPolicy);
 
 }  // namespace sstfilter

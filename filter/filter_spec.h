@@ -1,0 +1,70 @@
+// One string names any filter policy, the same in code, options files, tools
+// and the engine adapters (as RocksDB's FilterPolicy::CreateFromString does):
+//
+//   absl::StatusOr<std::unique_ptr<const sstfilter::FilterPolicy>> policy =
+//       sstfilter::NewFilterPolicyFromString("bloom:fpp=0.01");
+//   if (!policy.ok()) return policy.status();  // one line naming the fault
+//   (*policy)->ToString();  // "bloom:fpp=0.01", which parses back to it
+//
+// Grammar:
+//
+//   spec   := family (":" param)*
+//   param  := name "=" value
+//           | number            (first param only: bits_per_key=number)
+//
+// Colons separate params, so a tool can take a comma-separated list of specs.
+// Every family takes
+//
+//   bits_per_key=C   bits per key (FilterOptions::bits_per_key)
+//   fpp=P            target false-positive probability (FilterOptions::fpp)
+//   checksum=on|off  FilterOptions::self_checksum; unset: the family's default
+//
+// with exactly one of bits_per_key and fpp, and the family's own params
+// beyond them. The families linked into a program are those registered
+// (format_registry.h, RegisteredSpecFamilies); sstfilter's:
+//
+//   bloom                NewBloomFilterPolicy
+//   burr                 NewBumpedRibbonFilterPolicy
+//   hybrid               NewHybridFilterPolicy; family=native|compact
+//                        (default compact), max_build_bytes=N (default 0, no
+//                        cap)
+//   grafite              NewGrafiteRangePolicy; max_range_length=L (default
+//                        32, the range length fpp is a target for)
+//   leveldb              NewLevelDbBloomPolicy
+//   rocksdb.fastbloom    NewRocksDbFastLocalBloomPolicy
+//   rocksdb.legacybloom  NewRocksDbLegacyBloomPolicy
+//
+// Examples: "bloom:10", "burr:fpp=0.001", "hybrid:fpp=0.01:family=native",
+// "grafite:fpp=0.001:max_range_length=64", "bloom:fpp=0.01:checksum=off".
+//
+// Numbers are decimal (absl::SimpleAtod; "1e-3" is accepted); counts are
+// unsigned decimal integers. Names and words are case-sensitive.
+
+#ifndef SSTFILTER_FILTER_FILTER_SPEC_H_
+#define SSTFILTER_FILTER_FILTER_SPEC_H_
+
+#include <memory>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "filter/filter_policy.h"
+#include "filter/policy_spec.h"
+
+namespace sstfilter {
+
+// The policy spec names. Returns InvalidArgumentError with one line naming the
+// offending part for an empty spec, an unknown family (listing the known
+// ones), an empty param (a trailing or doubled colon), a param the family does
+// not take, a param given twice, a value that is not a number, count or one of
+// the param's words, both or neither of bits_per_key and fpp, and options the
+// family's factory rejects (its message, as ValidateFilterOptions's).
+absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewFilterPolicyFromString(
+    absl::string_view spec);
+
+// The parse alone, with the same errors except the factory's: the spec's
+// family, options and the family's own params.
+absl::StatusOr<PolicySpec> ParsePolicySpec(absl::string_view spec);
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_FILTER_FILTER_SPEC_H_

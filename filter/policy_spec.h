@@ -1,0 +1,56 @@
+// A spec string parsed: the family that builds a policy and the options it was
+// given, the form in which a policy names itself (FilterPolicy::ToString) and
+// a family's factory receives a spec. filter/filter_spec.h has the grammar and
+// the parser; this header is what the families need to take part.
+//
+// A family's typed factory names the policies it returns, so that policies
+// made in code print the same spec as policies made from a string:
+//
+//   absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBloomFilterPolicy(
+//       const FilterOptions& options) {
+//     return PolicySpec::Of("bloom", options).Name(BuildBloomPolicy(options));
+//   }
+
+#ifndef SSTFILTER_FILTER_POLICY_SPEC_H_
+#define SSTFILTER_FILTER_POLICY_SPEC_H_
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "filter/filter_policy.h"
+
+namespace sstfilter {
+
+struct PolicySpec {
+  // The first word of the spec, e.g. "bloom".
+  std::string family;
+  // bits_per_key or fpp, and checksum (self_checksum), as every family takes.
+  FilterOptions options;
+  // The family's own params that were set, by name, each value in canonical
+  // text (FormatSpecNumber for numbers, a decimal count, or a word).
+  std::map<std::string, std::string> params;
+
+  static PolicySpec Of(absl::string_view family, const FilterOptions& options);
+
+  // The canonical spec string: the family, then bits_per_key, fpp and
+  // checksum, then the family's own params by name, each only when set, as
+  // "family:name=value:...". Parsing it gives this spec back.
+  std::string ToString() const;
+
+  // What a family's factory returns: policy, its ToString() this spec's
+  // unless it already has one (a factory built on another keeps the inner
+  // factory's). Passes an error through.
+  absl::StatusOr<std::unique_ptr<const FilterPolicy>> Name(
+      absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy) const;
+};
+
+// The shortest decimal text that parses back (absl::SimpleAtod) to exactly v:
+// "10", "0.001", "1e-06".
+std::string FormatSpecNumber(double v);
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_FILTER_POLICY_SPEC_H_
