@@ -31,13 +31,10 @@
 namespace sstfilter {
 namespace {
 
-using ::sstfilter::test::CompareRestored;
 using ::sstfilter::test::Fixed64Bytes;
 using ::sstfilter::test::Forge;
 using ::sstfilter::test::Keys16;
-using ::sstfilter::test::MustRestore;
-using ::sstfilter::test::RestoreStatusOf;
-using ::testing::HasSubstr;
+using CountingBloomSaveTest = test::SavedFilterTest<CountingBloomFilter>;
 
 constexpr bool kRegenerate = false;
 
@@ -58,12 +55,6 @@ CountingBloomFilter Make(const FilterOptions& options, uint64_t expected_keys) {
   return *std::move(filter);
 }
 
-void ExpectRefused(absl::string_view bytes, absl::string_view message) {
-  const absl::Status refused =
-      test::CheckRefused(&RestoreStatusOf<CountingBloomFilter>, bytes, message);
-  EXPECT_TRUE(refused.ok()) << refused;
-}
-
 // Every key of set 0 below `added` and as many of set 1.
 std::vector<std::string> QueryKeys(uint64_t added) {
   std::vector<std::string> keys = Keys16(0, 0, added);
@@ -72,7 +63,7 @@ std::vector<std::string> QueryKeys(uint64_t added) {
   return keys;
 }
 
-TEST(CountingBloomSaveTest, RestoredFiltersEqualTheSavedOnes) {
+TEST_F(CountingBloomSaveTest, RestoredFiltersEqualTheSavedOnes) {
   const FilterOptions options[] = {
       FilterOptions::Fpp(0.01), FilterOptions::Fpp(0.2),
       FilterOptions::BitsPerKey(1), FilterOptions::BitsPerKey(100)};
@@ -87,11 +78,8 @@ TEST(CountingBloomSaveTest, RestoredFiltersEqualTheSavedOnes) {
       const std::vector<std::string> keys = Keys16(0, 0, added);
       for (const std::string& key : keys) filter.Add(key);
       for (size_t i = 0; i < keys.size(); i += 3) filter.Remove(keys[i]);
-      const std::string saved = filter.Save();
-      CountingBloomFilter restored = MustRestore<CountingBloomFilter>(saved);
-      EXPECT_TRUE(CompareRestored(filter, restored, QueryKeys(added)).ok())
-          << CompareRestored(filter, restored, QueryKeys(added));
-      EXPECT_EQ(restored.Save(), saved);
+      CountingBloomFilter restored =
+          ExpectRestoresAlike(filter, QueryKeys(added));
       // Both go on alike: removes of the remaining keys, adds of new ones.
       for (size_t i = 1; i < keys.size(); i += 3) {
         ASSERT_EQ(restored.Remove(keys[i]), filter.Remove(keys[i]));
@@ -108,16 +96,13 @@ TEST(CountingBloomSaveTest, RestoredFiltersEqualTheSavedOnes) {
   }
 }
 
-TEST(CountingBloomSaveTest, SaturatedCountersStaySaturated) {
+TEST_F(CountingBloomSaveTest, SaturatedCountersStaySaturated) {
   // One block: a key added 20 times saturates its counters.
   CountingBloomFilter filter = Make(FilterOptions::BitsPerKey(10), 1);
   for (int i = 0; i < 20; ++i) filter.Add("hot");
   filter.Add("cold");
   ASSERT_GT(filter.NumSaturated(), 0u);
-  CountingBloomFilter restored =
-      MustRestore<CountingBloomFilter>(filter.Save());
-  EXPECT_TRUE(CompareRestored(filter, restored, QueryKeys(10)).ok())
-      << CompareRestored(filter, restored, QueryKeys(10));
+  CountingBloomFilter restored = ExpectRestoresAlike(filter, QueryKeys(10));
   for (int i = 0; i < 20; ++i) {
     ASSERT_EQ(restored.Remove("hot"), filter.Remove("hot"));
   }
@@ -128,36 +113,28 @@ TEST(CountingBloomSaveTest, SaturatedCountersStaySaturated) {
   EXPECT_EQ(restored.NumKeys(), 0u);
 }
 
-TEST(CountingBloomSaveTest, EveryTruncationAndBitFlipIsDataLoss) {
+TEST_F(CountingBloomSaveTest, EveryTruncationAndBitFlipIsDataLoss) {
   CountingBloomFilter filter = Make(FilterOptions::BitsPerKey(10), 10);
   for (const std::string& key : Keys16(0, 0, 8)) filter.Add(key);
   for (int i = 0; i < 16; ++i) filter.Add("hot");  // a saturated counter
   ASSERT_GT(filter.NumSaturated(), 0u);
-  const absl::Status status = test::CheckDamageIsRefused(
-      filter.Save(), &RestoreStatusOf<CountingBloomFilter>);
-  EXPECT_TRUE(status.ok()) << status;
+  ExpectDamageRefused(filter.Save());
 }
 
-TEST(CountingBloomSaveTest, RefusesForeignAndDamagedBytes) {
+TEST_F(CountingBloomSaveTest, RefusesForeignAndDamagedBytes) {
   CountingBloomFilter filter = Make(FilterOptions::Fpp(0.01), 10);
   filter.Add("hello");
   const std::string saved = filter.Save();
-  ExpectRefused("", "no bytes");
-  ExpectRefused(
-      saved.substr(0, 37),
-      absl::StrCat("truncated: 37 bytes, header says ", saved.size()));
-  std::string damaged = saved;
-  damaged[kCountersAt + 1] ^= 2;
-  ExpectRefused(damaged, "CRC32C mismatch");
   absl::StatusOr<MutableBloomFilter> mutable_filter =
       MutableBloomFilter::Create(FilterOptions::Fpp(0.01), 10);
   ASSERT_TRUE(mutable_filter.ok());
-  ExpectRefused(mutable_filter->Save(),
-                "wrong kind: MutableBloomFilter bytes given to "
-                "CountingBloomFilter::Restore");
+  ExpectEnvelopeRefusals(saved, /*cut=*/37, /*damaged_at=*/kCountersAt + 1,
+                         /*flip=*/2, mutable_filter->Save(),
+                         "MutableBloomFilter bytes given to "
+                         "CountingBloomFilter::Restore");
 }
 
-TEST(CountingBloomSaveTest, RefusesForgedFieldsNamingThem) {
+TEST_F(CountingBloomSaveTest, RefusesForgedFieldsNamingThem) {
   // 100 keys at 10 counters/key: 8 blocks.
   CountingBloomFilter filter = Make(FilterOptions::BitsPerKey(10), 100);
   for (const std::string& key : Keys16(0, 0, 50)) filter.Add(key);
@@ -211,7 +188,7 @@ TEST(CountingBloomSaveTest, RefusesForgedFieldsNamingThem) {
                 "counts");
 }
 
-TEST(CountingBloomSaveTest, GoldenBytes) {
+TEST_F(CountingBloomSaveTest, GoldenBytes) {
   CountingBloomFilter tiny = Make(FilterOptions::BitsPerKey(10), 2);
   tiny.Add("hello");
   tiny.Add("world");

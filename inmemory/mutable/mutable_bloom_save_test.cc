@@ -34,14 +34,11 @@ namespace sstfilter {
 namespace {
 
 using ::sstfilter::mutable_test::Make;
-using ::sstfilter::test::CompareRestored;
 using ::sstfilter::test::DoubleBytes;
 using ::sstfilter::test::Fixed64Bytes;
 using ::sstfilter::test::Forge;
 using ::sstfilter::test::Keys16;
-using ::sstfilter::test::MustRestore;
-using ::sstfilter::test::RestoreStatusOf;
-using ::testing::HasSubstr;
+using MutableBloomSaveTest = test::SavedFilterTest<MutableBloomFilter>;
 
 constexpr bool kRegenerate = false;
 
@@ -64,13 +61,7 @@ std::vector<std::string> AddedAndAbsent(const std::vector<std::string>& added,
   return keys;
 }
 
-void ExpectRefused(absl::string_view bytes, absl::string_view message) {
-  const absl::Status refused =
-      test::CheckRefused(&RestoreStatusOf<MutableBloomFilter>, bytes, message);
-  EXPECT_TRUE(refused.ok()) << refused;
-}
-
-TEST(MutableBloomSaveTest, RestoredFiltersAnswerAndMeasureAsSaved) {
+TEST_F(MutableBloomSaveTest, RestoredFiltersAnswerAndMeasureAsSaved) {
   const FilterOptions options[] = {
       FilterOptions::Fpp(0.01), FilterOptions::Fpp(1e-5),
       FilterOptions::BitsPerKey(1), FilterOptions::BitsPerKey(7.3),
@@ -85,64 +76,58 @@ TEST(MutableBloomSaveTest, RestoredFiltersAnswerAndMeasureAsSaved) {
         MutableBloomFilter filter = Make(option, expected);
         const std::vector<std::string> added = Keys16(0, 0, count);
         for (const std::string& key : added) filter.Add(key);
-        const std::string saved = filter.Save();
-        const MutableBloomFilter restored =
-            MustRestore<MutableBloomFilter>(saved);
-        const std::vector<std::string> keys = AddedAndAbsent(added, 2000);
-        EXPECT_TRUE(CompareRestored(filter, restored, keys).ok())
-            << CompareRestored(filter, restored, keys);
-        EXPECT_EQ(restored.Save(), saved);
+        ExpectRestoresAlike(filter, AddedAndAbsent(added, 2000));
       }
     }
   }
 }
 
-TEST(MutableBloomSaveTest, RestoredFilterTakesMoreKeys) {
+TEST_F(MutableBloomSaveTest, RestoredFilterTakesMoreKeys) {
   MutableBloomFilter filter = Make(FilterOptions::Fpp(0.01), 1000);
   const std::vector<std::string> first = Keys16(0, 0, 500);
   const std::vector<std::string> second = Keys16(0, 500, 500);
   for (const std::string& key : first) filter.Add(key);
-  MutableBloomFilter restored = MustRestore<MutableBloomFilter>(filter.Save());
+  MutableBloomFilter restored =
+      ExpectRestoresAlike(filter, AddedAndAbsent(first, 2000));
   for (const std::string& key : second) {
     EXPECT_EQ(restored.Add(key), filter.Add(key));
     EXPECT_TRUE(restored.MayContain(key));
   }
   const std::vector<std::string> keys =
       AddedAndAbsent(Keys16(0, 0, 1000), 5000);
-  EXPECT_TRUE(CompareRestored(filter, restored, keys).ok())
-      << CompareRestored(filter, restored, keys);
+  const absl::Status alike = test::CompareRestored(filter, restored, keys);
+  EXPECT_TRUE(alike.ok()) << alike;
   EXPECT_TRUE(restored.Union(filter).ok());
 }
 
-TEST(MutableBloomSaveTest, Version1FilterStaysVersion1) {
+TEST_F(MutableBloomSaveTest, Version1FilterStaysVersion1) {
   MutableBloomFilter filter =
       Make(test::Version1(FilterOptions::BitsPerKey(10)), 200);
   for (const std::string& key : Keys16(0, 0, 150)) filter.Add(key);
   const MutableBloomFilter restored =
-      MustRestore<MutableBloomFilter>(filter.Save());
+      ExpectRestoresAlike(filter, AddedAndAbsent(Keys16(0, 0, 150), 2000));
   EXPECT_STREQ(restored.FrozenFormatName(), bloom_internal::kLocalBloomName);
   EXPECT_EQ(restored.Freeze(), filter.Freeze());
-  const std::vector<std::string> keys = AddedAndAbsent(Keys16(0, 0, 150), 2000);
-  EXPECT_TRUE(CompareRestored(filter, restored, keys).ok());
 }
 
-TEST(MutableBloomSaveTest, EveryTruncationAndBitFlipIsDataLoss) {
+TEST_F(MutableBloomSaveTest, EveryTruncationAndBitFlipIsDataLoss) {
   MutableBloomFilter filter = Make(FilterOptions::BitsPerKey(10), 40);
   for (const std::string& key : Keys16(0, 0, 30)) filter.Add(key);
-  const absl::Status status = test::CheckDamageIsRefused(
-      filter.Save(), &RestoreStatusOf<MutableBloomFilter>);
-  EXPECT_TRUE(status.ok()) << status;
+  ExpectDamageRefused(filter.Save());
 }
 
-TEST(MutableBloomSaveTest, RefusesEmptyForeignAndDamagedBytesNamingWhy) {
+TEST_F(MutableBloomSaveTest, RefusesEmptyForeignAndDamagedBytesNamingWhy) {
   MutableBloomFilter filter = Make(FilterOptions::BitsPerKey(10), 40);
   filter.Add("hello");
   const std::string saved = filter.Save();
-  ExpectRefused("", "no bytes");
+  absl::StatusOr<CountingBloomFilter> counting =
+      CountingBloomFilter::Create(FilterOptions::Fpp(0.01), 10);
+  ASSERT_TRUE(counting.ok());
+  ExpectEnvelopeRefusals(saved, /*cut=*/37, /*damaged_at=*/kBodyAt + 3,
+                         /*flip=*/0x10, counting->Save(),
+                         "CountingBloomFilter bytes given to "
+                         "MutableBloomFilter::Restore");
   ExpectRefused(saved.substr(0, 10), "truncated: 10 bytes, fewer than the 16");
-  ExpectRefused(
-      saved.substr(0, 37),
-      absl::StrCat("truncated: 37 bytes, header says ", saved.size()));
   ExpectRefused(saved + "x",
                 absl::StrCat(saved.size() + 1, " bytes, header says ",
                              saved.size(), ": trailing bytes"));
@@ -150,16 +135,6 @@ TEST(MutableBloomSaveTest, RefusesEmptyForeignAndDamagedBytesNamingWhy) {
   std::string version = saved;
   version[4] = 7;
   ExpectRefused(version, "unsupported version 7");
-  std::string damaged = saved;
-  damaged[kBodyAt + 3] ^= 0x10;
-  ExpectRefused(damaged, "CRC32C mismatch");
-
-  absl::StatusOr<CountingBloomFilter> counting =
-      CountingBloomFilter::Create(FilterOptions::Fpp(0.01), 10);
-  ASSERT_TRUE(counting.ok());
-  ExpectRefused(counting->Save(),
-                "wrong kind: CountingBloomFilter bytes given to "
-                "MutableBloomFilter::Restore");
   ScalableBloomOptions options;
   options.initial_keys = 10;
   absl::StatusOr<std::unique_ptr<ScalableBloomFilter>> scalable =
@@ -173,7 +148,7 @@ TEST(MutableBloomSaveTest, RefusesEmptyForeignAndDamagedBytesNamingWhy) {
 
 // Bytes behind a valid CRC, as a fuzzer or an attacker can make them: every
 // field is checked on its own.
-TEST(MutableBloomSaveTest, RefusesForgedFieldsNamingThem) {
+TEST_F(MutableBloomSaveTest, RefusesForgedFieldsNamingThem) {
   MutableBloomFilter filter = Make(FilterOptions::BitsPerKey(10), 40);
   filter.Add("hello");
   const std::string saved = filter.Save();
@@ -211,7 +186,7 @@ TEST(MutableBloomSaveTest, RefusesForgedFieldsNamingThem) {
                 "truncated: 0 bytes, fewer than the 32");
 }
 
-TEST(MutableBloomSaveTest, GoldenBytes) {
+TEST_F(MutableBloomSaveTest, GoldenBytes) {
   MutableBloomFilter tiny = Make(FilterOptions::BitsPerKey(10), 2);
   tiny.Add("hello");
   tiny.Add("world");

@@ -31,14 +31,12 @@
 namespace sstfilter {
 namespace {
 
-using ::sstfilter::test::CompareRestored;
 using ::sstfilter::test::DoubleBytes;
 using ::sstfilter::test::Fixed64Bytes;
 using ::sstfilter::test::Forge;
 using ::sstfilter::test::Keys16;
-using ::sstfilter::test::MustRestore;
-using ::sstfilter::test::RestoreStatusOf;
 using ::testing::HasSubstr;
+using ScalableBloomSaveTest = test::SavedFilterTest<ScalableBloomFilter>;
 
 constexpr bool kRegenerate = false;
 
@@ -84,13 +82,7 @@ size_t LayerAt(const ScalableBloomFilter& filter, size_t i) {
   return at;
 }
 
-void ExpectRefused(absl::string_view bytes, absl::string_view message) {
-  const absl::Status refused =
-      test::CheckRefused(&RestoreStatusOf<ScalableBloomFilter>, bytes, message);
-  EXPECT_TRUE(refused.ok()) << refused;
-}
-
-TEST(ScalableBloomSaveTest, SeveralLayersRestoreAndGrowAsSaved) {
+TEST_F(ScalableBloomSaveTest, SeveralLayersRestoreAndGrowAsSaved) {
   const struct {
     uint64_t initial_keys;
     double growth;
@@ -108,15 +100,11 @@ TEST(ScalableBloomSaveTest, SeveralLayersRestoreAndGrowAsSaved) {
     std::unique_ptr<ScalableBloomFilter> filter =
         Make(c.initial_keys, c.growth, c.tightening);
     AddAll(*filter, Keys16(0, 0, c.keys));
-    const std::string saved = filter->Save();
-    std::unique_ptr<ScalableBloomFilter> restored =
-        MustRestore<ScalableBloomFilter>(saved);
     std::vector<std::string> keys = Keys16(0, 0, c.keys);
     const std::vector<std::string> absent = Keys16(1, 0, 3000);
     keys.insert(keys.end(), absent.begin(), absent.end());
-    EXPECT_TRUE(CompareRestored(*filter, *restored, keys).ok())
-        << CompareRestored(*filter, *restored, keys);
-    EXPECT_EQ(restored->Save(), saved);
+    std::unique_ptr<ScalableBloomFilter> restored =
+        ExpectRestoresAlike(*filter, keys);
 
     // The same keys added to both: the same answers, layers made at the same
     // key, every layer within its capacity, the same bytes.
@@ -133,13 +121,13 @@ TEST(ScalableBloomSaveTest, SeveralLayersRestoreAndGrowAsSaved) {
       EXPECT_LE(layer.keys, layer.capacity);
     }
     keys.insert(keys.end(), more.begin(), more.end());
-    EXPECT_TRUE(CompareRestored(*filter, *restored, keys).ok())
-        << CompareRestored(*filter, *restored, keys);
-    EXPECT_EQ(restored->Save(), filter->Save());
+    const absl::Status alike =
+        test::CheckRestored(*filter, *restored, /*saved=*/filter->Save(), keys);
+    EXPECT_TRUE(alike.ok()) << alike;
   }
 }
 
-TEST(ScalableBloomSaveTest, AFullNewestLayerGrowsOnTheNextKey) {
+TEST_F(ScalableBloomSaveTest, AFullNewestLayerGrowsOnTheNextKey) {
   std::unique_ptr<ScalableBloomFilter> filter = Make(50);
   // Keys until the first layer holds its capacity (a key it already matched
   // is not added, so a few more than 50 may be needed).
@@ -149,7 +137,7 @@ TEST(ScalableBloomSaveTest, AFullNewestLayerGrowsOnTheNextKey) {
   }
   ASSERT_EQ(filter->NumLayers(), 1u);
   std::unique_ptr<ScalableBloomFilter> restored =
-      MustRestore<ScalableBloomFilter>(filter->Save());
+      test::MustRestore<ScalableBloomFilter>(filter->Save());
   EXPECT_EQ(restored->Layers()[0].keys, 50u);
   // The next new key makes layer 1.
   for (;; ++next) {
@@ -164,7 +152,7 @@ TEST(ScalableBloomSaveTest, AFullNewestLayerGrowsOnTheNextKey) {
 
 // The sticky error is not saved: a restored filter tries to grow again, and
 // with every layer in use fails again the same way.
-TEST(ScalableBloomSaveTest, AFullFiltersErrorIsMetAgainNotSaved) {
+TEST_F(ScalableBloomSaveTest, AFullFiltersErrorIsMetAgainNotSaved) {
   std::unique_ptr<ScalableBloomFilter> filter = Make(1, 1.0, 0.9);
   absl::Status full;
   for (uint64_t i = 0; full.ok(); ++i) {
@@ -172,11 +160,10 @@ TEST(ScalableBloomSaveTest, AFullFiltersErrorIsMetAgainNotSaved) {
   }
   ASSERT_EQ(filter->NumLayers(), kMaxScalableLayers);
   ASSERT_TRUE(absl::IsResourceExhausted(full)) << full;
-  std::unique_ptr<ScalableBloomFilter> restored =
-      MustRestore<ScalableBloomFilter>(filter->Save());
-  EXPECT_EQ(restored->NumLayers(), kMaxScalableLayers);
   const std::vector<std::string> absent = Keys16(1, 0, 1000);
-  EXPECT_TRUE(CompareRestored(*filter, *restored, absent).ok());
+  std::unique_ptr<ScalableBloomFilter> restored =
+      ExpectRestoresAlike(*filter, absent);
+  EXPECT_EQ(restored->NumLayers(), kMaxScalableLayers);
   for (const std::string& key : absent) {
     if (restored->MayContain(key)) continue;
     const absl::StatusOr<bool> added = restored->Add(key);
@@ -187,35 +174,27 @@ TEST(ScalableBloomSaveTest, AFullFiltersErrorIsMetAgainNotSaved) {
   }
 }
 
-TEST(ScalableBloomSaveTest, EveryTruncationAndBitFlipIsDataLoss) {
+TEST_F(ScalableBloomSaveTest, EveryTruncationAndBitFlipIsDataLoss) {
   std::unique_ptr<ScalableBloomFilter> filter = Make(2);
   AddAll(*filter, Keys16(0, 0, 4));
   ASSERT_EQ(filter->NumLayers(), 2u);
-  const absl::Status status = test::CheckDamageIsRefused(
-      filter->Save(), &RestoreStatusOf<ScalableBloomFilter>);
-  EXPECT_TRUE(status.ok()) << status;
+  ExpectDamageRefused(filter->Save());
 }
 
-TEST(ScalableBloomSaveTest, RefusesForeignAndDamagedBytes) {
+TEST_F(ScalableBloomSaveTest, RefusesForeignAndDamagedBytes) {
   std::unique_ptr<ScalableBloomFilter> filter = Make(10);
   ASSERT_TRUE(filter->Add("hello").ok());
   const std::string saved = filter->Save();
-  ExpectRefused("", "no bytes");
-  ExpectRefused(
-      saved.substr(0, 60),
-      absl::StrCat("truncated: 60 bytes, header says ", saved.size()));
-  std::string damaged = saved;
-  damaged[saved.size() - 10] ^= 1;
-  ExpectRefused(damaged, "CRC32C mismatch");
   absl::StatusOr<MutableBloomFilter> mutable_filter =
       MutableBloomFilter::Create(FilterOptions::Fpp(0.01), 10);
   ASSERT_TRUE(mutable_filter.ok());
-  ExpectRefused(mutable_filter->Save(),
-                "wrong kind: MutableBloomFilter bytes given to "
-                "ScalableBloomFilter::Restore");
+  ExpectEnvelopeRefusals(saved, /*cut=*/60, /*damaged_at=*/saved.size() - 10,
+                         /*flip=*/1, mutable_filter->Save(),
+                         "MutableBloomFilter bytes given to "
+                         "ScalableBloomFilter::Restore");
 }
 
-TEST(ScalableBloomSaveTest, RefusesForgedFieldsNamingThem) {
+TEST_F(ScalableBloomSaveTest, RefusesForgedFieldsNamingThem) {
   std::unique_ptr<ScalableBloomFilter> filter = Make(4);
   AddAll(*filter, Keys16(0, 0, 10));
   ASSERT_EQ(filter->NumLayers(), 2u);
@@ -269,7 +248,7 @@ TEST(ScalableBloomSaveTest, RefusesForgedFieldsNamingThem) {
                 "layer 1 would hold 4e+300 keys, more than 2^63");
 }
 
-TEST(ScalableBloomSaveTest, GoldenBytes) {
+TEST_F(ScalableBloomSaveTest, GoldenBytes) {
   std::unique_ptr<ScalableBloomFilter> tiny = Make(1);
   ASSERT_TRUE(tiny->Add("hello").ok());
   ASSERT_TRUE(tiny->Add("world").ok());

@@ -8,11 +8,14 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "gtest/gtest.h"
@@ -37,6 +40,41 @@ absl::Status CompareRestored(const ScalableBloomFilter& original,
 absl::Status CompareRestored(const CountingBloomFilter& original,
                              const CountingBloomFilter& restored,
                              absl::Span<const std::string> keys);
+
+// The filter a Restore result holds: the filter itself, or the one a pointer
+// holds (ScalableBloomFilter::Restore gives a std::unique_ptr).
+template <typename Filter>
+const Filter& FilterOf(const Filter& filter) {
+  return filter;
+}
+template <typename Filter>
+const Filter& FilterOf(const std::unique_ptr<Filter>& filter) {
+  return *filter;
+}
+
+// OK when restored, which Restore made of saved, saves to the very same
+// bytes; an InternalError giving both sizes otherwise.
+template <typename Filter>
+absl::Status CheckSavesAgain(const Filter& restored, absl::string_view saved) {
+  const std::string again = restored.Save();
+  if (again == saved) return absl::OkStatus();
+  return absl::InternalError(absl::StrCat(
+      "Save() of a restored filter gives other bytes: ", again.size(),
+      " instead of ", saved.size()));
+}
+
+// OK when restored, which Restore made of saved (original's Save()), saves to
+// saved again (CheckSavesAgain) and answers and measures as original on keys
+// (CompareRestored).
+template <typename Filter>
+absl::Status CheckRestored(const Filter& original, const Filter& restored,
+                           absl::string_view saved,
+                           absl::Span<const std::string> keys) {
+  if (absl::Status status = CheckSavesAgain(restored, saved); !status.ok()) {
+    return status;
+  }
+  return CompareRestored(original, restored, keys);
+}
 
 // The status of restoring bytes as one class does, e.g.
 // &RestoreStatusOf<MutableBloomFilter>.
@@ -67,6 +105,64 @@ absl::Status CheckRefused(const RestoreStatus& restore, absl::string_view bytes,
 // AddressSanitizer sees a read past its end.
 absl::Status CheckDamageIsRefused(absl::string_view saved,
                                   const RestoreStatus& restore);
+
+// The checks above for one class of filter (MutableBloomFilter,
+// ScalableBloomFilter or CountingBloomFilter), for the TEST_F cases of its
+// save test: using MutableBloomSaveTest = SavedFilterTest<MutableBloomFilter>.
+template <typename Filter>
+class SavedFilterTest : public ::testing::Test {
+ protected:
+  // What Filter::Restore gives: Filter, or a pointer to one.
+  using Restored = std::decay_t<decltype(*Filter::Restore(""))>;
+
+  // Restore refuses bytes with a DataLossError saying message (CheckRefused).
+  static void ExpectRefused(absl::string_view bytes,
+                            absl::string_view message) {
+    const absl::Status refused =
+        CheckRefused(&RestoreStatusOf<Filter>, bytes, message);
+    EXPECT_TRUE(refused.ok()) << refused;
+  }
+
+  // Restore refuses every truncation and bit flip of saved
+  // (CheckDamageIsRefused).
+  static void ExpectDamageRefused(absl::string_view saved) {
+    const absl::Status status =
+        CheckDamageIsRefused(saved, &RestoreStatusOf<Filter>);
+    EXPECT_TRUE(status.ok()) << status;
+  }
+
+  // original.Save() restores (the test fails, and then aborts, when it does
+  // not) to a filter that saves to the same bytes and answers and measures as
+  // original on keys (CheckRestored). Returns that filter.
+  static Restored ExpectRestoresAlike(const Filter& original,
+                                      absl::Span<const std::string> keys) {
+    const std::string saved = original.Save();
+    Restored restored = MustRestore<Filter>(saved);
+    const absl::Status status =
+        CheckRestored(original, FilterOf(restored), saved, keys);
+    EXPECT_TRUE(status.ok()) << status;
+    return restored;
+  }
+
+  // The refusals of the envelope every saved filter has
+  // (filter/internal/saved_filter.h), each naming why: no bytes; saved cut to
+  // its first `cut` bytes; saved with `flip` xored into byte damaged_at (the
+  // CRC32C); and `foreign`, another class's saved bytes, refused as
+  // "wrong kind: <wrong_kind>".
+  static void ExpectEnvelopeRefusals(absl::string_view saved, size_t cut,
+                                     size_t damaged_at, char flip,
+                                     absl::string_view foreign,
+                                     absl::string_view wrong_kind) {
+    ExpectRefused("", "no bytes");
+    ExpectRefused(
+        saved.substr(0, cut),
+        absl::StrCat("truncated: ", cut, " bytes, header says ", saved.size()));
+    std::string damaged(saved);
+    damaged[damaged_at] ^= flip;
+    ExpectRefused(damaged, "CRC32C mismatch");
+    ExpectRefused(foreign, absl::StrCat("wrong kind: ", wrong_kind));
+  }
+};
 
 // saved with bytes written at offset (appended where they pass its end), then
 // its total and CRC set to match: bytes only the field checks can refuse.
