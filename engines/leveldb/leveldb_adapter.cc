@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "absl/strings/string_view.h"
+#include "filter/filter_spec.h"
 #include "leveldb/slice.h"
 
 namespace sstfilter {
@@ -50,6 +51,15 @@ std::unique_ptr<leveldb::FilterPolicy> AsLevelDbFilterPolicy(
     std::shared_ptr<const FilterPolicy> policy) {
   assert(policy != nullptr);
   return std::make_unique<LevelDbFilterPolicy>(std::move(policy));
+}
+
+absl::StatusOr<std::unique_ptr<leveldb::FilterPolicy>> AsLevelDbFilterPolicy(
+    absl::string_view spec) {
+  absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
+      NewFilterPolicyFromString(spec);
+  if (!policy.ok()) return policy.status();
+  return AsLevelDbFilterPolicy(
+      std::shared_ptr<const FilterPolicy>(*std::move(policy)));
 }
 
 }  // namespace sstfilter

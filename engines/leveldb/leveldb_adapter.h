@@ -48,6 +48,8 @@
 
 #include <memory>
 
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "filter/filter_policy.h"
 #include "leveldb/filter_policy.h"
 
@@ -57,6 +59,12 @@ namespace sstfilter {
 // owns (a share of) policy. REQUIRES: policy != nullptr.
 std::unique_ptr<leveldb::FilterPolicy> AsLevelDbFilterPolicy(
     std::shared_ptr<const FilterPolicy> policy);
+
+// The policy a spec string names (filter/filter_spec.h, e.g. "leveldb:10"),
+// as a leveldb::FilterPolicy. InvalidArgumentError, the parser's one line,
+// for a malformed spec.
+absl::StatusOr<std::unique_ptr<leveldb::FilterPolicy>> AsLevelDbFilterPolicy(
+    absl::string_view spec);
 
 }  // namespace sstfilter
 

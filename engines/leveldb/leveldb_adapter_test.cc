@@ -8,9 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "filter/bloom/bloom.h"
 #include "filter/filter_policy.h"
+#include "filter/filter_spec.h"
 #include "filter/leveldb/leveldb_bloom.h"
 #include "gtest/gtest.h"
 #include "leveldb/filter_policy.h"
@@ -115,6 +117,42 @@ TEST(LevelDbAdapterTest, CompatiblePolicyMatchesLevelDbsOwn) {
     ASSERT_EQ(ours->KeyMayMatch(key, their_filter),
               theirs->KeyMayMatch(key, their_filter))
         << key;
+  }
+}
+
+// A spec string gives the policy it names, adapted: LevelDB's calls make
+// that policy's filters and find every added key in them.
+TEST(LevelDbAdapterTest, TakesASpecString) {
+  for (const char* spec : {"leveldb:10", "bloom:fpp=0.01", "burr:12"}) {
+    SCOPED_TRACE(spec);
+    absl::StatusOr<std::unique_ptr<leveldb::FilterPolicy>> adapted =
+        AsLevelDbFilterPolicy(spec);
+    ASSERT_TRUE(adapted.ok()) << adapted.status();
+    absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
+        NewFilterPolicyFromString(spec);
+    ASSERT_TRUE(policy.ok()) << policy.status();
+    EXPECT_STREQ((*adapted)->Name(), (*policy)->Name());
+    const std::vector<std::string> keys = Keys(1000, 6);
+    const std::vector<leveldb::Slice> slices = Slices(keys);
+    std::string filter;
+    (*adapted)->CreateFilter(slices.data(), static_cast<int>(slices.size()),
+                             &filter);
+    std::vector<absl::string_view> views(keys.begin(), keys.end());
+    std::string expected;
+    (*policy)->CreateFilter(views, &expected);
+    EXPECT_EQ(filter, expected);
+    for (const leveldb::Slice& key : slices) {
+      ASSERT_TRUE((*adapted)->KeyMayMatch(key, filter));
+    }
+  }
+}
+
+TEST(LevelDbAdapterTest, MalformedSpecIsAnInvalidArgument) {
+  for (const char* spec : {"", "leveldb", "leveldb:10:probes=6", "lvldb:10"}) {
+    absl::StatusOr<std::unique_ptr<leveldb::FilterPolicy>> adapted =
+        AsLevelDbFilterPolicy(spec);
+    EXPECT_EQ(adapted.status().code(), absl::StatusCode::kInvalidArgument)
+        << spec;
   }
 }
 

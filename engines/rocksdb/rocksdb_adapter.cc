@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "filter/filter_spec.h"
 #include "filter/format_registry.h"
 #include "filter/rocksdb/rocksdb_filter_bits.h"
 #include "filter/verified_build.h"
@@ -247,6 +248,16 @@ std::shared_ptr<const rocksdb::FilterPolicy> AsRocksDbFilterPolicy(
 std::shared_ptr<const rocksdb::FilterPolicy> AsRocksDbFilterPolicy(
     std::shared_ptr<const FilterPolicy> policy) {
   return AsRocksDbFilterPolicy(std::move(policy), RocksDbAdapterOptions());
+}
+
+absl::StatusOr<std::shared_ptr<const rocksdb::FilterPolicy>>
+AsRocksDbFilterPolicy(absl::string_view spec,
+                      const RocksDbAdapterOptions& options) {
+  absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
+      NewFilterPolicyFromString(spec);
+  if (!policy.ok()) return policy.status();
+  return AsRocksDbFilterPolicy(
+      std::shared_ptr<const FilterPolicy>(*std::move(policy)), options);
 }
 
 }  // namespace sstfilter

@@ -78,6 +78,7 @@
 #ifndef SSTFILTER_ENGINES_ROCKSDB_ROCKSDB_ADAPTER_H_
 #define SSTFILTER_ENGINES_ROCKSDB_ROCKSDB_ADAPTER_H_
 
+#include <cstddef>
 #include <memory>
 
 #include "absl/status/statusor.h"
@@ -108,6 +109,19 @@ std::shared_ptr<const rocksdb::FilterPolicy> AsRocksDbFilterPolicy(
     const RocksDbAdapterOptions& options);
 std::shared_ptr<const rocksdb::FilterPolicy> AsRocksDbFilterPolicy(
     std::shared_ptr<const FilterPolicy> policy);
+// Null, as for a null policy above; keeps AsRocksDbFilterPolicy(nullptr)
+// unambiguous beside the spec-string form below.
+inline std::shared_ptr<const rocksdb::FilterPolicy> AsRocksDbFilterPolicy(
+    std::nullptr_t) {
+  return nullptr;
+}
+
+// The policy a spec string names (filter/filter_spec.h, e.g. "bloom:10"),
+// presented to RocksDB as above. InvalidArgumentError, the parser's one line,
+// for a malformed spec.
+absl::StatusOr<std::shared_ptr<const rocksdb::FilterPolicy>>
+AsRocksDbFilterPolicy(absl::string_view spec,
+                      const RocksDbAdapterOptions& options = {});
 
 // A read-only rocksdb::FilterPolicy for the registered format named
 // format_name (format_registry.h): RocksDB reads the filters of the tables

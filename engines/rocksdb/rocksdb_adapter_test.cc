@@ -9,10 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "filter/bloom/bloom.h"
 #include "filter/burr/burr.h"
 #include "filter/filter_policy.h"
+#include "filter/filter_spec.h"
 #include "filter/leveldb/leveldb_bloom.h"
 #include "filter/rocksdb/rocksdb_filter_bits.h"
 #include "gtest/gtest.h"
@@ -76,6 +78,42 @@ TEST(AsRocksDbFilterPolicyTest, NamesAreThePolicysName) {
       AsRocksDbFilterPolicy(std::move(*leveldb));
   EXPECT_STREQ(adapted->Name(), "leveldb.BuiltinBloomFilter2");
   EXPECT_STREQ(adapted->CompatibilityName(), "leveldb.BuiltinBloomFilter2");
+}
+
+// A spec string gives the policy it names, adapted: RocksDB's builder and
+// reader make and read that policy's filters.
+TEST(AsRocksDbFilterPolicyTest, TakesASpecString) {
+  for (const char* spec :
+       {"bloom:10", "burr:fpp=0.001", "rocksdb.fastbloom:10",
+        "hybrid:fpp=0.01:family=native", "bloom:fpp=0.01:checksum=off"}) {
+    SCOPED_TRACE(spec);
+    absl::StatusOr<std::shared_ptr<const rocksdb::FilterPolicy>> adapted =
+        AsRocksDbFilterPolicy(spec);
+    ASSERT_TRUE(adapted.ok()) << adapted.status();
+    absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
+        NewFilterPolicyFromString(spec);
+    ASSERT_TRUE(policy.ok()) << policy.status();
+    EXPECT_STREQ((*adapted)->Name(), (*policy)->Name());
+    test::Random rng(305);
+    const std::vector<std::string> keys = test::RandomKeys(&rng, 1000, 8, 24);
+    const std::string filter = BuildThroughRocksDb(**adapted, keys);
+    EXPECT_EQ(filter, CreateFilter(**policy, keys));
+    std::unique_ptr<rocksdb::FilterBitsReader> reader(
+        (*adapted)->GetFilterBitsReader(filter));
+    for (const std::string& key : keys) ASSERT_TRUE(reader->MayMatch(key));
+  }
+  RocksDbAdapterOptions options;
+  options.verify_builds = true;
+  EXPECT_TRUE(AsRocksDbFilterPolicy("burr:10", options).ok());
+}
+
+TEST(AsRocksDbFilterPolicyTest, MalformedSpecIsAnInvalidArgument) {
+  for (const char* spec : {"", "blom:10", "bloom:10:", "bloom:fpp=2"}) {
+    absl::StatusOr<std::shared_ptr<const rocksdb::FilterPolicy>> adapted =
+        AsRocksDbFilterPolicy(spec);
+    EXPECT_EQ(adapted.status().code(), absl::StatusCode::kInvalidArgument)
+        << spec;
+  }
 }
 
 TEST(AsRocksDbFilterPolicyTest, NullPolicyIsNoFilter) {
