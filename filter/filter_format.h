@@ -60,9 +60,10 @@ class FilterReader {
   // filters).
   virtual double ExpectedFpp() const = 0;
 
-  // OkStatus, or a DataLossError when the filter's bytes failed a check that
-  // its format stores (the CRC32C of sstfilter's version-2 formats); such a
-  // reader may match every key.
+  // What FilterFormat::Verify said of this reader's bytes when the reader was
+  // made: OkStatus, or a DataLossError when they failed a check that their
+  // format stores (the CRC32C of sstfilter's version-2 formats); such a
+  // reader may match every key. Readers check once, at construction.
   virtual absl::Status Corruption() const;
 };
 
@@ -74,8 +75,9 @@ struct FilterFacts {
   bool keys_estimated = false;
   std::optional<uint64_t> body_bits;  // the bits that hold keys
   std::optional<int> num_probes;      // Bloom formats: probes per key
-  // Formats that store a checksum of the filter: whether it matches.
-  std::optional<bool> checksum_ok;
+  // Whether the format stores a checksum of the filter's bytes; whether it
+  // matches is FilterFormat::Verify's answer, the one integrity check.
+  bool checksummed = false;
 };
 
 // A filter format: its persisted name and its reader. Immutable.

@@ -1,6 +1,6 @@
-// Format version 2 of sstfilter's own families (filter/format_version_2.md): every
-// single-bit flip and every truncation of a checked filter gives "may match"
-// for every key that was added, on both read paths (a reader object, and
+// Format version 2 of sstfilter's own families (filter/format_version_2.md):
+// every single-bit flip and every truncation of a checked filter gives "may
+// match" for every key that was added, on both read paths (a reader object, and
 // LevelDB's one-call KeyMayMatch); a reader reports the damage; the stored CRC
 // is the one RocksDB's own CRC32C computes; no checked filter is a power of
 // two bytes long; version 1 stays readable.
@@ -206,15 +206,30 @@ TEST(SelfChecksumTest, VersionOneStaysReadableAndAnswersTheSame) {
   }
 }
 
-TEST(SelfChecksumTest, DescribeSaysWhetherTheChecksumMatches) {
+// Describe says a version-2 filter carries a checksum, damaged or not;
+// Verify, the one integrity check, says whether it matches, and a reader's
+// Corruption() repeats what Verify said when the reader was made.
+TEST(SelfChecksumTest, DescribeSaysChecksummedAndVerifyChecks) {
   const auto policy = *NewBloomFilterPolicy(FilterOptions::Fpp(0.01));
+  const FilterFormat& format = policy->Format();
   std::string filter = test::BuildFilter(*policy, Keys(100, 1));
-  FilterFacts facts = policy->Format().Describe(filter);
-  EXPECT_EQ(facts.checksum_ok, true);
+  FilterFacts facts = format.Describe(filter);
+  EXPECT_TRUE(facts.checksummed);
   EXPECT_EQ(facts.num_keys, 100);
+  EXPECT_TRUE(format.Verify(filter).ok());
+  EXPECT_TRUE(format.NewReader(filter)->Corruption().ok());
   filter[3] ^= 1;
-  facts = policy->Format().Describe(filter);
-  EXPECT_EQ(facts.checksum_ok, false);
+  facts = format.Describe(filter);
+  EXPECT_TRUE(facts.checksummed);
+  EXPECT_TRUE(absl::IsDataLoss(format.Verify(filter)));
+  EXPECT_TRUE(absl::IsDataLoss(format.NewReader(filter)->Corruption()));
+  // A version-1 filter stores none.
+  FilterOptions v1 = FilterOptions::Fpp(0.01);
+  v1.self_checksum = false;
+  const auto unchecked = *NewBloomFilterPolicy(v1);
+  EXPECT_FALSE(unchecked->Format()
+                   .Describe(test::BuildFilter(*unchecked, Keys(100, 1)))
+                   .checksummed);
 }
 
 TEST(SelfChecksumTest, FormatsWithoutRoomForItRejectTrue) {

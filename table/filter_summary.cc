@@ -25,9 +25,9 @@ void DescribeFilters(const FilterFormat& format,
     const FilterFacts facts = format.Describe(filter);
     if (!facts.kind.empty()) s->format = facts.kind;
     if (facts.num_probes.has_value()) s->num_probes = *facts.num_probes;
-    if (facts.checksum_ok.has_value()) {
+    if (facts.checksummed) {
       ++s->checksummed_filters;
-      s->checksum_mismatches += !*facts.checksum_ok;
+      s->checksum_mismatches += !format.Verify(filter).ok();
     }
     if (facts.body_bits.has_value()) body_bits += *facts.body_bits;
     if (facts.num_keys.has_value()) {
