@@ -18,6 +18,22 @@ for args in "--impls=nosuch" "--keys=0" "--fpp=1.5" "--fpp=0" "--format=xml" \
   expect_usage_error "$args" "$bench" $args
 done
 
+# --filter: a malformed spec is a usage error whose one line names the fault.
+expect_usage_error "--filter=blom:10" "$bench" --filter=blom:10
+grep -qx 'filter_bench: --filter: unknown filter family "blom" (known: bloom, burr, .*)' \
+  "$tmp/err" || fail "--filter=blom:10: $(cat "$tmp/err")"
+for args in "--filter=bloom:10:" "--filter=bloom:fpp=0.01:bits_per_key=10" \
+            "--filter=bloom:10,bloom:10"; do
+  expect_usage_error "$args" "$bench" $args
+done
+
+# A valid spec runs as one more implementation, named by its spec.
+"$bench" "${tiny[@]}" --impls=rocksdb.fastbloom --filter=bloom:10,burr:fpp=0.01 \
+  --format=json >"$tmp/spec" 2>"$tmp/err" || fail "--filter run failed: $(cat "$tmp/err")"
+for impl in rocksdb.fastbloom bloom:10 burr:fpp=0.01; do
+  [ "$(grep -c "\"impl\":\"$impl\"" "$tmp/spec")" -eq 1 ] || fail "--filter: no one row of $impl"
+done
+
 # --list prints every name.
 "$bench" --list >"$tmp/list" || fail "--list failed"
 for name in sstfilter.portable sstfilter.leveldb_compat sstfilter.burr leveldb rocksdb.fastbloom rocksdb.legacybloom \

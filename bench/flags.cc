@@ -30,6 +30,11 @@
 ABSL_FLAG(std::string, impls, "",
           "comma list of implementations (default: all but sstfilter.portable; "
           "--list prints them)");
+ABSL_FLAG(std::string, filter, "",
+          "comma list of sstfilter policy spec strings (filter/filter_spec.h), "
+          "e.g. bloom:10,burr:fpp=0.001, each run as one more implementation "
+          "named by its spec and sized by it, whatever --bits_per_key or "
+          "--fpp say");
 ABSL_FLAG(std::string, suite, "",
           "the cases to run: headline (the default), full or quick; the "
           "usage message above says what each runs and how long it takes");
@@ -213,6 +218,22 @@ absl::StatusOr<Options> MakeOptions(const RawFlags& raw) {
     }
   }
 
+  if (!raw.filter.empty()) {
+    std::set<std::string> seen;
+    for (const std::string& spec : SplitList(raw.filter)) {
+      absl::StatusOr<std::unique_ptr<const SpecImpl>> impl = MakeSpecImpl(spec);
+      if (!impl.ok()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("--filter: ", impl.status().message()));
+      }
+      if (!seen.insert(spec).second || FindImpl(spec) != nullptr) {
+        return FlagError("filter", raw.filter, "'" + spec + "' listed twice");
+      }
+      options.spec_impls.push_back(*std::move(impl));
+      bench.impls.push_back(&options.spec_impls.back()->entry);
+    }
+  }
+
   if (raw.workloads.empty()) {
     bench.workloads = options.suite->workloads;
   } else {
@@ -325,6 +346,7 @@ absl::StatusOr<Options> ParseCommandLine(int argc, char** argv) {
   }
   RawFlags raw;
   raw.impls = absl::GetFlag(FLAGS_impls);
+  raw.filter = absl::GetFlag(FLAGS_filter);
   raw.workloads = absl::GetFlag(FLAGS_workloads);
   raw.keys = absl::GetFlag(FLAGS_keys);
   raw.bits_per_key = absl::GetFlag(FLAGS_bits_per_key);
@@ -348,6 +370,7 @@ std::string UsageText() {
       "RocksDB's\n"
       "own filters, in one process, on the same keys.\n\n"
       "  filter_bench [--suite=headline|full|quick] [--impls=a,b]\n"
+      "               [--filter=SPEC,...]\n"
       "               [--workloads=a,b] [--keys=N,...] [--bits_per_key=X,...]\n"
       "               [--fpp=P,...] [--reps=N] [--quick]\n"
       "               [--placement=natural|0..63] [--huge_pages]\n"

@@ -5,10 +5,13 @@
 #ifndef SSTFILTER_BENCH_FLAGS_H_
 #define SSTFILTER_BENCH_FLAGS_H_
 
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "bench/harness.h"
+#include "bench/impls.h"
 #include "bench/suites.h"
 
 namespace sstfilter {
@@ -23,6 +26,7 @@ enum class Format { kTable, kJson };
 // The flags as given, before validation.
 struct RawFlags {
   std::string impls;
+  std::string filter;  // --filter: comma list of policy spec strings
   std::string workloads;
   std::string keys;
   std::string bits_per_key;
@@ -41,6 +45,8 @@ struct RawFlags {
 
 struct Options {
   BenchConfig bench;
+  // The implementations --filter names, which bench.impls points into.
+  std::vector<std::shared_ptr<const SpecImpl>> spec_impls;
   Format format = Format::kTable;
   std::string plot;              // PNG path, empty: no plot
   const Suite* suite = nullptr;  // never null once made

@@ -1,11 +1,13 @@
 #include "bench/impls.h"
 
+#include "absl/strings/str_cat.h"
 #include "bench/leveldb_peer.h"
 #include "bench/rocksdb_peer.h"
 #include "bench/sstfilter_peer.h"
 #include "filter/bloom/bloom.h"
 #include "filter/bloom/bloom_impl.h"
 #include "filter/burr/burr.h"
+#include "filter/filter_spec.h"
 #include "filter/leveldb/leveldb_bloom.h"
 
 namespace sstfilter {
@@ -79,6 +81,28 @@ const ImplEntry* FindImpl(absl::string_view name) {
     if (name == entry.name) return &entry;
   }
   return nullptr;
+}
+
+absl::StatusOr<std::unique_ptr<const SpecImpl>> MakeSpecImpl(
+    absl::string_view spec) {
+  absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
+      NewFilterPolicyFromString(spec);
+  if (!policy.ok()) return policy.status();
+  auto impl = std::make_unique<SpecImpl>();
+  impl->spec = std::string(spec);
+  impl->description = absl::StrCat("sstfilter policy ", (*policy)->ToString(),
+                                   " (--filter; its own size)");
+  impl->entry.name = impl->spec.c_str();
+  impl->entry.description = impl->description.c_str();
+  impl->entry.make = MakeFactory<SstFilterPeer>(
+      [spec = impl->spec](const FilterOptions& /*options, the spec's own*/)
+          -> absl::StatusOr<std::unique_ptr<SstFilterPeer>> {
+        absl::StatusOr<std::unique_ptr<const FilterPolicy>> made =
+            NewFilterPolicyFromString(spec);
+        if (!made.ok()) return made.status();
+        return SstFilterPeer::ForPolicy(*std::move(made));
+      });
+  return std::unique_ptr<const SpecImpl>(std::move(impl));
 }
 
 }  // namespace bench

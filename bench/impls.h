@@ -40,6 +40,19 @@ struct ImplEntry {
 const std::vector<ImplEntry>& Registry();
 const ImplEntry* FindImpl(absl::string_view name);
 
+// An sstfilter policy named by a spec string (filter/filter_spec.h), run as
+// an implementation named by the spec (--filter). Its filters are the size
+// the spec gives, whatever a case's --bits_per_key or --fpp.
+struct SpecImpl {
+  std::string spec;
+  std::string description;
+  ImplEntry entry;  // entry.name and entry.description point into this
+};
+
+// InvalidArgumentError with the parser's one line for a malformed spec.
+absl::StatusOr<std::unique_ptr<const SpecImpl>> MakeSpecImpl(
+    absl::string_view spec);
+
 // Makes a Factory from an adapter's creation function
 // (absl::StatusOr<std::unique_ptr<Adapter>>(const FilterOptions&)).
 template <typename Adapter, typename Create>

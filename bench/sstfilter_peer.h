@@ -38,6 +38,12 @@ class SstFilterPeer {
         new SstFilterPeer(*std::move(policy)));
   }
 
+  // A peer over a policy already made (one named by a spec string).
+  static std::unique_ptr<SstFilterPeer> ForPolicy(
+      std::unique_ptr<const FilterPolicy> policy) {
+    return std::unique_ptr<SstFilterPeer>(new SstFilterPeer(std::move(policy)));
+  }
+
   class Builder {
    public:
     explicit Builder(std::unique_ptr<FilterBuilder> builder)
