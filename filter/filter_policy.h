@@ -25,8 +25,7 @@
 //   reader->MayMatch("cherry");  // false, except with probability ~1%
 //
 // Every policy factory has the signature of PolicyFactoryFunction below and
-// checks
-// its options with ValidateFilterOptions first.
+// checks its options with ValidateFilterOptions first.
 //
 // Thread safety: a FilterPolicy is immutable and may be shared across
 // threads. A FilterBuilder is used by one thread at a time.
