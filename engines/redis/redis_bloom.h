@@ -102,8 +102,8 @@ class RedisBloomFilter {
 
   // Publishes a native filter (either version, kLocalBloomName or
   // kCheckedLocalBloomName: a table's filter, MutableBloomFilter::Freeze())
-  // as a new filter `name`,
-  // which then answers every key as the native filter's reader does.
+  // as a new filter `name`, which then answers every key as the native
+  // filter's reader does.
   // DataLossError for bytes that are not a well-formed native filter (or a
   // version-2 filter whose CRC32C does not match); InvalidArgumentError for
   // the native filter of no keys, which has no body to publish (Create one);

@@ -50,8 +50,8 @@
 //
 // Every filter is the native format at its default version (Name() and
 // CompatibilityName() kCheckedLocalBloomName), whatever its size, so one
-// reader reads them all,
-// and AsRocksDbFilterPolicy of any native policy reads tables this policy
+// reader reads them all, and AsRocksDbFilterPolicy of any native policy that
+// writes version 2 (self_checksum unset or true) reads tables this policy
 // wrote (and the reverse). RocksDB 7.8 only, as rocksdb_adapter.h explains;
 // what RocksDB does with the filters is documented there too.
 //
