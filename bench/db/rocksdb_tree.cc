@@ -1,7 +1,6 @@
 #include "bench/db/rocksdb_tree.h"
 
 #include <chrono>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -15,9 +14,6 @@
 namespace sstfilter {
 namespace bench {
 namespace {
-
-constexpr size_t kWriteBatchKeys = 1000;
-constexpr auto kCompactionPoll = std::chrono::milliseconds(200);
 
 absl::Status WriteAndSettle(const RocksDbTreeSpec& spec, const DbShape& shape,
                             const std::string& path) {
@@ -77,46 +73,15 @@ rocksdb::Options RocksDbTreeOptions(
   return options;
 }
 
-absl::Status FromRocksDb(const rocksdb::Status& status,
-                         absl::string_view what) {
-  if (status.ok()) return absl::OkStatus();
-  return absl::InternalError(absl::StrCat(what, ": ", status.ToString()));
-}
-
-uint64_t RocksDbIntProperty(rocksdb::DB* db, const std::string& name) {
-  uint64_t value = 0;
-  db->GetIntProperty(name, &value);
-  return value;
-}
-
-void WaitForRocksDbCompactions(rocksdb::DB* db) {
-  while (RocksDbIntProperty(db, "rocksdb.compaction-pending") != 0 ||
-         RocksDbIntProperty(db, "rocksdb.num-running-compactions") != 0 ||
-         RocksDbIntProperty(db, "rocksdb.num-running-flushes") != 0 ||
-         RocksDbIntProperty(db, "rocksdb.mem-table-flush-pending") != 0) {
-    std::this_thread::sleep_for(kCompactionPoll);
-  }
-}
-
 absl::Status WriteRocksDbKeys(rocksdb::DB* db, KeyMaker make_key,
                               uint64_t first, uint64_t count,
                               size_t value_bytes) {
-  rocksdb::WriteOptions write_options;
-  write_options.disableWAL = true;
   const std::string value(value_bytes, 'v');
   char key[kMaxKeyBytes];
-  rocksdb::WriteBatch batch;
-  for (uint64_t i = first; i < first + count; ++i) {
-    const size_t len = make_key(i, key);
-    batch.Put(rocksdb::Slice(key, len), value);
-    if (batch.Count() == kWriteBatchKeys || i + 1 == first + count) {
-      absl::Status status =
-          FromRocksDb(db->Write(write_options, &batch), "write");
-      if (!status.ok()) return status;
-      batch.Clear();
-    }
-  }
-  return absl::OkStatus();
+  return WriteRocksDbBatches(
+      db, count, [&](uint64_t i, rocksdb::WriteBatch* batch) {
+        batch->Put(rocksdb::Slice(key, make_key(first + i, key)), value);
+      });
 }
 
 absl::StatusOr<std::unique_ptr<RocksDbTree>> RocksDbTree::Build(

@@ -16,6 +16,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "bench/db/db_store.h"
+#include "bench/db/rocksdb_build.h"
 #include "rocksdb/db.h"
 #include "rocksdb/options.h"
 #include "rocksdb/statistics.h"
@@ -45,14 +46,6 @@ using KeyMaker = size_t (*)(uint64_t index, char* buf);
 // and a block-based table factory of `table`.
 rocksdb::Options RocksDbTreeOptions(
     const rocksdb::BlockBasedTableOptions& table, size_t table_bytes);
-
-// OK, or an InternalError of "what: RocksDB's message".
-absl::Status FromRocksDb(const rocksdb::Status& status, absl::string_view what);
-
-uint64_t RocksDbIntProperty(rocksdb::DB* db, const std::string& name);
-
-// Waits until no flush or compaction is running or pending.
-void WaitForRocksDbCompactions(rocksdb::DB* db);
 
 // Writes keys [first, first + count) of make_key with value_bytes-byte
 // values, in batches, without a write-ahead log (the databases are rebuilt,

@@ -1,9 +1,7 @@
 #include "tests/integration/rocksdb_db_util.h"
 
 #include <algorithm>
-#include <chrono>
 #include <filesystem>
-#include <thread>
 #include <unordered_set>
 #include <utility>
 
@@ -22,7 +20,6 @@ namespace test {
 namespace {
 
 constexpr size_t kKeyBytes = 16;
-constexpr size_t kWriteBatchEntries = 1000;
 
 void Record(const rocksdb::Status& s, const std::string& got,
             const Entry& entry, GetOutcomes* outcomes) {
@@ -120,11 +117,6 @@ std::vector<std::string> AbsentKeys(size_t n, uint64_t seed,
   return keys;
 }
 
-absl::Status FromRocksDb(const rocksdb::Status& s, const std::string& what) {
-  if (s.ok()) return absl::OkStatus();
-  return absl::InternalError(absl::StrCat(what, ": ", s.ToString()));
-}
-
 rocksdb::BlockBasedTableOptions CountingTableOptions(
     std::shared_ptr<const rocksdb::FilterPolicy> filter_policy) {
   rocksdb::BlockBasedTableOptions table_options;
@@ -163,18 +155,10 @@ absl::StatusOr<std::unique_ptr<rocksdb::DB>> OpenDb(
 }
 
 absl::Status PutAll(rocksdb::DB* db, const std::vector<Entry>& entries) {
-  rocksdb::WriteOptions write_options;
-  write_options.disableWAL = true;
-  rocksdb::WriteBatch batch;
-  for (size_t i = 0; i < entries.size(); ++i) {
-    batch.Put(entries[i].key, entries[i].value);
-    if (batch.Count() == kWriteBatchEntries || i + 1 == entries.size()) {
-      absl::Status s = FromRocksDb(db->Write(write_options, &batch), "Write");
-      if (!s.ok()) return s;
-      batch.Clear();
-    }
-  }
-  return absl::OkStatus();
+  return bench::WriteRocksDbBatches(
+      db, entries.size(), [&](uint64_t i, rocksdb::WriteBatch* batch) {
+        batch->Put(entries[i].key, entries[i].value);
+      });
 }
 
 absl::Status WriteFlushAndCompact(const rocksdb::Options& options,
@@ -193,19 +177,6 @@ absl::Status WriteFlushAndCompact(const rocksdb::Options& options,
   }
   if (s.ok()) s = FromRocksDb((*db)->Close(), "Close");
   return s;
-}
-
-void WaitForCompactions(rocksdb::DB* db) {
-  const auto busy = [db](const char* property) {
-    uint64_t value = 0;
-    return db->GetIntProperty(property, &value) && value != 0;
-  };
-  while (busy("rocksdb.compaction-pending") ||
-         busy("rocksdb.num-running-compactions") ||
-         busy("rocksdb.num-running-flushes") ||
-         busy("rocksdb.mem-table-flush-pending")) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
 }
 
 void ExpectEveryKeyFound(const GetOutcomes& got, size_t n, const char* how) {

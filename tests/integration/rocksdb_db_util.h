@@ -15,6 +15,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "bench/db/rocksdb_build.h"
 #include "filter/filter_policy.h"
 #include "rocksdb/db.h"
 #include "rocksdb/filter_policy.h"
@@ -39,7 +40,8 @@ std::vector<Entry> RandomEntries(size_t n, size_t value_bytes, uint64_t seed);
 std::vector<std::string> AbsentKeys(size_t n, uint64_t seed,
                                     const std::vector<Entry>& entries);
 
-absl::Status FromRocksDb(const rocksdb::Status& s, const std::string& what);
+// OK, or an InternalError of "what: RocksDB's message".
+using ::sstfilter::bench::FromRocksDb;
 
 // Options under which every data block a lookup needs is read from the file
 // and counted, and nothing else is:
@@ -77,9 +79,6 @@ absl::Status PutAll(rocksdb::DB* db, const std::vector<Entry>& entries);
 absl::Status WriteFlushAndCompact(const rocksdb::Options& options,
                                   const std::string& dir,
                                   const std::vector<Entry>& entries);
-
-// Waits until no flush or compaction is running or pending.
-void WaitForCompactions(rocksdb::DB* db);
 
 // How each Get for a present key ended.
 struct GetOutcomes {
