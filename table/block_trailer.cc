@@ -5,6 +5,7 @@
 #define XXH_STATIC_LINKING_ONLY
 #include <xxhash.h>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "util/coding.h"
 #include "util/crc32c.h"
@@ -143,6 +144,31 @@ absl::StatusOr<absl::string_view> UncompressBlock(absl::string_view what,
           "and Snappy are",
           what, type, CompressionTypeName(type)));
   }
+}
+
+absl::StatusOr<absl::string_view> VerifiedBlockContents(
+    absl::string_view what, absl::string_view raw, ChecksumType checksum_type,
+    std::string* scratch) {
+  if (raw.size() < kBlockTrailerBytes) {
+    return absl::DataLossError(
+        absl::StrCat(what, ": ", raw.size(), " bytes, shorter than a trailer"));
+  }
+  const absl::string_view contents =
+      raw.substr(0, raw.size() - kBlockTrailerBytes);
+  const absl::string_view trailer = raw.substr(raw.size() - kBlockTrailerBytes);
+  if (absl::Status s =
+          VerifyBlockTrailer(what, contents, trailer, checksum_type);
+      !s.ok()) {
+    return s;
+  }
+  const uint8_t type = static_cast<uint8_t>(trailer[0]);
+  if (type == static_cast<uint8_t>(CompressionType::kNone)) return contents;
+  std::string uncompressed;
+  absl::StatusOr<absl::string_view> out =
+      UncompressBlock(what, type, contents, &uncompressed);
+  if (!out.ok()) return out.status();
+  *scratch = std::move(uncompressed);
+  return absl::string_view(*scratch);
 }
 
 }  // namespace sstfilter

@@ -78,6 +78,14 @@ absl::StatusOr<absl::string_view> UncompressBlock(absl::string_view what,
                                                   absl::string_view contents,
                                                   std::string* scratch);
 
+// A block as it sits in the file (contents, then the trailer) verified
+// against its trailer and uncompressed: both steps above, the contents or
+// *scratch holding the uncompressed bytes. Errors as above; a block shorter
+// than its trailer is DataLossError.
+absl::StatusOr<absl::string_view> VerifiedBlockContents(
+    absl::string_view what, absl::string_view raw, ChecksumType checksum_type,
+    std::string* scratch);
+
 }  // namespace sstfilter
 
 #endif  // SSTFILTER_TABLE_BLOCK_TRAILER_H_

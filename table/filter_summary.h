@@ -42,8 +42,8 @@ struct FilterSummary {
   std::optional<double> bits_per_key;
   int num_probes = 0;  // 0 when the filter does not say
   // Filters (of those described) whose format stores a checksum of the
-  // filter's own bytes (format version 2, filter/format_version_2.md), and how many of
-  // them do not match it.
+  // filter's own bytes (format version 2, filter/format_version_2.md), and how
+  // many of them do not match it.
   size_t checksummed_filters = 0;
   size_t checksum_mismatches = 0;
   double expected_fpp = 1.0;

@@ -3,9 +3,9 @@
 //
 // Write side: a table of our layer keeps its range filter as a meta block
 // named RangeFilterKey(format name) (table/range_filter_key.h), for example
-// "sstfilter.range." + kCheckedGrafiteName, beside its point filter. The contents
-// are exactly the policy's filter of the table's keys, uncompressed, with the
-// usual block trailer:
+// "sstfilter.range." + kCheckedGrafiteName, beside its point filter. The
+// contents are exactly the policy's filter of the table's keys, uncompressed,
+// with the usual block trailer:
 //
 //   RangeFilterBlockBuilder builder = ...New(*range_policy);
 //   for (each key of the table, in order) builder->AddKey(key);

@@ -1,9 +1,9 @@
 // Where a table keeps its range filter (filter/range/range_filter.h): under
 // the name "sstfilter.range." + the filter's format name, for example
-// "sstfilter.range." + kCheckedGrafiteName. sstfilter's table layer writes a meta
-// block of that name (its metaindex entry points at it); in a RocksDB table,
-// where a properties collector builds the filter, it is a user property of
-// that name whose value is the filter's bytes. TableFilter reads either.
+// "sstfilter.range." + kCheckedGrafiteName. sstfilter's table layer writes a
+// meta block of that name (its metaindex entry points at it); in a RocksDB
+// table, where a properties collector builds the filter, it is a user property
+// of that name whose value is the filter's bytes. TableFilter reads either.
 
 #ifndef SSTFILTER_TABLE_RANGE_FILTER_KEY_H_
 #define SSTFILTER_TABLE_RANGE_FILTER_KEY_H_

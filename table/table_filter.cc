@@ -1,9 +1,6 @@
 #include "table/table_filter.h"
 
-#include <algorithm>
-#include <cstdlib>
 #include <cstring>
-#include <mutex>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -13,30 +10,13 @@
 #include "table/block.h"
 #include "table/block_trailer.h"
 #include "table/filter_block.h"
+#include "table/filter_bytes.h"
+#include "table/partitioned_table_filter.h"
 #include "table/range_filter_block.h"
+#include "table/table_filter_layout.h"
 
 namespace sstfilter {
 namespace {
-
-constexpr size_t kInternalKeyTagBytes = 8;  // sequence << 8 | type, fixed64
-constexpr uint8_t kMaxValueType = 1;        // LevelDB: deletion 0, value 1
-constexpr size_t kFilterAlignment = 64;     // bytes: one cache line
-
-// Index keys of a LevelDB database are internal keys ordered by user key
-// first, so the first index entry whose user-key part is >= the user key
-// names the data block that would hold it (LevelDB's Table::InternalGet
-// seeks the same entry with the largest sequence number).
-int CompareInternalToUser(absl::string_view index_key,
-                          absl::string_view user_key) {
-  return index_key.substr(0, index_key.size() - kInternalKeyTagBytes)
-      .compare(user_key);
-}
-
-bool IsInternalKey(absl::string_view key) {
-  return key.size() >= kInternalKeyTagBytes &&
-         static_cast<uint8_t>(key[key.size() - kInternalKeyTagBytes]) <=
-             kMaxValueType;
-}
 
 absl::Status Prefixed(const std::string& where, const absl::Status& status) {
   if (where.empty()) return status;
@@ -44,65 +24,19 @@ absl::Status Prefixed(const std::string& where, const absl::Status& status) {
                       absl::StrCat(where, ": ", status.message()));
 }
 
-using AlignedBytes = std::unique_ptr<char, void (*)(void*)>;
-
-// n bytes at a cache line: in arena when given (which owns them), else on the
-// heap. Null when the heap refuses.
-AlignedBytes AllocateAligned(size_t n, FilterArena* arena) {
-  if (arena != nullptr) {
-    static_assert(FilterArena::kAlignment % kFilterAlignment == 0,
-                  "arena copies are aligned for the filter");
-    return AlignedBytes(arena->Allocate(n), [](void*) {});
-  }
-  // aligned_alloc needs a size that is a multiple of the alignment.
-  const size_t alloc = (std::max<size_t>(n, 1) + kFilterAlignment - 1) /
-                       kFilterAlignment * kFilterAlignment;
-  return AlignedBytes(
-      static_cast<char*>(std::aligned_alloc(kFilterAlignment, alloc)),
-      &std::free);
-}
-
-// The contents of a block as read from the file (contents + trailer),
-// verified against the trailer and uncompressed (into *scratch if needed).
-absl::StatusOr<absl::string_view> VerifiedContents(absl::string_view what,
-                                                   absl::string_view raw,
-                                                   uint8_t checksum_type,
-                                                   std::string* scratch) {
-  const absl::string_view contents =
-      raw.substr(0, raw.size() - kBlockTrailerBytes);
-  const absl::string_view trailer = raw.substr(raw.size() - kBlockTrailerBytes);
-  if (absl::Status s = VerifyBlockTrailer(
-          what, contents, trailer, static_cast<ChecksumType>(checksum_type));
-      !s.ok()) {
-    return s;
-  }
-  const uint8_t type = static_cast<uint8_t>(trailer[0]);
-  if (type == static_cast<uint8_t>(CompressionType::kNone)) return contents;
-  std::string uncompressed;
-  absl::StatusOr<absl::string_view> out =
-      UncompressBlock(what, type, contents, &uncompressed);
-  if (!out.ok()) return out.status();
-  *scratch = std::move(uncompressed);
-  return absl::string_view(*scratch);
-}
-
-// Whether a separator in the partition index is at or after key: the
-// partition whose separator is the first such holds key.
-bool SeparatorAtOrAfter(absl::string_view separator, absl::string_view key,
-                        bool internal_keys) {
-  return (internal_keys ? CompareInternalToUser(separator, key)
-                        : separator.compare(key)) >= 0;
-}
-
 }  // namespace
 
-// A partition of a partitioned filter, read at its first use.
-struct TableFilter::Partition {
-  std::once_flag once;
-  std::atomic<bool> loaded{false};
-  AlignedBytes bytes{nullptr, nullptr};
-  size_t size = 0;
-  std::unique_ptr<FilterReader> reader;  // null once loaded: unreadable
+// What the table's layout reports: reads and damage found after Open.
+class TableFilter::Events : public TableFilterEvents {
+ public:
+  explicit Events(const TableFilter* table) : table_(table) {}
+  void CountRead(uint64_t bytes) const override { table_->CountRead(bytes); }
+  void RecordCorruption(const absl::Status& status) const override {
+    table_->RecordCorruption(status);
+  }
+
+ private:
+  const TableFilter* const table_;
 };
 
 // Everything Open does, with the tail buffer it reads once and drops after.
@@ -128,7 +62,7 @@ class TableFilter::Loader {
                                std::optional<RangeFilterInfo> range_property,
                                std::string property_filter);
   absl::Status LoadPartitionIndex(absl::string_view contents,
-                                  IndexKeys index_keys);
+                                  IndexKeys index_keys, FilterArena* arena);
   absl::Status LoadIndex(IndexKeys index_keys);
   void ChoosePrefixExtractor(const TableFilterOptions& options);
 
@@ -162,8 +96,9 @@ absl::StatusOr<absl::string_view> TableFilter::Loader::ReadBlock(
     table_->CountRead(n);
     raw = *read;
   }
-  return VerifiedContents(what, raw, table_->info_.footer.checksum_type,
-                          scratch);
+  return VerifiedBlockContents(
+      what, raw, static_cast<ChecksumType>(table_->info_.footer.checksum_type),
+      scratch);
 }
 
 absl::Status TableFilter::Loader::Load(const TableFilterOptions& options) {
@@ -266,7 +201,6 @@ absl::Status TableFilter::Loader::LoadFilter(const FilterLocation& location,
                      RegisteredFormatNames()));
   }
   table_->format_ = format;
-  table_->filter_arena_ = arena;
 
   std::string scratch;
   const bool partitioned = location.layout == FilterLayout::kPartitioned;
@@ -280,9 +214,11 @@ absl::Status TableFilter::Loader::LoadFilter(const FilterLocation& location,
   }
   const size_t n = contents->size();
   table_->info_.filter_block_bytes = n;
-  if (partitioned) return LoadPartitionIndex(*contents, table_->index_keys_);
+  if (partitioned) {
+    return LoadPartitionIndex(*contents, table_->index_keys_, arena);
+  }
 
-  table_->filter_bytes_ = AllocateAligned(n, arena);
+  table_->filter_bytes_ = AllocateFilterBytes(n, arena);
   if (table_->filter_bytes_ == nullptr) {
     return absl::ResourceExhaustedError(
         absl::StrFormat("cannot allocate %d bytes for the filter block", n));
@@ -291,7 +227,9 @@ absl::Status TableFilter::Loader::LoadFilter(const FilterLocation& location,
   const absl::string_view held(table_->filter_bytes_.get(), n);
   if (location.layout == FilterLayout::kFull) {
     table_->filter_block_ = NewFullFilterBlockReader(*format, held);
+    table_->layout_ = NewFullFilterLayout(table_->filter_block_.get());
   } else {
+    // The layout comes with the index block (LoadIndex).
     table_->filter_block_ = NewLevelDbFilterBlockReader(*format, held);
   }
   table_->info_.num_filters = table_->filter_block_->NumFilters();
@@ -335,47 +273,23 @@ absl::Status TableFilter::Loader::LoadRangeFilter(
 }
 
 absl::Status TableFilter::Loader::LoadPartitionIndex(absl::string_view contents,
-                                                     IndexKeys index_keys) {
+                                                     IndexKeys index_keys,
+                                                     FilterArena* arena) {
   const std::optional<TableProperties>& props = table_->info_.properties;
-  bool internal_keys = index_keys == IndexKeys::kInternal;
   IndexValues values = IndexValues::kFull;
   if (props.has_value() && props->index_key_is_user_key.has_value()) {
-    internal_keys = *props->index_key_is_user_key == 0;
+    index_keys = *props->index_key_is_user_key == 0 ? IndexKeys::kInternal
+                                                    : IndexKeys::kUser;
   }
   if (props.has_value() && props->index_value_is_delta_encoded.value_or(0)) {
     values = IndexValues::kDeltaEncoded;
   }
-  table_->index_keys_ = internal_keys ? IndexKeys::kInternal : IndexKeys::kUser;
+  table_->index_keys_ = index_keys;
   absl::StatusOr<std::vector<FilterPartition>> partitions =
       ParsePartitionIndex(contents, values);
   absl::Status problem = partitions.status();
-  const uint64_t file_size = file_.Size();
-  for (size_t i = 0; problem.ok() && i < partitions->size(); ++i) {
-    const FilterPartition& p = (*partitions)[i];
-    if (!BlockFits(p.handle, file_size)) {
-      problem = absl::DataLossError(absl::StrFormat(
-          "partition index: partition %d (offset %d, size %d) points outside "
-          "the file (%d bytes)",
-          i, p.handle.offset, p.handle.size, file_size));
-    } else if (internal_keys && p.index_key.size() < kInternalKeyTagBytes) {
-      // RocksDB's tags use types LevelDB's do not (IsInternalKey): only the
-      // length can be checked.
-      problem = absl::DataLossError(absl::StrFormat(
-          "partition index: separator %d is not an internal key", i));
-    } else if (i > 0 &&
-               !SeparatorAtOrAfter(
-                   p.index_key,
-                   internal_keys
-                       ? absl::string_view((*partitions)[i - 1].index_key)
-                             .substr(0, (*partitions)[i - 1].index_key.size() -
-                                            kInternalKeyTagBytes)
-                       : absl::string_view((*partitions)[i - 1].index_key),
-                   internal_keys)) {
-      problem = absl::DataLossError(absl::StrFormat(
-          "partition index: separator %d is before separator %d: partitions "
-          "out of order",
-          i, i - 1));
-    }
+  if (problem.ok()) {
+    problem = CheckPartitionIndex(*partitions, file_.Size(), index_keys);
   }
   if (!problem.ok()) {
     // Probing by an index that cannot be trusted could pick the wrong
@@ -383,21 +297,32 @@ absl::Status TableFilter::Loader::LoadPartitionIndex(absl::string_view contents,
     table_->RecordCorruption(problem);
     return absl::OkStatus();
   }
-  table_->info_.partitions = std::move(*partitions);
-  table_->info_.num_filters = table_->info_.partitions.size();
-  for (size_t i = 0; i < table_->info_.num_filters; ++i) {
-    table_->partitions_.push_back(std::make_unique<Partition>());
-    // A partition the tail read already holds costs no read: keep it now.
-    // The others are read when a key first needs them.
-    const BlockHandle& handle = table_->info_.partitions[i].handle;
+  TableFilterInfo& info = table_->info_;
+  info.partitions = std::move(*partitions);
+  info.num_filters = info.partitions.size();
+  // No partitions: nothing to route a key to, so every key may match.
+  if (info.num_filters == 0) return absl::OkStatus();
+  PartitionedFilterLayout::Source source;
+  source.partitions = &info.partitions;
+  source.index_keys = index_keys;
+  source.file = &file_;
+  source.checksum_type = static_cast<ChecksumType>(info.footer.checksum_type);
+  source.format = table_->format_;
+  source.arena = arena;
+  source.events = table_->events_.get();
+  auto layout = std::make_unique<PartitionedFilterLayout>(source);
+  // A partition the tail read already holds costs no read: keep it now.
+  // The others are read when a key first needs them.
+  for (size_t i = 0; i < info.num_filters; ++i) {
+    const BlockHandle& handle = info.partitions[i].handle;
     if (handle.offset >= tail_offset_) {
-      std::call_once(table_->partitions_[i]->once, [&] {
-        table_->KeepPartition(i, absl::string_view(tail_).substr(
-                                     handle.offset - tail_offset_,
-                                     handle.size + kBlockTrailerBytes));
-      });
+      layout->KeepRead(
+          i, absl::string_view(tail_).substr(handle.offset - tail_offset_,
+                                             handle.size + kBlockTrailerBytes));
     }
   }
+  table_->partitioned_ = layout.get();
+  table_->layout_ = std::move(layout);
   return absl::OkStatus();
 }
 
@@ -407,30 +332,17 @@ absl::Status TableFilter::Loader::LoadIndex(IndexKeys index_keys) {
       ReadBlock("index", table_->info_.footer.index, &scratch);
   if (!contents.ok()) {
     if (!absl::IsDataLoss(contents.status())) return contents.status();
+    // Without the index no key finds its filter: every key may match.
     table_->RecordCorruption(contents.status());
     table_->filter_block_.reset();
     return absl::OkStatus();
   }
-  table_->index_block_ = std::string(*contents);
-  absl::StatusOr<Block> block = Block::Parse(table_->index_block_);
-  if (!block.ok()) return Prefixed("index", block.status());
-  // Checks every entry once, so that queries can trust the index.
-  BlockIterator it(*block);
-  for (it.SeekToFirst(); it.Valid(); it.Next()) {
-    absl::string_view value = it.value();
-    BlockHandle handle;
-    if (!DecodeBlockHandle(&value, &handle).ok()) {
-      return absl::DataLossError("index: malformed data block handle");
-    }
-    if (index_keys == IndexKeys::kInternal && !IsInternalKey(it.key())) {
-      return absl::InvalidArgumentError(
-          "index keys are not a LevelDB database's internal keys (user key + "
-          "8-byte tag): a table written directly by leveldb::TableBuilder? "
-          "Read it with IndexKeys::kUser (sst_probe --index_keys=user)");
-    }
+  if (absl::Status s = CheckIndexBlock(*contents, index_keys); !s.ok()) {
+    return s;
   }
-  if (!it.status().ok()) return Prefixed("index", it.status());
   table_->index_keys_ = index_keys;
+  table_->layout_ = NewPerDataBlockFilterLayout(
+      table_->filter_block_.get(), std::string(*contents), index_keys);
   return absl::OkStatus();
 }
 
@@ -451,11 +363,12 @@ absl::StatusOr<std::unique_ptr<TableFilter>> TableFilter::Open(
   table->index_keys_ = options.index_keys;
   Loader loader(*file, table.get());
   if (absl::Status s = loader.Load(options); !s.ok()) return s;
-  if (!table->partitions_.empty()) table->file_ = std::move(file);
+  // A partitioned filter reads its partitions from the file later.
+  if (table->partitioned_ != nullptr) table->file_ = std::move(file);
   return table;
 }
 
-TableFilter::TableFilter() = default;
+TableFilter::TableFilter() : events_(std::make_unique<Events>(this)) {}
 TableFilter::~TableFilter() = default;
 
 void TableFilter::CountRead(uint64_t bytes) const {
@@ -473,91 +386,19 @@ absl::Status TableFilter::corruption() const {
   return corruption_;
 }
 
-void TableFilter::KeepPartition(size_t i, absl::string_view raw) const {
-  Partition& partition = *partitions_[i];
-  std::string scratch;
-  absl::StatusOr<absl::string_view> contents =
-      VerifiedContents(absl::StrCat("filter partition ", i), raw,
-                       info_.footer.checksum_type, &scratch);
-  if (!contents.ok()) {
-    RecordCorruption(absl::DataLossError(contents.status().message()));
-  } else if ((partition.bytes = AllocateAligned(contents->size(),
-                                                filter_arena_)) != nullptr) {
-    std::memcpy(partition.bytes.get(), contents->data(), contents->size());
-    partition.size = contents->size();
-    partition.reader = format_->NewReader(
-        absl::string_view(partition.bytes.get(), partition.size));
-    if (absl::Status damage = partition.reader->Corruption(); !damage.ok()) {
-      RecordCorruption(absl::DataLossError(
-          absl::StrCat("filter partition ", i, ": ", damage.message())));
-    }
-  }
-  partition.loaded.store(true, std::memory_order_release);
-}
-
-const FilterReader* TableFilter::LoadPartition(size_t i) const {
-  Partition& partition = *partitions_[i];
-  std::call_once(partition.once, [&] {
-    const BlockHandle& handle = info_.partitions[i].handle;
-    const uint64_t n = handle.size + kBlockTrailerBytes;  // fits: checked
-    std::string raw(n, '\0');
-    absl::StatusOr<absl::string_view> read =
-        file_->Read(handle.offset, n, raw.data());
-    if (!read.ok()) {
-      RecordCorruption(absl::DataLossError(
-          absl::StrCat("filter partition ", i, ": ", read.status().message())));
-      partition.loaded.store(true, std::memory_order_release);
-      return;
-    }
-    CountRead(n);
-    KeepPartition(i, *read);
-  });
-  return partition.reader.get();
-}
-
 absl::Status TableFilter::LoadAllPartitions() const {
-  for (size_t i = 0; i < partitions_.size(); ++i) LoadPartition(i);
+  if (partitioned_ != nullptr) partitioned_->LoadAll();
   return corruption();
 }
 
 absl::string_view TableFilter::partition_contents(size_t i) const {
-  if (i >= partitions_.size() ||
-      !partitions_[i]->loaded.load(std::memory_order_acquire) ||
-      partitions_[i]->reader == nullptr) {
-    return absl::string_view();
-  }
-  return absl::string_view(partitions_[i]->bytes.get(), partitions_[i]->size);
+  return partitioned_ == nullptr ? absl::string_view()
+                                 : partitioned_->Contents(i);
 }
 
 std::optional<size_t> TableFilter::PartitionOf(absl::string_view key) const {
-  const std::vector<FilterPartition>& partitions = info_.partitions;
-  if (partitions_.empty()) return std::nullopt;
-  const bool internal_keys = index_keys_ == IndexKeys::kInternal;
-  // Separators are in order (checked at Open): binary search for the first
-  // at or after key.
-  const auto it = std::partition_point(
-      partitions.begin(), partitions.end(), [&](const FilterPartition& p) {
-        return !SeparatorAtOrAfter(p.index_key, key, internal_keys);
-      });
-  if (it == partitions.end()) return std::nullopt;
-  return static_cast<size_t>(it - partitions.begin());
-}
-
-TableFilter::IndexLookup TableFilter::FindDataBlock(absl::string_view user_key,
-                                                    uint64_t* offset) const {
-  absl::StatusOr<Block> block = Block::Parse(index_block_);
-  if (!block.ok()) return IndexLookup::kUnknown;  // checked at Open
-  BlockIterator it(*block);
-  it.Seek(user_key, index_keys_ == IndexKeys::kInternal ? CompareInternalToUser
-                                                        : BytewiseCompare);
-  if (!it.Valid()) {
-    return it.status().ok() ? IndexLookup::kPastLastKey : IndexLookup::kUnknown;
-  }
-  absl::string_view value = it.value();
-  BlockHandle handle;
-  if (!DecodeBlockHandle(&value, &handle).ok()) return IndexLookup::kUnknown;
-  *offset = handle.offset;
-  return IndexLookup::kFound;
+  if (partitioned_ == nullptr) return std::nullopt;
+  return partitioned_->PartitionOf(key);
 }
 
 bool TableFilter::KeyMayMatch(absl::string_view user_key) const {
@@ -592,26 +433,8 @@ bool TableFilter::RangeMayMatchBefore(absl::string_view lo,
 
 bool TableFilter::FilterMayMatch(absl::string_view locate,
                                  absl::string_view probe) const {
-  if (!partitions_.empty()) {
-    const std::optional<size_t> partition = PartitionOf(locate);
-    if (!partition.has_value()) return false;  // after the table's last key
-    const FilterReader* reader = LoadPartition(*partition);
-    return reader == nullptr || reader->MayMatch(probe);
-  }
-  if (filter_block_ == nullptr) return true;  // no filter, or corrupt
-  if (!filter_block_->NeedsDataBlockOffset()) {
-    return filter_block_->KeyMayMatch(probe, 0);
-  }
-  uint64_t offset = 0;
-  switch (FindDataBlock(locate, &offset)) {
-    case IndexLookup::kFound:
-      return filter_block_->KeyMayMatch(probe, offset);
-    case IndexLookup::kPastLastKey:
-      return false;  // after the table's last key: in no data block
-    case IndexLookup::kUnknown:
-      break;
-  }
-  return true;
+  // No layout: no filter, or one too damaged to route a key.
+  return layout_ == nullptr || layout_->MayMatch(locate, probe);
 }
 
 }  // namespace sstfilter

@@ -92,6 +92,7 @@
 #include "filter/filter_arena.h"
 #include "filter/prefix_extractor.h"
 #include "table/format.h"
+#include "table/index_keys.h"
 #include "table/meta_blocks.h"
 #include "table/partitioned_filter_block.h"
 #include "table/random_access_file.h"
@@ -101,14 +102,8 @@ namespace sstfilter {
 
 class FilterBlockReader;
 class FilterFormat;
-class FilterReader;
-
-// How index keys relate to user keys, for the per-2 KB layout's index and a
-// partition index that no properties describe.
-enum class IndexKeys {
-  kInternal,  // user key + 8-byte tag: the tables of a LevelDB database
-  kUser,      // user keys: tables written directly by leveldb::TableBuilder
-};
+class PartitionedFilterLayout;
+class TableFilterLayout;
 
 struct TableFilterOptions {
   // Bytes read from the end of the file in Open's first read. RocksDB
@@ -227,46 +222,36 @@ class TableFilter {
 
  private:
   class Loader;
-  struct Partition;
+  class Events;
   TableFilter();
 
   // The filter answer for `probe` (a key or a prefix) in the filter that
   // `locate`, a key, would be found through.
   bool FilterMayMatch(absl::string_view locate, absl::string_view probe) const;
-  // Reads partition i if not read yet; its reader, or null when unreadable.
-  const FilterReader* LoadPartition(size_t i) const;
-  // Verifies partition i as read (contents and trailer) and keeps it.
-  void KeepPartition(size_t i, absl::string_view raw) const;
   void CountRead(uint64_t bytes) const;
   void RecordCorruption(const absl::Status& status) const;
-
-  // Per-2 KB layout: finds the data block that would hold user_key.
-  enum class IndexLookup {
-    kFound,        // *offset is that block's offset
-    kPastLastKey,  // after the table's last key: certainly absent
-    kUnknown,      // an index entry did not parse (Open checked them all)
-  };
-  IndexLookup FindDataBlock(absl::string_view user_key, uint64_t* offset) const;
 
   TableFilterInfo info_;
   mutable std::atomic<int> io_reads_{0};
   mutable std::atomic<uint64_t> io_bytes_{0};
   mutable absl::Mutex corruption_mu_;
   mutable absl::Status corruption_ ABSL_GUARDED_BY(corruption_mu_);
+  const std::unique_ptr<Events> events_;
   IndexKeys index_keys_ = IndexKeys::kInternal;
   // The extractor of the table's prefixes, when this library has it: for
   // PrefixMayMatch only when the reader's extractor agrees.
   std::shared_ptr<const PrefixExtractor> table_extractor_;
   std::shared_ptr<const PrefixExtractor> prefix_extractor_;
   std::unique_ptr<RandomAccessFile> file_;  // partitioned filters only
-  FilterArena* filter_arena_ = nullptr;
-  std::vector<std::unique_ptr<Partition>> partitions_;
   const FilterFormat* format_ = nullptr;
   // Filter block contents, 64-byte aligned so a one-filter block's cache-line
   // blocks start on cache lines.
   std::unique_ptr<char, void (*)(void*)> filter_bytes_{nullptr, nullptr};
   std::unique_ptr<FilterBlockReader> filter_block_;
-  std::string index_block_;  // uncompressed; per-2 KB layout only
+  // How a key finds its filter (table_filter_layout.h); null when every key
+  // may match (no filter, or one too damaged to route a key).
+  std::unique_ptr<TableFilterLayout> layout_;
+  const PartitionedFilterLayout* partitioned_ = nullptr;  // in layout_
   std::unique_ptr<RangeFilterBlock> range_filter_;
 };
 
