@@ -77,6 +77,11 @@ ABSL_FLAG(
     std::string, configs, "",
     "configurations to run, comma-separated (default: all; --configs=list "
     "lists them)");
+ABSL_FLAG(std::string, filter, "",
+          "comma list of sstfilter policy spec strings (filter/filter_spec.h), "
+          "e.g. bloom:10,burr:fpp=0.001: each one more point-section "
+          "configuration in RocksDB (named by the spec) and LevelDB "
+          "(leveldb+spec), sized by the spec; run whatever --configs says");
 ABSL_FLAG(std::string, format, "table", "table or json");
 ABSL_FLAG(bool, inject_false_negative, false,
           "testing: the sections' filters answer no for every key (range: "
@@ -114,7 +119,7 @@ int Main(int argc, char** argv) {
       "[--stores=rocksdb,leveldb]\n"
       "         [--sections=point,partitioned,prefix] [--section_keys=N]\n"
       "         [--direct_reads=true|false]\n"
-      "         [--configs=a,b] [--format=table|json]\n"
+      "         [--configs=a,b] [--filter=SPEC,...] [--format=table|json]\n"
       "Builds real RocksDB and LevelDB databases with each filter "
       "configuration and\ntimes point lookups; then RocksDB with partitioned "
       "filters out of cache, and\nseeks to absent prefixes. Suites, with the "
@@ -192,6 +197,21 @@ int Main(int argc, char** argv) {
       config.filter += " (answering no for every key: --inject_false_negative)";
     }
   }
+  // --filter's configurations run whatever --configs chooses.
+  const std::vector<std::string> specs =
+      absl::StrSplit(absl::GetFlag(FLAGS_filter), ',', absl::SkipEmpty());
+  std::vector<std::string> spec_names;
+  for (const std::string& spec : specs) {
+    if (std::find(spec_names.begin(), spec_names.end(), spec) !=
+        spec_names.end()) {
+      return Usage("--filter: '" + spec + "' listed twice");
+    }
+    spec_names.push_back(spec);
+    spec_names.push_back("leveldb+" + spec);
+  }
+  if (absl::Status status = AddSpecConfigs(specs, &*configs); !status.ok()) {
+    return Usage("--filter: " + std::string(status.message()));
+  }
   const std::vector<RocksDbConfig> partitioned_configs =
       PartitionedConfigs(*configs);
   const std::vector<PrefixConfig> prefix_configs = PrefixConfigs(*configs);
@@ -221,7 +241,9 @@ int Main(int argc, char** argv) {
   }
   const ConfigWanted wants = [&](const std::string& name) {
     return chosen.empty() ||
-           std::find(chosen.begin(), chosen.end(), name) != chosen.end();
+           std::find(chosen.begin(), chosen.end(), name) != chosen.end() ||
+           std::find(spec_names.begin(), spec_names.end(), name) !=
+               spec_names.end();
   };
 
   const absl::Time start = absl::Now();

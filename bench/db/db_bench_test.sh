@@ -23,6 +23,27 @@ for args in "--keys=0" "--lookups=0" "--reps=0" "--format=xml" "--stores=mysql" 
   expect_usage_error "$args" "$bench" "${tiny[@]}" $args
 done
 
+# --filter: a malformed spec is a usage error whose one line names the fault.
+expect_usage_error "--filter=blom:10" "$bench" "${tiny[@]}" --filter=blom:10
+grep -qx 'db_bench: --filter: unknown filter family "blom" (known: bloom, burr, .*)' \
+  "$tmp/err" || fail "--filter=blom:10: $(cat "$tmp/err")"
+for args in "--filter=bloom:10:" "--filter=bloom:10,bloom:10"; do
+  expect_usage_error "$args" "$bench" "${tiny[@]}" $args
+done
+
+# A valid spec adds a point-section configuration per store, named by the spec, that
+# finds every present key and no absent one.
+"$bench" "${tiny[@]}" --sections=point --configs=rocksdb.bloom --filter=bloom:10 \
+  --format=json >"$tmp/spec" 2>"$tmp/err" || fail "--filter run: $(cat "$tmp/err")"
+for config in '"store":"rocksdb","config":"bloom:10"' '"store":"leveldb","config":"leveldb+bloom:10"'; do
+  grep -q "$config" "$tmp/spec" || fail "--filter: no row with $config: $(cat "$tmp/spec")"
+done
+while read -r row; do
+  [[ "$row" == *'"absent":{'*'"found":0,'* ]] || fail "--filter: an absent key was found: $row"
+  [[ "$row" == *'"present":{'*'"found":1000,"lookups":1000'* ]] ||
+    fail "--filter: a present key was not found: $row"
+done < <(grep 'bloom:10"' "$tmp/spec")
+
 # --help says how long each suite takes.
 "$bench" --help >"$tmp/help" 2>&1
 for suite in headline full deep; do
@@ -236,7 +257,7 @@ for config in partitioned.sstfilter.native prefix.sstfilter.native range.sstfilt
 done
 
 [ -z "$(ls -A "$tmp" | grep -v -e '^out$' -e '^err$' -e '^json$' -e '^text$' -e '^help$' \
-        -e '^point$' -e '^sections$')" ] ||
+        -e '^point$' -e '^sections$' -e '^spec$')" ] ||
   fail "databases left behind: $(ls "$tmp")"
 
 finish db_bench_test

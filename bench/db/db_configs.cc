@@ -97,6 +97,26 @@ absl::StatusOr<DbConfigs> MakeDbConfigs() {
   return configs;
 }
 
+absl::Status AddSpecConfigs(absl::Span<const std::string> specs,
+                            DbConfigs* configs) {
+  for (const std::string& spec : specs) {
+    absl::StatusOr<std::shared_ptr<const rocksdb::FilterPolicy>> rocksdb =
+        AsRocksDbFilterPolicy(spec);
+    if (!rocksdb.ok()) return rocksdb.status();
+    absl::StatusOr<std::unique_ptr<leveldb::FilterPolicy>> leveldb =
+        AsLevelDbFilterPolicy(spec);
+    if (!leveldb.ok()) return leveldb.status();
+    const std::string text = absl::StrFormat(
+        "sstfilter policy \"%s\" (%s), --filter", spec, (*rocksdb)->Name());
+    configs->rocksdb.push_back(
+        {spec, "AsRocksDbFilterPolicy of " + text, *std::move(rocksdb)});
+    configs->leveldb.push_back({"leveldb+" + spec,
+                                "AsLevelDbFilterPolicy of " + text,
+                                *std::move(leveldb)});
+  }
+  return absl::OkStatus();
+}
+
 namespace {
 
 // Mean keys per table of a database's tree.

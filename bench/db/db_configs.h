@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "bench/db/leveldb_store.h"
@@ -77,6 +78,14 @@ struct DbConfigs {
 };
 
 absl::StatusOr<DbConfigs> MakeDbConfigs();
+
+// The point section's configurations of --filter: for each spec string
+// (filter/filter_spec.h), a RocksDB configuration named by the spec and a
+// LevelDB one named "leveldb+" and the spec, the policy it names through
+// AsRocksDbFilterPolicy and AsLevelDbFilterPolicy at the spec's own size.
+// InvalidArgumentError, the parser's one line, for a malformed spec.
+absl::Status AddSpecConfigs(absl::Span<const std::string> specs,
+                            DbConfigs* configs);
 
 }  // namespace bench
 }  // namespace sstfilter
