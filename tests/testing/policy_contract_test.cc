@@ -27,6 +27,7 @@
 #include "absl/types/span.h"
 #include "filter/filter_format.h"
 #include "filter/filter_policy.h"
+#include "filter/filter_spec.h"
 #include "filter/format_registry.h"
 #include "filter/testing/filter_test_util.h"
 #include "gtest/gtest.h"
@@ -165,6 +166,19 @@ TEST_P(PolicyContractTest, RegisteredFormatReadsWhatThePolicyBuilds) {
 TEST_P(PolicyContractTest, BitsPerKeyIsASize) {
   EXPECT_GT(policy().BitsPerKey(), 0);
   EXPECT_LE(policy().BitsPerKey(), kMaxBitsPerKey);
+}
+
+// The policy's spec string (filter/filter_spec.h) builds it again: the same
+// name, size, spec and filter bytes.
+TEST_P(PolicyContractTest, SpecStringRebuildsThePolicy) {
+  absl::StatusOr<std::unique_ptr<const FilterPolicy>> again =
+      NewFilterPolicyFromString(policy().ToString());
+  ASSERT_TRUE(again.ok()) << policy().ToString() << ": " << again.status();
+  EXPECT_STREQ((*again)->Name(), policy().Name());
+  EXPECT_EQ((*again)->BitsPerKey(), policy().BitsPerKey());
+  EXPECT_EQ((*again)->ToString(), policy().ToString());
+  const std::vector<std::string> keys = Keys16(0, 0, 1000);
+  EXPECT_EQ(BuildFilter(**again, keys), BuildFilter(policy(), keys));
 }
 
 TEST_P(PolicyContractTest, FormatDescribesItsFilters) {
