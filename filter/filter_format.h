@@ -110,6 +110,11 @@ class FilterFormat {
   // unreadable filter: no field set). The default knows nothing.
   virtual FilterFacts Describe(absl::string_view filter) const;
 
+  // Whether this format's filters also answer "may any key in [lo, hi] be
+  // here?" (a range filter's, read by NewRangeFilterReader in
+  // filter/range/range_filter.h). False for point-only formats.
+  virtual bool AnswersRanges() const { return false; }
+
   // A DataLossError when the filter fails a check its format stores (the
   // CRC32C of sstfilter's version-2 formats), OkStatus otherwise, and always
   // for formats that store none. NewReader(filter)->Corruption() says the

@@ -201,6 +201,30 @@ TEST(FilterSpecTest, EveryRegisteredFactoryAndFormatHasASpec) {
   }
 }
 
+// The registry says which formats answer ranges: those the range filter's
+// family writes, whichever version, and no other.
+TEST(FilterSpecTest, RangeFormatsAreTheRegisteredOnesThatAnswerRanges) {
+  std::set<std::string> range_formats;
+  for (const char* spec : {"grafite:16", "grafite:16:checksum=off"}) {
+    std::unique_ptr<const FilterPolicy> policy = FromString(spec);
+    ASSERT_NE(policy, nullptr);
+    EXPECT_TRUE(policy->Format().AnswersRanges()) << spec;
+    range_formats.insert(policy->Name());
+  }
+  EXPECT_EQ(range_formats.size(), 2u);
+  for (const FilterFormat* format : RegisteredFilterFormats()) {
+    EXPECT_EQ(format->AnswersRanges(), range_formats.count(format->Name()) > 0)
+        << format->Name();
+    EXPECT_EQ(IsRangeFilterFormat(format->Name()), format->AnswersRanges())
+        << format->Name();
+    // Asked again: the answer a thread keeps for a name is the same.
+    EXPECT_EQ(IsRangeFilterFormat(format->Name()), format->AnswersRanges())
+        << format->Name();
+  }
+  EXPECT_FALSE(IsRangeFilterFormat(""));
+  EXPECT_FALSE(IsRangeFilterFormat("sstfilter.NoSuchFormat1"));
+}
+
 TEST(FilterSpecTest, MalformedSpecsSayWhatIsWrong) {
   struct Case {
     const char* spec;

@@ -76,6 +76,8 @@ class CheckedFormat final : public FilterFormat {
 
   FilterFacts Describe(absl::string_view filter) const override;
 
+  bool AnswersRanges() const override { return inner_.AnswersRanges(); }
+
   // VerifyCheckedFilter, with this format's name in the message.
   absl::Status Verify(absl::string_view filter) const override;
 

@@ -5,6 +5,7 @@
 #include "filter/range/range_filter.h"
 
 #include <memory>
+#include <string>
 #include <utility>
 
 #include "absl/status/status.h"
@@ -27,6 +28,7 @@ using filter_internal::Verdict;
 class GrafiteVersion1Format final : public FilterFormat {
  public:
   const char* Name() const override { return kGrafiteName; }
+  bool AnswersRanges() const override { return true; }
   std::unique_ptr<FilterReader> NewReader(
       absl::string_view filter) const override {
     return NewGrafiteReader(filter);
@@ -108,8 +110,15 @@ const FilterFormat& GrafiteCheckedFormat() {
 }
 
 bool IsRangeFilterFormat(absl::string_view name) {
-  return name == grafite_internal::kGrafiteName ||
-         name == grafite_internal::kCheckedGrafiteName;
+  if (name.empty()) return false;
+  // A scan asks this of every table: a name once found answers from this
+  // thread's cache, which never goes stale (formats are never unregistered).
+  thread_local std::string last_range_format;
+  if (name == last_range_format) return true;
+  const FilterFormat* format = FindFilterFormat(name);
+  if (format == nullptr || !format->AnswersRanges()) return false;
+  last_range_format = std::string(name);
+  return true;
 }
 
 absl::StatusOr<double> RangeFilterBitsPerKey(

@@ -128,8 +128,9 @@ class RangeFilterReader : public FilterReader {
   virtual uint64_t num_codes() const = 0;
 };
 
-// Whether name is a range filter format's (kGrafiteName or
-// kCheckedGrafiteName), the formats NewRangeFilterReader reads.
+// Whether name is a registered format that answers ranges
+// (FilterFormat::AnswersRanges; today kGrafiteName and kCheckedGrafiteName),
+// the formats NewRangeFilterReader reads.
 bool IsRangeFilterFormat(absl::string_view name);
 
 // A reader of a filter of either version, accepting any bytes (see above).
