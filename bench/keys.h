@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "util/mix64.h"
 
 namespace sstfilter {
 namespace bench {
@@ -34,17 +35,6 @@ enum class KeyKind {
   kSequential,  // "user%012d" of the index, as in YCSB and db_bench
   kVarlen,      // 8..100 bytes, length and bytes drawn from the index
 };
-
-// A bijective 64-bit mixer (the SplitMix64 finaliser): xor-shifts and odd
-// multipliers are each invertible.
-inline uint64_t Mix64(uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebULL;
-  x ^= x >> 31;
-  return x;
-}
 
 // Writes key `index` of `kind` to buf (at least kMaxKeyBytes bytes); returns
 // its length.

@@ -20,15 +20,12 @@
 #include "table/meta_blocks.h"
 #include "table/random_access_file.h"
 #include "table/table_filter.h"
-#include "table/testing/grouped_keys.h"
 #include "table/testing/table_assembler.h"
 #include "util/coding.h"
+#include "util/grouped_keys.h"
 
 namespace sstfilter {
 namespace {
-
-using test::GroupedKeys;
-using test::kGroupPrefixBytes;
 
 constexpr double kFpp = 0.01;
 constexpr size_t kKeysPerDataBlock = 16;
@@ -45,7 +42,7 @@ double MaxMatches(size_t n) {
 
 const GroupedKeys& Keys() {
   static const GroupedKeys* keys =
-      new GroupedKeys(test::MakeGroupedKeys(300, 20, kAbsent, /*seed=*/7));
+      new GroupedKeys(MakeReadableGroupedKeys(300, 20, kAbsent, /*seed=*/7));
   return *keys;
 }
 

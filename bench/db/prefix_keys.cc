@@ -3,26 +3,21 @@
 #include <algorithm>
 
 #include "bench/keys.h"
-#include "util/coding.h"
+#include "util/grouped_keys.h"
 
 namespace sstfilter {
 namespace bench {
-namespace {
 
-// Decorrelates a key's suffix from its group's prefix (any odd constant).
-constexpr uint64_t kSuffixSalt = 0x8cb92ba72f3d8dd7ULL;
-
-}  // namespace
+static_assert(kPrefixBytes == kGroupPrefixBytes,
+              "a group's prefix is util/grouped_keys.h's");
 
 size_t GroupPrefix(uint64_t group, char* buf) {
-  EncodeFixed64(buf, Mix64(group));
-  return kPrefixBytes;
+  return ::sstfilter::GroupPrefix(GroupKeyStyle::kBinary, group, buf);
 }
 
 size_t PrefixedKey(uint64_t index, char* buf) {
-  GroupPrefix(index / kKeysPerPrefix, buf);
-  EncodeFixed64(buf + kPrefixBytes, Mix64(index ^ kSuffixSalt));
-  return kPrefixBytes + kSuffixBytes;
+  return GroupedKey(GroupKeyStyle::kBinary, /*seed=*/0, index / kKeysPerPrefix,
+                    index, buf);
 }
 
 size_t AbsentPrefix(uint64_t draw, uint64_t /*num_keys*/, char* buf) {

@@ -26,7 +26,8 @@ constexpr size_t kSuffixBytes = 8;
 constexpr uint64_t kKeysPerPrefix = 16;
 
 // Writes key `index` (kPrefixBytes + kSuffixBytes bytes) to buf; returns its
-// length. A KeyMaker (rocksdb_tree.h).
+// length: key `index` of group index / kKeysPerPrefix in util/grouped_keys.h's
+// binary style, seed 0. A KeyMaker (rocksdb_tree.h).
 size_t PrefixedKey(uint64_t index, char* buf);
 
 // Writes the prefix of group `group` (kPrefixBytes bytes) to buf; returns its

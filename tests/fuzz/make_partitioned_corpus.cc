@@ -17,9 +17,9 @@
 #include "table/meta_blocks.h"
 #include "table/partitioned_filter_block.h"
 #include "table/table_filter.h"
-#include "table/testing/grouped_keys.h"
 #include "table/testing/real_tables.h"
 #include "table/testing/table_assembler.h"
+#include "util/grouped_keys.h"
 
 namespace sstfilter {
 namespace {
@@ -36,7 +36,7 @@ int Fail(const absl::Status& status) {
 }
 
 absl::Status WriteRocksDbSeeds(const std::string& dir,
-                               const test::GroupedKeys& keys) {
+                               const GroupedKeys& keys) {
   struct Seed {
     const char* name;
     int format_version;
@@ -63,7 +63,7 @@ absl::Status WriteRocksDbSeeds(const std::string& dir,
     options.whole_key_filtering = seed.whole_keys;
     if (seed.prefixes) {
       options.prefix_extractor.reset(
-          rocksdb::NewFixedPrefixTransform(test::kGroupPrefixBytes));
+          rocksdb::NewFixedPrefixTransform(kGroupPrefixBytes));
     }
     const std::string path =
         absl::StrCat(dir, "/table_file_fuzzer/", seed.name);
@@ -75,14 +75,12 @@ absl::Status WriteRocksDbSeeds(const std::string& dir,
   return absl::OkStatus();
 }
 
-absl::Status WriteOwnSeeds(const std::string& dir,
-                           const test::GroupedKeys& keys) {
+absl::Status WriteOwnSeeds(const std::string& dir, const GroupedKeys& keys) {
   std::unique_ptr<const FilterPolicy> policy =
       std::move(*NewBloomFilterPolicy(FilterOptions::Fpp(0.01)));
   PartitionedFilterOptions options;
   options.keys.keys = FilterKeys::kWholeKeysAndPrefixes;
-  options.keys.prefix_extractor =
-      NewFixedPrefixExtractor(test::kGroupPrefixBytes);
+  options.keys.prefix_extractor = NewFixedPrefixExtractor(kGroupPrefixBytes);
   options.partition_bytes = 32;
   const test::AssembledTable table = test::AssemblePartitionedTable(
       *policy, options, keys.keys, kKeysPerDataBlock, /*user_keys=*/true);
@@ -111,8 +109,8 @@ int Main(int argc, char** argv) {
     std::cerr << "usage: make_partitioned_corpus DIR\n";
     return 2;
   }
-  const test::GroupedKeys keys =
-      test::MakeGroupedKeys(kGroups, kKeysPerGroup, 0, /*seed=*/1);
+  const GroupedKeys keys =
+      MakeReadableGroupedKeys(kGroups, kKeysPerGroup, 0, /*seed=*/1);
   if (absl::Status s = WriteRocksDbSeeds(argv[1], keys); !s.ok())
     return Fail(s);
   if (absl::Status s = WriteOwnSeeds(argv[1], keys); !s.ok()) return Fail(s);

@@ -15,11 +15,11 @@
 #include "rocksdb/slice_transform.h"
 #include "table/block_builder.h"
 #include "table/block_trailer.h"
-#include "table/testing/grouped_keys.h"
 #include "table/testing/real_tables.h"
 #include "table/testing/table_assembler.h"
 #include "tests/fuzz/fuzz_checks.h"
 #include "util/coding.h"
+#include "util/grouped_keys.h"
 
 namespace sstfilter {
 namespace fuzz {
@@ -101,8 +101,8 @@ std::shared_ptr<const FilterPolicy> Native() {
 }
 
 std::vector<BaseTable> MakeBaseTables() {
-  const test::GroupedKeys keys =
-      test::MakeGroupedKeys(kGroups, kKeysPerGroup, kAbsentKeysPerKind, 1);
+  const GroupedKeys keys =
+      MakeReadableGroupedKeys(kGroups, kKeysPerGroup, kAbsentKeysPerKind, 1);
   std::vector<std::string> absent = keys.absent_in_present_groups;
   absent.insert(absent.end(), keys.absent_in_absent_groups.begin(),
                 keys.absent_in_absent_groups.end());
@@ -118,7 +118,7 @@ std::vector<BaseTable> MakeBaseTables() {
     table.file = OrDie(test::ReadFileBytes(dir.File(name)), name);
     table.options.index_keys = index_keys;
     if (prefixes) {
-      table.prefix_extractor = NewFixedPrefixExtractor(test::kGroupPrefixBytes);
+      table.prefix_extractor = NewFixedPrefixExtractor(kGroupPrefixBytes);
       table.options.prefix_extractor = table.prefix_extractor;
     }
     table.keys = keys.keys;
@@ -185,7 +185,7 @@ std::vector<BaseTable> MakeBaseTables() {
     options.index_block_restart_interval = t.partitioned ? 2 : 1;
     if (t.prefixes) {
       options.prefix_extractor.reset(
-          rocksdb::NewFixedPrefixTransform(test::kGroupPrefixBytes));
+          rocksdb::NewFixedPrefixTransform(kGroupPrefixBytes));
     }
     add(t.name, test::WriteRocksDbTable(dir.File(t.name), keys.keys, options),
         IndexKeys::kInternal, t.prefixes);
@@ -194,8 +194,7 @@ std::vector<BaseTable> MakeBaseTables() {
   {
     PartitionedFilterOptions options;
     options.keys.keys = FilterKeys::kWholeKeysAndPrefixes;
-    options.keys.prefix_extractor =
-        NewFixedPrefixExtractor(test::kGroupPrefixBytes);
+    options.keys.prefix_extractor = NewFixedPrefixExtractor(kGroupPrefixBytes);
     options.partition_bytes = 32;
     const test::AssembledTable table = test::AssemblePartitionedTable(
         *Native(), options, keys.keys, /*keys_per_data_block=*/6,

@@ -20,14 +20,11 @@
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/slice_transform.h"
 #include "table/table_filter.h"
-#include "table/testing/grouped_keys.h"
 #include "table/testing/real_tables.h"
+#include "util/grouped_keys.h"
 
 namespace sstfilter {
 namespace {
-
-using test::GroupedKeys;
-using test::kGroupPrefixBytes;
 
 constexpr double kFpp = 0.01;  // our policies'; RocksDB's at 10 bits
 constexpr double kRocksDbBitsPerKey = 10;
@@ -100,7 +97,7 @@ class PartitionedTableTest : public testing::TestWithParam<Case> {
  protected:
   static void SetUpTestSuite() {
     keys_ = new GroupedKeys(
-        test::MakeGroupedKeys(kGroups, kKeysPerGroup, kAbsent, /*seed=*/24));
+        MakeReadableGroupedKeys(kGroups, kKeysPerGroup, kAbsent, /*seed=*/24));
   }
   static void TearDownTestSuite() { delete keys_; }
 

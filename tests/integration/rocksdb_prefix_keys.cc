@@ -1,62 +1,37 @@
 #include "tests/integration/rocksdb_prefix_keys.h"
 
 #include <memory>
-#include <set>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "rocksdb/iterator.h"
 #include "rocksdb/options.h"
-#include "util/testing/random.h"
 
 namespace sstfilter {
 namespace test {
 
 PrefixedKeys MakePrefixedKeys(size_t num_prefixes, size_t mean_keys_per_prefix,
                               size_t num_absent, uint64_t seed) {
-  Random rng(seed);
-  std::set<std::string> prefixes;
-  while (prefixes.size() < num_prefixes) {
-    prefixes.insert(rng.Bytes(kPrefixBytes));
-  }
+  GroupedKeysOptions options;
+  options.groups = num_prefixes;
+  options.keys_per_group = mean_keys_per_prefix;
+  options.vary_group_sizes = true;
+  options.absent_groups = num_absent;
+  options.absent_keys = num_absent;
+  options.seed = seed;
+  GroupedKeys grouped = MakeGroupedKeys(options);
   PrefixedKeys keys;
-  keys.prefixes.assign(prefixes.begin(), prefixes.end());
-
-  // Sorted prefixes, each with its sorted suffixes: the entries come out in
-  // key order.
-  std::vector<std::set<std::string>> suffixes(num_prefixes);
-  for (size_t i = 0; i < num_prefixes; ++i) {
-    const uint64_t count = rng.Range(1, 2 * mean_keys_per_prefix - 1);
-    while (suffixes[i].size() < count) {
-      suffixes[i].insert(rng.Bytes(kSuffixBytes));
-    }
-    keys.first_entry.push_back(keys.entries.size());
-    for (const std::string& suffix : suffixes[i]) {
-      keys.entries.push_back({keys.prefixes[i] + suffix,
-                              absl::StrCat("value", keys.entries.size())});
-    }
+  keys.entries.reserve(grouped.keys.size());
+  for (std::string& key : grouped.keys) {
+    keys.entries.push_back(
+        {std::move(key), absl::StrCat("value", keys.entries.size())});
   }
-  keys.first_entry.push_back(keys.entries.size());
-
-  std::set<std::string> absent;
-  while (keys.absent_keys_of_present_prefixes.size() < num_absent) {
-    const size_t i = rng.Uniform(num_prefixes);
-    std::string suffix = rng.Bytes(kSuffixBytes);
-    if (suffix >= *suffixes[i].rbegin() || suffixes[i].count(suffix) != 0) {
-      continue;
-    }
-    std::string key = keys.prefixes[i] + suffix;
-    if (absent.insert(key).second) {
-      keys.absent_keys_of_present_prefixes.push_back(std::move(key));
-    }
-  }
-
-  while (keys.absent_prefixes.size() < num_absent) {
-    std::string prefix = rng.Bytes(kPrefixBytes);
-    if (!prefixes.insert(prefix).second) continue;
-    keys.keys_of_absent_prefixes.push_back(prefix + rng.Bytes(kSuffixBytes));
-    keys.absent_prefixes.push_back(std::move(prefix));
-  }
+  keys.prefixes = std::move(grouped.prefixes);
+  keys.first_entry = std::move(grouped.first_key);
+  keys.absent_keys_of_present_prefixes =
+      std::move(grouped.absent_in_present_groups);
+  keys.absent_prefixes = std::move(grouped.absent_prefixes);
+  keys.keys_of_absent_prefixes = std::move(grouped.absent_in_absent_groups);
   return keys;
 }
 

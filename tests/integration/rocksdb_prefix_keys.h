@@ -13,12 +13,12 @@
 
 #include "rocksdb/db.h"
 #include "tests/integration/rocksdb_db_util.h"
+#include "util/grouped_keys.h"
 
 namespace sstfilter {
 namespace test {
 
-constexpr size_t kPrefixBytes = 8;  // rocksdb::NewFixedPrefixTransform's length
-constexpr size_t kSuffixBytes = 8;
+constexpr size_t kPrefixBytes = kGroupPrefixBytes;  // the prefix extractor's
 
 struct PrefixedKeys {
   // Every present key with its value, sorted by key, so that the keys of one
@@ -39,11 +39,11 @@ struct PrefixedKeys {
   std::vector<std::string> keys_of_absent_prefixes;
 };
 
-// num_prefixes random prefixes of kPrefixBytes bytes, each with a number of
-// random suffixes uniform in [1, 2 * mean_keys_per_prefix - 1]; values name
-// their key's index in entries. num_absent distinct absent keys and prefixes
-// of each kind. The same for the same arguments on every platform.
-// REQUIRES: mean_keys_per_prefix >= 1.
+// num_prefixes groups of util/grouped_keys.h's binary keys, each with a number
+// of keys uniform in [1, 2 * mean_keys_per_prefix - 1]; values name their
+// key's index in entries. num_absent distinct absent keys of each kind, and
+// as many absent prefixes, one absent key each. The same for the same
+// arguments on every platform. REQUIRES: mean_keys_per_prefix >= 1.
 PrefixedKeys MakePrefixedKeys(size_t num_prefixes, size_t mean_keys_per_prefix,
                               size_t num_absent, uint64_t seed);
 

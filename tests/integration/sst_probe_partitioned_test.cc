@@ -16,10 +16,10 @@
 #include "rocksdb/slice_transform.h"
 #include "table/meta_blocks.h"
 #include "table/partitioned_filter_block.h"
-#include "table/testing/grouped_keys.h"
 #include "table/testing/real_tables.h"
 #include "table/testing/sst_probe_run.h"
 #include "table/testing/table_assembler.h"
+#include "util/grouped_keys.h"
 
 namespace sstfilter {
 namespace {
@@ -32,16 +32,16 @@ constexpr int kExitUsage = 2;
 constexpr size_t kAsked = 100;
 constexpr size_t kKeysPerDataBlock = 16;
 
-const test::GroupedKeys& Keys() {
-  static const test::GroupedKeys* keys = new test::GroupedKeys(
-      test::MakeGroupedKeys(400, 25, /*absent_keys=*/kAsked, /*seed=*/5));
+const GroupedKeys& Keys() {
+  static const GroupedKeys* keys = new GroupedKeys(
+      MakeReadableGroupedKeys(400, 25, /*absent_keys=*/kAsked, /*seed=*/5));
   return *keys;
 }
 
 std::vector<std::string> Prefixes(const std::vector<std::string>& keys) {
   std::vector<std::string> prefixes;
   for (size_t i = 0; i < kAsked; ++i) {
-    prefixes.push_back(keys[i].substr(0, test::kGroupPrefixBytes));
+    prefixes.push_back(keys[i].substr(0, kGroupPrefixBytes));
   }
   return prefixes;
 }
@@ -137,7 +137,7 @@ TEST_F(SstProbePartitionedTest, RocksDbTable) {
   options.metadata_block_size = 512;
   options.block_size = 1024;
   options.prefix_extractor.reset(
-      rocksdb::NewFixedPrefixTransform(test::kGroupPrefixBytes));
+      rocksdb::NewFixedPrefixTransform(kGroupPrefixBytes));
   const std::string path = dir_.File("rocksdb.sst");
   ASSERT_TRUE(test::WriteRocksDbTable(path, Keys().keys, options).ok());
   ExpectPartitionedAnswers(path);
@@ -148,8 +148,7 @@ TEST_F(SstProbePartitionedTest, OwnBuilderTable) {
       std::move(*NewBloomFilterPolicy(FilterOptions::Fpp(0.01)));
   PartitionedFilterOptions options;
   options.keys.keys = FilterKeys::kWholeKeysAndPrefixes;
-  options.keys.prefix_extractor =
-      NewFixedPrefixExtractor(test::kGroupPrefixBytes);
+  options.keys.prefix_extractor = NewFixedPrefixExtractor(kGroupPrefixBytes);
   options.partition_bytes = 512;
   const test::AssembledTable table = test::AssemblePartitionedTable(
       *policy, options, Keys().keys, kKeysPerDataBlock, /*user_keys=*/true);
