@@ -113,6 +113,242 @@ std::string DefaultDir() {
   return tmp != nullptr && *tmp != '\0' ? tmp : "/tmp";
 }
 
+// The command line, validated.
+struct Settings {
+  DbShape shape;          // the point section's databases
+  DbShape section_shape;  // the other sections'
+  std::string format;     // "table" or "json"
+  std::vector<std::string> stores;
+  std::vector<std::string> sections;
+  std::vector<std::string> specs;  // --filter
+  std::string configs;             // --configs as given
+  bool inject_false_negative = false;
+
+  bool WantsStore(const std::string& store) const {
+    return std::find(stores.begin(), stores.end(), store) != stores.end();
+  }
+  bool WantsSection(const std::string& section) const {
+    return std::find(sections.begin(), sections.end(), section) !=
+           sections.end();
+  }
+};
+
+// The flags as Settings; an InvalidArgumentError names a bad value.
+absl::StatusOr<Settings> ReadSettings() {
+  const std::string suite_name = absl::GetFlag(FLAGS_suite);
+  const absl::StatusOr<uint64_t> keys =
+      DbKeys(suite_name, absl::GetFlag(FLAGS_keys));
+  if (!keys.ok()) return keys.status();
+  const absl::StatusOr<uint64_t> section_keys =
+      DbSectionKeys(suite_name, absl::GetFlag(FLAGS_section_keys));
+  if (!section_keys.ok()) return section_keys.status();
+  const absl::StatusOr<DbSuite> suite = FindDbSuite(suite_name);
+  if (!suite.ok()) return suite.status();
+  Settings s;
+  s.shape.keys = *keys;
+  s.shape.rocksdb_table_bytes = suite->rocksdb_table_bytes;
+  s.shape.direct_reads =
+      absl::GetFlag(FLAGS_direct_reads).value_or(suite->direct_reads);
+  s.shape.value_bytes = absl::GetFlag(FLAGS_value_bytes);
+  s.shape.lookups = absl::GetFlag(FLAGS_lookups).value_or(suite->lookups);
+  s.shape.reps = absl::GetFlag(FLAGS_reps);
+  s.shape.dir = absl::GetFlag(FLAGS_dir).empty() ? DefaultDir()
+                                                 : absl::GetFlag(FLAGS_dir);
+  s.section_shape = s.shape;
+  s.section_shape.keys = *section_keys;
+  s.section_shape.rocksdb_table_bytes = kDefaultRocksDbTableBytes;
+  s.section_shape.lookups = absl::GetFlag(FLAGS_section_lookups);
+  s.format = absl::GetFlag(FLAGS_format);
+  auto bad = [](const std::string& message) {
+    return absl::InvalidArgumentError(message);
+  };
+  if (s.shape.lookups == 0) return bad("--lookups must be at least 1");
+  if (s.section_shape.lookups == 0) {
+    return bad("--section_lookups must be at least 1");
+  }
+  if (s.shape.reps < 1) return bad("--reps must be at least 1");
+  if (s.format != "table" && s.format != "json") {
+    return bad("--format must be table or json, got '" + s.format + "'");
+  }
+  s.stores =
+      absl::StrSplit(absl::GetFlag(FLAGS_stores), ',', absl::SkipEmpty());
+  for (const std::string& store : s.stores) {
+    if (store != "rocksdb" && store != "leveldb") {
+      return bad("--stores takes rocksdb and leveldb, got '" + store + "'");
+    }
+  }
+  const std::vector<std::string> all_sections = {
+      kPointSection, kPartitionedSection, kPrefixSection, kRangeSection};
+  s.sections =
+      absl::StrSplit(absl::GetFlag(FLAGS_sections), ',', absl::SkipEmpty());
+  for (const std::string& section : s.sections) {
+    if (std::find(all_sections.begin(), all_sections.end(), section) ==
+        all_sections.end()) {
+      return bad("--sections takes " + absl::StrJoin(all_sections, ",") +
+                 ", got '" + section + "'");
+    }
+  }
+  s.specs = absl::StrSplit(absl::GetFlag(FLAGS_filter), ',', absl::SkipEmpty());
+  s.configs = absl::GetFlag(FLAGS_configs);
+  s.inject_false_negative = absl::GetFlag(FLAGS_inject_false_negative);
+  return s;
+}
+
+// Every configuration the run may measure, and the names that choose them.
+struct Configs {
+  DbConfigs db;
+  std::vector<RocksDbConfig> partitioned;
+  std::vector<PrefixConfig> prefix;
+  std::vector<std::string> all_names;
+  // --filter's configurations (RocksDB and LevelDB), run whatever --configs
+  // chooses.
+  std::vector<std::string> spec_names;
+};
+
+// The built-in configurations and --filter's. An InvalidArgumentError is the
+// user's (a bad or repeated spec); other errors are the run's.
+absl::StatusOr<Configs> MakeConfigs(const Settings& settings) {
+  absl::StatusOr<DbConfigs> db = MakeDbConfigs();
+  if (!db.ok()) return db.status();
+  Configs configs;
+  configs.db = *std::move(db);
+  if (settings.inject_false_negative) {
+    for (RocksDbConfig& config : configs.db.section_policies) {
+      config.policy = NewNoMatchFilterPolicy(config.policy);
+      config.filter += " (answering no for every key: --inject_false_negative)";
+    }
+  }
+  for (const std::string& spec : settings.specs) {
+    if (std::find(configs.spec_names.begin(), configs.spec_names.end(), spec) !=
+        configs.spec_names.end()) {
+      return absl::InvalidArgumentError("--filter: '" + spec +
+                                        "' listed twice");
+    }
+    configs.spec_names.push_back(spec);
+    configs.spec_names.push_back("leveldb+" + spec);
+  }
+  if (absl::Status status = AddSpecConfigs(settings.specs, &configs.db);
+      !status.ok()) {
+    return absl::InvalidArgumentError("--filter: " +
+                                      std::string(status.message()));
+  }
+  configs.partitioned = PartitionedConfigs(configs.db);
+  configs.prefix = PrefixConfigs(configs.db);
+  for (const RocksDbConfig& c : configs.db.rocksdb) {
+    configs.all_names.push_back(c.name);
+  }
+  for (const LevelDbConfig& c : configs.db.leveldb) {
+    configs.all_names.push_back(c.name);
+  }
+  for (const RocksDbConfig& c : configs.partitioned) {
+    configs.all_names.push_back(c.name);
+  }
+  for (const PrefixConfig& c : configs.prefix) {
+    configs.all_names.push_back(c.config.name);
+  }
+  for (const std::string& name : RangeConfigNames()) {
+    configs.all_names.push_back(name);
+  }
+  return configs;
+}
+
+// Which configurations --configs chooses (all when empty), plus --filter's;
+// an InvalidArgumentError names an unknown one.
+absl::StatusOr<ConfigWanted> ChooseConfigs(const Settings& settings,
+                                           const Configs& configs) {
+  const std::vector<std::string> chosen =
+      absl::StrSplit(settings.configs, ',', absl::SkipEmpty());
+  for (const std::string& name : chosen) {
+    if (std::find(configs.all_names.begin(), configs.all_names.end(), name) ==
+        configs.all_names.end()) {
+      return absl::InvalidArgumentError(
+          "unknown --configs entry '" + name +
+          "'; known: " + absl::StrJoin(configs.all_names, ","));
+    }
+  }
+  const std::vector<std::string> specs = configs.spec_names;
+  return ConfigWanted([chosen, specs](const std::string& name) {
+    return chosen.empty() ||
+           std::find(chosen.begin(), chosen.end(), name) != chosen.end() ||
+           std::find(specs.begin(), specs.end(), name) != specs.end();
+  });
+}
+
+struct Results {
+  std::vector<DbResult> point;
+  std::vector<PartitionedResult> partitioned;
+  std::vector<PrefixResult> prefix;
+  std::vector<RangeResult> range;
+};
+
+// Runs the chosen sections one at a time: each section's databases are
+// built, measured and removed before the next section's are built.
+absl::StatusOr<Results> RunSections(const Settings& settings,
+                                    const Configs& configs,
+                                    const ConfigWanted& wants,
+                                    const Progress& progress) {
+  Results results;
+  const StoreWanted wants_store = [&](const std::string& store) {
+    return settings.WantsStore(store);
+  };
+  if (settings.WantsSection(kPointSection)) {
+    absl::StatusOr<std::vector<DbResult>> point = RunPointSection(
+        configs.db, wants_store, wants, settings.shape, progress);
+    if (!point.ok()) return point.status();
+    results.point = *std::move(point);
+  }
+  // The other sections measure RocksDB only.
+  if (!settings.WantsStore("rocksdb")) return results;
+  std::vector<RocksDbConfig> partitioned;
+  for (const RocksDbConfig& config : configs.partitioned) {
+    if (wants(config.name)) partitioned.push_back(config);
+  }
+  if (settings.WantsSection(kPartitionedSection) && !partitioned.empty()) {
+    absl::StatusOr<std::vector<PartitionedResult>> section =
+        RunPartitionedSection(partitioned, settings.section_shape, progress);
+    if (!section.ok()) return section.status();
+    results.partitioned = *std::move(section);
+  }
+  std::vector<PrefixConfig> prefix;
+  for (const PrefixConfig& config : configs.prefix) {
+    if (wants(config.config.name)) prefix.push_back(config);
+  }
+  if (settings.WantsSection(kPrefixSection) && !prefix.empty()) {
+    absl::StatusOr<std::vector<PrefixResult>> section =
+        RunPrefixSection(prefix, settings.section_shape, progress);
+    if (!section.ok()) return section.status();
+    results.prefix = *std::move(section);
+  }
+  std::vector<std::string> range;
+  for (const std::string& name : RangeConfigNames()) {
+    if (wants(name)) range.push_back(name);
+  }
+  if (settings.WantsSection(kRangeSection) && !range.empty()) {
+    absl::StatusOr<std::vector<RangeResult>> section =
+        RunRangeSection(range, settings.inject_false_negative,
+                        settings.section_shape, progress);
+    if (!section.ok()) return section.status();
+    results.range = *std::move(section);
+  }
+  return results;
+}
+
+void PrintResults(const Settings& settings, const Results& results) {
+  if (settings.format == "json") {
+    PrintJson(settings.shape, results.point, std::cout);
+    PrintPartitionedJson(settings.section_shape, results.partitioned,
+                         std::cout);
+    PrintPrefixJson(settings.section_shape, results.prefix, std::cout);
+    PrintRangeJson(settings.section_shape, results.range, std::cout);
+  } else {
+    PrintTable(settings.shape, results.point, std::cout);
+    PrintPartitionedTable(settings.section_shape, results.partitioned,
+                          std::cout);
+    PrintPrefixTable(settings.section_shape, results.prefix, std::cout);
+    PrintRangeTable(settings.section_shape, results.range, std::cout);
+  }
+}
+
 int Main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
       "db_bench [--suite=headline|full|deep] [--keys=N] "
@@ -130,121 +366,22 @@ int Main(int argc, char** argv) {
     return Usage(std::string(flags.message()));
   }
   absl::ParseCommandLine(argc, argv);
-  DbShape shape;
-  absl::StatusOr<uint64_t> keys =
-      DbKeys(absl::GetFlag(FLAGS_suite), absl::GetFlag(FLAGS_keys));
-  if (!keys.ok()) return Usage(std::string(keys.status().message()));
-  absl::StatusOr<uint64_t> section_keys = DbSectionKeys(
-      absl::GetFlag(FLAGS_suite), absl::GetFlag(FLAGS_section_keys));
-  if (!section_keys.ok()) {
-    return Usage(std::string(section_keys.status().message()));
+  const absl::StatusOr<Settings> settings = ReadSettings();
+  if (!settings.ok()) return Usage(std::string(settings.status().message()));
+  const absl::StatusOr<Configs> configs = MakeConfigs(*settings);
+  if (!configs.ok()) {
+    return absl::IsInvalidArgument(configs.status())
+               ? Usage(std::string(configs.status().message()))
+               : Error(configs.status());
   }
-  const absl::StatusOr<DbSuite> suite = FindDbSuite(absl::GetFlag(FLAGS_suite));
-  if (!suite.ok()) return Usage(std::string(suite.status().message()));
-  shape.keys = *keys;
-  shape.rocksdb_table_bytes = suite->rocksdb_table_bytes;
-  shape.direct_reads =
-      absl::GetFlag(FLAGS_direct_reads).value_or(suite->direct_reads);
-  shape.value_bytes = absl::GetFlag(FLAGS_value_bytes);
-  shape.lookups = absl::GetFlag(FLAGS_lookups).value_or(suite->lookups);
-  shape.reps = absl::GetFlag(FLAGS_reps);
-  shape.dir = absl::GetFlag(FLAGS_dir).empty() ? DefaultDir()
-                                               : absl::GetFlag(FLAGS_dir);
-  DbShape section_shape = shape;
-  section_shape.keys = *section_keys;
-  section_shape.rocksdb_table_bytes = kDefaultRocksDbTableBytes;
-  section_shape.lookups = absl::GetFlag(FLAGS_section_lookups);
-  const std::string format = absl::GetFlag(FLAGS_format);
-  if (shape.lookups == 0) return Usage("--lookups must be at least 1");
-  if (section_shape.lookups == 0) {
-    return Usage("--section_lookups must be at least 1");
-  }
-  if (shape.reps < 1) return Usage("--reps must be at least 1");
-  if (format != "table" && format != "json") {
-    return Usage("--format must be table or json, got '" + format + "'");
-  }
-  const std::vector<std::string> stores =
-      absl::StrSplit(absl::GetFlag(FLAGS_stores), ',', absl::SkipEmpty());
-  for (const std::string& store : stores) {
-    if (store != "rocksdb" && store != "leveldb") {
-      return Usage("--stores takes rocksdb and leveldb, got '" + store + "'");
+  if (settings->configs == "list") {
+    for (const std::string& name : configs->all_names) {
+      std::cout << name << "\n";
     }
-  }
-  const StoreWanted wants_store = [&](const std::string& store) {
-    return std::find(stores.begin(), stores.end(), store) != stores.end();
-  };
-  const std::vector<std::string> all_sections = {
-      kPointSection, kPartitionedSection, kPrefixSection, kRangeSection};
-  const std::vector<std::string> sections =
-      absl::StrSplit(absl::GetFlag(FLAGS_sections), ',', absl::SkipEmpty());
-  for (const std::string& section : sections) {
-    if (std::find(all_sections.begin(), all_sections.end(), section) ==
-        all_sections.end()) {
-      return Usage("--sections takes " + absl::StrJoin(all_sections, ",") +
-                   ", got '" + section + "'");
-    }
-  }
-  const auto wants_section = [&](const std::string& section) {
-    return std::find(sections.begin(), sections.end(), section) !=
-           sections.end();
-  };
-
-  absl::StatusOr<DbConfigs> configs = MakeDbConfigs();
-  if (!configs.ok()) return Error(configs.status());
-  if (absl::GetFlag(FLAGS_inject_false_negative)) {
-    for (RocksDbConfig& config : configs->section_policies) {
-      config.policy = NewNoMatchFilterPolicy(config.policy);
-      config.filter += " (answering no for every key: --inject_false_negative)";
-    }
-  }
-  // --filter's configurations run whatever --configs chooses.
-  const std::vector<std::string> specs =
-      absl::StrSplit(absl::GetFlag(FLAGS_filter), ',', absl::SkipEmpty());
-  std::vector<std::string> spec_names;
-  for (const std::string& spec : specs) {
-    if (std::find(spec_names.begin(), spec_names.end(), spec) !=
-        spec_names.end()) {
-      return Usage("--filter: '" + spec + "' listed twice");
-    }
-    spec_names.push_back(spec);
-    spec_names.push_back("leveldb+" + spec);
-  }
-  if (absl::Status status = AddSpecConfigs(specs, &*configs); !status.ok()) {
-    return Usage("--filter: " + std::string(status.message()));
-  }
-  const std::vector<RocksDbConfig> partitioned_configs =
-      PartitionedConfigs(*configs);
-  const std::vector<PrefixConfig> prefix_configs = PrefixConfigs(*configs);
-  std::vector<std::string> all_names;
-  for (const RocksDbConfig& c : configs->rocksdb) all_names.push_back(c.name);
-  for (const LevelDbConfig& c : configs->leveldb) all_names.push_back(c.name);
-  for (const RocksDbConfig& c : partitioned_configs) {
-    all_names.push_back(c.name);
-  }
-  for (const PrefixConfig& c : prefix_configs) {
-    all_names.push_back(c.config.name);
-  }
-  for (const std::string& name : RangeConfigNames()) all_names.push_back(name);
-  const std::string config_flag = absl::GetFlag(FLAGS_configs);
-  if (config_flag == "list") {
-    for (const std::string& name : all_names) std::cout << name << "\n";
     return 0;
   }
-  const std::vector<std::string> chosen =
-      absl::StrSplit(config_flag, ',', absl::SkipEmpty());
-  for (const std::string& name : chosen) {
-    if (std::find(all_names.begin(), all_names.end(), name) ==
-        all_names.end()) {
-      return Usage("unknown --configs entry '" + name +
-                   "'; known: " + absl::StrJoin(all_names, ","));
-    }
-  }
-  const ConfigWanted wants = [&](const std::string& name) {
-    return chosen.empty() ||
-           std::find(chosen.begin(), chosen.end(), name) != chosen.end() ||
-           std::find(spec_names.begin(), spec_names.end(), name) !=
-               spec_names.end();
-  };
+  const absl::StatusOr<ConfigWanted> wants = ChooseConfigs(*settings, *configs);
+  if (!wants.ok()) return Usage(std::string(wants.status().message()));
 
   const absl::Time start = absl::Now();
   const Progress progress = [&](const std::string& line) {
@@ -252,64 +389,11 @@ int Main(int argc, char** argv) {
                                  absl::ToDoubleSeconds(absl::Now() - start))
               << line << std::endl;
   };
-  // One section at a time: its databases are built, measured and removed
-  // before the next section's are built.
-  std::vector<DbResult> point;
-  if (wants_section(kPointSection)) {
-    absl::StatusOr<std::vector<DbResult>> results =
-        RunPointSection(*configs, wants_store, wants, shape, progress);
-    if (!results.ok()) return Error(results.status());
-    point = *std::move(results);
-  }
-  std::vector<PartitionedResult> partitioned;
-  std::vector<RocksDbConfig> chosen_partitioned;
-  for (const RocksDbConfig& config : partitioned_configs) {
-    if (wants(config.name)) chosen_partitioned.push_back(config);
-  }
-  if (wants_section(kPartitionedSection) && wants_store("rocksdb") &&
-      !chosen_partitioned.empty()) {
-    absl::StatusOr<std::vector<PartitionedResult>> results =
-        RunPartitionedSection(chosen_partitioned, section_shape, progress);
-    if (!results.ok()) return Error(results.status());
-    partitioned = *std::move(results);
-  }
-  std::vector<PrefixResult> prefix;
-  std::vector<PrefixConfig> chosen_prefix;
-  for (const PrefixConfig& config : prefix_configs) {
-    if (wants(config.config.name)) chosen_prefix.push_back(config);
-  }
-  if (wants_section(kPrefixSection) && wants_store("rocksdb") &&
-      !chosen_prefix.empty()) {
-    absl::StatusOr<std::vector<PrefixResult>> results =
-        RunPrefixSection(chosen_prefix, section_shape, progress);
-    if (!results.ok()) return Error(results.status());
-    prefix = *std::move(results);
-  }
-  std::vector<RangeResult> range;
-  std::vector<std::string> chosen_range;
-  for (const std::string& name : RangeConfigNames()) {
-    if (wants(name)) chosen_range.push_back(name);
-  }
-  if (wants_section(kRangeSection) && wants_store("rocksdb") &&
-      !chosen_range.empty()) {
-    absl::StatusOr<std::vector<RangeResult>> results = RunRangeSection(
-        chosen_range, absl::GetFlag(FLAGS_inject_false_negative), section_shape,
-        progress);
-    if (!results.ok()) return Error(results.status());
-    range = *std::move(results);
-  }
+  const absl::StatusOr<Results> results =
+      RunSections(*settings, *configs, *wants, progress);
+  if (!results.ok()) return Error(results.status());
   progress("done");
-  if (format == "json") {
-    PrintJson(shape, point, std::cout);
-    PrintPartitionedJson(section_shape, partitioned, std::cout);
-    PrintPrefixJson(section_shape, prefix, std::cout);
-    PrintRangeJson(section_shape, range, std::cout);
-  } else {
-    PrintTable(shape, point, std::cout);
-    PrintPartitionedTable(section_shape, partitioned, std::cout);
-    PrintPrefixTable(section_shape, prefix, std::cout);
-    PrintRangeTable(section_shape, range, std::cout);
-  }
+  PrintResults(*settings, *results);
   return 0;
 }
 
