@@ -3,6 +3,8 @@
 
 #include "filter/bloom/bloom_format.h"
 
+#include <optional>
+
 #include "filter/internal/fixed_trailer.h"
 #include "util/bloom_math.h"
 #include "util/coding.h"
@@ -10,39 +12,40 @@
 namespace sstfilter {
 namespace bloom_internal {
 
-static_assert(kFixedTrailerBytes == filter_internal::kFixedTrailerBytes,
-              "the trailer ends as the other families' do");
+// The variable part of the trailer is num_keys' varint, at its shortest.
+constexpr filter_internal::TrailerSpec kTrailer = {
+    kMinFilterBytes,
+    kFormatMarker,
+    /*min_variable_bytes=*/1,
+    /*max_variable_bytes=*/kMaxVarint64Bytes,
+    /*min_parameter=*/kMinProbes,
+    /*max_parameter=*/kMaxProbes};
 
 void AppendTrailer(uint64_t num_keys, int num_probes, std::string* dst) {
-  PutVarint64(dst, num_keys);
-  filter_internal::AppendFixedTrailer(
-      /*length=*/VarintLength(num_keys), kFormatMarker,
-      /*parameter=*/num_probes, dst);  // Remember # of probes in filter
+  std::string varint;
+  PutVarint64(&varint, num_keys);
+  filter_internal::AppendTrailer(varint, kFormatMarker,
+                                 /*parameter=*/num_probes,
+                                 dst);  // Remember # of probes in filter
 }
 
 ParsedFilter ParseFilter(absl::string_view filter) {
   ParsedFilter parsed;
-  const filter_internal::FixedTrailer trailer =
-      filter_internal::ReadFixedTrailer(filter, kMinFilterBytes, kFormatMarker);
-  parsed.verdict = trailer.verdict;
-  if (!trailer.marked) return parsed;
-  const size_t size = filter.size();
-  const uint8_t k = trailer.parameter;
-  const uint8_t varint_bytes = trailer.length;  // bytes of num_keys' varint
-  if (k < kMinProbes || k > kMaxProbes) return parsed;
-  if (varint_bytes < 1 || varint_bytes > kMaxVarint64Bytes) return parsed;
-  if (size < kFixedTrailerBytes + varint_bytes) return parsed;
+  const std::optional<filter_internal::FixedTrailer> trailer =
+      filter_internal::ReadFixedTrailer(filter, kTrailer, &parsed.verdict);
+  if (!trailer) return parsed;
 
-  const char* varint_end = filter.data() + size - kFixedTrailerBytes;
-  const char* varint_begin = varint_end - varint_bytes;
+  const absl::string_view varint = trailer->variable;
   uint64_t num_keys = 0;
-  if (GetVarint64Ptr(varint_begin, varint_end, &num_keys) != varint_end)
+  if (GetVarint64Ptr(varint.data(), varint.data() + varint.size(), &num_keys) !=
+      varint.data() + varint.size()) {
     return parsed;
+  }
   // Only the shortest encoding is written; another one is not this format.
-  if (VarintLength(num_keys) != varint_bytes) return parsed;
+  if (static_cast<size_t>(VarintLength(num_keys)) != varint.size())
+    return parsed;
 
-  const uint64_t body_bytes =
-      static_cast<uint64_t>(varint_begin - filter.data());
+  const uint64_t body_bytes = trailer->body.size();
   if (num_keys == 0) {
     // An empty key set has an empty body; any body bytes contradict the count.
     if (body_bytes == 0) parsed.verdict = Verdict::kMatchNothing;
@@ -60,7 +63,7 @@ ParsedFilter ParseFilter(absl::string_view filter) {
   parsed.body = filter.data();
   parsed.layout = MakeBodyLayout(body_bytes);
   parsed.num_keys = num_keys;
-  parsed.num_probes = k;
+  parsed.num_probes = trailer->parameter;
   return parsed;
 }
 

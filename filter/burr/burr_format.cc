@@ -4,6 +4,7 @@
 #include "filter/burr/burr_format.h"
 
 #include <cassert>
+#include <optional>
 
 #include "filter/internal/fixed_trailer.h"
 #include "util/coding.h"
@@ -11,8 +12,11 @@
 namespace sstfilter {
 namespace burr_internal {
 
-static_assert(kFixedTrailerBytes == filter_internal::kFixedTrailerBytes,
-              "the trailer ends as the other families' do");
+// The header holds at least the three counts' varints.
+constexpr filter_internal::TrailerSpec kTrailer = {
+    kMinFilterBytes,          kFormatMarker,
+    /*min_variable_bytes=*/3, /*max_variable_bytes=*/kMaxHeaderBytes,
+    /*min_parameter=*/0,      /*max_parameter=*/kMaxColumns - 1};  // upper: + 1
 
 size_t HeaderBytes(uint64_t num_keys, uint64_t seed,
                    const std::vector<LayerShape>& layers) {
@@ -38,28 +42,20 @@ void AppendTrailer(uint64_t num_keys, uint64_t seed, int columns,
     PutVarint64(&header, layer.upper_start);
   }
   assert(header.size() <= kMaxHeaderBytes);
-  dst->append(header);
-  filter_internal::AppendFixedTrailer(
-      /*length=*/header.size(), kFormatMarker,
-      /*parameter=*/columns, dst);  // columns of the lower blocks
+  filter_internal::AppendTrailer(header, kFormatMarker,
+                                 /*parameter=*/columns,
+                                 dst);  // columns of the lower blocks
 }
 
 ParsedFilter ParseFilter(absl::string_view filter) {
   ParsedFilter parsed;
-  const filter_internal::FixedTrailer trailer =
-      filter_internal::ReadFixedTrailer(filter, kMinFilterBytes, kFormatMarker);
-  parsed.verdict = trailer.verdict;
-  if (!trailer.marked) return parsed;
-  const size_t size = filter.size();
-  const uint8_t columns = trailer.parameter;
-  const uint8_t header_bytes = trailer.length;  // bytes of the header varints
-  if (columns >= kMaxColumns) return parsed;    // upper blocks: columns + 1
-  if (header_bytes < 3 || header_bytes > size - kFixedTrailerBytes)
-    return parsed;
-
-  const char* const header_end = filter.data() + size - kFixedTrailerBytes;
-  const char* p = header_end - header_bytes;
-  const uint64_t body_bytes = static_cast<uint64_t>(p - filter.data());
+  const std::optional<filter_internal::FixedTrailer> trailer =
+      filter_internal::ReadFixedTrailer(filter, kTrailer, &parsed.verdict);
+  if (!trailer) return parsed;
+  const uint8_t columns = trailer->parameter;
+  const uint64_t body_bytes = trailer->body.size();
+  const char* p = trailer->variable.data();
+  const char* const header_end = p + trailer->variable.size();
   uint64_t num_keys = 0, seed = 0, num_layers = 0;
   if ((p = GetVarint64Ptr(p, header_end, &num_keys)) == nullptr) return parsed;
   if ((p = GetVarint64Ptr(p, header_end, &seed)) == nullptr) return parsed;
