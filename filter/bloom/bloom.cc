@@ -26,36 +26,18 @@ namespace sstfilter {
 namespace bloom_internal {
 namespace {
 
-// The read side of sstfilter.LocalBloom1.
-struct LocalBloomParts {
-  using Parsed = ParsedFilter;
-  using Path = ProbePath;
-  static const char* Name() { return kLocalBloomName; }
-  static const char* Kind() { return "cache-local Bloom"; }
-  static ParsedFilter Parse(absl::string_view filter) {
-    return ParseFilter(filter);
-  }
-  static std::unique_ptr<FilterReader> NewReader(
-      const ParsedFilter& parsed, [[maybe_unused]] ProbePath path) {
-#if SSTFILTER_HAVE_AVX2_PATH
-    if (path == ProbePath::kAvx2) return NewAvx2Reader(parsed);
-#endif
-    return NewScalarReader(parsed);
-  }
-  static bool MayMatch(const ParsedFilter& parsed, absl::string_view key,
-                       [[maybe_unused]] ProbePath path) {
-#if SSTFILTER_HAVE_AVX2_PATH
-    if (path == ProbePath::kAvx2) return Avx2MayMatchOutOfLine(parsed, key);
-#endif
-    return ScalarMayMatch(parsed, key);
-  }
-  static void Describe(const ParsedFilter& parsed, FilterFacts* facts) {
-    facts->num_keys = static_cast<double>(parsed.num_keys);
-    facts->body_bits = 8 * parsed.layout.body_bytes;
-    facts->num_probes = parsed.num_probes;
-  }
-};
-using LocalBloomFormat = filter_internal::ParsedFormat<LocalBloomParts>;
+// What Describe says of a well-formed filter beyond its kind.
+void DescribeParsed(const ParsedFilter& parsed, FilterFacts* facts) {
+  facts->num_keys = static_cast<double>(parsed.num_keys);
+  facts->body_bits = 8 * parsed.layout.body_bytes;
+  facts->num_probes = parsed.num_probes;
+}
+
+// The read side of sstfilter.LocalBloom1, its query path fixed at
+// construction.
+using LocalBloomFormat =
+    filter_internal::ParsedFormat<ParsedFilter, ProbePath, &ParseFilter,
+                                  &DescribeParsed>;
 
 class LocalBloomPolicy final : public BloomLikeFilterPolicy {
  public:
@@ -78,10 +60,11 @@ class LocalBloomPolicy final : public BloomLikeFilterPolicy {
 }  // namespace
 
 const FilterFormat& LocalBloomFormatFor(ProbePath path) {
+  static constexpr char kKind[] = "cache-local Bloom";
   static const LocalBloomFormat* const scalar =
-      new LocalBloomFormat(ProbePath::kScalar);
+      new LocalBloomFormat(kLocalBloomName, kKind, ProbePath::kScalar);
   static const LocalBloomFormat* const best =
-      new LocalBloomFormat(BestProbePath());
+      new LocalBloomFormat(kLocalBloomName, kKind, BestProbePath());
   return path == ProbePath::kScalar ? *scalar : *best;
 }
 

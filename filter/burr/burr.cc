@@ -25,43 +25,23 @@ namespace sstfilter {
 namespace burr_internal {
 namespace {
 
-// The read side of sstfilter.BumpedRibbon1.
-struct BumpedRibbonParts {
-  using Parsed = ParsedFilter;
-  using Path = QueryPath;
-  static const char* Name() { return kBumpedRibbonName; }
-  static const char* Kind() { return "bumped Ribbon"; }
-  static ParsedFilter Parse(absl::string_view filter) {
-    return ParseFilter(filter);
+// What Describe says of a well-formed filter beyond its kind: the bits of its
+// layers' solutions and thresholds.
+void DescribeParsed(const ParsedFilter& parsed, FilterFacts* facts) {
+  facts->num_keys = static_cast<double>(parsed.num_keys);
+  uint64_t bits = 0;
+  for (const ParsedLayer& layer : parsed.layers) {
+    bits += 64 * layer.shape.num_words(parsed.columns) +
+            8 * layer.shape.threshold_bytes();
   }
-  static std::unique_ptr<FilterReader> NewReader(
-      const ParsedFilter& parsed, [[maybe_unused]] QueryPath path) {
-#if SSTFILTER_HAVE_AVX2_PATH
-    if (path == QueryPath::kAvx512) return NewAvx512Reader(parsed);
-    if (path == QueryPath::kAvx2) return NewAvx2Reader(parsed);
-#endif
-    return NewScalarReader(parsed);
-  }
-  // One query after parsing: the generic column loop, where the AVX-512
-  // check has no lead.
-  static bool MayMatch(const ParsedFilter& parsed, absl::string_view key,
-                       [[maybe_unused]] QueryPath path) {
-#if SSTFILTER_HAVE_AVX2_PATH
-    if (path != QueryPath::kScalar) return Avx2MayMatchOutOfLine(parsed, key);
-#endif
-    return ScalarMayMatch(parsed, key);
-  }
-  static void Describe(const ParsedFilter& parsed, FilterFacts* facts) {
-    facts->num_keys = static_cast<double>(parsed.num_keys);
-    uint64_t bits = 0;
-    for (const ParsedLayer& layer : parsed.layers) {
-      bits += 64 * layer.shape.num_words(parsed.columns) +
-              8 * layer.shape.threshold_bytes();
-    }
-    facts->body_bits = bits;
-  }
-};
-using BumpedRibbonFormat = filter_internal::ParsedFormat<BumpedRibbonParts>;
+  facts->body_bits = bits;
+}
+
+// The read side of sstfilter.BumpedRibbon1, its query path fixed at
+// construction.
+using BumpedRibbonFormat =
+    filter_internal::ParsedFormat<ParsedFilter, QueryPath, &ParseFilter,
+                                  &DescribeParsed>;
 
 class BumpedRibbonPolicy final : public FilterPolicy {
  public:
@@ -122,15 +102,15 @@ NewBumpedRibbonFilterPolicyForTest(const FilterOptions& options, QueryPath path,
 }
 
 const FilterFormat& BumpedRibbonFormatFor(QueryPath path) {
-  static const BumpedRibbonFormat* const formats[] = {
-      new BumpedRibbonFormat(QueryPath::kScalar),
-      new BumpedRibbonFormat(QueryPathAvailable(QueryPath::kAvx2)
-                                 ? QueryPath::kAvx2
-                                 : QueryPath::kScalar),
-      new BumpedRibbonFormat(QueryPathAvailable(QueryPath::kAvx512)
-                                 ? QueryPath::kAvx512
-                                 : QueryPath::kScalar),
+  // An unavailable path's format takes the scalar path.
+  const auto make = [](QueryPath p) {
+    return new BumpedRibbonFormat(
+        kBumpedRibbonName, "bumped Ribbon",
+        QueryPathAvailable(p) ? p : QueryPath::kScalar);
   };
+  static const BumpedRibbonFormat* const formats[] = {make(QueryPath::kScalar),
+                                                      make(QueryPath::kAvx2),
+                                                      make(QueryPath::kAvx512)};
   return *formats[static_cast<int>(path)];
 }
 
