@@ -120,13 +120,8 @@ TEST_F(MutableBloomSaveTest, RefusesEmptyForeignAndDamagedBytesNamingWhy) {
   MutableBloomFilter filter = Make(FilterOptions::BitsPerKey(10), 40);
   filter.Add("hello");
   const std::string saved = filter.Save();
-  absl::StatusOr<CountingBloomFilter> counting =
-      CountingBloomFilter::Create(FilterOptions::Fpp(0.01), 10);
-  ASSERT_TRUE(counting.ok());
-  ExpectEnvelopeRefusals(saved, /*cut=*/37, /*damaged_at=*/kBodyAt + 3,
-                         /*flip=*/0x10, counting->Save(),
-                         "CountingBloomFilter bytes given to "
-                         "MutableBloomFilter::Restore");
+  ExpectEnvelopeRefusals<CountingBloomFilter>(
+      saved, /*cut=*/37, /*damaged_at=*/kBodyAt + 3, /*flip=*/0x10);
   ExpectRefused(saved.substr(0, 10), "truncated: 10 bytes, fewer than the 16");
   ExpectRefused(saved + "x",
                 absl::StrCat(saved.size() + 1, " bytes, header says ",
@@ -135,12 +130,8 @@ TEST_F(MutableBloomSaveTest, RefusesEmptyForeignAndDamagedBytesNamingWhy) {
   std::string version = saved;
   version[4] = 7;
   ExpectRefused(version, "unsupported version 7");
-  ScalableBloomOptions options;
-  options.initial_keys = 10;
-  absl::StatusOr<std::unique_ptr<ScalableBloomFilter>> scalable =
-      ScalableBloomFilter::Create(options);
-  ASSERT_TRUE(scalable.ok());
-  ExpectRefused((*scalable)->Save(), "wrong kind: ScalableBloomFilter bytes");
+  ExpectRefused(test::SmallSaved<ScalableBloomFilter>(),
+                "wrong kind: ScalableBloomFilter bytes");
   std::string unknown = saved;
   unknown[5] = 9;
   ExpectRefused(unknown, "wrong kind: unknown kind 9 bytes");

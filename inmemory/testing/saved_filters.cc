@@ -5,9 +5,11 @@
 #include <memory>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "filter/filter_policy.h"
 #include "filter/internal/saved_filter.h"
 #include "util/coding.h"
 
@@ -173,6 +175,45 @@ absl::Status CheckRefused(const RestoreStatus& restore, absl::string_view bytes,
   return absl::InternalError(absl::StrCat(
       "restoring \"", absl::CEscape(bytes), "\" gave ", status.ToString(),
       ", not a DataLossError saying \"", message, "\""));
+}
+
+template <>
+std::string SmallSaved<MutableBloomFilter>() {
+  absl::StatusOr<MutableBloomFilter> filter =
+      MutableBloomFilter::Create(FilterOptions::Fpp(0.01), 10);
+  EXPECT_TRUE(filter.ok()) << filter.status();
+  return filter.ok() ? filter->Save() : "";
+}
+
+template <>
+std::string SmallSaved<ScalableBloomFilter>() {
+  ScalableBloomOptions options;
+  options.initial_keys = 10;
+  absl::StatusOr<std::unique_ptr<ScalableBloomFilter>> filter =
+      ScalableBloomFilter::Create(options);
+  EXPECT_TRUE(filter.ok()) << filter.status();
+  return filter.ok() ? (*filter)->Save() : "";
+}
+
+template <>
+std::string SmallSaved<CountingBloomFilter>() {
+  absl::StatusOr<CountingBloomFilter> filter =
+      CountingBloomFilter::Create(FilterOptions::Fpp(0.01), 10);
+  EXPECT_TRUE(filter.ok()) << filter.status();
+  return filter.ok() ? filter->Save() : "";
+}
+
+template <>
+const char* ClassName<MutableBloomFilter>() {
+  return "MutableBloomFilter";
+}
+template <>
+const char* ClassName<ScalableBloomFilter>() {
+  return "ScalableBloomFilter";
+}
+template <>
+const char* ClassName<CountingBloomFilter>() {
+  return "CountingBloomFilter";
 }
 
 std::string Forge(absl::string_view saved, size_t offset,

@@ -106,6 +106,14 @@ absl::Status CheckRefused(const RestoreStatus& restore, absl::string_view bytes,
 absl::Status CheckDamageIsRefused(absl::string_view saved,
                                   const RestoreStatus& restore);
 
+// The saved bytes of an empty filter of class Filter (10 expected keys; rate
+// 0.01), and the class's name as Restore's errors give it. For
+// MutableBloomFilter, ScalableBloomFilter and CountingBloomFilter.
+template <typename Filter>
+std::string SmallSaved();
+template <typename Filter>
+const char* ClassName();
+
 // The checks above for one class of filter (MutableBloomFilter,
 // ScalableBloomFilter or CountingBloomFilter), for the TEST_F cases of its
 // save test: using MutableBloomSaveTest = SavedFilterTest<MutableBloomFilter>.
@@ -147,12 +155,11 @@ class SavedFilterTest : public ::testing::Test {
   // The refusals of the envelope every saved filter has
   // (filter/internal/saved_filter.h), each naming why: no bytes; saved cut to
   // its first `cut` bytes; saved with `flip` xored into byte damaged_at (the
-  // CRC32C); and `foreign`, another class's saved bytes, refused as
-  // "wrong kind: <wrong_kind>".
+  // CRC32C); and a Foreign filter's saved bytes (SmallSaved), refused as
+  // "wrong kind: <Foreign> bytes given to <Filter>::Restore".
+  template <typename Foreign>
   static void ExpectEnvelopeRefusals(absl::string_view saved, size_t cut,
-                                     size_t damaged_at, char flip,
-                                     absl::string_view foreign,
-                                     absl::string_view wrong_kind) {
+                                     size_t damaged_at, char flip) {
     ExpectRefused("", "no bytes");
     ExpectRefused(
         saved.substr(0, cut),
@@ -160,7 +167,10 @@ class SavedFilterTest : public ::testing::Test {
     std::string damaged(saved);
     damaged[damaged_at] ^= flip;
     ExpectRefused(damaged, "CRC32C mismatch");
-    ExpectRefused(foreign, absl::StrCat("wrong kind: ", wrong_kind));
+    ExpectRefused(
+        SmallSaved<Foreign>(),
+        absl::StrCat("wrong kind: ", ClassName<Foreign>(), " bytes given to ",
+                     ClassName<Filter>(), "::Restore"));
   }
 };
 
