@@ -130,13 +130,8 @@ GroupedKeys MakeGroupedKeys(const GroupedKeysOptions& options) {
 
 GroupedKeys MakeReadableGroupedKeys(size_t groups, size_t keys_per_group,
                                     size_t absent_keys, uint64_t seed) {
-  GroupedKeysOptions options;
-  options.style = GroupKeyStyle::kReadable;
-  options.groups = groups;
-  options.keys_per_group = keys_per_group;
-  options.absent_keys = absent_keys;
-  options.seed = seed;
-  return MakeGroupedKeys(options);
+  return MakeGroupedKeys(GroupedKeysOptions(GroupKeyStyle::kReadable, groups,
+                                            keys_per_group, absent_keys, seed));
 }
 
 }  // namespace sstfilter

@@ -7,11 +7,9 @@
 //
 // Example:
 //
-//   GroupedKeysOptions options;
-//   options.groups = 100;
-//   options.keys_per_group = 16;
-//   options.absent_keys = 1000;
-//   const GroupedKeys keys = MakeGroupedKeys(options);
+//   const GroupedKeys keys = MakeGroupedKeys(GroupedKeysOptions(
+//       GroupKeyStyle::kBinary, /*groups=*/100, /*keys_per_group=*/16,
+//       /*absent_keys=*/1000, /*seed=*/1));
 //   // Write keys.keys; look up keys.absent_in_absent_groups, which no filter
 //   // of the written prefixes should match.
 
@@ -50,6 +48,16 @@ size_t GroupedKey(GroupKeyStyle style, uint64_t seed, uint64_t group,
                   uint64_t n, char* buf);
 
 struct GroupedKeysOptions {
+  GroupedKeysOptions() = default;
+  GroupedKeysOptions(GroupKeyStyle style_in, size_t groups_in,
+                     size_t keys_per_group_in, size_t absent_keys_in,
+                     uint64_t seed_in)
+      : style(style_in),
+        groups(groups_in),
+        keys_per_group(keys_per_group_in),
+        absent_keys(absent_keys_in),
+        seed(seed_in) {}
+
   GroupKeyStyle style = GroupKeyStyle::kBinary;
   size_t groups = 0;  // groups with keys
   // Keys of each group; with vary_group_sizes, the mean: each group's count

@@ -21,9 +21,11 @@ std::string BinaryKey(uint64_t seed, uint64_t group, uint64_t n) {
                      GroupedKey(GroupKeyStyle::kBinary, seed, group, n, buf));
 }
 
+constexpr GroupKeyStyle kStyles[] = {GroupKeyStyle::kBinary,
+                                     GroupKeyStyle::kReadable};
+
 TEST(GroupedKeysTest, KeysStartWithTheirGroupsPrefix) {
-  for (GroupKeyStyle style :
-       {GroupKeyStyle::kBinary, GroupKeyStyle::kReadable}) {
+  for (GroupKeyStyle style : kStyles) {
     std::set<std::string> keys;
     for (uint64_t n = 0; n < 100; ++n) {
       char buf[kMaxGroupedKeyBytes];
@@ -47,15 +49,9 @@ TEST(GroupedKeysTest, SeedZeroKeepsDbBenchKeys) {
 }
 
 TEST(GroupedKeysTest, SetsAreSortedWithGroupsInPlace) {
-  for (GroupKeyStyle style :
-       {GroupKeyStyle::kBinary, GroupKeyStyle::kReadable}) {
-    GroupedKeysOptions options;
-    options.style = style;
-    options.groups = 50;
-    options.keys_per_group = 6;
+  for (GroupKeyStyle style : kStyles) {
+    GroupedKeysOptions options(style, 50, 6, 300, /*seed=*/9);
     options.vary_group_sizes = style == GroupKeyStyle::kBinary;
-    options.absent_keys = 300;
-    options.seed = 9;
     const GroupedKeys keys = MakeGroupedKeys(options);
     ASSERT_TRUE(std::is_sorted(keys.keys.begin(), keys.keys.end()));
     ASSERT_EQ(std::set<std::string>(keys.keys.begin(), keys.keys.end()).size(),
@@ -84,15 +80,9 @@ TEST(GroupedKeysTest, SetsAreSortedWithGroupsInPlace) {
 }
 
 TEST(GroupedKeysTest, AbsentKeysAndPrefixesAreAbsent) {
-  for (GroupKeyStyle style :
-       {GroupKeyStyle::kBinary, GroupKeyStyle::kReadable}) {
-    GroupedKeysOptions options;
-    options.style = style;
-    options.groups = 40;
-    options.keys_per_group = 5;
-    options.absent_keys = 500;
-    options.seed = 4;
-    const GroupedKeys keys = MakeGroupedKeys(options);
+  for (GroupKeyStyle style : kStyles) {
+    const GroupedKeys keys =
+        MakeGroupedKeys(GroupedKeysOptions(style, 40, 5, 500, /*seed=*/4));
     const std::set<std::string> present(keys.keys.begin(), keys.keys.end());
     const std::set<std::string> prefixes(keys.prefixes.begin(),
                                          keys.prefixes.end());

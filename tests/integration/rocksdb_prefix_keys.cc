@@ -12,13 +12,10 @@ namespace test {
 
 PrefixedKeys MakePrefixedKeys(size_t num_prefixes, size_t mean_keys_per_prefix,
                               size_t num_absent, uint64_t seed) {
-  GroupedKeysOptions options;
-  options.groups = num_prefixes;
-  options.keys_per_group = mean_keys_per_prefix;
+  GroupedKeysOptions options(GroupKeyStyle::kBinary, num_prefixes,
+                             mean_keys_per_prefix, num_absent, seed);
   options.vary_group_sizes = true;
-  options.absent_groups = num_absent;
-  options.absent_keys = num_absent;
-  options.seed = seed;
+  options.absent_groups = num_absent;  // one absent key each
   GroupedKeys grouped = MakeGroupedKeys(options);
   PrefixedKeys keys;
   keys.entries.reserve(grouped.keys.size());
