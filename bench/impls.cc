@@ -51,8 +51,9 @@ const std::vector<ImplEntry>& Registry() {
        MakeFactory<SstFilterPeer>(CreateSstFilter<NewPortableBloomPolicy>),
        /*in_default_run=*/false},
       {"sstfilter.leveldb_compat",
-       "sstfilter's LevelDB-compatible Bloom (NewLevelDbBloomPolicy)",
-       MakeFactory<SstFilterPeer>(CreateSstFilter<NewLevelDbBloomPolicy>)},
+       "sstfilter's LevelDB-compatible Bloom (NewLevelDbBloomFilterPolicy)",
+       MakeFactory<SstFilterPeer>(
+           CreateSstFilter<NewLevelDbBloomFilterPolicy>)},
       {"sstfilter.burr",
        "sstfilter's bumped Ribbon, a compact static filter "
        "(NewBumpedRibbonFilterPolicy)",

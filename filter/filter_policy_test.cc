@@ -1,6 +1,6 @@
 // Tests of the policy API's shared pieces (filter/filter_policy.h): option
-// validation, how NewLevelDbBloomPolicy derives bits/key and probes from the
-// options, and the default implementations FilterPolicy and FilterReader
+// validation, how NewLevelDbBloomFilterPolicy derives bits/key and probes from
+// the options, and the default implementations FilterPolicy and FilterReader
 // provide to every format.
 
 #include "filter/filter_policy.h"
@@ -87,7 +87,7 @@ TEST(ValidateFilterOptionsTest, AcceptsValidOptions) {
 // The factory returns the same error as the validator, for every bad case.
 TEST(NewLevelDbBloomPolicyTest, RejectsBadOptions) {
   for (const BadOptionsCase& c : BadOptionsCases()) {
-    auto policy = NewLevelDbBloomPolicy(c.options);
+    auto policy = NewLevelDbBloomFilterPolicy(c.options);
     ASSERT_FALSE(policy.ok());
     EXPECT_EQ(policy.status(), ValidateFilterOptions(c.options));
   }
@@ -110,7 +110,7 @@ TEST(NewLevelDbBloomPolicyTest, DerivesSizeFromFpp) {
       {kLevelDbBloomMinFpp, 43.997604, 30},  // round(30.497)
   };
   for (const auto& c : kCases) {
-    auto policy = NewLevelDbBloomPolicy(FilterOptions::Fpp(c.fpp));
+    auto policy = NewLevelDbBloomFilterPolicy(FilterOptions::Fpp(c.fpp));
     ASSERT_TRUE(policy.ok()) << policy.status();
     EXPECT_NEAR((*policy)->BitsPerKey(), c.bits_per_key, 1e-6) << c.fpp;
     EXPECT_EQ(AsBloomLike(**policy)->NumProbes(), c.num_probes) << c.fpp;
@@ -130,7 +130,7 @@ TEST(NewLevelDbBloomPolicyTest, AcceptsEveryFppDownToItsFloor) {
     rates.push_back(fpp);
   }
   for (double fpp : rates) {
-    auto policy = NewLevelDbBloomPolicy(FilterOptions::Fpp(fpp));
+    auto policy = NewLevelDbBloomFilterPolicy(FilterOptions::Fpp(fpp));
     ASSERT_TRUE(policy.ok()) << fpp << ": " << policy.status();
     const double bits_per_key = (*policy)->BitsPerKey();
     EXPECT_LE(bits_per_key, kMaxBitsPerKey) << fpp;
@@ -169,7 +169,7 @@ TEST(NewLevelDbBloomPolicyTest, RefusesFppBelowItsFloor) {
   const double just_below = std::nextafter(kLevelDbBloomMinFpp, 0.0);
   for (double fpp : {just_below, 6.5e-10, 1e-12, 1e-300,
                      std::numeric_limits<double>::denorm_min()}) {
-    auto policy = NewLevelDbBloomPolicy(FilterOptions::Fpp(fpp));
+    auto policy = NewLevelDbBloomFilterPolicy(FilterOptions::Fpp(fpp));
     ASSERT_FALSE(policy.ok()) << fpp;
     EXPECT_TRUE(absl::IsInvalidArgument(policy.status())) << policy.status();
     EXPECT_THAT(std::string(policy.status().message()),
@@ -190,7 +190,7 @@ TEST(NewLevelDbBloomPolicyTest, DerivesProbesFromBitsPerKeyAsLevelDb) {
   };
   for (const auto& c : kCases) {
     auto policy =
-        NewLevelDbBloomPolicy(FilterOptions::BitsPerKey(c.bits_per_key));
+        NewLevelDbBloomFilterPolicy(FilterOptions::BitsPerKey(c.bits_per_key));
     ASSERT_TRUE(policy.ok()) << policy.status();
     EXPECT_EQ((*policy)->BitsPerKey(), c.bits_per_key);
     EXPECT_EQ(AsBloomLike(**policy)->NumProbes(), c.num_probes)

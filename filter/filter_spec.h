@@ -30,9 +30,9 @@
 //                        cap)
 //   grafite              NewGrafiteRangePolicy; max_range_length=L (default
 //                        32, the range length fpp is a target for)
-//   leveldb              NewLevelDbBloomPolicy
-//   rocksdb.fastbloom    NewRocksDbFastLocalBloomPolicy
-//   rocksdb.legacybloom  NewRocksDbLegacyBloomPolicy
+//   leveldb              NewLevelDbBloomFilterPolicy
+//   rocksdb.fastbloom    NewRocksDbFastLocalBloomFilterPolicy
+//   rocksdb.legacybloom  NewRocksDbLegacyBloomFilterPolicy
 //
 // Examples: "bloom:10", "burr:fpp=0.001", "hybrid:fpp=0.01:family=native",
 // "grafite:fpp=0.001:max_range_length=64", "bloom:fpp=0.01:checksum=off".

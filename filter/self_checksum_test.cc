@@ -236,8 +236,8 @@ TEST(SelfChecksumTest, FormatsWithoutRoomForItRejectTrue) {
   FilterOptions options = FilterOptions::BitsPerKey(10);
   options.self_checksum = true;
   for (PolicyFactory factory :
-       {&NewLevelDbBloomPolicy, &NewRocksDbFastLocalBloomPolicy,
-        &NewRocksDbLegacyBloomPolicy}) {
+       {&NewLevelDbBloomFilterPolicy, &NewRocksDbFastLocalBloomFilterPolicy,
+        &NewRocksDbLegacyBloomFilterPolicy}) {
     const auto policy = factory(options);
     ASSERT_FALSE(policy.ok());
     EXPECT_TRUE(absl::IsInvalidArgument(policy.status()));
@@ -246,7 +246,7 @@ TEST(SelfChecksumTest, FormatsWithoutRoomForItRejectTrue) {
         << policy.status();
   }
   options.self_checksum = false;
-  EXPECT_TRUE(NewLevelDbBloomPolicy(options).ok());
+  EXPECT_TRUE(NewLevelDbBloomFilterPolicy(options).ok());
 }
 
 }  // namespace

@@ -40,7 +40,7 @@
 // immutable and a builder is made per call, so that is safe.
 //
 // To read or write the tables of an existing LevelDB store, wrap
-// NewLevelDbBloomPolicy (filter/leveldb/leveldb_bloom.h): its filters are
+// NewLevelDbBloomFilterPolicy (filter/leveldb/leveldb_bloom.h): its filters are
 // byte for byte LevelDB's own, under the same name.
 
 #ifndef SSTFILTER_ENGINES_LEVELDB_LEVELDB_ADAPTER_H_

@@ -72,7 +72,7 @@ TEST(AsRocksDbFilterPolicyTest, NamesAreThePolicysName) {
   EXPECT_STREQ(native->CompatibilityName(), "sstfilter.LocalBloom2");
 
   absl::StatusOr<std::unique_ptr<const FilterPolicy>> leveldb =
-      NewLevelDbBloomPolicy(FilterOptions::BitsPerKey(10));
+      NewLevelDbBloomFilterPolicy(FilterOptions::BitsPerKey(10));
   ASSERT_TRUE(leveldb.ok()) << leveldb.status();
   const std::shared_ptr<const rocksdb::FilterPolicy> adapted =
       AsRocksDbFilterPolicy(std::move(*leveldb));

@@ -300,7 +300,7 @@ class LevelDbBloomPolicy final : public BloomLikeFilterPolicy {
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewLevelDbBloomPolicy(
+absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewLevelDbBloomFilterPolicy(
     const FilterOptions& options) {
   if (absl::Status status =
           ValidateCompatibleFilterOptions(options, "LevelDB's Bloom filter");
@@ -337,7 +337,8 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewLevelDbBloomPolicy(
 }
 
 SSTFILTER_REGISTER_FILTER_FORMAT(LevelDbBloom, TheLevelDbBloomFormat());
-SSTFILTER_REGISTER_POLICY_FACTORY(NewLevelDbBloomPolicy);
-SSTFILTER_REGISTER_SPEC_FAMILY(LevelDb, "leveldb", &NewLevelDbBloomPolicy);
+SSTFILTER_REGISTER_POLICY_FACTORY(NewLevelDbBloomFilterPolicy);
+SSTFILTER_REGISTER_SPEC_FAMILY(LevelDb, "leveldb",
+                               &NewLevelDbBloomFilterPolicy);
 
 }  // namespace sstfilter

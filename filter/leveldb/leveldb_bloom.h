@@ -41,12 +41,12 @@ namespace sstfilter {
 // once).
 constexpr char kLevelDbBloomName[] = "leveldb.BuiltinBloomFilter2";
 
-// The smallest fpp NewLevelDbBloomPolicy accepts. Sized from p, the filter
-// has c = -ln p / (ln 2)^2 bits/key and k = round(ln 2 * c) = round(log2(1/p))
-// probes; below 2^-30.5 (6.59e-10) that k passes 30, the most the format
-// stores, and with k held at 30 the rate misses p (1.9e-12 at p = 1e-12).
-// Adding bits at k = 30 would promise rates the format cannot keep: the 32-bit
-// hash alone gives about n * 2^-32 false positives in a filter of n keys
+// The smallest fpp NewLevelDbBloomFilterPolicy accepts. Sized from p, the
+// filter has c = -ln p / (ln 2)^2 bits/key and k = round(ln 2 * c) =
+// round(log2(1/p)) probes; below 2^-30.5 (6.59e-10) that k passes 30, the most
+// the format stores, and with k held at 30 the rate misses p (1.9e-12 at p =
+// 1e-12). Adding bits at k = 30 would promise rates the format cannot keep: the
+// 32-bit hash alone gives about n * 2^-32 false positives in a filter of n keys
 // (7e-10 at three keys). At this floor, c = 44.0 bits/key and k = 30.
 constexpr double kLevelDbBloomMinFpp = 6.6e-10;
 
@@ -66,7 +66,7 @@ constexpr double kLevelDbBloomMinFpp = 6.6e-10;
 //    are still readable by LevelDB.
 // Returns InvalidArgumentError for invalid options (see ValidateFilterOptions)
 // and for an fpp below kLevelDbBloomMinFpp, naming the value.
-absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewLevelDbBloomPolicy(
+absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewLevelDbBloomFilterPolicy(
     const FilterOptions& options);
 
 }  // namespace sstfilter

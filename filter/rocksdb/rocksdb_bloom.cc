@@ -100,7 +100,7 @@ class LegacyBloomPolicy : public RocksDbPolicy {
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<const FilterPolicy>>
-NewRocksDbFastLocalBloomPolicy(const FilterOptions& options) {
+NewRocksDbFastLocalBloomFilterPolicy(const FilterOptions& options) {
   if (absl::Status status =
           ValidateCompatibleFilterOptions(options, "RocksDB's FastLocalBloom");
       !status.ok()) {
@@ -119,8 +119,8 @@ NewRocksDbFastLocalBloomPolicy(const FilterOptions& options) {
           new FastLocalBloomPolicy(millibits)));
 }
 
-absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewRocksDbLegacyBloomPolicy(
-    const FilterOptions& options) {
+absl::StatusOr<std::unique_ptr<const FilterPolicy>>
+NewRocksDbLegacyBloomFilterPolicy(const FilterOptions& options) {
   if (absl::Status status =
           ValidateCompatibleFilterOptions(options, "RocksDB's legacy Bloom");
       !status.ok()) {
@@ -141,11 +141,11 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewRocksDbLegacyBloomPolicy(
 }
 
 SSTFILTER_REGISTER_FILTER_FORMAT(RocksDbBuiltin, TheRocksDbBuiltinFormat());
-SSTFILTER_REGISTER_POLICY_FACTORY(NewRocksDbFastLocalBloomPolicy);
-SSTFILTER_REGISTER_POLICY_FACTORY(NewRocksDbLegacyBloomPolicy);
+SSTFILTER_REGISTER_POLICY_FACTORY(NewRocksDbFastLocalBloomFilterPolicy);
+SSTFILTER_REGISTER_POLICY_FACTORY(NewRocksDbLegacyBloomFilterPolicy);
 SSTFILTER_REGISTER_SPEC_FAMILY(RocksDbFastBloom, "rocksdb.fastbloom",
-                               &NewRocksDbFastLocalBloomPolicy);
+                               &NewRocksDbFastLocalBloomFilterPolicy);
 SSTFILTER_REGISTER_SPEC_FAMILY(RocksDbLegacyBloom, "rocksdb.legacybloom",
-                               &NewRocksDbLegacyBloomPolicy);
+                               &NewRocksDbLegacyBloomFilterPolicy);
 
 }  // namespace sstfilter

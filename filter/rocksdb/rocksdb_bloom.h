@@ -2,15 +2,17 @@
 // same keys and bits/key, the filter bytes are identical to RocksDB's, so a
 // table written with these policies reads in RocksDB and vice versa.
 //
-// - NewRocksDbFastLocalBloomPolicy: what RocksDB writes with format_version 5
+// - NewRocksDbFastLocalBloomFilterPolicy: what RocksDB writes with
+// format_version 5
 //   (its default). One 64-byte line per key, 64-bit hash.
-// - NewRocksDbLegacyBloomPolicy: what RocksDB writes with format_version < 5.
+// - NewRocksDbLegacyBloomFilterPolicy: what RocksDB writes with format_version
+// < 5.
 //   One 64-byte line per key, 32-bit hash; less accurate (1.16% at 10
 //   bits/key, and never better than about 0.1%).
 //
 // Example:
 //
-//   auto policy = sstfilter::NewRocksDbFastLocalBloomPolicy(
+//   auto policy = sstfilter::NewRocksDbFastLocalBloomFilterPolicy(
 //       sstfilter::FilterOptions::BitsPerKey(10));
 //   if (!policy.ok()) return policy.status();
 //   std::vector<absl::string_view> keys = ...;
@@ -64,9 +66,9 @@ constexpr char kRocksDbBuiltinFilterName[] = "rocksdb.BuiltinBloomFilter";
 // Returns InvalidArgumentError for invalid options (ValidateFilterOptions) and
 // for an fpp the format cannot reach.
 absl::StatusOr<std::unique_ptr<const FilterPolicy>>
-NewRocksDbFastLocalBloomPolicy(const FilterOptions& options);
-absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewRocksDbLegacyBloomPolicy(
-    const FilterOptions& options);
+NewRocksDbFastLocalBloomFilterPolicy(const FilterOptions& options);
+absl::StatusOr<std::unique_ptr<const FilterPolicy>>
+NewRocksDbLegacyBloomFilterPolicy(const FilterOptions& options);
 
 }  // namespace sstfilter
 

@@ -74,9 +74,9 @@ TEST(RocksDbBloomPolicyTest, SettingsFromFpp) {
   EXPECT_DOUBLE_EQ(legacy->BitsPerKey(), 11);
   EXPECT_EQ(AsBloomLike(*legacy)->NumProbes(), 7);
   // FastLocalBloom accepts every fpp the API guarantees.
-  EXPECT_TRUE(
-      NewRocksDbFastLocalBloomPolicy(FilterOptions::Fpp(kMinGuaranteedFpp))
-          .ok());
+  EXPECT_TRUE(NewRocksDbFastLocalBloomFilterPolicy(
+                  FilterOptions::Fpp(kMinGuaranteedFpp))
+                  .ok());
 }
 
 TEST(RocksDbBloomPolicyTest, InvalidOptionsAreRefusedNamingTheValue) {
@@ -92,8 +92,8 @@ TEST(RocksDbBloomPolicyTest, InvalidOptionsAreRefusedNamingTheValue) {
       {FilterOptions::BitsPerKey(101), "got 101"},
   };
   for (const auto& [options, named] : invalid) {
-    for (auto factory :
-         {&NewRocksDbFastLocalBloomPolicy, &NewRocksDbLegacyBloomPolicy}) {
+    for (auto factory : {&NewRocksDbFastLocalBloomFilterPolicy,
+                         &NewRocksDbLegacyBloomFilterPolicy}) {
       const auto policy = factory(options);
       ASSERT_FALSE(policy.ok());
       EXPECT_EQ(policy.status().code(), absl::StatusCode::kInvalidArgument);
@@ -103,18 +103,20 @@ TEST(RocksDbBloomPolicyTest, InvalidOptionsAreRefusedNamingTheValue) {
   }
   // Below what 100 bits/key reach: 1.1e-10 for FastLocalBloom, 0.097% for
   // legacy Bloom, whose floor is above the API's kMinGuaranteedFpp.
-  const auto fast = NewRocksDbFastLocalBloomPolicy(FilterOptions::Fpp(1e-11));
+  const auto fast =
+      NewRocksDbFastLocalBloomFilterPolicy(FilterOptions::Fpp(1e-11));
   ASSERT_FALSE(fast.ok());
   EXPECT_EQ(fast.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_TRUE(absl::StrContains(fast.status().message(), "1e-11"));
   for (double fpp : {9e-4, kMinGuaranteedFpp}) {
-    const auto legacy = NewRocksDbLegacyBloomPolicy(FilterOptions::Fpp(fpp));
+    const auto legacy =
+        NewRocksDbLegacyBloomFilterPolicy(FilterOptions::Fpp(fpp));
     ASSERT_FALSE(legacy.ok());
     EXPECT_EQ(legacy.status().code(), absl::StatusCode::kInvalidArgument);
     EXPECT_TRUE(absl::StrContains(legacy.status().message(), absl::StrCat(fpp)))
         << legacy.status();
   }
-  EXPECT_TRUE(NewRocksDbLegacyBloomPolicy(FilterOptions::Fpp(1e-3)).ok());
+  EXPECT_TRUE(NewRocksDbLegacyBloomFilterPolicy(FilterOptions::Fpp(1e-3)).ok());
 }
 
 // Every policy reads every RocksDB format: the trailer, not the policy, says

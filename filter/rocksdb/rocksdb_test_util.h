@@ -42,8 +42,8 @@ inline test::RocksDbBuilderKind OracleKind(Format format) {
 inline std::unique_ptr<const FilterPolicy> MakePolicy(
     Format format, const FilterOptions& options) {
   auto policy = format == Format::kFastLocalBloom
-                    ? NewRocksDbFastLocalBloomPolicy(options)
-                    : NewRocksDbLegacyBloomPolicy(options);
+                    ? NewRocksDbFastLocalBloomFilterPolicy(options)
+                    : NewRocksDbLegacyBloomFilterPolicy(options);
   if (!policy.ok()) {
     std::cerr << "policy: " << policy.status() << "\n";
     std::abort();

@@ -43,7 +43,7 @@
 namespace sstfilter {
 namespace fuzz {
 
-// A policy factory with the signature of NewLevelDbBloomPolicy.
+// A policy factory with the signature of NewLevelDbBloomFilterPolicy.
 using PolicyFactory =
     std::function<absl::StatusOr<std::unique_ptr<const FilterPolicy>>(
         const FilterOptions&)>;

@@ -66,8 +66,8 @@ absl::Status CheckRocksDbRoundTrip(const uint8_t* data, size_t size) {
   if (format != 2) {
     const FilterOptions options = FilterOptions::BitsPerKey(bits_per_key);
     absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
-        format == 0 ? NewRocksDbFastLocalBloomPolicy(options)
-                    : NewRocksDbLegacyBloomPolicy(options);
+        format == 0 ? NewRocksDbFastLocalBloomFilterPolicy(options)
+                    : NewRocksDbLegacyBloomFilterPolicy(options);
     if (!policy.ok()) {
       return absl::InternalError(
           absl::StrCat(what, ": ", policy.status().ToString()));

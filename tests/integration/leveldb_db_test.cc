@@ -47,7 +47,7 @@ constexpr double kMaxExpectedFpp = 0.02;
 enum class Policy {
   kNone,
   kNative,             // NewBloomFilterPolicy, adapted
-  kLevelDbCompatible,  // NewLevelDbBloomPolicy, adapted
+  kLevelDbCompatible,  // NewLevelDbBloomFilterPolicy, adapted
   kLevelDbsOwn,        // leveldb::NewBloomFilterPolicy
 };
 
@@ -65,7 +65,8 @@ std::unique_ptr<const leveldb::FilterPolicy> MakePolicy(Policy policy) {
       ours = NewBloomFilterPolicy(FilterOptions::BitsPerKey(kBitsPerKey));
       break;
     case Policy::kLevelDbCompatible:
-      ours = NewLevelDbBloomPolicy(FilterOptions::BitsPerKey(kBitsPerKey));
+      ours =
+          NewLevelDbBloomFilterPolicy(FilterOptions::BitsPerKey(kBitsPerKey));
       break;
   }
   EXPECT_TRUE(ours.ok()) << ours.status();

@@ -52,9 +52,9 @@ const std::map<std::string, std::string>& PinnedNames() {
       {"NewGrafiteFilterPolicy", "sstfilter.Grafite2"},
       {"NewHybridCompactFilterPolicy", "sstfilter.Hybrid2"},
       {"NewHybridNativeFilterPolicy", "sstfilter.Hybrid2"},
-      {"NewLevelDbBloomPolicy", "leveldb.BuiltinBloomFilter2"},
-      {"NewRocksDbFastLocalBloomPolicy", "rocksdb.BuiltinBloomFilter"},
-      {"NewRocksDbLegacyBloomPolicy", "rocksdb.BuiltinBloomFilter"},
+      {"NewLevelDbBloomFilterPolicy", "leveldb.BuiltinBloomFilter2"},
+      {"NewRocksDbFastLocalBloomFilterPolicy", "rocksdb.BuiltinBloomFilter"},
+      {"NewRocksDbLegacyBloomFilterPolicy", "rocksdb.BuiltinBloomFilter"},
   };
   return *names;
 }
