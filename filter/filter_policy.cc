@@ -7,6 +7,15 @@
 namespace sstfilter {
 
 absl::Status ValidateFilterOptions(const FilterOptions& options) {
+  if (options.max_range_length.has_value()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "FilterOptions: max_range_length ", *options.max_range_length,
+        " is for range filters; this family answers single keys"));
+  }
+  return ValidateKeyFilterOptions(options);
+}
+
+absl::Status ValidateKeyFilterOptions(const FilterOptions& options) {
   if (options.fpp.has_value() == options.bits_per_key.has_value()) {
     return absl::InvalidArgumentError(
         "FilterOptions: set exactly one of fpp and bits_per_key");

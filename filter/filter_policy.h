@@ -73,10 +73,22 @@ struct FilterOptions {
   // filter. The LevelDB- and RocksDB-compatible policies write the engines'
   // bytes, which have no room for it: true is an InvalidArgumentError there.
   std::optional<bool> self_checksum;
+  // Range filters only (a family whose format AnswersRanges(), the range
+  // filter of filter/range/range_filter.h): the length, in key codes, of the
+  // ranges fpp is a target for; unset: single keys. It changes the sizing an
+  // fpp gives, never what a filter answers. Set for a family that answers no
+  // ranges: InvalidArgumentError.
+  std::optional<uint64_t> max_range_length;
 
   static FilterOptions Fpp(double p) {
     FilterOptions options;
     options.fpp = p;
+    return options;
+  }
+  // A range filter's target: fpp p for ranges of max_range_length key codes.
+  static FilterOptions RangeFpp(double p, uint64_t max_range_length) {
+    FilterOptions options = Fpp(p);
+    options.max_range_length = max_range_length;
     return options;
   }
   static FilterOptions BitsPerKey(double bits) {
@@ -91,10 +103,15 @@ constexpr double kMinBitsPerKey = 1.0;
 constexpr double kMaxBitsPerKey = 100.0;
 constexpr double kMinGuaranteedFpp = 1e-6;
 
-// Returns OK when exactly one field is set and it is in range, else
-// InvalidArgumentError naming the offending value. Every policy factory checks
-// its options with this first.
+// Returns OK when exactly one of fpp and bits_per_key is set and it is in
+// range and max_range_length is unset, else InvalidArgumentError naming the
+// offending value. Every policy factory of single keys checks its options
+// with this first.
 absl::Status ValidateFilterOptions(const FilterOptions& options);
+
+// The same checks of fpp and bits_per_key alone, whatever max_range_length
+// says: for range filters, which check that themselves.
+absl::Status ValidateKeyFilterOptions(const FilterOptions& options);
 
 // ValidateFilterOptions, plus an InvalidArgumentError naming format when
 // self_checksum is true: for the policies whose format has no room for a

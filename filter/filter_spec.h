@@ -28,8 +28,9 @@
 //   hybrid               NewHybridFilterPolicy; family=native|compact
 //                        (default compact), max_build_bytes=N (default 0, no
 //                        cap)
-//   grafite              NewGrafiteRangePolicy; max_range_length=L (default
-//                        32, the range length fpp is a target for)
+//   grafite              NewGrafiteFilterPolicy; max_range_length=L (the
+//                        range length fpp is a target for,
+//                        FilterOptions::max_range_length; unset: single keys)
 //   leveldb              NewLevelDbBloomFilterPolicy
 //   rocksdb.fastbloom    NewRocksDbFastLocalBloomFilterPolicy
 //   rocksdb.legacybloom  NewRocksDbLegacyBloomFilterPolicy

@@ -70,7 +70,7 @@ TEST(FilterSpecTest, Examples) {
     absl::StatusOr<std::unique_ptr<const FilterPolicy>> typed;
     const char* canonical;
   };
-  RangeFilterOptions range_fpp = RangeFilterOptions::Fpp(0.001, 64);
+  FilterOptions range_fpp = FilterOptions::RangeFpp(0.001, 64);
   HybridOptions native;
   native.family = FilterFamily::kNative;
   FilterOptions fpp_no_checksum = FilterOptions::Fpp(0.01);
@@ -94,10 +94,10 @@ TEST(FilterSpecTest, Examples) {
       {"hybrid:fpp=0.01:family=native",
        NewHybridFilterPolicy(FilterOptions::Fpp(0.01), native),
        "hybrid:fpp=0.01:family=native"},
-      {"grafite:16", NewGrafiteRangePolicy(RangeFilterOptions::BitsPerKey(16)),
+      {"grafite:16", NewGrafiteFilterPolicy(FilterOptions::BitsPerKey(16)),
        "grafite:bits_per_key=16"},
       {"grafite:fpp=0.001:max_range_length=64",
-       NewGrafiteRangePolicy(range_fpp),
+       NewGrafiteFilterPolicy(range_fpp),
        "grafite:fpp=0.001:max_range_length=64"},
       {"bloom:fpp=0.01:checksum=off", NewBloomFilterPolicy(fpp_no_checksum),
        "bloom:fpp=0.01:checksum=off"},

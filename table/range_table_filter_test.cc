@@ -153,11 +153,10 @@ class RangeTableFilterTest : public ::testing::Test {
   }
 
   std::unique_ptr<const FilterPolicy> Policy(bool self_checksum = true) {
-    RangeFilterOptions options =
-        RangeFilterOptions::BitsPerKey(kRangeBitsPerKey);
+    FilterOptions options = FilterOptions::BitsPerKey(kRangeBitsPerKey);
     options.self_checksum = self_checksum;
     absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
-        NewGrafiteRangePolicy(options);
+        NewGrafiteFilterPolicy(options);
     EXPECT_TRUE(policy.ok()) << policy.status();
     return std::move(*policy);
   }

@@ -311,7 +311,7 @@ class SstProbeRangeTest : public ::testing::Test {
   test::TempDir dir_;
   const std::vector<std::string> keys_ = test::MixedRangeKeys(3000, 9);
   const std::unique_ptr<const FilterPolicy> policy_ =
-      NewGrafiteRangePolicy(RangeFilterOptions::BitsPerKey(16)).value();
+      NewGrafiteFilterPolicy(FilterOptions::BitsPerKey(16)).value();
 };
 
 TEST_F(SstProbeRangeTest, OurTable) {

@@ -38,7 +38,7 @@ absl::StatusOr<rocksdb::Options> MakeOptions(bool range_filter,
   if (range_filter) {
     absl::StatusOr<std::shared_ptr<rocksdb::TablePropertiesCollectorFactory>>
         collector = NewRangeFilterCollectorFactory(
-            RangeFilterOptions::BitsPerKey(kRangeFilterBitsPerKey));
+            FilterOptions::BitsPerKey(kRangeFilterBitsPerKey));
     if (!collector.ok()) return collector.status();
     options.table_properties_collector_factories.push_back(
         inject_false_negative ? NewNoMatchRangeCollectorFactory(*collector)

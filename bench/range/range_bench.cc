@@ -207,8 +207,8 @@ json Measure() {
   result["queries_per_rate"] = queries;
   json rows = json::array();
   for (uint64_t budget : ParseList(absl::GetFlag(FLAGS_bits))) {
-    const auto policy = NewGrafiteRangePolicy(
-        RangeFilterOptions::BitsPerKey(static_cast<double>(budget)));
+    const auto policy = NewGrafiteFilterPolicy(
+        FilterOptions::BitsPerKey(static_cast<double>(budget)));
     if (!policy.ok()) {
       std::cerr << "range_bench: " << policy.status() << "\n";
       std::exit(kUsageExit);

@@ -102,9 +102,9 @@ class VerifiedTables {
 }  // namespace
 
 absl::StatusOr<std::shared_ptr<rocksdb::TablePropertiesCollectorFactory>>
-NewRangeFilterCollectorFactory(const RangeFilterOptions& options) {
+NewRangeFilterCollectorFactory(const FilterOptions& options) {
   absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
-      NewGrafiteRangePolicy(options);
+      NewGrafiteFilterPolicy(options);
   if (!policy.ok()) return policy.status();
   return std::make_shared<RangeFilterCollectorFactory>(
       std::shared_ptr<const FilterPolicy>(*std::move(policy)));

@@ -22,7 +22,7 @@
 //
 //   absl::StatusOr<std::shared_ptr<rocksdb::TablePropertiesCollectorFactory>>
 //       collector = sstfilter::NewRangeFilterCollectorFactory(
-//           sstfilter::RangeFilterOptions::BitsPerKey(16));
+//           sstfilter::FilterOptions::BitsPerKey(16));
 //   if (!collector.ok()) return collector.status();
 //   options.table_properties_collector_factories.push_back(*collector);
 //   ...
@@ -68,9 +68,9 @@ namespace sstfilter {
 
 // The collector factory for DB options' table_properties_collector_factories.
 // InvalidArgumentError naming the value for invalid options (see
-// NewGrafiteRangePolicy).
+// NewGrafiteFilterPolicy).
 absl::StatusOr<std::shared_ptr<rocksdb::TablePropertiesCollectorFactory>>
-NewRangeFilterCollectorFactory(const RangeFilterOptions& options);
+NewRangeFilterCollectorFactory(const FilterOptions& options);
 
 // False only if properties hold a range filter that rules out every key k
 // with lower <= k < upper.

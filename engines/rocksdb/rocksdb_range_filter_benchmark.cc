@@ -32,7 +32,7 @@ constexpr size_t kQueries = 1 << 16;
 
 rocksdb::TableProperties PropertiesOf(uint64_t keys, bool named) {
   const std::unique_ptr<const FilterPolicy> policy =
-      *NewGrafiteRangePolicy(RangeFilterOptions::BitsPerKey(16));
+      *NewGrafiteFilterPolicy(FilterOptions::BitsPerKey(16));
   std::unique_ptr<FilterBuilder> builder = policy->NewBuilder();
   for (const std::string& key : test::Keys16(0, 0, keys)) builder->AddKey(key);
   std::string filter;

@@ -30,10 +30,10 @@ constexpr bool kRegenerate = false;
 
 std::string Build(double bits, bool checksum,
                   const std::vector<std::string>& keys) {
-  RangeFilterOptions options = RangeFilterOptions::BitsPerKey(bits);
+  FilterOptions options = FilterOptions::BitsPerKey(bits);
   options.self_checksum = checksum;
   std::unique_ptr<FilterBuilder> builder =
-      (*NewGrafiteRangePolicy(options))->NewBuilder();
+      (*NewGrafiteFilterPolicy(options))->NewBuilder();
   for (const std::string& key : keys) builder->AddKey(key);
   std::string filter;
   builder->Finish(&filter);

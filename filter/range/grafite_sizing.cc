@@ -44,39 +44,34 @@ double BudgetForRate(double fpp, uint64_t length) {
   return best;
 }
 
-absl::StatusOr<GrafiteSizing> SizingForOptions(
-    const RangeFilterOptions& options) {
-  if (options.bits_per_key.has_value() == options.fpp.has_value()) {
-    return absl::InvalidArgumentError(
-        "RangeFilterOptions: set exactly one of bits_per_key and fpp");
+absl::StatusOr<GrafiteSizing> SizingForOptions(const FilterOptions& options) {
+  if (absl::Status status = ValidateKeyFilterOptions(options); !status.ok()) {
+    return status;
   }
-  if (options.max_range_length == 0) {
+  const uint64_t length = options.max_range_length.value_or(1);
+  if (length == 0) {
     return absl::InvalidArgumentError(
-        "RangeFilterOptions: max_range_length 0: a range holds at least one "
-        "key code");
+        "FilterOptions: max_range_length 0: a range holds at least one key "
+        "code");
   }
   double bits;
   if (options.fpp.has_value()) {
     const double fpp = *options.fpp;
-    if (!(fpp > 0 && fpp < 1)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("RangeFilterOptions: fpp ", fpp, " is not in (0, 1)"));
-    }
-    bits = BudgetForRate(fpp, options.max_range_length);
+    bits = BudgetForRate(fpp, length);
     if (bits > kMaxRangeBitsPerKey) {
       return absl::InvalidArgumentError(
-          absl::StrCat("RangeFilterOptions: fpp ", fpp, " for ranges of ",
-                       options.max_range_length, " codes needs ", bits,
-                       " bits per key, more than ", kMaxRangeBitsPerKey));
+          absl::StrCat("FilterOptions: fpp ", fpp, " for ranges of ", length,
+                       " codes needs ", bits, " bits per key, more than ",
+                       kMaxRangeBitsPerKey));
     }
     // A loose target needs less than the smallest budget, which meets it.
     bits = std::max(bits, kMinRangeBitsPerKey);
   } else {
     bits = *options.bits_per_key;
     if (!(bits >= kMinRangeBitsPerKey && bits <= kMaxRangeBitsPerKey)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "RangeFilterOptions: bits_per_key ", bits, " is not in [",
-          kMinRangeBitsPerKey, ", ", kMaxRangeBitsPerKey, "]"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("FilterOptions: bits_per_key ", bits, " is not in [",
+                       kMinRangeBitsPerKey, ", ", kMaxRangeBitsPerKey, "]"));
     }
   }
   return SizingForBudget(bits);

@@ -30,8 +30,7 @@ GrafiteSizing SizingForBudget(double bits_per_key);
 double BudgetForRate(double fpp, uint64_t length);
 
 // Validates options (InvalidArgumentError naming the value) and sizes them.
-absl::StatusOr<GrafiteSizing> SizingForOptions(
-    const RangeFilterOptions& options);
+absl::StatusOr<GrafiteSizing> SizingForOptions(const FilterOptions& options);
 
 // r for n distinct codes: m * n rounded up, within [kMinUniverse,
 // kMaxUniverse].

@@ -61,33 +61,30 @@ class GrafitePolicy final : public FilterPolicy {
   const GrafiteSizing sizing_;
 };
 
-// What NewGrafiteRangePolicy's policies print (FilterPolicy::ToString): the
+// What NewGrafiteFilterPolicy's policies print (FilterPolicy::ToString): the
 // options set, those at their defaults left out.
-PolicySpec GrafiteSpec(const RangeFilterOptions& options) {
-  FilterOptions common;
-  common.bits_per_key = options.bits_per_key;
-  common.fpp = options.fpp;
-  if (!options.self_checksum) common.self_checksum = false;
+PolicySpec GrafiteSpec(const FilterOptions& options) {
+  FilterOptions common = options;
+  common.max_range_length.reset();  // the family's own param
   PolicySpec spec = PolicySpec::Of("grafite", common);
-  if (options.max_range_length != RangeFilterOptions().max_range_length) {
-    spec.params["max_range_length"] = absl::StrCat(options.max_range_length);
+  if (options.max_range_length.has_value()) {
+    spec.params["max_range_length"] = absl::StrCat(*options.max_range_length);
   }
   return spec;
 }
 
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewGrafitePolicyFromSpec(
     const PolicySpec& spec) {
-  RangeFilterOptions range;
-  range.bits_per_key = spec.options.bits_per_key;
-  range.fpp = spec.options.fpp;
-  range.self_checksum = spec.options.self_checksum.value_or(true);
+  FilterOptions options = spec.options;
   if (auto it = spec.params.find("max_range_length"); it != spec.params.end()) {
-    if (!absl::SimpleAtoi(it->second, &range.max_range_length)) {
+    uint64_t length = 0;
+    if (!absl::SimpleAtoi(it->second, &length)) {
       return absl::InvalidArgumentError(absl::StrCat(
           "max_range_length: \"", it->second, "\" is not an unsigned integer"));
     }
+    options.max_range_length = length;
   }
-  return NewGrafiteRangePolicy(range);
+  return NewGrafiteFilterPolicy(options);
 }
 
 const filter_internal::CheckedFormat& CheckedGrafite() {
@@ -121,39 +118,24 @@ bool IsRangeFilterFormat(absl::string_view name) {
   return true;
 }
 
-absl::StatusOr<double> RangeFilterBitsPerKey(
-    const RangeFilterOptions& options) {
+absl::StatusOr<double> RangeFilterBitsPerKey(const FilterOptions& options) {
   absl::StatusOr<grafite_internal::GrafiteSizing> sizing =
       grafite_internal::SizingForOptions(options);
   if (!sizing.ok()) return sizing.status();
   return sizing->bits_per_key;
 }
 
-absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewGrafiteRangePolicy(
-    const RangeFilterOptions& options) {
+absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewGrafiteFilterPolicy(
+    const FilterOptions& options) {
   absl::StatusOr<grafite_internal::GrafiteSizing> sizing =
       grafite_internal::SizingForOptions(options);
   if (!sizing.ok()) return sizing.status();
-  FilterOptions checksum;
-  checksum.self_checksum = options.self_checksum;
   return grafite_internal::GrafiteSpec(options).Name(
       filter_internal::WithSelfChecksum(
-          checksum,
+          options,
           std::unique_ptr<const FilterPolicy>(
               new grafite_internal::GrafitePolicy(*sizing)),
           grafite_internal::CheckedGrafite()));
-}
-
-absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewGrafiteFilterPolicy(
-    const FilterOptions& options) {
-  if (absl::Status status = ValidateFilterOptions(options); !status.ok())
-    return status;
-  RangeFilterOptions range;
-  range.bits_per_key = options.bits_per_key;
-  if (options.fpp.has_value()) range.fpp = options.fpp;
-  range.max_range_length = 1;  // a single key
-  range.self_checksum = options.self_checksum.value_or(true);
-  return NewGrafiteRangePolicy(range);
 }
 
 absl::Status VerifyRangeFilter(absl::string_view filter) {

@@ -20,8 +20,8 @@
 // Example:
 //
 //   absl::StatusOr<std::unique_ptr<const sstfilter::FilterPolicy>> policy =
-//       sstfilter::NewGrafiteRangePolicy(
-//           sstfilter::RangeFilterOptions::BitsPerKey(16));
+//       sstfilter::NewGrafiteFilterPolicy(
+//           sstfilter::FilterOptions::BitsPerKey(16));
 //   if (!policy.ok()) return policy.status();
 //   std::string filter;
 //   (*policy)->CreateFilter(sorted_or_not_keys, &filter);
@@ -67,46 +67,18 @@ namespace sstfilter {
 constexpr double kMinRangeBitsPerKey = 3.0;
 constexpr double kMaxRangeBitsPerKey = 60.0;
 
-struct RangeFilterOptions {
-  // One of these two: the budget, or a target false-positive rate for ranges
-  // of max_range_length codes.
-  std::optional<double> bits_per_key;
-  std::optional<double> fpp;
-  // The range length (in key codes) fpp is a target for. Does not change
-  // what the filter answers.
-  uint64_t max_range_length = 32;
-  // Version 2 (a CRC32C in every filter) when true.
-  bool self_checksum = true;
-
-  static RangeFilterOptions BitsPerKey(double bits) {
-    RangeFilterOptions options;
-    options.bits_per_key = bits;
-    return options;
-  }
-  static RangeFilterOptions Fpp(double p, uint64_t max_range_length) {
-    RangeFilterOptions options;
-    options.fpp = p;
-    options.max_range_length = max_range_length;
-    return options;
-  }
-};
-
-// A range filter policy. Its Format() reads point queries; range queries go
-// through NewRangeFilterReader. Returns InvalidArgumentError, naming the
+// The range filter's policy. Its Format() reads point queries; range
+// queries go through NewRangeFilterReader. options.fpp is the target for
+// ranges of options.max_range_length key codes (unset: single keys);
+// options.bits_per_key the budget. Returns InvalidArgumentError, naming the
 // value, for a budget outside [kMinRangeBitsPerKey, kMaxRangeBitsPerKey], an
 // fpp outside (0, 1) or one that needs such a budget, a max_range_length of
 // 0, or both or neither of bits_per_key and fpp.
-absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewGrafiteRangePolicy(
-    const RangeFilterOptions& options);
-
-// The same from the options every family takes (filter_policy.h), for the
-// registry and the contract suite: fpp is the target for single keys
-// (max_range_length 1).
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewGrafiteFilterPolicy(
     const FilterOptions& options);
 
 // The bits per key options ask for (validated as above).
-absl::StatusOr<double> RangeFilterBitsPerKey(const RangeFilterOptions& options);
+absl::StatusOr<double> RangeFilterBitsPerKey(const FilterOptions& options);
 
 class RangeFilterReader : public FilterReader {
  public:

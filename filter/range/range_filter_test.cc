@@ -35,9 +35,9 @@ using grafite_internal::SizingForBudget;
 
 std::unique_ptr<const FilterPolicy> Policy(double bits_per_key,
                                            bool self_checksum = true) {
-  RangeFilterOptions options = RangeFilterOptions::BitsPerKey(bits_per_key);
+  FilterOptions options = FilterOptions::BitsPerKey(bits_per_key);
   options.self_checksum = self_checksum;
-  return std::move(*NewGrafiteRangePolicy(options));
+  return std::move(*NewGrafiteFilterPolicy(options));
 }
 
 std::vector<uint64_t> RandomCodes(test::Random* rng, size_t n) {
@@ -319,21 +319,20 @@ TEST(RangeFilterTest, DamagedChecksummedFilterMatchesAndSaysSo) {
 }
 
 TEST(RangeFilterTest, InvalidOptionsNameTheValue) {
-  auto expect_invalid = [](const RangeFilterOptions& options,
-                           const char* mentions) {
-    const auto policy = NewGrafiteRangePolicy(options);
+  auto expect_invalid = [](const FilterOptions& options, const char* mentions) {
+    const auto policy = NewGrafiteFilterPolicy(options);
     ASSERT_FALSE(policy.ok());
     EXPECT_TRUE(absl::IsInvalidArgument(policy.status()));
     EXPECT_TRUE(absl::StrContains(policy.status().message(), mentions))
         << policy.status();
   };
-  expect_invalid(RangeFilterOptions::BitsPerKey(2.5), "2.5");
-  expect_invalid(RangeFilterOptions::BitsPerKey(61), "61");
-  expect_invalid(RangeFilterOptions::Fpp(0, 32), "fpp 0");
-  expect_invalid(RangeFilterOptions::Fpp(1.5, 32), "1.5");
-  expect_invalid(RangeFilterOptions::Fpp(0.01, 0), "max_range_length 0");
-  expect_invalid(RangeFilterOptions::Fpp(1e-18, 1 << 20), "1e-18");
-  expect_invalid(RangeFilterOptions(), "exactly one");
+  expect_invalid(FilterOptions::BitsPerKey(2.5), "2.5");
+  expect_invalid(FilterOptions::BitsPerKey(61), "61");
+  expect_invalid(FilterOptions::RangeFpp(0, 32), "got 0");
+  expect_invalid(FilterOptions::RangeFpp(1.5, 32), "1.5");
+  expect_invalid(FilterOptions::RangeFpp(0.01, 0), "max_range_length 0");
+  expect_invalid(FilterOptions::RangeFpp(1e-18, 1 << 20), "1e-18");
+  expect_invalid(FilterOptions(), "exactly one");
   EXPECT_FALSE(NewGrafiteFilterPolicy(FilterOptions::BitsPerKey(2)).ok());
 }
 
@@ -341,7 +340,7 @@ TEST(RangeFilterTest, FppSizesForItsRangeLength) {
   for (uint64_t length : {1, 32, 1024}) {
     for (double fpp : {0.01, 0.001}) {
       const auto policy =
-          NewGrafiteRangePolicy(RangeFilterOptions::Fpp(fpp, length));
+          NewGrafiteFilterPolicy(FilterOptions::RangeFpp(fpp, length));
       ASSERT_TRUE(policy.ok()) << policy.status();
       test::Random rng(length);
       const std::vector<uint64_t> codes = RandomCodes(&rng, 20000);
@@ -354,7 +353,7 @@ TEST(RangeFilterTest, FppSizesForItsRangeLength) {
   }
   // 16 bits per key is what a 0.2% target for ranges of 32 costs.
   EXPECT_NEAR(
-      *RangeFilterBitsPerKey(RangeFilterOptions::Fpp(32.0 / 14563.0, 32)), 16.0,
+      *RangeFilterBitsPerKey(FilterOptions::RangeFpp(32.0 / 14563.0, 32)), 16.0,
       0.01);
 }
 

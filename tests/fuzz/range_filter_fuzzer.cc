@@ -70,10 +70,9 @@ void CheckAnyBytes(const uint8_t* data, size_t size) {
 }
 
 void CheckBuilt(ByteReader* in) {
-  RangeFilterOptions options =
-      RangeFilterOptions::BitsPerKey(3 + in->Byte() / 8.0);
+  FilterOptions options = FilterOptions::BitsPerKey(3 + in->Byte() / 8.0);
   options.self_checksum = (in->Byte() & 1) == 0;
-  const auto policy = NewGrafiteRangePolicy(options);
+  const auto policy = NewGrafiteFilterPolicy(options);
   if (!policy.ok()) Fail(std::string(policy.status().message()));
   uint64_t code = in->Fixed(8);
   std::vector<std::string> keys;
@@ -130,10 +129,10 @@ void CheckRangeFilter(const uint8_t* data, size_t size) {
 std::vector<fuzz::Seed> Seeds() {
   std::vector<fuzz::Seed> seeds;
   for (bool checksum : {true, false}) {
-    RangeFilterOptions options = RangeFilterOptions::BitsPerKey(12);
+    FilterOptions options = FilterOptions::BitsPerKey(12);
     options.self_checksum = checksum;
     std::unique_ptr<FilterBuilder> builder =
-        (*NewGrafiteRangePolicy(options))->NewBuilder();
+        (*NewGrafiteFilterPolicy(options))->NewBuilder();
     for (int i = 0; i < 40; ++i) builder->AddKey(KeyOfRangeCode(1000 + 7 * i));
     std::string filter;
     builder->Finish(&filter);

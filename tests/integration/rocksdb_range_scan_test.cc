@@ -74,7 +74,7 @@ class RocksDbRangeScanTest : public testing::Test {
     rocksdb::DestroyDB(dir_, rocksdb::Options());
     options_ = test::CountingOptions(nullptr);
     auto collector =
-        NewRangeFilterCollectorFactory(RangeFilterOptions::BitsPerKey(16));
+        NewRangeFilterCollectorFactory(FilterOptions::BitsPerKey(16));
     ASSERT_TRUE(collector.ok()) << collector.status();
     options_.table_properties_collector_factories.push_back(*collector);
     options_.merge_operator = std::make_shared<AppendOperator>();
@@ -306,8 +306,7 @@ TEST(RangeTableFilterTest, TablesWithoutAUsableFilterAreRead) {
 }
 
 TEST(RangeTableFilterTest, InvalidOptionsNameTheValue) {
-  auto factory =
-      NewRangeFilterCollectorFactory(RangeFilterOptions::BitsPerKey(1.5));
+  auto factory = NewRangeFilterCollectorFactory(FilterOptions::BitsPerKey(1.5));
   ASSERT_FALSE(factory.ok());
   EXPECT_TRUE(absl::IsInvalidArgument(factory.status()));
   EXPECT_NE(factory.status().message().find("1.5"), std::string::npos);
