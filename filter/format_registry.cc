@@ -66,6 +66,13 @@ std::vector<RegisteredPolicyFactory> RegisteredPolicyFactories() {
   return factories;
 }
 
+PolicyFactoryFunction FindPolicyFactory(absl::string_view name) {
+  Registry& r = TheRegistry();
+  absl::MutexLock lock(&r.mu);
+  const auto it = r.factories.find(std::string(name));
+  return it == r.factories.end() ? nullptr : it->second;
+}
+
 std::optional<RegisteredSpecFamily> FindSpecFamily(absl::string_view name) {
   Registry& r = TheRegistry();
   absl::MutexLock lock(&r.mu);

@@ -50,6 +50,9 @@ struct RegisteredPolicyFactory {
 // Every registered policy factory, by name.
 std::vector<RegisteredPolicyFactory> RegisteredPolicyFactories();
 
+// The registered policy factory of that name, or nullptr.
+PolicyFactoryFunction FindPolicyFactory(absl::string_view name);
+
 // A spec family: the first word of a spec string (filter/filter_spec.h), the
 // params it takes beyond the ones every family takes (bits_per_key, fpp,
 // checksum), and the factory that builds its policy from a parsed spec.
@@ -107,6 +110,13 @@ bool RegisterSpecFamily(const char* name, std::vector<SpecParam> params,
   [[maybe_unused]] static const bool kSstfilterFactory##factory = \
       ::sstfilter::registry_internal::RegisterPolicyFactory(      \
           #factory, &::sstfilter::factory)
+
+// Registers a factory under a name of its own, for a typed factory whose
+// options go beyond FilterOptions: one registration per variant the
+// registry's walkers must test, named "<Factory>_<Variant>".
+#define SSTFILTER_REGISTER_POLICY_VARIANT(id, name, factory) \
+  [[maybe_unused]] static const bool kSstfilterFactory##id = \
+      ::sstfilter::registry_internal::RegisterPolicyFactory(name, factory)
 
 // Registers a spec family: SSTFILTER_REGISTER_SPEC_FAMILY(id, name, factory)
 // with a PolicyFactoryFunction, or (id, name, params, spec_factory) with the

@@ -48,12 +48,23 @@ struct Family {
   PolicyFactory factory;
 };
 
+// The hybrid policy of one family.
+template <FilterFamily kFamily>
+absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewHybrid(
+    const FilterOptions& options) {
+  HybridOptions hybrid;
+  hybrid.family = kFamily;
+  return NewHybridFilterPolicy(options, hybrid);
+}
+
 const Family kFamilies[] = {
     {"sstfilter.LocalBloom2", "sstfilter.LocalBloom1", &NewBloomFilterPolicy},
     {"sstfilter.BumpedRibbon2", "sstfilter.BumpedRibbon1",
      &NewBumpedRibbonFilterPolicy},
-    {"sstfilter.Hybrid2", "sstfilter.Hybrid1", &NewHybridNativeFilterPolicy},
-    {"sstfilter.Hybrid2", "sstfilter.Hybrid1", &NewHybridCompactFilterPolicy},
+    {"sstfilter.Hybrid2", "sstfilter.Hybrid1",
+     &NewHybrid<FilterFamily::kNative>},
+    {"sstfilter.Hybrid2", "sstfilter.Hybrid1",
+     &NewHybrid<FilterFamily::kCompact>},
 };
 
 std::vector<std::string> Keys(int n, int salt) {

@@ -184,7 +184,7 @@ TEST(RocksDbVerifiedBuildTest, HonestPoliciesFlushAndReadEveryKeyBack) {
 TEST(RocksDbVerifiedBuildTest, EveryPartitionIsVerifiedOnItsOwnKeys) {
   // Each partition's filter is checked against the keys added since the
   // previous one: keys kept across partitions would fail the check.
-  for (const HybridFamily family :
+  for (const FilterFamily family :
        {FilterFamily::kNative, FilterFamily::kCompact}) {
     HybridOptions hybrid;
     hybrid.family = family;

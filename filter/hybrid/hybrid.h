@@ -57,9 +57,6 @@ constexpr char kHybridFormatName[] = "sstfilter.Hybrid1";
 // (filter/format_version_2.md).
 constexpr char kCheckedHybridFormatName[] = "sstfilter.Hybrid2";
 
-// Which family a hybrid policy builds: FilterFamily::kNative or kCompact.
-using HybridFamily = FilterFamily;
-
 // Filters finished by the builders (NewBuilder) of the policies that share
 // it, by family; sizing builds (NewSizingBuilder) are not counted. Thread-safe:
 // read by the host at any time.
@@ -96,14 +93,6 @@ struct HybridOptions : HybridBuildOptions {
 // InvalidArgumentError, naming the value, for options the family rejects.
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewHybridFilterPolicy(
     const FilterOptions& options, const HybridOptions& hybrid = {});
-
-// NewHybridFilterPolicy for one family with no cap and no counters, with the
-// signature of every policy factory (the registry and the contract suite run
-// both).
-absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewHybridNativeFilterPolicy(
-    const FilterOptions& options);
-absl::StatusOr<std::unique_ptr<const FilterPolicy>>
-NewHybridCompactFilterPolicy(const FilterOptions& options);
 
 }  // namespace sstfilter
 

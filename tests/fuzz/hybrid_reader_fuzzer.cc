@@ -50,5 +50,5 @@ std::vector<const sstfilter::FilterFormat*> HybridPaths(
 
 }  // namespace
 
-SSTFILTER_PATHS_READER_FUZZER(sstfilter::NewHybridCompactFilterPolicy,
-                              &HybridPaths)
+SSTFILTER_PATHS_READER_FUZZER(
+    sstfilter::FindPolicyFactory("NewHybridFilterPolicy_Compact"), &HybridPaths)
