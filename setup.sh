@@ -20,8 +20,8 @@ packages=(
   libclang-rt-14-dev   # libFuzzer and sanitizer runtimes for clang
   lld                  # the linker --config=fuzz uses
   gnuplot-nox          # filter_bench --plot
-  libhiredis-dev       # hiredis: the Redis client of filter/redis
-  redis-server         # Redis 7.0: the tests of filter/redis start their own servers
+  libhiredis-dev       # hiredis: the Redis client of engines/redis
+  redis-server         # Redis 7.0: the tests of engines/redis start their own servers
 )
 
 missing=()

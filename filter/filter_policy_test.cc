@@ -85,7 +85,7 @@ TEST(ValidateFilterOptionsTest, AcceptsValidOptions) {
 }
 
 // The factory returns the same error as the validator, for every bad case.
-TEST(NewLevelDbBloomPolicyTest, RejectsBadOptions) {
+TEST(NewLevelDbBloomFilterPolicyTest, RejectsBadOptions) {
   for (const BadOptionsCase& c : BadOptionsCases()) {
     auto policy = NewLevelDbBloomFilterPolicy(c.options);
     ASSERT_FALSE(policy.ok());
@@ -93,7 +93,7 @@ TEST(NewLevelDbBloomPolicyTest, RejectsBadOptions) {
   }
 }
 
-TEST(NewLevelDbBloomPolicyTest, DerivesSizeFromFpp) {
+TEST(NewLevelDbBloomFilterPolicyTest, DerivesSizeFromFpp) {
   // c = -ln p / (ln 2)^2, k = round(c ln 2); at k = 1, c >= -1 / ln(1 - p).
   const struct {
     double fpp;
@@ -123,7 +123,7 @@ TEST(NewLevelDbBloomPolicyTest, DerivesSizeFromFpp) {
 // with the standard optimum k = round(log2(1/p)), unclamped (k never passes
 // kMaxProbes), at least the optimum's bits/key and within kMaxBitsPerKey; at
 // one probe the size gives p itself.
-TEST(NewLevelDbBloomPolicyTest, AcceptsEveryFppDownToItsFloor) {
+TEST(NewLevelDbBloomFilterPolicyTest, AcceptsEveryFppDownToItsFloor) {
   EXPECT_LT(kLevelDbBloomMinFpp, kMinGuaranteedFpp);
   std::vector<double> rates = {kMinGuaranteedFpp, kLevelDbBloomMinFpp};
   for (double fpp = 0.999; fpp >= kLevelDbBloomMinFpp; fpp /= 1.05) {
@@ -147,7 +147,7 @@ TEST(NewLevelDbBloomPolicyTest, AcceptsEveryFppDownToItsFloor) {
 // The floor sits just above 2^-30.5, where the standard optimum
 // k = round(log2(1/p)) passes kMaxProbes, the most the format stores; below it
 // k would be held at 30 and the rate would miss the target.
-TEST(NewLevelDbBloomPolicyTest, FloorIsWhereTheOptimalProbesPassTheMost) {
+TEST(NewLevelDbBloomFilterPolicyTest, FloorIsWhereTheOptimalProbesPassTheMost) {
   const double ln2 = std::log(2.0);
   EXPECT_LE(std::round(ln2 * StandardBloomBitsPerKey(kLevelDbBloomMinFpp)),
             kMaxProbes);
@@ -165,7 +165,7 @@ TEST(NewLevelDbBloomPolicyTest, FloorIsWhereTheOptimalProbesPassTheMost) {
 // Below the floor the policy refuses, naming the value, rather than build a
 // filter that misses the rate it was asked for (the formula alone would size
 // 1e-300 at 1,437.76 bits/key).
-TEST(NewLevelDbBloomPolicyTest, RefusesFppBelowItsFloor) {
+TEST(NewLevelDbBloomFilterPolicyTest, RefusesFppBelowItsFloor) {
   const double just_below = std::nextafter(kLevelDbBloomMinFpp, 0.0);
   for (double fpp : {just_below, 6.5e-10, 1e-12, 1e-300,
                      std::numeric_limits<double>::denorm_min()}) {
@@ -177,7 +177,7 @@ TEST(NewLevelDbBloomPolicyTest, RefusesFppBelowItsFloor) {
   }
 }
 
-TEST(NewLevelDbBloomPolicyTest, DerivesProbesFromBitsPerKeyAsLevelDb) {
+TEST(NewLevelDbBloomFilterPolicyTest, DerivesProbesFromBitsPerKeyAsLevelDb) {
   // LevelDB: k = floor(0.69 * bits_per_key), clamped to [1, 30].
   const struct {
     double bits_per_key;

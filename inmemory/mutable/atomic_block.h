@@ -15,7 +15,7 @@
 // publishes nothing but its own bits (a key's payload is published by the
 // caller's own synchronisation, e.g. a memtable's skiplist).
 //
-// Internal header of filter/mutable.
+// Internal header of inmemory/mutable.
 
 #ifndef SSTFILTER_INMEMORY_MUTABLE_ATOMIC_BLOCK_H_
 #define SSTFILTER_INMEMORY_MUTABLE_ATOMIC_BLOCK_H_

@@ -2,7 +2,7 @@
 // that each 64-byte block of a Bloom filter is exactly one cache line: a query
 // touches one line, and an add makes one line exclusive to its core.
 //
-// Internal header of filter/mutable.
+// Internal header of inmemory/mutable.
 
 #ifndef SSTFILTER_INMEMORY_MUTABLE_CACHE_ALIGNED_WORDS_H_
 #define SSTFILTER_INMEMORY_MUTABLE_CACHE_ALIGNED_WORDS_H_

@@ -3,7 +3,7 @@
 // num_blocks regular blocks of kBlockBits bits, every key's k probes in one
 // block chosen uniformly (the native layout, filter/bloom/bloom_format.h).
 //
-// Internal header of filter/mutable.
+// Internal header of inmemory/mutable.
 
 #ifndef SSTFILTER_INMEMORY_MUTABLE_FILL_ESTIMATES_H_
 #define SSTFILTER_INMEMORY_MUTABLE_FILL_ESTIMATES_H_

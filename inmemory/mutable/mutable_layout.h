@@ -1,9 +1,9 @@
 // What a growing native-layout Bloom filter needs from its options and when it
 // is frozen, shared by MutableBloomFilter (in memory) and RedisBloomFilter
-// (in Redis, filter/redis): the body's shape for FilterOptions and an expected
+// (in Redis, engines/redis): the body's shape for FilterOptions and an expected
 // key count, and the native trailer that turns the body into a filter.
 //
-// Internal header of filter/mutable.
+// Internal header of inmemory/mutable.
 
 #ifndef SSTFILTER_INMEMORY_MUTABLE_MUTABLE_LAYOUT_H_
 #define SSTFILTER_INMEMORY_MUTABLE_MUTABLE_LAYOUT_H_

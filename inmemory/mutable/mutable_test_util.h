@@ -1,4 +1,4 @@
-// Helpers shared by the tests of filter/mutable: making a filter, presenting
+// Helpers shared by the tests of inmemory/mutable: making a filter, presenting
 // an in-memory filter as a FilterReader (so bloom_test_util.h's CountMatches
 // and friends serve it), and running writer threads while reader threads
 // query what they have published.

@@ -4,7 +4,7 @@
 // (query_paths_avx2.cc) when the CPU has AVX2. Both answer alike, bit for bit
 // (query_paths_test.cc).
 //
-// Internal header of filter/mutable.
+// Internal header of inmemory/mutable.
 
 #ifndef SSTFILTER_INMEMORY_MUTABLE_QUERY_PATHS_H_
 #define SSTFILTER_INMEMORY_MUTABLE_QUERY_PATHS_H_

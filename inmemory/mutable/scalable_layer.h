@@ -1,7 +1,7 @@
 // A layer of ScalableBloomFilter: what scalable_bloom.cc grows and
 // scalable_bloom_save.cc saves and restores.
 //
-// Internal header of filter/mutable.
+// Internal header of inmemory/mutable.
 
 #ifndef SSTFILTER_INMEMORY_MUTABLE_SCALABLE_LAYER_H_
 #define SSTFILTER_INMEMORY_MUTABLE_SCALABLE_LAYER_H_
