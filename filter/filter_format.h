@@ -97,8 +97,12 @@ class FilterFormat {
   virtual std::unique_ptr<FilterReader> NewReader(
       absl::string_view filter) const = 0;
 
-  // One query against a filter's bytes (LevelDB's KeyMayMatch). Parses the
-  // filter on every call; prefer NewReader when asking one filter many times.
+  // One query against a filter's bytes (LevelDB's KeyMayMatch): answers
+  // exactly as NewReader(filter)->MayMatch(key), the one query path, which
+  // is what the default does. A format overrides it only to answer without
+  // making a reader (LevelDB asks this once per lookup); the contract suite
+  // checks that both agree. Parses the filter on every call; prefer
+  // NewReader when asking one filter many times.
   virtual bool KeyMayMatch(absl::string_view key,
                            absl::string_view filter) const;
 
