@@ -1,5 +1,5 @@
-// What format version 2's CRC32C costs (filter/format_version_2.md), version 1 beside
-// it, 16-byte keys at 1%:
+// What format version 2's CRC32C costs (filter/format_version_2.md), version 1
+// beside it, 16-byte keys at 1%:
 //  - BM_OneCallQuery: LevelDB's path, KeyMayMatch(key, filter) on filters of
 //    40 keys (LevelDB's one filter per 2 KB of data); 4,096 filters and 2^20
 //    distinct query keys, none repeated within a pass. Absent keys are the

@@ -80,7 +80,8 @@ struct FilterCost {
 
 // The native filter (NewBloomFilterPolicy, filter/bloom/bloom.h): the
 // bits/key the policy chooses for FilterOptions::Fpp(p), between 1 and 100
-// bits/key, without the fixed trailer of either format version. Computed once; the reference lives as long as the program.
+// bits/key, without the fixed trailer of either format version. Computed once;
+// the reference lives as long as the program.
 const FilterCost& NativeBloomCost();
 
 // The standard Bloom filter's closed form, c = ln(1/p) / (ln 2)^2, between 1

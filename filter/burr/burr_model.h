@@ -1,9 +1,10 @@
 // A reference model of the compact filter format, version 1
-// (kBumpedRibbonName), written from its definition in filter/burr/README.md alone: it shares no code
-// with the production reader (its hash is libxxhash's XXH3 called directly),
-// so that a test comparing the two checks the reader and builder against the
-// document rather than against themselves. Slow and plain on purpose: one key
-// at a time, every field parsed afresh, 128-bit arithmetic for every size.
+// (kBumpedRibbonName), written from its definition in filter/burr/README.md
+// alone: it shares no code with the production reader (its hash is libxxhash's
+// XXH3 called directly), so that a test comparing the two checks the reader and
+// builder against the document rather than against themselves. Slow and plain
+// on purpose: one key at a time, every field parsed afresh, 128-bit arithmetic
+// for every size.
 
 #ifndef SSTFILTER_FILTER_BURR_BURR_MODEL_H_
 #define SSTFILTER_FILTER_BURR_BURR_MODEL_H_

@@ -62,7 +62,8 @@ std::unique_ptr<const FilterPolicy> Policy(const FilterOptions& options,
                                            int forced_failures = 0,
                                            int max_layers = 1 << 30) {
   // The model reads the version-1 layout README.md defines; version 2 adds
-  // only a checksum trailer (filter/format_version_2.md, self_checksum_test.cc).
+  // only a checksum trailer (filter/format_version_2.md,
+  // self_checksum_test.cc).
   FilterOptions version1 = options;
   version1.self_checksum = false;
   auto policy = NewBumpedRibbonFilterPolicyForTest(version1, path,

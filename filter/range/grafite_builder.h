@@ -1,5 +1,5 @@
-// The builder of version-1 range filters (kGrafiteName): codes of the keys added, then at
-// Finish their hashes, sorted, in Elias-Fano coding.
+// The builder of version-1 range filters (kGrafiteName): codes of the keys
+// added, then at Finish their hashes, sorted, in Elias-Fano coding.
 //
 // Internal to the range filter family.
 

@@ -1,4 +1,5 @@
-// Readers of version-1 range filters (kGrafiteName): range, code and point questions.
+// Readers of version-1 range filters (kGrafiteName): range, code and point
+// questions.
 //
 // Internal to the range filter family.
 

@@ -30,8 +30,8 @@ inline FilterOptions Version1(FilterOptions options) {
 }
 
 // The version-1 filter inside a version-2 (checked) one, read as
-// filter/format_version_2.md lays it out: the last six bytes are a CRC32C, the marker
-// 0xC2 (0xC3 after one pad byte) and k. Other bytes are returned whole.
+// filter/format_version_2.md lays it out: the last six bytes are a CRC32C, the
+// marker 0xC2 (0xC3 after one pad byte) and k. Other bytes are returned whole.
 inline absl::string_view Version1Filter(absl::string_view filter) {
   if (filter.size() < 7) return filter;
   const uint8_t marker = static_cast<uint8_t>(filter[filter.size() - 2]);

@@ -11,8 +11,8 @@ namespace sstfilter {
 namespace fuzz {
 
 // Registered format names (format_registry.h): version 2 of sstfilter's own
-// families, which store a CRC32C of the filter (filter/format_version_2.md). A format
-// that checks itself is added here when it is registered.
+// families, which store a CRC32C of the filter (filter/format_version_2.md). A
+// format that checks itself is added here when it is registered.
 inline bool FormatDetectsCorruption(absl::string_view format_name) {
   for (absl::string_view name :
        {"sstfilter.LocalBloom2", "sstfilter.BumpedRibbon2",

@@ -103,8 +103,8 @@ Reading Read(const TableFilter& table, absl::string_view file) {
     if (info.filter.has_value() &&
         info.filter->layout == FilterLayout::kPerDataRange) {
       // LevelDB's offset array and its own five trailing bytes route a key
-      // to a filter; no filter's checksum covers them (filter/format_version_2.md), so
-      // they are part of what the block means.
+      // to a filter; no filter's checksum covers them
+      // (filter/format_version_2.md), so they are part of what the block means.
       absl::StrAppend(&r.meaning, "|routing ",
                       absl::BytesToHexString(LevelDbRouting(block)));
     }
