@@ -92,10 +92,29 @@ uint32_t BlockChecksum(absl::string_view contents, uint8_t type,
   return 0;
 }
 
+uint32_t ChecksumModifierForContext(uint32_t base, uint64_t offset) {
+  if (base == 0) return 0;
+  return base ^ (static_cast<uint32_t>(offset) +
+                 static_cast<uint32_t>(offset >> 32));
+}
+
+uint32_t StoredBlockChecksum(absl::string_view contents, uint8_t type,
+                             ChecksumType checksum_type,
+                             const BlockChecksumContext& context) {
+  return BlockChecksum(contents, type, checksum_type) +
+         ChecksumModifierForContext(context.base, context.offset);
+}
+
+BlockChecksumContext ContextOf(const Footer& footer, const BlockHandle& handle) {
+  return {footer.base_context_checksum, handle.offset};
+}
+
 void AppendBlockTrailer(CompressionType type, ChecksumType checksum_type,
-                        std::string* block) {
+                        std::string* block,
+                        const BlockChecksumContext& context) {
   const uint8_t type_byte = static_cast<uint8_t>(type);
-  const uint32_t checksum = BlockChecksum(*block, type_byte, checksum_type);
+  const uint32_t checksum =
+      StoredBlockChecksum(*block, type_byte, checksum_type, context);
   block->push_back(static_cast<char>(type_byte));
   PutFixed32(block, checksum);
 }
@@ -103,16 +122,30 @@ void AppendBlockTrailer(CompressionType type, ChecksumType checksum_type,
 absl::Status VerifyBlockTrailer(absl::string_view what,
                                 absl::string_view contents,
                                 absl::string_view trailer,
-                                ChecksumType checksum_type) {
+                                ChecksumType checksum_type,
+                                const BlockChecksumContext& context) {
   const uint8_t type = static_cast<uint8_t>(trailer[0]);
   const uint32_t stored = DecodeFixed32(trailer.data() + 1);
-  const uint32_t actual = BlockChecksum(contents, type, checksum_type);
+  const uint32_t builtin = BlockChecksum(contents, type, checksum_type);
+  const uint32_t actual =
+      builtin + ChecksumModifierForContext(context.base, context.offset);
   if (stored == actual) return absl::OkStatus();
+  const char* const name = ChecksumTypeName(static_cast<uint8_t>(checksum_type));
+  if (context.base != 0 && stored == builtin) {
+    return absl::DataLossError(absl::StrFormat(
+        "%s block at offset %d: %s checksum 0x%08x leaves out the "
+        "format_version 6 context (base 0x%08x, expected 0x%08x), as "
+        "format_versions before 6 checksum blocks",
+        what, context.offset, name, stored, context.base, actual));
+  }
   return absl::DataLossError(absl::StrFormat(
       "%s block: %s checksum mismatch (stored 0x%08x, computed 0x%08x over "
-      "%d bytes)",
-      what, ChecksumTypeName(static_cast<uint8_t>(checksum_type)), stored,
-      actual, contents.size()));
+      "%d bytes%s)",
+      what, name, stored, actual, contents.size(),
+      context.base == 0
+          ? ""
+          : absl::StrFormat(" at offset %d, context base 0x%08x",
+                            context.offset, context.base)));
 }
 
 absl::StatusOr<absl::string_view> UncompressBlock(absl::string_view what,
@@ -148,7 +181,7 @@ absl::StatusOr<absl::string_view> UncompressBlock(absl::string_view what,
 
 absl::StatusOr<absl::string_view> VerifiedBlockContents(
     absl::string_view what, absl::string_view raw, ChecksumType checksum_type,
-    std::string* scratch) {
+    std::string* scratch, const BlockChecksumContext& context) {
   if (raw.size() < kBlockTrailerBytes) {
     return absl::DataLossError(
         absl::StrCat(what, ": ", raw.size(), " bytes, shorter than a trailer"));
@@ -157,7 +190,7 @@ absl::StatusOr<absl::string_view> VerifiedBlockContents(
       raw.substr(0, raw.size() - kBlockTrailerBytes);
   const absl::string_view trailer = raw.substr(raw.size() - kBlockTrailerBytes);
   if (absl::Status s =
-          VerifyBlockTrailer(what, contents, trailer, checksum_type);
+          VerifyBlockTrailer(what, contents, trailer, checksum_type, context);
       !s.ok()) {
     return s;
   }

@@ -4,9 +4,14 @@
 //   [contents: n bytes][type: 1 byte][fixed32 checksum of contents + type]
 //
 // LevelDB's checksum is always the masked CRC32C; a RocksDB footer names its
-// checksum type (RocksDB 7.8.3 writes XXH3 by default). Facts: LevelDB's
-// doc/table_format.md and table/format.cc; RocksDB 7.8.3 table/format.cc
-// (ComputeBuiltinChecksumWithLastByte).
+// checksum type (RocksDB 7.8.3 and 9.7.4 write XXH3 by default). From RocksDB
+// format_version 6 the stored checksum also depends on where the block is
+// (BlockChecksumContext). Facts: LevelDB's doc/table_format.md and
+// table/format.cc; RocksDB 7.8.3 and 9.7.4 table/format.cc
+// (ComputeBuiltinChecksumWithLastByte), RocksDB 9.7.4 table/format.h
+// (ChecksumModifierForContext), table/block_based/reader_common.cc
+// (VerifyBlockChecksum) and block_based_table_builder.cc
+// (WriteMaybeCompressedBlock).
 
 #ifndef SSTFILTER_TABLE_BLOCK_TRAILER_H_
 #define SSTFILTER_TABLE_BLOCK_TRAILER_H_
@@ -43,29 +48,53 @@ const char* CompressionTypeName(uint8_t type);
 // xxHash64 and XXH3 (not "none", which leaves nothing to verify).
 bool IsVerifiableChecksum(uint8_t checksum_type);
 
-// The checksum that the trailer of contents with this compression type byte
-// holds:
+// The builtin checksum of contents followed by this compression type byte:
 //   CRC32C    crc32c::Mask(CRC32C(contents + type))
 //   xxHash    XXH32(contents + type, seed 0)
 //   xxHash64  low 32 bits of XXH64(contents + type, seed 0)
 //   XXH3      low 32 bits of XXH3_64(contents) ^ type * 0x6b9083d9
-// REQUIRES: IsVerifiableChecksum(checksum_type).
+// It is the checksum of contents + type as one buffer for every type (for
+// XXH3, RocksDB defines the checksum of a buffer that way: all but its last
+// byte hashed, the last byte mixed in), so RocksDB's footer checksum uses it
+// too. REQUIRES: IsVerifiableChecksum(checksum_type).
 uint32_t BlockChecksum(absl::string_view contents, uint8_t type,
                        ChecksumType checksum_type);
 
-// Appends the trailer (type byte and checksum) for the contents already in
-// *block, making it a block as it sits in a table file.
-void AppendBlockTrailer(CompressionType type, ChecksumType checksum_type,
-                        std::string* block);
+// Where a block is, for RocksDB format_version 6's checksums: the file's base
+// context checksum (Footer::base_context_checksum) and the block's offset.
+// The default, base 0, is every other format: checksums ignore offsets.
+struct BlockChecksumContext {
+  uint32_t base = 0;
+  uint64_t offset = 0;
+};
 
-// Checks the trailer that follows contents. Returns DataLossError naming
-// what, and both checksums, on a mismatch.
+// What a block's stored checksum adds (mod 2^32) to BlockChecksum:
+// 0 when base is 0, else base ^ (low 32 bits of offset + high 32 bits).
+// RocksDB 9.7.4 table/format.h, ChecksumModifierForContext.
+uint32_t ChecksumModifierForContext(uint32_t base, uint64_t offset);
+
+// The checksum a trailer stores: BlockChecksum plus the context's modifier.
+uint32_t StoredBlockChecksum(absl::string_view contents, uint8_t type,
+                             ChecksumType checksum_type,
+                             const BlockChecksumContext& context);
+
+// Appends the trailer (type byte and checksum) for the contents already in
+// *block, making it a block as it sits in a table file at context.offset.
+void AppendBlockTrailer(CompressionType type, ChecksumType checksum_type,
+                        std::string* block,
+                        const BlockChecksumContext& context = {});
+
+// Checks the trailer that follows contents, for a block at context.offset
+// of a file with context.base. Returns DataLossError naming what, and both
+// checksums, on a mismatch (and, when the checksum would match without the
+// context, saying so: a block written for another offset or format).
 // REQUIRES: trailer.size() == kBlockTrailerBytes and
 // IsVerifiableChecksum(checksum_type).
 absl::Status VerifyBlockTrailer(absl::string_view what,
                                 absl::string_view contents,
                                 absl::string_view trailer,
-                                ChecksumType checksum_type);
+                                ChecksumType checksum_type,
+                                const BlockChecksumContext& context = {});
 
 // The contents of a block whose trailer says `type`: contents itself for
 // kNone (*scratch untouched), else the uncompressed bytes, held in *scratch.
@@ -84,7 +113,10 @@ absl::StatusOr<absl::string_view> UncompressBlock(absl::string_view what,
 // than its trailer is DataLossError.
 absl::StatusOr<absl::string_view> VerifiedBlockContents(
     absl::string_view what, absl::string_view raw, ChecksumType checksum_type,
-    std::string* scratch);
+    std::string* scratch, const BlockChecksumContext& context = {});
+
+// The context of the block at handle in a file with this footer.
+BlockChecksumContext ContextOf(const Footer& footer, const BlockHandle& handle);
 
 }  // namespace sstfilter
 

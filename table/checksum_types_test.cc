@@ -60,23 +60,27 @@ class ChecksumTypesTest : public testing::TestWithParam<rocksdb::ChecksumType> {
   // names (filter, properties, ...), the index and each data block.
   static std::vector<NamedBlock> AllBlocks(const std::string& file,
                                            const Footer& footer) {
-    std::vector<NamedBlock> blocks = {{"metaindex", footer.metaindex},
-                                      {"index", footer.index}};
+    std::vector<NamedBlock> blocks = {{"metaindex", footer.metaindex}};
     absl::StatusOr<MetaIndex> meta =
         ParseMetaIndex(absl::string_view(file).substr(footer.metaindex.offset,
                                                       footer.metaindex.size));
     EXPECT_TRUE(meta.ok()) << meta.status();
-    if (meta.ok()) {
-      for (const auto& [name, handle] : meta->blocks) {
-        blocks.push_back({name, handle});
-      }
+    if (!meta.ok()) return blocks;
+    for (const auto& [name, handle] : meta->blocks) {
+      blocks.push_back({name, handle});
     }
+    absl::StatusOr<BlockHandle> index_handle = IndexHandle(footer, *meta);
+    EXPECT_TRUE(index_handle.ok()) << index_handle.status();
+    if (!index_handle.ok()) return blocks;
+    // From format_version 6 the metaindex names the index; before, the
+    // footer does.
+    if (!meta->index.has_value()) blocks.push_back({"index", *index_handle});
     std::string scratch;
-    const absl::string_view raw_index =
-        absl::string_view(file).substr(footer.index.offset, footer.index.size);
+    const absl::string_view raw_index = absl::string_view(file).substr(
+        index_handle->offset, index_handle->size);
     absl::StatusOr<absl::string_view> index = UncompressBlock(
         "index",
-        static_cast<uint8_t>(file[footer.index.offset + footer.index.size]),
+        static_cast<uint8_t>(file[index_handle->offset + index_handle->size]),
         raw_index, &scratch);
     EXPECT_TRUE(index.ok()) << index.status();
     if (!index.ok()) return blocks;
@@ -133,8 +137,9 @@ TEST_P(ChecksumTypesTest, FilterFoundAndEveryKeyMatches) {
   EXPECT_LT(absent_matches, 3000 / 20);
 }
 
-// The checksum RocksDB stored after each block is the one BlockChecksum
-// computes from the block's contents and compression type byte.
+// The checksum RocksDB stored after each block is the one
+// StoredBlockChecksum computes from the block's contents, compression type
+// byte and place.
 TEST_P(ChecksumTypesTest, BlockChecksumIsWhatRocksDbWrote) {
   const std::string file = WriteTable();
   const Footer footer = ReadFooter(file);
@@ -145,7 +150,8 @@ TEST_P(ChecksumTypesTest, BlockChecksumIsWhatRocksDbWrote) {
     const absl::string_view contents =
         absl::string_view(file).substr(block.handle.offset, block.handle.size);
     const char* trailer = file.data() + block.handle.offset + block.handle.size;
-    EXPECT_EQ(BlockChecksum(contents, static_cast<uint8_t>(trailer[0]), type()),
+    EXPECT_EQ(StoredBlockChecksum(contents, static_cast<uint8_t>(trailer[0]),
+                                  type(), ContextOf(footer, block.handle)),
               DecodeFixed32(trailer + 1));
   }
 }
@@ -170,7 +176,7 @@ TEST_P(ChecksumTypesTest, ChangedByteIsDataLoss) {
                                             block.handle.size),
           absl::string_view(damaged).substr(
               block.handle.offset + block.handle.size, kBlockTrailerBytes),
-          type());
+          type(), ContextOf(footer, block.handle));
       EXPECT_TRUE(absl::IsDataLoss(status)) << "byte " << at << ": " << status;
     }
   }

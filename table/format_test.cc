@@ -84,17 +84,27 @@ TEST(FooterTest, LevelDbRoundTrip) {
 
 TEST(FooterTest, RocksDbRoundTripEveryFormatVersion) {
   for (uint32_t version = 1; version <= kMaxRocksDbFormatVersion; ++version) {
+    SCOPED_TRACE(version);
     Footer footer;
     footer.format = TableFormat::kRocksDb;
     footer.format_version = version;
-    footer.metaindex = {10, 20};
-    footer.index = {35, 5};
+    const bool context = version >= kContextChecksumFormatVersion;
+    // Format_version 6 keeps only the metaindex, ending at the footer.
+    footer.metaindex = context ? BlockHandle{10, 85} : BlockHandle{10, 20};
+    if (!context) footer.index = {35, 5};
+    if (context) footer.base_context_checksum = 0xfeedf00d;
     const std::string bytes = std::string(100, 'x') + EncodeFooter(footer);
     ASSERT_EQ(EncodeFooter(footer).size(), kRocksDbFooterBytes);
     absl::StatusOr<Footer> decoded = DecodeFooter(bytes, bytes.size());
     ASSERT_TRUE(decoded.ok()) << decoded.status();
     EXPECT_EQ(decoded->format, TableFormat::kRocksDb);
     EXPECT_EQ(decoded->format_version, version);
+    EXPECT_EQ(decoded->metaindex.offset, footer.metaindex.offset);
+    EXPECT_EQ(decoded->metaindex.size, footer.metaindex.size);
+    EXPECT_EQ(decoded->index.offset, footer.index.offset);
+    EXPECT_EQ(decoded->index.size, footer.index.size);
+    EXPECT_EQ(decoded->base_context_checksum, footer.base_context_checksum);
+    EXPECT_EQ(FooterHoldsIndexHandle(*decoded), !context);
   }
 }
 
@@ -115,8 +125,8 @@ TEST(FooterTest, RefusesWhatItCannotRead) {
   };
   std::string wrong_magic = prefix + EncodeFooter(good);
   wrong_magic.back() ^= 1;
-  std::string version6 = prefix + EncodeFooter(good);
-  EncodeFixed32(&version6[version6.size() - 12], 6);
+  std::string version7 = prefix + EncodeFooter(good);
+  EncodeFixed32(&version7[version7.size() - 12], 7);
   Footer no_checksum = good;
   no_checksum.checksum_type = static_cast<uint8_t>(ChecksumType::kNone);
   Footer checksum9 = good;
@@ -134,8 +144,8 @@ TEST(FooterTest, RefusesWhatItCannotRead) {
   const Case cases[] = {
       {"too short", "abc", absl::StatusCode::kDataLoss, "too short"},
       {"wrong magic", wrong_magic, absl::StatusCode::kDataLoss, "not a table"},
-      {"format_version 6", version6, absl::StatusCode::kUnimplemented,
-       "format_version 6"},
+      {"format_version 7", version7, absl::StatusCode::kUnimplemented,
+       "format_version 7"},
       {"no checksums", prefix + EncodeFooter(no_checksum),
        absl::StatusCode::kUnimplemented, "checksum type 0 (none)"},
       {"unknown checksum", prefix + EncodeFooter(checksum9),

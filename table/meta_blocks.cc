@@ -87,12 +87,23 @@ absl::StatusOr<MetaIndex> ParseMetaIndex(absl::string_view contents) {
     meta.blocks[name] = handle;
     if (!meta.filter.has_value()) meta.filter = FilterFromName(name, handle);
     if (name == kPropertiesBlockName) meta.properties = handle;
+    if (name == kIndexBlockName) meta.index = handle;
   }
   if (!it.status().ok()) {
     return absl::DataLossError(
         absl::StrCat("metaindex: ", it.status().message()));
   }
   return meta;
+}
+
+absl::StatusOr<BlockHandle> IndexHandle(const Footer& footer,
+                                        const MetaIndex& meta) {
+  if (FooterHoldsIndexHandle(footer)) return footer.index;
+  if (meta.index.has_value()) return *meta.index;
+  return absl::DataLossError(absl::StrCat(
+      "metaindex: no '", kIndexBlockName, "' entry, which holds the index "
+      "handle at format_version ",
+      footer.format_version));
 }
 
 absl::StatusOr<TableProperties> ParseProperties(absl::string_view contents) {

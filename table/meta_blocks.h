@@ -6,7 +6,10 @@
 //   "filter." + policy name            LevelDB's per-2 KB filter block
 //   "fullfilter." + policy name        RocksDB's one filter for the table
 //   "partitionedfilter." + policy name RocksDB's partitioned filters
-// RocksDB's properties block is named "rocksdb.properties".
+// RocksDB's properties block is named "rocksdb.properties". From
+// format_version 6 the index block is named "rocksdb.index" (RocksDB 9.7.4
+// table/meta_blocks.cc, kIndexBlockName; block_based_table_builder.cc adds it
+// instead of writing its handle into the footer).
 
 #ifndef SSTFILTER_TABLE_META_BLOCKS_H_
 #define SSTFILTER_TABLE_META_BLOCKS_H_
@@ -26,6 +29,7 @@ constexpr char kLevelDbFilterPrefix[] = "filter.";
 constexpr char kFullFilterPrefix[] = "fullfilter.";
 constexpr char kPartitionedFilterPrefix[] = "partitionedfilter.";
 constexpr char kPropertiesBlockName[] = "rocksdb.properties";
+constexpr char kIndexBlockName[] = "rocksdb.index";
 
 // The properties that say what a filter holds (table/filter_keys.h).
 constexpr char kPrefixExtractorNameProperty[] = "rocksdb.prefix.extractor.name";
@@ -51,11 +55,17 @@ struct MetaIndex {
   // several, which neither LevelDB nor RocksDB writes).
   std::optional<FilterLocation> filter;
   std::optional<BlockHandle> properties;
+  std::optional<BlockHandle> index;  // "rocksdb.index" (format_version >= 6)
 };
 
 // Parses uncompressed metaindex contents. DataLossError for a malformed
 // block or handle.
 absl::StatusOr<MetaIndex> ParseMetaIndex(absl::string_view contents);
+
+// The table's index block: the footer's handle up to format_version 5, the
+// metaindex's "rocksdb.index" entry from 6 (DataLossError when it has none).
+absl::StatusOr<BlockHandle> IndexHandle(const Footer& footer,
+                                        const MetaIndex& meta);
 
 // The RocksDB table properties a filter reader uses (all optional: absent in
 // LevelDB tables and in older RocksDB ones).

@@ -49,6 +49,7 @@ class PartitionedFilterLayout : public TableFilterLayout {
     IndexKeys index_keys = IndexKeys::kInternal;
     const RandomAccessFile* file = nullptr;
     ChecksumType checksum_type = ChecksumType::kCrc32c;
+    uint32_t base_context_checksum = 0;  // Footer::base_context_checksum
     const FilterFormat* format = nullptr;
     FilterArena* arena = nullptr;  // null: the heap
     const TableFilterEvents* events = nullptr;

@@ -63,7 +63,7 @@ class TableFilter::Loader {
                                std::string property_filter);
   absl::Status LoadPartitionIndex(absl::string_view contents,
                                   IndexKeys index_keys, FilterArena* arena);
-  absl::Status LoadIndex(IndexKeys index_keys);
+  absl::Status LoadIndex(const MetaIndex& meta, IndexKeys index_keys);
   void ChoosePrefixExtractor(const TableFilterOptions& options);
 
   const RandomAccessFile& file_;
@@ -96,9 +96,10 @@ absl::StatusOr<absl::string_view> TableFilter::Loader::ReadBlock(
     table_->CountRead(n);
     raw = *read;
   }
-  return VerifiedBlockContents(
-      what, raw, static_cast<ChecksumType>(table_->info_.footer.checksum_type),
-      scratch);
+  const Footer& footer = table_->info_.footer;
+  return VerifiedBlockContents(what, raw,
+                               static_cast<ChecksumType>(footer.checksum_type),
+                               scratch, ContextOf(footer, handle));
 }
 
 absl::Status TableFilter::Loader::Load(const TableFilterOptions& options) {
@@ -151,7 +152,7 @@ absl::Status TableFilter::Loader::Load(const TableFilterOptions& options) {
     return s;
   if (meta->filter->layout == FilterLayout::kPerDataRange &&
       table_->filter_block_ != nullptr) {
-    return LoadIndex(options.index_keys);
+    return LoadIndex(*meta, options.index_keys);
   }
   return absl::OkStatus();
 }
@@ -307,6 +308,7 @@ absl::Status TableFilter::Loader::LoadPartitionIndex(absl::string_view contents,
   source.index_keys = index_keys;
   source.file = &file_;
   source.checksum_type = static_cast<ChecksumType>(info.footer.checksum_type);
+  source.base_context_checksum = info.footer.base_context_checksum;
   source.format = table_->format_;
   source.arena = arena;
   source.events = table_->events_.get();
@@ -326,10 +328,13 @@ absl::Status TableFilter::Loader::LoadPartitionIndex(absl::string_view contents,
   return absl::OkStatus();
 }
 
-absl::Status TableFilter::Loader::LoadIndex(IndexKeys index_keys) {
+absl::Status TableFilter::Loader::LoadIndex(const MetaIndex& meta,
+                                           IndexKeys index_keys) {
   std::string scratch;
+  absl::StatusOr<BlockHandle> handle = IndexHandle(table_->info_.footer, meta);
   absl::StatusOr<absl::string_view> contents =
-      ReadBlock("index", table_->info_.footer.index, &scratch);
+      handle.ok() ? ReadBlock("index", *handle, &scratch)
+                  : absl::StatusOr<absl::string_view>(handle.status());
   if (!contents.ok()) {
     if (!absl::IsDataLoss(contents.status())) return contents.status();
     // Without the index no key finds its filter: every key may match.

@@ -28,10 +28,19 @@ T OrDie(absl::StatusOr<T> value) {
 
 }  // namespace
 
+TableAssembler::TableAssembler(const TableFileOptions& options)
+    : checksum_(options.checksum),
+      format_version_(options.format_version),
+      base_context_checksum_(
+          options.format_version >= kContextChecksumFormatVersion
+              ? options.base_context_checksum
+              : 0) {}
+
 BlockHandle TableAssembler::AddBlock(absl::string_view contents) {
   const BlockHandle handle{file_.size(), contents.size()};
   std::string block(contents);
-  AppendBlockTrailer(CompressionType::kNone, checksum_, &block);
+  AppendBlockTrailer(CompressionType::kNone, checksum_, &block,
+                     {base_context_checksum_, handle.offset});
   file_ += block;
   return handle;
 }
@@ -69,14 +78,19 @@ std::string TableAssembler::Finish() {
   BlockBuilder properties;
   for (const auto& [name, value] : properties_) properties.Add(name, value);
   AddMetaBlock(kPropertiesBlockName, AddBlock(properties.Finish()));
-  BlockBuilder metaindex;
-  for (const auto& [name, handle] : meta_blocks_) metaindex.Add(name, handle);
   Footer footer;
   footer.format = TableFormat::kRocksDb;
-  footer.format_version = 5;
+  footer.format_version = format_version_;
   footer.checksum_type = static_cast<uint8_t>(checksum_);
+  footer.base_context_checksum = base_context_checksum_;
+  const bool index_in_footer = FooterHoldsIndexHandle(footer);
+  if (!index_in_footer) {
+    AddMetaBlock(kIndexBlockName, AddBlock(BlockBuilder().Finish()));
+  }
+  BlockBuilder metaindex;
+  for (const auto& [name, handle] : meta_blocks_) metaindex.Add(name, handle);
   footer.metaindex = AddBlock(metaindex.Finish());
-  footer.index = AddBlock(BlockBuilder().Finish());
+  if (index_in_footer) footer.index = AddBlock(BlockBuilder().Finish());
   file_ += EncodeFooter(footer);
   return std::move(file_);
 }
@@ -92,9 +106,10 @@ AssembledTable AssemblePartitionedTable(const FilterPolicy& policy,
                                         const PartitionedFilterOptions& options,
                                         const std::vector<std::string>& keys,
                                         size_t keys_per_data_block,
-                                        bool user_keys) {
+                                        bool user_keys,
+                                        const TableFileOptions& file) {
   AssembledTable built;
-  TableAssembler table;
+  TableAssembler table(file);
   table.AddFiller(1000);  // data blocks stand here
   std::unique_ptr<PartitionedFilterBlockBuilder> builder =
       OrDie(PartitionedFilterBlockBuilder::New(policy, options));

@@ -1,8 +1,9 @@
-// Lays out a RocksDB block-based table file (format_version 5) block by block,
-// as an engine that writes its tables with sstfilter's table layer does:
-// filter blocks from table/, then the properties, metaindex, an (empty)
-// index and the footer. Tests use it for tables written by our own builders
-// and for tables whose filter metadata is deliberately wrong.
+// Lays out a RocksDB block-based table file (format_version 5 or 6) block by
+// block, as an engine that writes its tables with sstfilter's table layer
+// does: filter blocks from table/, then the properties, the metaindex and an
+// (empty) index in the order the format_version puts them, and the footer.
+// Tests use it for tables written by our own builders and for tables whose
+// filter metadata is deliberately wrong.
 
 #ifndef SSTFILTER_TABLE_TESTING_TABLE_ASSEMBLER_H_
 #define SSTFILTER_TABLE_TESTING_TABLE_ASSEMBLER_H_
@@ -21,10 +22,19 @@
 namespace sstfilter {
 namespace test {
 
+// What the footer says, and so how every block is checksummed.
+struct TableFileOptions {
+  ChecksumType checksum = ChecksumType::kCrc32c;
+  uint32_t format_version = 5;  // 5 or 6
+  // Used at format_version 6 only (nonzero there, as RocksDB requires).
+  uint32_t base_context_checksum = 0x5eed1e55;
+};
+
 class TableAssembler {
  public:
   explicit TableAssembler(ChecksumType checksum = ChecksumType::kCrc32c)
-      : checksum_(checksum) {}
+      : TableAssembler(TableFileOptions{checksum}) {}
+  explicit TableAssembler(const TableFileOptions& options);
 
   // Appends contents as an uncompressed block with its trailer.
   BlockHandle AddBlock(absl::string_view contents);
@@ -39,12 +49,17 @@ class TableAssembler {
   void AddProperty(const std::string& name, const std::string& value);
   void AddVarintProperty(const std::string& name, uint64_t value);
 
-  // The file: what was added, then the properties block, the metaindex, an
-  // empty index block and the footer.
+  // The file: what was added, then the properties block, and the metaindex
+  // and an empty index block, then the footer. Format_version 5 writes the
+  // metaindex first and both handles into the footer; 6 writes the index
+  // first, names it "rocksdb.index" in the metaindex, and puts the metaindex
+  // right before the footer, as RocksDB 9.7.4 does.
   std::string Finish();
 
  private:
   const ChecksumType checksum_;
+  const uint32_t format_version_;
+  const uint32_t base_context_checksum_;  // 0 below format_version 6
   std::string file_;
   std::map<std::string, std::string> meta_blocks_;  // name -> encoded handle
   std::map<std::string, std::string> properties_;
@@ -63,7 +78,8 @@ AssembledTable AssemblePartitionedTable(const FilterPolicy& policy,
                                         const PartitionedFilterOptions& options,
                                         const std::vector<std::string>& keys,
                                         size_t keys_per_data_block,
-                                        bool user_keys);
+                                        bool user_keys,
+                                        const TableFileOptions& file = {});
 
 }  // namespace test
 }  // namespace sstfilter
