@@ -1,12 +1,15 @@
 // Answers "may this key (or this prefix) be in this table?" from a LevelDB
-// 1.23 or RocksDB 7.8.3 table file, having read only its tail: the footer,
-// the metaindex, the properties, the filter block (and, for LevelDB's per-2 KB
-// layout, the index block, which says which data block, and so which filter,
-// a key belongs to). A partitioned filter is read one partition at a time,
-// when a key first needs it. A table may also hold a range filter
-// (table/range_filter_block.h), which answers "may any key in [lo, hi] be in
-// this table?": a meta block named "sstfilter.range." + its format name, or,
-// in a RocksDB table, a user property of that name; it is read at Open.
+// 1.23 or RocksDB 7.8.3 or 9.7.4 (format_version 1..6) table file, having read
+// only its tail: the footer, the metaindex, the properties, the filter block
+// (and, for LevelDB's per-2 KB layout, the index block, which says which data
+// block, and so which filter, a key belongs to; from format_version 6 the
+// metaindex's "rocksdb.index" entry locates it). A partitioned filter is read
+// one partition at a time, when a key first needs it. A table may also hold a
+// range filter (table/range_filter_block.h), which answers "may any key in
+// [lo, hi] be in this table?": a meta block named "sstfilter.range." + its
+// format name, or, in a RocksDB table, a user property of that name; it is
+// read at Open. Every block read is checked against its trailer's checksum
+// (at format_version 6, one that depends on the block's offset too).
 //
 // Example:
 //
@@ -45,7 +48,8 @@
 //  - a partition whose checksum fails, or that cannot be read, answers "may
 //    match" for its keys, the others are still filtered, and corruption()
 //    returns its DataLossError (the first such error);
-//  - the same for a corrupt index block in the per-2 KB layout;
+//  - the same for a corrupt index block in the per-2 KB layout, or, at
+//    format_version 6, a metaindex without its "rocksdb.index" entry;
 //  - a table without a filter matches every key; a filter of prefixes only
 //    matches every key outside the extractor's domain, and every key when
 //    the extractor's name is not one this library rebuilds;
