@@ -72,7 +72,9 @@ void Parse(BaseTable* table) {
       {BlockKind::kFooter,
        {file.size() - FooterBytes(table->footer), FooterBytes(table->footer)}});
   table->blocks.push_back({BlockKind::kMetaIndex, table->footer.metaindex});
-  table->blocks.push_back({BlockKind::kIndex, table->footer.index});
+  table->blocks.push_back(
+      {BlockKind::kIndex,
+       OrDie(IndexHandle(table->footer, meta), table->name + " index")});
   if (meta.properties.has_value()) {
     table->blocks.push_back({BlockKind::kProperties, *meta.properties});
     const TableProperties props =
@@ -203,28 +205,52 @@ std::vector<BaseTable> MakeBaseTables() {
         test::WriteFileBytes(dir.File("own_partitioned_prefix"), table.file),
         IndexKeys::kUser, true);
   }
+  // RocksDB format_version 6 (RocksDB 9.7.4's default), assembled: every
+  // block's checksum depends on its offset, the footer has its own checksum
+  // and the metaindex names the index.
+  {
+    test::TableFileOptions file;
+    file.checksum = ChecksumType::kXxh3;
+    file.format_version = 6;
+    PartitionedFilterOptions options;
+    options.partition_bytes = 32;
+    const test::AssembledTable table = test::AssemblePartitionedTable(
+        *Native(), options, keys.keys, /*keys_per_data_block=*/6,
+        /*user_keys=*/true, file);
+    add("own_fv6_partitioned",
+        test::WriteFileBytes(dir.File("own_fv6_partitioned"), table.file),
+        IndexKeys::kUser, false);
+  }
   return tables;
 }
 
-// Appends block (contents and trailer) where old was, if it fits there, else
-// after the last block; returns its handle.
-BlockHandle Place(const BlockHandle& old, const std::string& block,
-                  std::string* body) {
-  const BlockHandle handle{0, block.size() - kBlockTrailerBytes};
-  if (handle.size <= old.size) {
-    body->replace(old.offset, block.size(), block);
-    return {old.offset, handle.size};
-  }
-  const BlockHandle moved{body->size(), handle.size};
-  body->append(block);
-  return moved;
+// Where a block of size bytes of contents goes: where old was, if it fits
+// there and may stay, else after the last block.
+BlockHandle Placement(const BlockHandle& old, size_t size, bool may_stay,
+                      const std::string& body) {
+  if (may_stay && size <= old.size) return {old.offset, size};
+  return {body.size(), size};
 }
 
-// Appends a new uncompressed block after the last one.
-BlockHandle AppendBlock(std::string contents, ChecksumType checksum,
+// Writes block (contents and trailer) at handle: over the bytes there, or
+// after the last block.
+void Write(const BlockHandle& handle, const std::string& block,
+           std::string* body) {
+  if (handle.offset == body->size()) {
+    body->append(block);
+  } else {
+    body->replace(handle.offset, block.size(), block);
+  }
+}
+
+// Appends a new uncompressed block after the last one, checksummed as the
+// footer says (at format_version 6, for its offset).
+BlockHandle AppendBlock(std::string contents, const Footer& footer,
                         std::string* body) {
-  AppendBlockTrailer(CompressionType::kNone, checksum, &contents);
-  const BlockHandle handle{body->size(), contents.size() - kBlockTrailerBytes};
+  const BlockHandle handle{body->size(), contents.size()};
+  AppendBlockTrailer(CompressionType::kNone,
+                     static_cast<ChecksumType>(footer.checksum_type), &contents,
+                     ContextOf(footer, handle));
   body->append(contents);
   return handle;
 }
@@ -243,9 +269,7 @@ void MoveMetaBlock(const BaseTable& table, const BlockHandle& old,
     EncodeBlockHandle(SameHandle(handle, old) ? moved : handle, &value);
     builder.Add(name, value);
   }
-  footer->metaindex =
-      AppendBlock(builder.Finish(),
-                  static_cast<ChecksumType>(table.footer.checksum_type), body);
+  footer->metaindex = AppendBlock(builder.Finish(), table.footer, body);
 }
 
 }  // namespace
@@ -314,17 +338,23 @@ EditedTable ApplyEditScript(const uint8_t* data, size_t size) {
   }
   const ChecksumType checksum =
       static_cast<ChecksumType>(base.footer.checksum_type);
+  // At format_version 6 the footer locates the metaindex by its size alone:
+  // it must end where the footer starts.
+  const bool index_in_footer = FooterHoldsIndexHandle(base.footer);
+  const BlockHandle moved = Placement(
+      old, contents.size(),
+      index_in_footer || edited.block.kind != BlockKind::kMetaIndex, body);
   std::string block = contents;
   const uint8_t old_type =
       static_cast<uint8_t>(base.file[old.offset + old.size]);
   AppendBlockTrailer(
       static_cast<CompressionType>(edited.flags & kSetType ? type : old_type),
-      checksum, &block);
+      checksum, &block, ContextOf(base.footer, moved));
   if (edited.flags & kStaleChecksum) {
     block.replace(block.size() - 4, 4,
                   base.file.substr(old.offset + old.size + 1, 4));
   }
-  const BlockHandle moved = Place(old, block, &body);
+  Write(moved, block, &body);
   Footer footer = base.footer;
   if (!SameHandle(moved, old)) {
     switch (edited.block.kind) {
@@ -332,7 +362,12 @@ EditedTable ApplyEditScript(const uint8_t* data, size_t size) {
         footer.metaindex = moved;
         break;
       case BlockKind::kIndex:
-        footer.index = moved;
+        // From format_version 6 the metaindex holds the index handle.
+        if (index_in_footer) {
+          footer.index = moved;
+        } else {
+          MoveMetaBlock(base, old, moved, &footer, &body);
+        }
         break;
       case BlockKind::kProperties:
       case BlockKind::kFilter:
@@ -348,7 +383,7 @@ EditedTable ApplyEditScript(const uint8_t* data, size_t size) {
           index.Add(base.partitions[i].index_key, value);
         }
         const BlockHandle index_handle =
-            AppendBlock(index.Finish(), checksum, &body);
+            AppendBlock(index.Finish(), base.footer, &body);
         MoveMetaBlock(base, base.filter->handle, index_handle, &footer, &body);
         break;
       }

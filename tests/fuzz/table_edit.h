@@ -13,14 +13,19 @@
 // pass its end), 1 inserts L bytes there, 2 cuts L bytes there.
 //
 // The edited block gets its checksum recomputed, with the checksum type the
-// footer names (unless kStaleChecksum). A block whose size changed is written
-// where it was when it shrank, after the last block when it grew, and the
-// handle that points at it is rewritten: in the footer (metaindex, index), in
-// the metaindex (properties, filter block, partition index: the metaindex is
-// rebuilt uncompressed after the last block), or in the partition index (a
-// partition; rebuilt likewise, which needs whole handles, so the partitions of
-// a delta-encoded index keep their size: cut or zero-padded back to it). The
-// footer itself has no checksum; its edits are applied as they are.
+// footer names and, at format_version 6, for the offset it is written at
+// (unless kStaleChecksum). A block whose size changed is written where it was
+// when it shrank, after the last block when it grew (a format_version 6
+// metaindex always goes after the last block: the footer finds it by its size,
+// ending where the footer starts), and the handle that points at it is
+// rewritten: in the footer (metaindex; the index below format_version 6), in
+// the metaindex (properties, filter block, partition index, and the index
+// from format_version 6: the metaindex is rebuilt uncompressed after the last
+// block), or in the partition index (a partition; rebuilt likewise, which
+// needs whole handles, so the partitions of a delta-encoded index keep their
+// size: cut or zero-padded back to it). The footer's edits are applied as they
+// are (at format_version 6 its own checksum then fails, unless the edit
+// changes nothing).
 #ifndef SSTFILTER_TESTS_FUZZ_TABLE_EDIT_H_
 #define SSTFILTER_TESTS_FUZZ_TABLE_EDIT_H_
 
@@ -75,8 +80,9 @@ struct BaseTable {
 };
 
 // Writes the tables once (real LevelDB and RocksDB writers, our policies and
-// theirs, full, per-2 KB and partitioned filters, every checksum type) and
-// parses them. Aborts when a table cannot be written or parsed.
+// theirs, full, per-2 KB and partitioned filters, every checksum type, and
+// an assembled RocksDB format_version 6 table) and parses them. Aborts when a
+// table cannot be written or parsed.
 const std::vector<BaseTable>& BaseTables();
 
 enum ScriptFlags : uint8_t {
