@@ -98,7 +98,7 @@ absl::Status DecodeContextFooter(absl::string_view footer_bytes,
   if (reserved != 0) {
     return absl::UnimplementedError(absl::StrFormat(
         "footer at offset %d: reserved bytes %d..%d are 0x%016x, not zero: a "
-        "feature of a RocksDB newer than format_version 6 of RocksDB 9.7.4",
+        "feature of a RocksDB later than 9.7.4, unknown to this reader",
         footer_offset, kZeroReservedAt,
         kZeroReservedAt + kFooterZeroReservedBytes - 1, reserved));
   }
