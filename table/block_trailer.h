@@ -86,8 +86,8 @@ void AppendBlockTrailer(CompressionType type, ChecksumType checksum_type,
 
 // Checks the trailer that follows contents, for a block at context.offset
 // of a file with context.base. Returns DataLossError naming what, and both
-// checksums, on a mismatch (and, when the checksum would match without the
-// context, saying so: a block written for another offset or format).
+// checksums, on a mismatch (saying so when the checksum would match without
+// the context: a block checksummed as format_versions before 6 do).
 // REQUIRES: trailer.size() == kBlockTrailerBytes and
 // IsVerifiableChecksum(checksum_type).
 absl::Status VerifyBlockTrailer(absl::string_view what,
