@@ -1,7 +1,19 @@
 #!/usr/bin/env bash
 # Installs the Debian packages that sstfilter's build, tests and benchmark need.
 # Idempotent: when everything is present it prints one line and changes nothing.
+#
+#   ./setup.sh             Debian 12's packages (RocksDB 7.8.3 among them)
+#   ./setup.sh --rocksdb9  also builds RocksDB 9.7.4 once per machine for
+#                          --config=rocksdb9 (third_party/rocksdb9/install.sh)
 set -euo pipefail
+
+rocksdb9=false
+for arg in "$@"; do
+  case "$arg" in
+    --rocksdb9) rocksdb9=true ;;
+    *) echo "setup.sh: unknown argument $arg (known: --rocksdb9)" >&2; exit 2 ;;
+  esac
+done
 
 packages=(
   bazel-bootstrap      # Bazel 4.2.3, the build
@@ -23,6 +35,21 @@ packages=(
   libhiredis-dev       # hiredis: the Redis client of engines/redis
   redis-server         # Redis 7.0: the tests of engines/redis start their own servers
 )
+if $rocksdb9; then
+  # npm fetches RocksDB 9.7.4's source from the npm registry, cmake configures it,
+  # make builds it. A machine may have them from elsewhere (npm with a nodejs that
+  # conflicts with Debian's npm package): a command on the PATH is enough.
+  for tool in npm cmake make; do
+    command -v "$tool" >/dev/null 2>&1 || packages+=("$tool")
+  done
+fi
+
+# Runs the RocksDB 9.7.4 step when asked; it skips itself on a machine that has the build.
+finish() {
+  if $rocksdb9; then
+    "$(dirname "${BASH_SOURCE[0]}")/third_party/rocksdb9/install.sh"
+  fi
+}
 
 missing=()
 for p in "${packages[@]}"; do
@@ -33,6 +60,7 @@ done
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "setup.sh: all ${#packages[@]} packages present"
+  finish
   exit 0
 fi
 
@@ -60,3 +88,4 @@ if ! $sudo apt-get install -y -q "${missing[@]}" >"$log" 2>&1; then
   exit 1
 fi
 echo "setup.sh: installed ${#missing[@]} package(s): ${missing[*]}"
+finish

@@ -1,8 +1,10 @@
-"""Declares every external repository sstfilter uses, all backed by Debian packages.
+"""Declares every external repository sstfilter uses, backed by Debian packages (and,
+for --config=rocksdb9, a RocksDB 9.7.4 built once per machine by ./setup.sh --rocksdb9).
 
 Call sstfilter_repositories() from WORKSPACE after the Bazel stand-ins (see WORKSPACE).
 """
 
+load("//third_party:rocksdb_repository.bzl", "rocksdb_repository")
 load("//third_party:system_repository.bzl", "system_repository")
 
 def sstfilter_repositories():
@@ -73,12 +75,8 @@ def sstfilter_repositories():
         required_headers = ["leveldb/filter_policy.h"],
         libraries = {":leveldb": "-lleveldb -pthread"},
     )
-    system_repository(
-        name = "com_github_facebook_rocksdb",
-        debian_package = "librocksdb-dev",
-        required_headers = ["rocksdb/filter_policy.h"],
-        libraries = {":rocksdb": "-lrocksdb -pthread"},
-    )
+    # Debian's 7.8.3, or 9.7.4 under --config=rocksdb9 (rocksdb_repository.bzl).
+    rocksdb_repository(name = "com_github_facebook_rocksdb")
     system_repository(
         name = "com_github_redis_hiredis",
         debian_package = "libhiredis-dev",

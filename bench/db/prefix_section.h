@@ -65,8 +65,8 @@ struct PrefixResult {
   // lookups, so each data block a seek needs is read.
   ProbeFigures absent;
   // Per seek, from RocksDB's tickers: tables whose filter was asked for the
-  // prefix (BLOOM_FILTER_PREFIX_CHECKED), and that answered "no"
-  // (BLOOM_FILTER_PREFIX_USEFUL).
+  // prefix, and that answered "no" (BLOOM_FILTER_PREFIX_CHECKED and _USEFUL
+  // in RocksDB 7.8; *_LEVEL_SEEK_FILTERED and _FILTER_MATCH in RocksDB 9).
   double prefix_checked = 0;
   double prefix_useful = 0;
 };

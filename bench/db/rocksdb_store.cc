@@ -54,7 +54,15 @@ rocksdb::Options DirectReadOptions(const RocksDbConfig& config,
   table.filter_policy = config.policy;
   table.cache_index_and_filter_blocks = true;
   table.cache_index_and_filter_blocks_with_high_priority = true;
-  table.pin_l0_filter_and_index_blocks_in_cache = true;
+  // Every filter and index block pinned in the cache from table open: lookups
+  // read data blocks only. (Lookups do not fill the cache, and since RocksDB 9
+  // a block read with fill_cache = false is not inserted, metadata included;
+  // RocksDB 7.8 inserted filter and index blocks anyway.)
+  table.metadata_cache_options.top_level_index_pinning =
+      rocksdb::PinningTier::kAll;
+  table.metadata_cache_options.partition_pinning = rocksdb::PinningTier::kAll;
+  table.metadata_cache_options.unpartitioned_pinning =
+      rocksdb::PinningTier::kAll;
   rocksdb::LRUCacheOptions cache;
   cache.capacity = cache_bytes;
   cache.num_shard_bits = 0;

@@ -68,12 +68,32 @@ class BitsBuilder final : public rocksdb::FilterBitsBuilder {
   // them) take for the filter's key count. sstfilter's builders drop such
   // repeats from the filter too, so the filter is the same either way.
   void AddKey(const rocksdb::Slice& key) override {
-    if (entries_ > 0 && View(key) == last_key_) return;
-    last_key_.assign(key.data(), key.size());
-    ++entries_;
-    builder_->AddKey(View(key));
-    if (verify_) added_.Add(View(key));
+    if (entries_ > 0 && View(key) == last_entry_) return;
+    Add(View(key));
   }
+
+#if SSTFILTER_ROCKSDB_HAS_ADD_KEY_AND_ALT
+  // RocksDB 9 adds a key and its prefix (the alternate) in one call, with
+  // whole_key_filtering and a prefix extractor. Each is added once, dropped
+  // when it repeats the entry added last, the previous call's alternate, or
+  // (the alternate) its own key, which is what RocksDB 9.7's builders drop
+  // (table/block_based/filter_policy.cc, XXPH3FilterBitsBuilder::AddKeyAndAlt;
+  // the contract is in filter_policy_internal.h). Compared by value, not by
+  // hash as RocksDB does, since the filter hashes keys its own way.
+  void AddKeyAndAlt(const rocksdb::Slice& key,
+                    const rocksdb::Slice& alt) override {
+    const bool has_last = entries_ > 0;
+    const bool alt_repeats = (has_last && View(alt) == last_entry_) ||
+                             (has_last_alt_ && View(alt) == last_alt_) ||
+                             View(alt) == View(key);
+    const bool key_repeats = (has_last && View(key) == last_entry_) ||
+                             (has_last_alt_ && View(key) == last_alt_);
+    if (!alt_repeats) Add(View(alt));
+    last_alt_.assign(alt.data(), alt.size());
+    has_last_alt_ = true;
+    if (!key_repeats) Add(View(key));
+  }
+#endif
 
   size_t EstimateEntriesAdded() override { return entries_; }
 
@@ -81,6 +101,7 @@ class BitsBuilder final : public rocksdb::FilterBitsBuilder {
     std::string filter;
     builder_->Finish(&filter);
     entries_ = 0;
+    has_last_alt_ = false;
     std::unique_ptr<char[]> bytes(new char[filter.size()]);
     std::memcpy(bytes.get(), filter.data(), filter.size());
     const rocksdb::Slice result(bytes.get(), filter.size());
@@ -138,9 +159,19 @@ class BitsBuilder final : public rocksdb::FilterBitsBuilder {
   const double bits_per_key_;
   const size_t trailer_bytes_;
   const bool verify_;
-  AddedKeys added_;       // the filter's keys, kept for MaybePostVerify
-  std::string last_key_;  // the last key added, when entries_ > 0
-  size_t entries_ = 0;    // keys added since Finish, repeats dropped
+  // Adds one entry (a key or a prefix) to the filter.
+  void Add(absl::string_view entry) {
+    last_entry_.assign(entry.data(), entry.size());
+    ++entries_;
+    builder_->AddKey(entry);
+    if (verify_) added_.Add(entry);
+  }
+
+  AddedKeys added_;         // the filter's keys, kept for MaybePostVerify
+  std::string last_entry_;  // the entry added last, when entries_ > 0
+  std::string last_alt_;    // the last call's alternate, when has_last_alt_
+  bool has_last_alt_ = false;
+  size_t entries_ = 0;  // entries added since Finish, repeats dropped
 };
 
 class BitsReader final : public rocksdb::FilterBitsReader {

@@ -1,4 +1,4 @@
-// Presents an sstfilter FilterPolicy to RocksDB 7.8 as a rocksdb::FilterPolicy,
+// Presents an sstfilter FilterPolicy to RocksDB as a rocksdb::FilterPolicy,
 // so that RocksDB's block-based tables build and read sstfilter's filters.
 //
 // Example (NewBloomFilterPolicy is in filter/bloom/bloom.h):
@@ -17,21 +17,27 @@
 //   // (kCheckedLocalBloomName, since self_checksum defaults to on), and
 //   // Get/MultiGet consult it.
 //
-// RocksDB 7.8 only. RocksDB 7.0 made the classes a FilterPolicy hands out
+// RocksDB 7.8 and 9.7 (the releases filter/rocksdb/rocksdb_filter_bits.h
+// lists). RocksDB 7.0 made the classes a FilterPolicy hands out
 // (FilterBitsBuilder, FilterBitsReader) internal; this adapter implements them
-// as declared in filter/rocksdb/rocksdb_filter_bits.h, which matches 7.8.3's
-// virtual layout and refuses to compile against any other RocksDB release.
+// as declared there, with each release's virtual layout, and refuses to
+// compile against any other release. RocksDB 10.7 and later need C++20 to
+// include their headers.
 //
-// What RocksDB 7.8.3 does with the filter (table/block_based/
+// What RocksDB does with the filter (table/block_based/
 // block_based_table_builder.cc, block_based_table_reader.cc,
-// full_filter_block.cc, parsed_full_filter_block.cc at tag v7.8.3):
+// full_filter_block.cc, parsed_full_filter_block.cc at tags v7.8.3 and
+// v9.7.4; the two agree except where said):
 //  - Writing a table: one GetBuilderWithContext call per table file, then
 //    AddKey for each user key in key order (timestamp stripped; with a
 //    prefix_extractor also each prefix, and only prefixes when
 //    whole_key_filtering is false), then Finish: once for a full filter, once
 //    per partition with partition_filters (partitions sized by
-//    ApproximateNumEntries). A table to which no key was added gets no filter
-//    block.
+//    ApproximateNumEntries; 9.7 with decouple_partitioned_filters cuts them
+//    apart from the index partitions). With both whole keys and prefixes,
+//    9.7 adds a key and its prefix in one AddKeyAndAlt call; each is added to
+//    the filter once, as RocksDB's own builders add them. A table to which no
+//    key was added gets no filter block.
 //  - The bytes Finish returns are stored as they are: RocksDB asks nothing of
 //    them (the 5-byte trailer of its own filters is read only by its own
 //    readers). The block is never compressed; it gets the table's 5-byte block
@@ -100,7 +106,7 @@ struct RocksDbAdapterOptions {
   bool verify_builds = false;
 };
 
-// Presents policy to RocksDB 7.8 as a rocksdb::FilterPolicy. Name() and
+// Presents policy to RocksDB as a rocksdb::FilterPolicy. Name() and
 // CompatibilityName() are policy->Name(), so a table's filter is read back by
 // the same format whatever bits/key wrote it. A null policy gives null, which
 // RocksDB reads as "no filter".

@@ -26,10 +26,13 @@ rocksdb::Slice ToSlice(absl::string_view s) {
 
 }  // namespace
 
-std::string RocksDbBuildFilter(RocksDbBuilderKind kind, double bits_per_key,
-                               const std::vector<std::string>& keys) {
-  rocksdb::BlockBasedTableOptions options;
-  options.optimize_filters_for_memory = false;
+RocksDbFilterSeries::RocksDbFilterSeries(RocksDbBuilderKind kind,
+                                         double bits_per_key,
+                                         RocksDbFilterSizing sizing)
+    : options_(std::make_unique<rocksdb::BlockBasedTableOptions>()) {
+  rocksdb::BlockBasedTableOptions& options = *options_;
+  options.optimize_filters_for_memory =
+      sizing == RocksDbFilterSizing::kOptimizeForMemory;
   switch (kind) {
     case RocksDbBuilderKind::kFastLocalBloom:
       options.filter_policy.reset(rocksdb::NewBloomFilterPolicy(bits_per_key));
@@ -45,6 +48,18 @@ std::string RocksDbBuildFilter(RocksDbBuilderKind kind, double bits_per_key,
       options.format_version = kFormatVersionFast;
       break;
   }
+}
+
+RocksDbFilterSeries::~RocksDbFilterSeries() = default;
+
+std::string RocksDbBuildFilter(RocksDbBuilderKind kind, double bits_per_key,
+                               const std::vector<std::string>& keys) {
+  return RocksDbFilterSeries(kind, bits_per_key, RocksDbFilterSizing::kExact)
+      .Build(keys);
+}
+
+std::string RocksDbFilterSeries::Build(const std::vector<std::string>& keys) {
+  const rocksdb::BlockBasedTableOptions& options = *options_;
   rocksdb::FilterBuildingContext context(options);
   std::unique_ptr<rocksdb::FilterBitsBuilder> builder(
       options.filter_policy->GetBuilderWithContext(context));

@@ -49,18 +49,22 @@ std::shared_ptr<const FilterPolicy> Policy(PolicyFactory factory,
 }
 
 // The filter block of the table file at path: offset and size, from
-// sstfilter's table reader.
+// sstfilter's table reader, and what its checksum needs (the file's checksum
+// type, and the context format_version 6 mixes in).
 BlockHandle FilterBlockOf(const std::string& path,
-                          ChecksumType* checksum_type = nullptr) {
+                          ChecksumType* checksum_type = nullptr,
+                          BlockChecksumContext* context = nullptr) {
   absl::StatusOr<std::unique_ptr<TableFilter>> table =
       TableFilter::OpenFile(path, {});
   EXPECT_TRUE(table.ok()) << table.status();
   if (!table.ok() || !(*table)->info().filter.has_value()) return {};
+  const TableFilterInfo& info = (*table)->info();
   if (checksum_type != nullptr) {
-    *checksum_type =
-        static_cast<ChecksumType>((*table)->info().footer.checksum_type);
+    *checksum_type = static_cast<ChecksumType>(info.footer.checksum_type);
   }
-  return (*table)->info().filter->handle;
+  if (context != nullptr)
+    *context = ContextOf(info.footer, info.filter->handle);
+  return info.filter->handle;
 }
 
 // The bits a run flips: every stride-th bit of the block, and every bit of its
@@ -91,7 +95,8 @@ template <typename LookUp>
 FlipRun FlipEachBit(const std::string& table, const std::vector<uint64_t>& bits,
                     LookUp look_up, bool recompute_block_checksum = false) {
   ChecksumType checksum_type = ChecksumType::kCrc32c;
-  const BlockHandle block = FilterBlockOf(table, &checksum_type);
+  BlockChecksumContext context;
+  const BlockHandle block = FilterBlockOf(table, &checksum_type, &context);
   const absl::StatusOr<std::string> original = ReadFileBytes(table);
   EXPECT_TRUE(original.ok()) << original.status();
   FlipRun run;
@@ -101,7 +106,8 @@ FlipRun FlipEachBit(const std::string& table, const std::vector<uint64_t>& bits,
     damaged[block.offset + bit / 8] ^= static_cast<char>(1 << (bit % 8));
     if (recompute_block_checksum) {
       std::string contents = damaged.substr(block.offset, block.size);
-      AppendBlockTrailer(CompressionType::kNone, checksum_type, &contents);
+      AppendBlockTrailer(CompressionType::kNone, checksum_type, &contents,
+                         context);
       damaged.replace(block.offset, contents.size(), contents);
     }
     EXPECT_TRUE(WriteFileBytes(table, damaged).ok());

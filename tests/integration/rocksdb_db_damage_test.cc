@@ -93,7 +93,7 @@ TEST_F(RocksDbDbTest, DamageUnderAValidBlockChecksumMatchesEverything) {
         std::string contents = bytes->substr(block.offset, block.size);
         AppendBlockTrailer(CompressionType::kNone,
                            static_cast<ChecksumType>(info.footer.checksum_type),
-                           &contents);
+                           &contents, ContextOf(info.footer, block));
         bytes->replace(block.offset, contents.size(), contents);
       });
   ASSERT_GE(damaged, 3u);

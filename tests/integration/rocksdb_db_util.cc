@@ -257,6 +257,27 @@ size_t MultiGetAbsent(rocksdb::DB* db, const std::vector<std::string>& keys,
   return unexpected;
 }
 
+uint64_t SeekFiltered(const rocksdb::Statistics& statistics) {
+#if ROCKSDB_MAJOR >= 9
+  return statistics.getTickerCount(rocksdb::LAST_LEVEL_SEEK_FILTERED) +
+         statistics.getTickerCount(rocksdb::NON_LAST_LEVEL_SEEK_FILTERED);
+#else
+  (void)statistics;
+  return 0;
+#endif
+}
+
+uint64_t SeekFilterChecks(const rocksdb::Statistics& statistics) {
+#if ROCKSDB_MAJOR >= 9
+  return SeekFiltered(statistics) +
+         statistics.getTickerCount(rocksdb::LAST_LEVEL_SEEK_FILTER_MATCH) +
+         statistics.getTickerCount(rocksdb::NON_LAST_LEVEL_SEEK_FILTER_MATCH);
+#else
+  (void)statistics;
+  return 0;
+#endif
+}
+
 ReadTickers Tickers(const rocksdb::Statistics& statistics) {
   ReadTickers t;
   t.filter_useful = statistics.getTickerCount(rocksdb::BLOOM_FILTER_USEFUL);
@@ -265,7 +286,9 @@ ReadTickers Tickers(const rocksdb::Statistics& statistics) {
   t.prefix_checked =
       statistics.getTickerCount(rocksdb::BLOOM_FILTER_PREFIX_CHECKED);
   t.prefix_useful =
-      statistics.getTickerCount(rocksdb::BLOOM_FILTER_PREFIX_USEFUL);
+      statistics.getTickerCount(rocksdb::BLOOM_FILTER_PREFIX_USEFUL) +
+      SeekFiltered(statistics);
+  t.prefix_checked += SeekFilterChecks(statistics);
   t.filter_misses = statistics.getTickerCount(rocksdb::BLOCK_CACHE_FILTER_MISS);
   t.filter_hits = statistics.getTickerCount(rocksdb::BLOCK_CACHE_FILTER_HIT);
   return t;

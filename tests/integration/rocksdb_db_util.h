@@ -22,6 +22,7 @@
 #include "rocksdb/options.h"
 #include "rocksdb/statistics.h"
 #include "rocksdb/table.h"
+#include "rocksdb/version.h"
 
 namespace sstfilter {
 namespace test {
@@ -109,15 +110,27 @@ struct ReadTickers {
   uint64_t filter_useful = 0;  // BLOOM_FILTER_USEFUL: a filter said no
   uint64_t data_misses = 0;    // BLOCK_CACHE_DATA_MISS: data blocks read
   uint64_t data_hits = 0;      // BLOCK_CACHE_DATA_HIT
-  // With a prefix extractor: BLOOM_FILTER_PREFIX_CHECKED, a prefix asked of
-  // a table's filter (by a seek, or by MultiGet without whole-key
-  // filtering), and BLOOM_FILTER_PREFIX_USEFUL, the filter said no.
+  // With a prefix extractor: a prefix asked of a table's filter (by a seek,
+  // or by a point lookup without whole-key filtering), and the filter said
+  // no: BLOOM_FILTER_PREFIX_CHECKED and _USEFUL, plus, since RocksDB 8 counts
+  // seeks apart, SeekFilterChecks() and SeekFiltered().
   uint64_t prefix_checked = 0;
   uint64_t prefix_useful = 0;
   uint64_t filter_misses = 0;  // BLOCK_CACHE_FILTER_MISS: filter blocks read
   uint64_t filter_hits = 0;    // BLOCK_CACHE_FILTER_HIT
 };
 ReadTickers Tickers(const rocksdb::Statistics& statistics);
+
+// Seeks that a filter turned away, and seeks that asked a filter: RocksDB 9's
+// tickers (LAST_LEVEL_ and NON_LAST_LEVEL_SEEK_FILTERED, _FILTER_MATCH); 0
+// for RocksDB 7.8, which counts seeks in BLOOM_FILTER_PREFIX_*.
+uint64_t SeekFiltered(const rocksdb::Statistics& statistics);
+uint64_t SeekFilterChecks(const rocksdb::Statistics& statistics);
+
+// How many times a point lookup asks a prefix-only filter (no whole keys) for
+// a key's prefix: RocksDB 7.8 counts MultiGet's checks in
+// BLOOM_FILTER_PREFIX_CHECKED, RocksDB 9.7 Get's and MultiGet's.
+constexpr int kPointLookupsCountingPrefixChecks = ROCKSDB_MAJOR >= 9 ? 2 : 1;
 ReadTickers operator-(const ReadTickers& a, const ReadTickers& b);
 
 // How many of keys fall within some table's [smallest, largest] key range:
