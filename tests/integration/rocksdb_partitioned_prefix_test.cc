@@ -1,7 +1,9 @@
-// sstfilter's native and compact filters inside real RocksDB 7.8.3 databases
-// with prefix extractors and partitioned filters, through
-// AsRocksDbFilterPolicy. For each table configuration (a full filter, or
-// partitions with a two-level index; no prefix extractor, or a fixed-length
+// sstfilter's native and compact filters inside real RocksDB databases (7.8.3,
+// or 9.7.4 under --config=rocksdb9) with prefix extractors and partitioned
+// filters, through AsRocksDbFilterPolicy. For each table configuration (a full
+// filter, or partitions with a two-level index, and with RocksDB 9 also
+// partitions cut apart from the index's, decouple_partitioned_filters; no
+// prefix extractor, or a fixed-length
 // one with whole-key filtering on or off; filter blocks held by the table
 // readers, or in a small block cache), a database of about 64,000 keys under
 // 4,000 prefixes is written, flushed and compacted into several tables, and
@@ -34,6 +36,8 @@
 #include "rocksdb/slice_transform.h"
 #include "rocksdb/table.h"
 #include "rocksdb/table_properties.h"
+#include "rocksdb/version.h"
+#include "table/table_filter.h"
 #include "table/testing/real_tables.h"
 #include "tests/integration/rocksdb_db_util.h"
 #include "tests/integration/rocksdb_prefix_keys.h"
@@ -78,12 +82,19 @@ struct DbConfig {
   bool partitioned;  // partition_filters with kTwoLevelIndexSearch
   Prefixes prefixes;
   bool filters_in_cache;  // cache_index_and_filter_blocks, small block cache
+  // With partitioned: decouple_partitioned_filters (RocksDB 9.6 and later),
+  // filter partitions cut by their own size, not at the index partitions'.
+  bool decoupled = false;
 };
+
+// RocksDB releases with decouple_partitioned_filters.
+constexpr bool kCanDecouplePartitions = ROCKSDB_MAJOR >= 9;
 
 std::string ConfigName(const DbConfig& config) {
   return absl::StrCat(
       config.family == Family::kNative ? "Native" : "Compact",
-      config.partitioned ? "Partitioned" : "Full",
+      config.partitioned ? (config.decoupled ? "Decoupled" : "Partitioned")
+                         : "Full",
       config.prefixes == Prefixes::kNone           ? "NoPrefix"
       : config.prefixes == Prefixes::kAndWholeKeys ? "PrefixAndWholeKey"
                                                    : "PrefixOnly",
@@ -98,6 +109,10 @@ std::vector<DbConfig> AllConfigs() {
            {Prefixes::kNone, Prefixes::kAndWholeKeys, Prefixes::kOnly}) {
         for (bool filters_in_cache : {false, true}) {
           configs.push_back({family, partitioned, prefixes, filters_in_cache});
+          if (partitioned && kCanDecouplePartitions) {
+            configs.push_back({family, partitioned, prefixes, filters_in_cache,
+                               /*decoupled=*/true});
+          }
         }
       }
     }
@@ -126,6 +141,9 @@ rocksdb::Options ConfigOptions(
   if (config.partitioned) {
     table.partition_filters = true;
     table.index_type = rocksdb::BlockBasedTableOptions::kTwoLevelIndexSearch;
+#if ROCKSDB_MAJOR >= 9
+    table.decouple_partitioned_filters = config.decoupled;
+#endif
   }
   table.whole_key_filtering = config.prefixes != Prefixes::kOnly;
   if (config.filters_in_cache) {
@@ -386,14 +404,22 @@ TEST_P(RocksDbPartitionedPrefixTest, TablesHoldOurFilters) {
                   : absl::StrCat("rocksdb.FixedPrefix.", kPrefixBytes))
         << path;
     if (config().partitioned) {
-      // Each index partition ends a filter partition and the other way
-      // round, so index_partitions counts the filter's partitions.
-      EXPECT_GE(table->index_partitions, 2u) << path;
+      // The filter's partitions, as sstfilter's table reader finds them:
+      // coupled to the index, each index partition ends a filter partition
+      // and the other way round; decoupled, they are cut apart.
+      absl::StatusOr<std::unique_ptr<TableFilter>> reader =
+          TableFilter::OpenFile(path, {});
+      ASSERT_TRUE(reader.ok()) << reader.status();
+      const uint64_t filter_partitions = (*reader)->info().partitions.size();
+      EXPECT_GE(filter_partitions, 2u) << path;
+      if (!config().decoupled) {
+        EXPECT_EQ(filter_partitions, table->index_partitions) << path;
+      }
+      partitions += filter_partitions;
     }
     entries += table->num_entries;
     filter_entries += table->num_filter_entries;
     filter_bytes += table->filter_size;
-    partitions += table->index_partitions;
     index_bytes += table->index_size;
     data_bytes += table->data_size;
   }
@@ -408,13 +434,14 @@ TEST_P(RocksDbPartitionedPrefixTest, TablesHoldOurFilters) {
       static_cast<unsigned long long>(partitions));
   EXPECT_EQ(entries, keys().entries.size());
   // Every key and prefix once, and a few entries more where a filter starts
-  // or ends, as RocksDB 7.8.3 adds them: to a partition it closes, the next
-  // key's prefix (PartitionedFilterBlockBuilder); at the start of the next,
-  // the previous prefix again, for SeekForPrev (FullFilterBlockBuilder::Add;
-  // without whole-key filtering that prefix is never recorded, and an empty
-  // one goes in its place, also before a table's second key, whose prefix
-  // then counts again); and a prefix whose keys span two tables is in both.
-  // At most three for each table and two for each partition.
+  // or ends, as RocksDB 7.8.3 and 9.7.4 add them: to a partition it closes, the
+  // next key's prefix (PartitionedFilterBlockBuilder); at the start of the
+  // next, the previous prefix again, for SeekForPrev
+  // (FullFilterBlockBuilder::Add; without whole-key filtering that prefix is
+  // never recorded, and an empty one goes in its place, also before a table's
+  // second key, whose prefix then counts again); and a prefix whose keys span
+  // two tables is in both. At most three for each table and two for each
+  // partition.
   const uint64_t whole_keys =
       config().prefixes == Prefixes::kOnly ? 0 : keys().entries.size();
   if (config().prefixes == Prefixes::kNone) {
