@@ -2,7 +2,8 @@
 // built by the policy of the level RocksDB writes it to, and every table is
 // read by one reader (the levels' filters share a format).
 //
-// Which policy a table gets, from RocksDB 7.8.3's FilterBuildingContext:
+// Which policy a table gets, from RocksDB's FilterBuildingContext
+// (7.8.3, 9.7.4):
 //  - a flush (reason kFlush) writes L0: levels[0];
 //  - level_at_creation i under kCompactionStyleLevel: levels[i], or the last
 //    level's for i at or past levels.size();

@@ -21,7 +21,8 @@
 // as for NewRocksDbPerLevelFilterPolicy (rocksdb_per_level_policy.h): the
 // tree's shape once it holds its data.
 //
-// Which filter a table gets, from RocksDB 7.8.3's FilterBuildingContext:
+// Which filter a table gets, from RocksDB's FilterBuildingContext
+// (7.8.3, 9.7.4):
 //  - a flush (reason kFlush) writes L0, and gets L0's family and rate;
 //  - level_at_creation i under kCompactionStyleLevel: level i's; levels at
 //    or past tree.size() take the last level's;
@@ -54,7 +55,7 @@
 // paths that cannot afford the compact build where tables live shortly, as
 // RocksDB's NewRibbonFilterPolicy(bits, bloom_before_level) does.
 //
-// RocksDB 7.8 only, as rocksdb_adapter.h explains. The policy is immutable
+// RocksDB 7.8 and 9.7, as rocksdb_adapter.h explains. The policy is immutable
 // and thread-safe; it owns everything it uses.
 
 #ifndef SSTFILTER_ENGINES_ROCKSDB_ROCKSDB_HYBRID_POLICY_H_

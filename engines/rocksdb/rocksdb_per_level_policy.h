@@ -32,7 +32,8 @@
 // level_compaction_dynamic_level_bytes compacts L0 into the deepest level in
 // use, so the last level's tables are written there.
 //
-// Which filter a table gets, from RocksDB 7.8.3's FilterBuildingContext:
+// Which filter a table gets, from RocksDB's FilterBuildingContext
+// (7.8.3, 9.7.4):
 //  - level_at_creation i under kCompactionStyleLevel: level i's allocation;
 //    levels at or past tree.size() take the last level's. A flush writes
 //    level 0. A level allocated no filter (a budget too small for every
@@ -52,7 +53,7 @@
 // CompatibilityName() kCheckedLocalBloomName), whatever its size, so one
 // reader reads them all, and AsRocksDbFilterPolicy of any native policy that
 // writes version 2 (self_checksum unset or true) reads tables this policy
-// wrote (and the reverse). RocksDB 7.8 only, as rocksdb_adapter.h explains;
+// wrote (and the reverse). RocksDB 7.8 and 9.7, as rocksdb_adapter.h explains;
 // what RocksDB does with the filters is documented there too.
 //
 // The policy is immutable and thread-safe; it owns everything it uses.

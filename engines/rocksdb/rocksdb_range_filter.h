@@ -1,5 +1,5 @@
-// Range filters inside RocksDB 7.8.3: short scans skip the tables none of
-// whose keys fall in the scanned range.
+// Range filters inside RocksDB (7.8.3, 9.7.4): short scans skip the tables none
+// of whose keys fall in the scanned range.
 //
 // Write side: a table-properties collector builds a range filter
 // (filter/range/range_filter.h) from every user key RocksDB writes into each
@@ -11,7 +11,7 @@
 // of every level), answers false only when the table's range filter rules out
 // the scan's [iterate_lower_bound, iterate_upper_bound).
 //
-// Where RocksDB 7.8.3 does not ask it: Get, MultiGet and compactions read
+// Where RocksDB does not ask it: Get, MultiGet and compactions read
 // every table they would read anyway. It asks after opening the table
 // (which reads at least its footer, metaindex and properties blocks), so a
 // skipped table saves its data-block reads but not its open, which costs
@@ -48,7 +48,7 @@
 // verified the first time a process sees each table (db_session_id and
 // orig_file_number name it), not on every scan, since a pass over the
 // filter's bytes costs more than the query; a table without a db_session_id
-// (none that RocksDB 7.8.3 writes) is verified on every call.
+// (none that RocksDB writes) is verified on every call.
 
 #ifndef SSTFILTER_ENGINES_ROCKSDB_ROCKSDB_RANGE_FILTER_H_
 #define SSTFILTER_ENGINES_ROCKSDB_ROCKSDB_RANGE_FILTER_H_
