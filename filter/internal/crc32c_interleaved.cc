@@ -75,16 +75,20 @@ __attribute__((target("sse4.2"))) uint32_t FoldRounds(uint32_t reg,
   const char* p = *data;
   size_t left = *n;
   for (; left >= 3 * kStride; left -= 3 * kStride, p += 3 * kStride) {
-    uint64_t a = reg, b = 0, c = 0;
+    // Every stream starts from zero and reg joins last, so a round's crc32
+    // instructions never wait for the round before: only the three shifts of
+    // reg are carried from round to round.
+    uint64_t a = 0, b = 0, c = 0;
     for (size_t i = 0; i < kStride; i += 8) {
       a = _mm_crc32_u64(a, Load64(p + i));
       b = _mm_crc32_u64(b, Load64(p + kStride + i));
       c = _mm_crc32_u64(c, Load64(p + 2 * kStride + i));
     }
-    const uint32_t ab =
-        ShiftOverStride(tables, static_cast<uint32_t>(a)) ^
-        static_cast<uint32_t>(b);
-    reg = ShiftOverStride(tables, ab) ^ static_cast<uint32_t>(c);
+    const uint32_t through_a =
+        ShiftOverStride(tables, reg) ^ static_cast<uint32_t>(a);
+    const uint32_t through_b =
+        ShiftOverStride(tables, through_a) ^ static_cast<uint32_t>(b);
+    reg = ShiftOverStride(tables, through_b) ^ static_cast<uint32_t>(c);
   }
   *data = p;
   *n = left;
