@@ -98,10 +98,6 @@ __attribute__((target("sse4.2"))) uint32_t FoldRounds(uint32_t reg,
 uint32_t ExtendInterleaved(uint32_t init_crc, const char* data, size_t n) {
   uint32_t reg = ~init_crc;
   reg = FoldRounds<kCrcStreamStrideBytes>(reg, &data, &n);
-  // What is left of a filter partition (up to three long strides, a tenth of
-  // a 4 KB partition) is itself folded three streams at a time, so that only
-  // a few words go through the serial loop.
-  reg = FoldRounds<kCrcShortStrideBytes>(reg, &data, &n);
   return crc32c::Extend(~reg, data, n);
 }
 #endif
