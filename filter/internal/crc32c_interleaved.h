@@ -3,7 +3,7 @@
 // A checked filter's CRC (checked_filter.h) is computed every time a reader
 // is created, and RocksDB creates one for every filter partition it loads
 // into its block cache: with partitions evicted as fast as they are loaded,
-// that CRC was an eighth of an absent lookup's time (docs/rocksdb_releases.md).
+// the CRC is paid on most lookups (docs/rocksdb_releases.md measures it).
 // util/crc32c.h's hardware loop issues one crc32 instruction after another,
 // each waiting for the last (3 cycles of latency, 1 of throughput on x86), so
 // it reaches a third of the instruction's throughput. Here three independent
