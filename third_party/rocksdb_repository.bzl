@@ -46,7 +46,7 @@ cc_library(
     srcs = ["rocksdb-9.7.4/lib/librocksdb.a"],
     hdrs = glob(["rocksdb-9.7.4/include/**/*.h"]),
     includes = ["rocksdb-9.7.4/include"],
-    linkopts = ["-lpthread", "-ldl"],
+    linkopts = ["-lsnappy", "-lpthread", "-ldl"],
 )
 """
 

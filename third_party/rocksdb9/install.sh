@@ -6,8 +6,9 @@
 # ships it (deps/rocksdb/rocksdb/, patched only in logging/env_logger.h). The package
 # leaves out cmake/modules/, so the ReadVersion module beside this script is added.
 # Built: the static library only, Release, position-independent (Bazel links PIE test
-# binaries), with RTTI (sstfilter's classes derive from RocksDB's), without compression,
-# gflags, liburing, tests or tools.
+# binaries), with RTTI (sstfilter's classes derive from RocksDB's) and Snappy from
+# Debian's libsnappy-dev (RocksDB's default compression, as Debian's 7.8.3 has it, so
+# that both releases store the same tables), without gflags, liburing, tests or tools.
 #
 # Installed under $SSTFILTER_ROCKSDB9_PREFIX (default /opt/sstfilter/rocksdb-9.7.4):
 #   include/rocksdb/...   the public headers
@@ -23,7 +24,8 @@ readonly package=@nxtedition/rocksdb@12.2.12
 # The registry's integrity hash of that package (npm view @nxtedition/rocksdb@12.2.12 dist.integrity).
 readonly integrity=sha512-Y2FIp8O5F0F7MwFuAON9tAzhOIbPdZUj4O2sI/ddtxLlp9H9La/kaKGQRdEMl4oy3GFe5UmNZIQmI5dp9jWRqw==
 readonly prefix=${SSTFILTER_ROCKSDB9_PREFIX:-/opt/sstfilter/rocksdb-$version}
-readonly stamp="rocksdb $version from $package $integrity"
+# Names the build's options too, so that a prefix built another way is rebuilt.
+readonly stamp="rocksdb $version with snappy from $package $integrity"
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 say() { echo "setup.sh --rocksdb9: $*"; }
@@ -69,7 +71,7 @@ cmake -S "$source_dir" -B "$build_dir" \
   -DFAIL_ON_WARNINGS=OFF \
   -DROCKSDB_BUILD_SHARED=OFF \
   -DWITH_GFLAGS=OFF -DWITH_LIBURING=OFF \
-  -DWITH_SNAPPY=OFF -DWITH_LZ4=OFF -DWITH_ZLIB=OFF -DWITH_ZSTD=OFF -DWITH_BZ2=OFF \
+  -DWITH_SNAPPY=ON -DWITH_LZ4=OFF -DWITH_ZLIB=OFF -DWITH_ZSTD=OFF -DWITH_BZ2=OFF \
   -DWITH_TESTS=OFF -DWITH_TOOLS=OFF -DWITH_CORE_TOOLS=OFF -DWITH_TRACE_TOOLS=OFF \
   -DWITH_BENCHMARK_TOOLS=OFF -DWITH_ALL_TESTS=OFF \
   >"$work/cmake.log" 2>&1 || { cat "$work/cmake.log" >&2; exit 1; }
