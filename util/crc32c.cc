@@ -11,8 +11,6 @@ namespace sstfilter {
 namespace crc32c {
 namespace {
 
-constexpr uint32_t kReflectedPolynomial = 0x82f63b78;
-
 // Slicing-by-8 tables: kTables[j][b] is the CRC of byte b followed by j zero
 // bytes, so eight bytes are folded with eight lookups.
 using Tables = std::array<std::array<uint32_t, 256>, 8>;

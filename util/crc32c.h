@@ -18,6 +18,9 @@
 namespace sstfilter {
 namespace crc32c {
 
+// The Castagnoli polynomial, bit-reflected: CRC32C's register shifts right.
+inline constexpr uint32_t kReflectedPolynomial = 0x82f63b78;
+
 // Returns the CRC32C of concat(A, data[0, n)) where init_crc is the CRC32C of
 // A.
 uint32_t Extend(uint32_t init_crc, const char* data, size_t n);

@@ -13,13 +13,11 @@ namespace sstfilter {
 namespace filter_internal {
 namespace {
 
-constexpr uint32_t kReflectedPolynomial = 0x82f63b78;
-
 // The CRC register (no inversion) after `reg` is followed by n zero bytes.
 // Linear in reg, which is what lets streams computed apart be joined.
 constexpr uint32_t ShiftOverZeros(uint32_t reg, size_t n) {
   for (size_t bit = 0; bit < n * 8; ++bit) {
-    reg = (reg >> 1) ^ ((reg & 1) ? kReflectedPolynomial : 0);
+    reg = (reg >> 1) ^ ((reg & 1) ? crc32c::kReflectedPolynomial : 0);
   }
   return reg;
 }
