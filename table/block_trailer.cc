@@ -94,8 +94,8 @@ uint32_t BlockChecksum(absl::string_view contents, uint8_t type,
 
 uint32_t ChecksumModifierForContext(uint32_t base, uint64_t offset) {
   if (base == 0) return 0;
-  return base ^ (static_cast<uint32_t>(offset) +
-                 static_cast<uint32_t>(offset >> 32));
+  return base ^
+         (static_cast<uint32_t>(offset) + static_cast<uint32_t>(offset >> 32));
 }
 
 uint32_t StoredBlockChecksum(absl::string_view contents, uint8_t type,
@@ -105,7 +105,8 @@ uint32_t StoredBlockChecksum(absl::string_view contents, uint8_t type,
          ChecksumModifierForContext(context.base, context.offset);
 }
 
-BlockChecksumContext ContextOf(const Footer& footer, const BlockHandle& handle) {
+BlockChecksumContext ContextOf(const Footer& footer,
+                               const BlockHandle& handle) {
   return {footer.base_context_checksum, handle.offset};
 }
 
@@ -130,7 +131,8 @@ absl::Status VerifyBlockTrailer(absl::string_view what,
   const uint32_t actual =
       builtin + ChecksumModifierForContext(context.base, context.offset);
   if (stored == actual) return absl::OkStatus();
-  const char* const name = ChecksumTypeName(static_cast<uint8_t>(checksum_type));
+  const char* const name =
+      ChecksumTypeName(static_cast<uint8_t>(checksum_type));
   if (context.base != 0 && stored == builtin) {
     return absl::DataLossError(absl::StrFormat(
         "%s block at offset %d: %s checksum 0x%08x leaves out the "
@@ -142,10 +144,9 @@ absl::Status VerifyBlockTrailer(absl::string_view what,
       "%s block: %s checksum mismatch (stored 0x%08x, computed 0x%08x over "
       "%d bytes%s)",
       what, name, stored, actual, contents.size(),
-      context.base == 0
-          ? ""
-          : absl::StrFormat(" at offset %d, context base 0x%08x",
-                            context.offset, context.base)));
+      context.base == 0 ? ""
+                        : absl::StrFormat(" at offset %d, context base 0x%08x",
+                                          context.offset, context.base)));
 }
 
 absl::StatusOr<absl::string_view> UncompressBlock(absl::string_view what,

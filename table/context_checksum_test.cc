@@ -5,6 +5,8 @@
 // here from the hash functions themselves, not through BlockChecksum, and
 // checked against the tails of tables RocksDB 9.7.4 wrote.
 
+#include <xxhash.h>
+
 #include <cstdint>
 #include <string>
 
@@ -17,15 +19,13 @@
 #include "table/meta_blocks.h"
 #include "util/coding.h"
 #include "util/crc32c.h"
-#include <xxhash.h>
 
 namespace sstfilter {
 namespace {
 
-constexpr ChecksumType kAllTypes[] = {ChecksumType::kCrc32c,
-                                      ChecksumType::kXxHash,
-                                      ChecksumType::kXxHash64,
-                                      ChecksumType::kXxh3};
+constexpr ChecksumType kAllTypes[] = {
+    ChecksumType::kCrc32c, ChecksumType::kXxHash, ChecksumType::kXxHash64,
+    ChecksumType::kXxh3};
 
 // Byte positions in the 53-byte footer (RocksDB 9.7.4 table/format.cc).
 constexpr size_t kChecksumTypeAt = 0;
@@ -143,8 +143,8 @@ TEST(ContextFooterTest, EveryChangedByteIsRefused) {
         std::string damaged = fv6.bytes;
         damaged[at] ^= static_cast<char>(1 << bit);
         const absl::Status status = fv6.Decode(damaged).status();
-        const bool names_a_kind = at == kChecksumTypeAt ||
-                                  at >= kFormatVersionAt;
+        const bool names_a_kind =
+            at == kChecksumTypeAt || at >= kFormatVersionAt;
         if (names_a_kind && absl::IsUnimplemented(status)) continue;
         EXPECT_TRUE(absl::IsDataLoss(status))
             << "byte " << at << " bit " << bit << ": " << status;
@@ -341,7 +341,8 @@ TEST(RocksDb974TableTest, FooterAndMetaIndexVerify) {
     EXPECT_EQ(footer->metaindex.offset, tail_offset);
     EXPECT_EQ(footer->metaindex.size, kRocksDbMetaIndexBytes);
     // Our encoder writes RocksDB's footer byte for byte.
-    EXPECT_EQ(EncodeFooter(*footer), tail.substr(tail.size() - kRocksDbFooterBytes));
+    EXPECT_EQ(EncodeFooter(*footer),
+              tail.substr(tail.size() - kRocksDbFooterBytes));
 
     const absl::string_view raw = absl::string_view(tail).substr(
         0, kRocksDbMetaIndexBytes + kBlockTrailerBytes);

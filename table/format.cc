@@ -66,8 +66,8 @@ absl::Status DecodeContextFooter(absl::string_view footer_bytes,
   const char* const p = footer_bytes.data();
   const absl::string_view magic =
       footer_bytes.substr(kExtendedMagicAt, kFooterExtendedMagicBytes);
-  if (magic != absl::string_view(kFooterExtendedMagic,
-                                 kFooterExtendedMagicBytes)) {
+  if (magic !=
+      absl::string_view(kFooterExtendedMagic, kFooterExtendedMagicBytes)) {
     return absl::DataLossError(absl::StrFormat(
         "footer at offset %d: format_version 6 extended magic is %s, not %s",
         footer_offset, Hex(magic),
@@ -273,10 +273,10 @@ std::string EncodeContextFooter(const Footer& footer) {
   out.append(kFooterIgnoredReservedBytes + kFooterZeroReservedBytes, '\0');
   PutFixed32(&out, footer.format_version);
   PutFixed64(&out, kRocksDbBlockBasedTableMagic);
-  EncodeFixed32(&out[kFooterChecksumAt],
-                FooterChecksum(out,
-                               static_cast<ChecksumType>(footer.checksum_type),
-                               footer.base_context_checksum, footer_offset));
+  EncodeFixed32(
+      &out[kFooterChecksumAt],
+      FooterChecksum(out, static_cast<ChecksumType>(footer.checksum_type),
+                     footer.base_context_checksum, footer_offset));
   return out;
 }
 

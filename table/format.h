@@ -60,8 +60,8 @@ constexpr uint64_t kRocksDbCuckooTableMagic = 0x926789d0c5f17873;
 // padded to 40 bytes, then the magic. RocksDB format_version >= 1: a checksum
 // type byte, 40 bytes (format_version 1..5: the two padded handles; 6: see
 // below), a fixed32 format_version, the magic.
-constexpr size_t kFooterHandlesBytes = 2 * kMaxBlockHandleBytes;      // 40
-constexpr size_t kLevelDbFooterBytes = kFooterHandlesBytes + 8;       // 48
+constexpr size_t kFooterHandlesBytes = 2 * kMaxBlockHandleBytes;         // 40
+constexpr size_t kLevelDbFooterBytes = kFooterHandlesBytes + 8;          // 48
 constexpr size_t kRocksDbFooterBytes = 1 + kFooterHandlesBytes + 4 + 8;  // 53
 
 // RocksDB format_version 6 (RocksDB 9.7.4 table/format.cc, "Footer format, in

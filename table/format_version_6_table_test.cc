@@ -55,19 +55,20 @@ struct Param {
 };
 
 std::string ParamName(const testing::TestParamInfo<Param>& info) {
-  return absl::StrCat(KindName(info.param.kind), "_",
-                      ChecksumTypeName(static_cast<uint8_t>(info.param.checksum)));
+  return absl::StrCat(
+      KindName(info.param.kind), "_",
+      ChecksumTypeName(static_cast<uint8_t>(info.param.checksum)));
 }
 
 const std::vector<std::string>& Keys() {
-  static const auto* keys = new std::vector<std::string>(
-      test::SortedHexKeys(kKeys, 61));
+  static const auto* keys =
+      new std::vector<std::string>(test::SortedHexKeys(kKeys, 61));
   return *keys;
 }
 
 const std::vector<std::string>& AbsentKeys() {
-  static const auto* keys = new std::vector<std::string>(
-      test::SortedHexKeys(1000, 62));
+  static const auto* keys =
+      new std::vector<std::string>(test::SortedHexKeys(1000, 62));
   return *keys;
 }
 
@@ -130,8 +131,7 @@ class FormatVersion6Test : public testing::TestWithParam<Param> {
     BlockBuilder index;
     for (size_t start = 0; start < Keys().size(); start += kKeysPerDataBlock) {
       const size_t end = std::min(Keys().size(), start + kKeysPerDataBlock);
-      const BlockHandle data{file.size(),
-                             kDataBlockBytes - kBlockTrailerBytes};
+      const BlockHandle data{file.size(), kDataBlockBytes - kBlockTrailerBytes};
       filter.StartBlock(data.offset);
       for (size_t i = start; i < end; ++i) filter.AddKey(Keys()[i]);
       file.append(kDataBlockBytes, 'd');
@@ -187,9 +187,9 @@ class FormatVersion6Test : public testing::TestWithParam<Param> {
     std::vector<std::pair<std::string, BlockHandle>> blocks = {
         {"metaindex", footer.metaindex}};
     const std::string& file = file_;
-    absl::StatusOr<MetaIndex> meta = ParseMetaIndex(
-        absl::string_view(file).substr(footer.metaindex.offset,
-                                       footer.metaindex.size));
+    absl::StatusOr<MetaIndex> meta =
+        ParseMetaIndex(absl::string_view(file).substr(footer.metaindex.offset,
+                                                      footer.metaindex.size));
     EXPECT_TRUE(meta.ok()) << meta.status();
     if (!meta.ok()) return blocks;
     for (const auto& [name, handle] : meta->blocks) {
@@ -213,10 +213,11 @@ class FormatVersion6Test : public testing::TestWithParam<Param> {
     std::string bytes = file_;
     const absl::string_view contents =
         absl::string_view(file_).substr(handle.offset, handle.size);
-    const uint8_t type = static_cast<uint8_t>(file_[handle.offset + handle.size]);
-    EncodeFixed32(&bytes[handle.offset + handle.size + 1],
-                  StoredBlockChecksum(contents, type, GetParam().checksum,
-                                      context));
+    const uint8_t type =
+        static_cast<uint8_t>(file_[handle.offset + handle.size]);
+    EncodeFixed32(
+        &bytes[handle.offset + handle.size + 1],
+        StoredBlockChecksum(contents, type, GetParam().checksum, context));
     return bytes;
   }
 
@@ -258,8 +259,8 @@ TEST_P(FormatVersion6Test, BlockOutOfContextIsDataLoss) {
         {kBase, handle.offset + (uint64_t{1} << 32)},
     };
     for (const BlockChecksumContext& context : wrong) {
-      SCOPED_TRACE(absl::StrCat(name, " checksummed at offset ",
-                                context.offset, " base ", context.base));
+      SCOPED_TRACE(absl::StrCat(name, " checksummed at offset ", context.offset,
+                                " base ", context.base));
       absl::StatusOr<std::unique_ptr<TableFilter>> table =
           Open(Restamped(handle, context));
       if (!table.ok()) {
@@ -310,8 +311,8 @@ std::vector<Param> AllParams() {
   std::vector<Param> params;
   for (Kind kind : {Kind::kFull, Kind::kPartitioned, Kind::kPerDataRange}) {
     for (ChecksumType checksum :
-         {ChecksumType::kCrc32c, ChecksumType::kXxHash,
-          ChecksumType::kXxHash64, ChecksumType::kXxh3}) {
+         {ChecksumType::kCrc32c, ChecksumType::kXxHash, ChecksumType::kXxHash64,
+          ChecksumType::kXxh3}) {
       params.push_back({kind, checksum});
     }
   }

@@ -100,10 +100,10 @@ absl::StatusOr<BlockHandle> IndexHandle(const Footer& footer,
                                         const MetaIndex& meta) {
   if (FooterHoldsIndexHandle(footer)) return footer.index;
   if (meta.index.has_value()) return *meta.index;
-  return absl::DataLossError(absl::StrCat(
-      "metaindex: no '", kIndexBlockName, "' entry, which holds the index "
-      "handle at format_version ",
-      footer.format_version));
+  return absl::DataLossError(absl::StrCat("metaindex: no '", kIndexBlockName,
+                                          "' entry, which holds the index "
+                                          "handle at format_version ",
+                                          footer.format_version));
 }
 
 absl::StatusOr<TableProperties> ParseProperties(absl::string_view contents) {

@@ -70,11 +70,10 @@ void PartitionedFilterLayout::KeepRead(size_t i, absl::string_view raw) const {
 void PartitionedFilterLayout::Keep(size_t i, absl::string_view raw) const {
   Partition& partition = *partitions_[i];
   std::string scratch;
-  absl::StatusOr<absl::string_view> contents =
-      VerifiedBlockContents(absl::StrCat("filter partition ", i), raw,
-                            source_.checksum_type, &scratch,
-                            {source_.base_context_checksum,
-                             (*source_.partitions)[i].handle.offset});
+  absl::StatusOr<absl::string_view> contents = VerifiedBlockContents(
+      absl::StrCat("filter partition ", i), raw, source_.checksum_type,
+      &scratch,
+      {source_.base_context_checksum, (*source_.partitions)[i].handle.offset});
   if (!contents.ok()) {
     source_.events->RecordCorruption(
         absl::DataLossError(contents.status().message()));

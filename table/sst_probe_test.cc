@@ -13,13 +13,13 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "filter/bloom/bloom.h"
 #include "filter/range/range_filter.h"
 #include "filter/range/range_key.h"
 #include "gtest/gtest.h"
 #include "leveldb/filter_policy.h"
 #include "nlohmann/json.hpp"
 #include "rocksdb/filter_policy.h"
-#include "filter/bloom/bloom.h"
 #include "table/block_trailer.h"
 #include "table/format.h"
 #include "table/random_access_file.h"
@@ -278,10 +278,10 @@ TEST_F(SstProbeTest, FormatVersion6Tables) {
     ASSERT_TRUE(table.ok()) << table.status();
     const BlockHandle index = (*table)->info().filter->handle;
     damaged = bytes;
-    EncodeFixed32(&damaged[index.offset + index.size + 1],
-                  BlockChecksum(absl::string_view(bytes).substr(index.offset,
-                                                                index.size),
-                                0, checksum));
+    EncodeFixed32(
+        &damaged[index.offset + index.size + 1],
+        BlockChecksum(absl::string_view(bytes).substr(index.offset, index.size),
+                      0, checksum));
     const std::string stale = dir_.File("fv6_stale.sst");
     ASSERT_TRUE(test::WriteFileBytes(stale, damaged).ok());
     const ProbeRun stale_run = RunProbe(dir_, {stale, keys_[0], absent[0]});

@@ -329,7 +329,7 @@ absl::Status TableFilter::Loader::LoadPartitionIndex(absl::string_view contents,
 }
 
 absl::Status TableFilter::Loader::LoadIndex(const MetaIndex& meta,
-                                           IndexKeys index_keys) {
+                                            IndexKeys index_keys) {
   std::string scratch;
   absl::StatusOr<BlockHandle> handle = IndexHandle(table_->info_.footer, meta);
   absl::StatusOr<absl::string_view> contents =

@@ -13,9 +13,7 @@
 namespace sstfilter {
 namespace {
 
-TEST(Cxx20HeadersTest, CompiledAsCxx20) {
-  EXPECT_GE(__cplusplus, 202002L);
-}
+TEST(Cxx20HeadersTest, CompiledAsCxx20) { EXPECT_GE(__cplusplus, 202002L); }
 
 }  // namespace
 }  // namespace sstfilter

@@ -51,8 +51,8 @@ const ShiftTables& TablesFor() {
 }
 
 uint32_t ShiftOverStride(const ShiftTables& t, uint32_t reg) {
-  return t[0][reg & 0xff] ^ t[1][(reg >> 8) & 0xff] ^
-         t[2][(reg >> 16) & 0xff] ^ t[3][reg >> 24];
+  return t[0][reg & 0xff] ^ t[1][(reg >> 8) & 0xff] ^ t[2][(reg >> 16) & 0xff] ^
+         t[3][reg >> 24];
 }
 
 #if defined(__x86_64__)

@@ -22,8 +22,7 @@ namespace filter_internal {
 
 // Equals crc32c::Extend(init_crc, data, n) (util/crc32c.h). Uses the
 // interleaved hardware loop when the CPU has SSE4.2, else crc32c::Extend.
-uint32_t ExtendCrc32cInterleaved(uint32_t init_crc, const char* data,
-                                 size_t n);
+uint32_t ExtendCrc32cInterleaved(uint32_t init_crc, const char* data, size_t n);
 
 // The bytes of each of the three streams. What is left under three strides
 // takes crc32c::Extend's serial loop: rounds of shorter strides were slower

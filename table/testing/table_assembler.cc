@@ -31,10 +31,10 @@ T OrDie(absl::StatusOr<T> value) {
 TableAssembler::TableAssembler(const TableFileOptions& options)
     : checksum_(options.checksum),
       format_version_(options.format_version),
-      base_context_checksum_(
-          options.format_version >= kContextChecksumFormatVersion
-              ? options.base_context_checksum
-              : 0) {}
+      base_context_checksum_(options.format_version >=
+                                     kContextChecksumFormatVersion
+                                 ? options.base_context_checksum
+                                 : 0) {}
 
 BlockHandle TableAssembler::AddBlock(absl::string_view contents) {
   const BlockHandle handle{file_.size(), contents.size()};
