@@ -18,7 +18,8 @@ TEST(HashSlotTest, Crc16MatchesTheSpecification) {
 TEST(HashSlotTest, HashTags) {
   EXPECT_EQ(HashSlot("{user1000}.following"), HashSlot("user1000"));
   EXPECT_EQ(HashSlot("{user1000}.followers"), HashSlot("user1000"));
-  EXPECT_EQ(HashSlot("foo{}{bar}"), HashSlot("foo{}{bar}"));
+  // An empty first tag: the whole key is hashed, not the later {bar}.
+  EXPECT_EQ(HashSlot("foo{}{bar}"), Crc16("foo{}{bar}") % kClusterSlots);
   EXPECT_NE(HashSlot("foo{}{bar}"), HashSlot("bar"));
   EXPECT_EQ(HashSlot("foo{{bar}}zap"), HashSlot("{bar"));
   EXPECT_EQ(HashSlot("foo{bar}{zap}"), HashSlot("bar"));

@@ -15,7 +15,6 @@
 #include <fstream>
 #include <map>
 #include <memory>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -32,6 +31,7 @@
 #include "filter/testing/filter_test_util.h"
 #include "gtest/gtest.h"
 #include "tests/fuzz/fuzz_checks.h"
+#include "tests/testing/factory_scan.h"
 #include "util/testing/random.h"
 
 namespace sstfilter {
@@ -431,31 +431,50 @@ bool PinnedFor(const std::string& pinned, const std::string& declared) {
   return pinned == declared || absl::StartsWith(pinned, declared + "_");
 }
 
-TEST(PolicyRegistryTest, EveryDeclaredFactoryIsRegistered) {
-  // A public factory returns a policy, whatever its parameters, and is
-  // declared in a header that is not internal (not *_impl.h, not under
-  // internal/) and not a test helper (under testing/, such as the planted
-  // faulty policy). The return type may be qualified.
-  const std::regex declaration(
-      R"(absl::StatusOr<\s*std::unique_ptr<\s*const\s+(?:::)?(?:sstfilter::)?FilterPolicy\s*>\s*>\s+(New\w+)\s*\()");
-  std::set<std::string> declared;
-  const std::filesystem::path root = FilterSourceDir();
+// The public headers of filter/: not internal (not *_impl.h, not under
+// internal/) and not test helpers (under testing/, such as the planted faulty
+// policy, or *_test_util.h), each with its text.
+std::map<std::string, std::string> PublicFilterHeaders() {
+  std::map<std::string, std::string> headers;
   for (const auto& entry :
-       std::filesystem::recursive_directory_iterator(root)) {
+       std::filesystem::recursive_directory_iterator(FilterSourceDir())) {
     const std::string path = entry.path().string();
     if (entry.path().extension() != ".h" ||
         absl::string_view(path).find("_impl.h") != absl::string_view::npos ||
         absl::string_view(path).find("/internal/") != absl::string_view::npos ||
-        absl::string_view(path).find("/testing/") != absl::string_view::npos)
+        absl::string_view(path).find("/testing/") != absl::string_view::npos ||
+        absl::EndsWith(path, "_test_util.h"))
       continue;
     std::ifstream in(entry.path());
     std::stringstream text;
     text << in.rdbuf();
-    const std::string source = text.str();
-    for (std::sregex_iterator it(source.begin(), source.end(), declaration),
-         end;
-         it != end; ++it)
-      declared.insert((*it)[1]);
+    headers[path] = text.str();
+  }
+  return headers;
+}
+
+TEST(PolicyRegistryTest, EveryDeclaredFactoryIsRegistered) {
+  // A public factory is any function that hands out an owned policy, however
+  // its return type is spelled (test::DeclaredPolicyFactories), declared in a
+  // public header. Aliases may come from any header that others include.
+  const std::filesystem::path root = FilterSourceDir();
+  const std::map<std::string, std::string> headers = PublicFilterHeaders();
+  std::set<std::string> aliases;
+  // Until no header adds one: an alias may stand for another header's alias.
+  for (bool grew = true; grew;) {
+    const size_t known = aliases.size();
+    for (const auto& [path, text] : headers) {
+      const std::set<std::string> found =
+          test::DeclaredPolicyAliases(text, aliases);
+      aliases.insert(found.begin(), found.end());
+    }
+    grew = aliases.size() != known;
+  }
+  std::set<std::string> declared;
+  for (const auto& [path, text] : headers) {
+    const std::set<std::string> found =
+        test::DeclaredPolicyFactories(text, aliases);
+    declared.insert(found.begin(), found.end());
   }
   for (const char* parser : kNotAFamilyFactory) {
     EXPECT_EQ(declared.erase(parser), 1u)
