@@ -89,12 +89,11 @@ class VerifiedTables {
   }
   void Add(std::string table) {
     std::unique_lock<std::shared_mutex> lock(mutex_);
-    if (tables_.size() >= kMaxTables) tables_.clear();
+    if (tables_.size() >= kMaxVerifiedRangeFilterTables) tables_.clear();
     tables_.insert(std::move(table));
   }
 
  private:
-  static constexpr size_t kMaxTables = 1 << 16;
   mutable std::shared_mutex mutex_;
   std::unordered_set<std::string> tables_;  // guarded by mutex_
 };

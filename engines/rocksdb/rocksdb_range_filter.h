@@ -53,6 +53,7 @@
 #ifndef SSTFILTER_ENGINES_ROCKSDB_ROCKSDB_RANGE_FILTER_H_
 #define SSTFILTER_ENGINES_ROCKSDB_ROCKSDB_RANGE_FILTER_H_
 
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <string>
@@ -76,6 +77,10 @@ NewRangeFilterCollectorFactory(const FilterOptions& options);
 // with lower <= k < upper.
 bool TableMayHoldRange(const rocksdb::TableProperties& properties,
                        absl::string_view lower, absl::string_view upper);
+
+// How many tables a process remembers as verified (see "Cost" above); when
+// the memory is full it is cleared, and each table is verified again.
+constexpr size_t kMaxVerifiedRangeFilterTables = size_t{1} << 16;
 
 // A table_filter for the scan [lower, upper): TableMayHoldRange over copies
 // of the bounds. Set the same bounds as the ReadOptions' iterate bounds.

@@ -305,6 +305,113 @@ TEST(RangeTableFilterTest, TablesWithoutAUsableFilterAreRead) {
   EXPECT_TRUE(TableMayHoldRange(properties, "a", "b"));
 }
 
+// The memory of verified tables (TableMayHoldRange verifies a version-2
+// filter's CRC the first time a process sees a table, named by its
+// db_session_id and orig_file_number), with the properties of real tables.
+// A filter is damaged here in its stored CRC: its version-1 bytes stay
+// intact, so a filter taken as verified answers as the intact one would (no
+// for an empty range), while one whose CRC is checked answers "read it".
+class VerifiedTablesTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    // A fresh database, so a fresh session that no earlier test has seen.
+    const std::string dir =
+        absl::StrCat(testing::TempDir(), "/verified_tables_db");
+    rocksdb::DestroyDB(dir, rocksdb::Options());
+    rocksdb::Options options = test::CountingOptions(nullptr);
+    auto collector =
+        NewRangeFilterCollectorFactory(FilterOptions::BitsPerKey(16));
+    ASSERT_TRUE(collector.ok()) << collector.status();
+    options.table_properties_collector_factories.push_back(*collector);
+    options.disable_auto_compactions = true;
+    auto db = test::OpenDb(options, dir);
+    ASSERT_TRUE(db.ok()) << db.status();
+    test::Random rng(29);
+    for (int table = 0; table < 2; ++table) {
+      for (int i = 0; i < 1000; ++i) {
+        const std::string key = KeyOf(rng.Next64() / kCodeStep * kCodeStep, i);
+        ASSERT_TRUE((*db)->Put(rocksdb::WriteOptions(), key, "v").ok());
+      }
+      ASSERT_TRUE((*db)->Flush(rocksdb::FlushOptions()).ok());
+    }
+    rocksdb::TablePropertiesCollection tables;
+    ASSERT_TRUE((*db)->GetPropertiesOfAllTables(&tables).ok());
+    ASSERT_EQ(tables.size(), 2u);
+    for (const auto& [file, properties] : tables) {
+      ASSERT_FALSE(properties->db_session_id.empty()) << file;
+      tables_.push_back(*properties);
+    }
+    ASSERT_EQ(tables_[0].db_session_id, tables_[1].db_session_id);
+    // The loop in TheMemoryIsClearedWhenFull names tables after the second.
+    ASSERT_LT(tables_[0].orig_file_number, tables_[1].orig_file_number);
+    // An empty range both intact filters rule out, found without asking
+    // TableMayHoldRange (which would remember the tables).
+    for (uint64_t code = kCodeStep / 2;; code += kCodeStep) {
+      lower_ = KeyOfRangeCode(code);
+      upper_ = KeyOfRangeCode(code + 1);
+      if (!NewRangeFilterReader(Filter(tables_[0]))
+               ->RangeMayMatchBefore(lower_, upper_) &&
+          !NewRangeFilterReader(Filter(tables_[1]))
+               ->RangeMayMatchBefore(lower_, upper_)) {
+        break;
+      }
+    }
+  }
+
+  static std::string& Filter(rocksdb::TableProperties& properties) {
+    return properties.user_collected_properties.at(
+        RangeFilterKey("sstfilter.Grafite2"));
+  }
+
+  // The table's properties with a bit of its filter's stored CRC flipped (the
+  // CRC is the 4 bytes before the marker and the last byte).
+  static rocksdb::TableProperties Damaged(rocksdb::TableProperties table) {
+    std::string& filter = Filter(table);
+    filter[filter.size() - 6] ^= 1;
+    EXPECT_FALSE(VerifyRangeFilter(filter).ok());
+    return table;
+  }
+
+  bool MayHold(const rocksdb::TableProperties& table) const {
+    return TableMayHoldRange(table, lower_, upper_);
+  }
+
+  std::vector<rocksdb::TableProperties> tables_;
+  std::string lower_, upper_;
+};
+
+TEST_F(VerifiedTablesTest, ADamagedFilterOnItsFirstCallIsNotRemembered) {
+  const rocksdb::TableProperties damaged = Damaged(tables_[0]);
+  EXPECT_TRUE(MayHold(damaged));
+  EXPECT_TRUE(MayHold(damaged));  // checked again, not taken as verified
+  EXPECT_FALSE(MayHold(tables_[0]));
+}
+
+TEST_F(VerifiedTablesTest, TablesOfOneSessionAreVerifiedEachByItself) {
+  EXPECT_FALSE(MayHold(tables_[0]));  // verified, and remembered
+  const rocksdb::TableProperties damaged = Damaged(tables_[1]);
+  EXPECT_TRUE(MayHold(damaged));
+  EXPECT_TRUE(MayHold(damaged));
+  EXPECT_FALSE(MayHold(tables_[1]));
+}
+
+TEST_F(VerifiedTablesTest, TheMemoryIsClearedWhenFull) {
+  EXPECT_FALSE(MayHold(tables_[0]));
+  // Remembered: the table's filter is not checked again (a table's bytes
+  // never change; here they do, to show it).
+  const rocksdb::TableProperties damaged = Damaged(tables_[0]);
+  EXPECT_FALSE(MayHold(damaged));
+  // As many other tables as the memory holds: it fills, whatever it held
+  // before, and is cleared on the way, so the first table is forgotten and
+  // its filter checked again.
+  rocksdb::TableProperties other = tables_[1];
+  for (size_t i = 0; i < kMaxVerifiedRangeFilterTables; ++i) {
+    other.orig_file_number = tables_[1].orig_file_number + 1 + i;
+    ASSERT_FALSE(MayHold(other));
+  }
+  EXPECT_TRUE(MayHold(damaged));
+}
+
 TEST(RangeTableFilterTest, InvalidOptionsNameTheValue) {
   auto factory = NewRangeFilterCollectorFactory(FilterOptions::BitsPerKey(1.5));
   ASSERT_FALSE(factory.ok());
