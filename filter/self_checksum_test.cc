@@ -18,6 +18,8 @@
 #include "filter/format_registry.h"
 #include "filter/hybrid/hybrid.h"
 #include "filter/leveldb/leveldb_bloom.h"
+#include "filter/range/range_filter.h"
+#include "filter/range/range_key.h"
 #include "filter/rocksdb/rocksdb_bloom.h"
 #include "filter/testing/filter_test_util.h"
 #include "gtest/gtest.h"
@@ -65,6 +67,9 @@ const Family kFamilies[] = {
      &NewHybrid<FilterFamily::kNative>},
     {"sstfilter.Hybrid2", "sstfilter.Hybrid1",
      &NewHybrid<FilterFamily::kCompact>},
+    // Its point reader here; its range reader in
+    // EveryFlipAndTruncationOfARangeFilterMatchesRangesHoldingKeys.
+    {"sstfilter.Grafite2", "sstfilter.Grafite1", &NewGrafiteFilterPolicy},
 };
 
 std::vector<std::string> Keys(int n, int salt) {
@@ -72,6 +77,20 @@ std::vector<std::string> Keys(int n, int salt) {
   for (int i = 0; i < n; ++i)
     keys.push_back(absl::StrFormat("k%d-%d", salt, i));
   return keys;
+}
+
+// Calls check(damaged, what) for every single-bit flip and every truncation
+// of filter, what saying which.
+template <typename Check>
+void ForEachFlipAndTruncation(const std::string& filter, Check check) {
+  for (size_t bit = 0; bit < 8 * filter.size(); ++bit) {
+    std::string flipped = filter;
+    flipped[bit / 8] ^= static_cast<char>(1 << (bit % 8));
+    check(flipped, absl::StrCat("bit ", bit, " flipped"));
+  }
+  for (size_t size = 0; size < filter.size(); ++size) {
+    check(filter.substr(0, size), absl::StrCat("truncated to ", size));
+  }
 }
 
 // Damaged bytes in a fresh buffer of exactly their size, so that ASan sees a
@@ -112,17 +131,79 @@ TEST(SelfChecksumTest, EveryFlipAndTruncationAnswersMayMatch) {
       // The probe keys: every added key, or some absent ones for the empty
       // set, whose intact filter rejects them.
       const std::vector<std::string> probes = n > 0 ? keys : Keys(20, -1);
-      for (size_t bit = 0; bit < 8 * filter.size(); ++bit) {
-        std::string flipped = filter;
-        flipped[bit / 8] ^= static_cast<char>(1 << (bit % 8));
-        ExpectEveryKeyMayMatch(*policy, flipped, probes,
-                               absl::StrCat("bit ", bit, " flipped"));
-      }
-      for (size_t size = 0; size < filter.size(); ++size) {
-        ExpectEveryKeyMayMatch(*policy, filter.substr(0, size), probes,
-                               absl::StrCat("truncated to ", size));
-      }
+      ForEachFlipAndTruncation(
+          filter, [&](const std::string& damaged, const std::string& what) {
+            ExpectEveryKeyMayMatch(*policy, damaged, probes, what);
+          });
     }
+  }
+}
+
+// The range filter's own reader (NewRangeFilterReader, what RocksDB's scans
+// use) of every flip and truncation of a version-2 filter: every key, and
+// every range holding one, may match; and while the bytes still carry a
+// checked filter's marker, the reader reports the damage.
+//
+// One gap, counted apart and pinned so that its fix shows here: the reader
+// takes bytes of either version, and a version-2 filter cut shorter than a
+// version-1 filter's trailer (the whole of an empty version-1 filter) reads
+// as a version-1 filter too short to hold a key, which matches nothing.
+TEST(SelfChecksumTest,
+     EveryFlipAndTruncationOfARangeFilterMatchesRangesHoldingKeys) {
+  const auto policy = *NewGrafiteFilterPolicy(FilterOptions::Fpp(0.01));
+  ASSERT_STREQ(policy->Name(), "sstfilter.Grafite2");
+  FilterOptions version1 = FilterOptions::Fpp(0.01);
+  version1.self_checksum = false;
+  const size_t version1_trailer =
+      test::BuildFilter(**NewGrafiteFilterPolicy(version1), {}).size();
+  for (int n : {0, 1, 2, 7, 40, 90}) {
+    const std::vector<std::string> keys = Keys(n, n);
+    const std::string filter = test::BuildFilter(*policy, keys);
+    SCOPED_TRACE(absl::StrCat(n, " keys, ", filter.size(), " bytes"));
+    ASSERT_TRUE(NewRangeFilterReader(filter)->Corruption().ok());
+    int damaged_cases = 0;
+    size_t gap_cases = 0;
+    ForEachFlipAndTruncation(filter, [&](const std::string& damaged,
+                                         const std::string& what) {
+      ++damaged_cases;
+      if (damaged.size() < version1_trailer) {
+        ++gap_cases;
+        for (const std::string& key : keys) {
+          ASSERT_FALSE(NewRangeFilterReader(damaged)->MayMatch(key)) << what;
+        }
+        return;
+      }
+      // A fresh buffer of exactly the damaged size, for ASan.
+      const std::unique_ptr<char[]> copy(new char[damaged.size()]);
+      std::copy(damaged.begin(), damaged.end(), copy.get());
+      const absl::string_view bytes(copy.get(), damaged.size());
+      const std::unique_ptr<RangeFilterReader> reader =
+          NewRangeFilterReader(bytes);
+      for (const std::string& key : keys) {
+        const uint64_t code = RangeKeyCode(key);
+        ASSERT_TRUE(reader->MayMatch(key)) << what << ", key " << key;
+        ASSERT_TRUE(reader->RangeMayMatch(key, key)) << what << ", " << key;
+        ASSERT_TRUE(reader->RangeMayMatchBefore(key, key + '\0'))
+            << what << ", " << key;
+        for (uint64_t reach : {uint64_t{1}, uint64_t{1000}}) {
+          ASSERT_TRUE(reader->CodeRangeMayMatch(code - reach, code + reach))
+              << what << ", " << key << " +-" << reach;
+          ASSERT_TRUE(reader->RangeMayMatch(KeyOfRangeCode(code - reach),
+                                            KeyOfRangeCode(code + reach)))
+              << what << ", " << key << " +-" << reach;
+        }
+      }
+      const bool marked =
+          bytes.size() >= 2 &&
+          (static_cast<uint8_t>(bytes[bytes.size() - 2]) == 0xC2 ||
+           static_cast<uint8_t>(bytes[bytes.size() - 2]) == 0xC3);
+      if (marked) {
+        ASSERT_TRUE(absl::IsDataLoss(reader->Corruption())) << what;
+        ASSERT_TRUE(absl::IsDataLoss(VerifyRangeFilter(bytes))) << what;
+      }
+    });
+    EXPECT_EQ(damaged_cases, 9 * static_cast<int>(filter.size()));
+    EXPECT_EQ(gap_cases, version1_trailer);  // truncations to 0..33 bytes
   }
 }
 
@@ -202,7 +283,10 @@ TEST(SelfChecksumTest, VersionOneStaysReadableAndAnswersTheSame) {
     const std::string filter1 = test::BuildFilter(*plain, keys);
     const std::string filter2 = test::BuildFilter(*checked, keys);
     EXPECT_EQ(filter2.substr(0, filter1.size()), filter1);
-    EXPECT_LE(filter2.size() - filter1.size(), 7u);
+    // Six bytes of trailer, seven with the pad byte.
+    const bool padded =
+        static_cast<uint8_t>(filter2[filter2.size() - 2]) == 0xC3;
+    EXPECT_EQ(filter2.size() - filter1.size(), padded ? 7u : 6u);
     const auto reader1 = v1->NewReader(filter1);
     const auto reader2 = v2->NewReader(filter2);
     for (const std::string& key : Keys(5000, 6)) {
