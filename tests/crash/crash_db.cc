@@ -12,6 +12,10 @@ std::string CrashConfig::Name() const {
                       policy);
 }
 
+void PrintTo(const CrashConfig& config, std::ostream* os) {
+  *os << config.Name();
+}
+
 std::vector<CrashConfig> AllCrashConfigs() {
   return {
       {Engine::kLevelDb, "native"},    {Engine::kLevelDb, "compact"},
@@ -32,12 +36,12 @@ absl::StatusOr<CrashConfig> ParseCrashConfig(const std::string& name) {
 }
 
 absl::StatusOr<std::unique_ptr<CrashDb>> CrashDb::Open(
-    const CrashConfig& config, const std::string& dir,
-    const CrashDbEnvs& envs) {
+    const CrashConfig& config, const std::string& dir, const CrashDbEnvs& envs,
+    BackgroundWorkListener* listener) {
   if (config.engine == Engine::kLevelDb) {
-    return OpenLevelDbCrashDb(config.policy, dir, envs.leveldb);
+    return OpenLevelDbCrashDb(config.policy, dir, envs.leveldb, listener);
   }
-  return OpenRocksDbCrashDb(config.policy, dir, envs.rocksdb);
+  return OpenRocksDbCrashDb(config.policy, dir, envs.rocksdb, listener);
 }
 
 CrashDb::LiveTables CrashDb::PinLiveTables() {

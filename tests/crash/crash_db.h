@@ -9,11 +9,13 @@
 
 #include <memory>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "tests/crash/background_work.h"
 #include "tests/crash/workload.h"
 
 namespace leveldb {
@@ -43,6 +45,10 @@ struct CrashConfig {
   std::string Name() const;
 };
 
+// Prints Name(): googletest's failure messages, and the test names
+// ::testing::PrintToStringParamName makes, show it.
+void PrintTo(const CrashConfig& config, std::ostream* os);
+
 // Every configuration the crash tests run.
 std::vector<CrashConfig> AllCrashConfigs();
 
@@ -63,11 +69,13 @@ class CrashDb {
     virtual ~Snapshot() = default;
   };
 
-  // Opens (creating if missing) the database of config in dir. REQUIRES:
-  // envs outlive the database.
+  // Opens (creating if missing) the database of config in dir. With a
+  // listener, each flush and compaction is reported to it as it begins and
+  // ends (background_work.h). REQUIRES: envs and listener outlive the
+  // database.
   static absl::StatusOr<std::unique_ptr<CrashDb>> Open(
       const CrashConfig& config, const std::string& dir,
-      const CrashDbEnvs& envs = {});
+      const CrashDbEnvs& envs = {}, BackgroundWorkListener* listener = nullptr);
 
   virtual ~CrashDb() = default;
 

@@ -12,10 +12,13 @@
 namespace sstfilter {
 namespace test {
 
+// CrashDb::Open for each engine; env and listener may be null.
 absl::StatusOr<std::unique_ptr<CrashDb>> OpenLevelDbCrashDb(
-    const std::string& policy, const std::string& dir, leveldb::Env* env);
+    const std::string& policy, const std::string& dir, leveldb::Env* env,
+    BackgroundWorkListener* listener);
 absl::StatusOr<std::unique_ptr<CrashDb>> OpenRocksDbCrashDb(
-    const std::string& policy, const std::string& dir, rocksdb::Env* env);
+    const std::string& policy, const std::string& dir, rocksdb::Env* env,
+    BackgroundWorkListener* listener);
 
 // CheckTableFilters for one table.
 absl::Status CheckLevelDbTableFilter(const std::string& path,

@@ -21,6 +21,7 @@
 #include "table/table_filter.h"
 #include "table/testing/real_tables.h"
 #include "tests/crash/crash_db_engines.h"
+#include "tests/crash/leveldb_table_writes_env.h"
 
 namespace sstfilter {
 namespace test {
@@ -64,9 +65,13 @@ class LevelDbCrashDb : public CrashDb {
     const leveldb::Snapshot* snapshot_;
   };
 
-  LevelDbCrashDb(std::string dir, std::unique_ptr<leveldb::FilterPolicy> policy,
+  LevelDbCrashDb(std::string dir, std::unique_ptr<leveldb::Env> env,
+                 std::unique_ptr<leveldb::FilterPolicy> policy,
                  std::unique_ptr<leveldb::DB> db)
-      : dir_(std::move(dir)), policy_(std::move(policy)), db_(std::move(db)) {}
+      : dir_(std::move(dir)),
+        env_(std::move(env)),
+        policy_(std::move(policy)),
+        db_(std::move(db)) {}
 
   absl::Status Apply(const Op& op, bool sync) override {
     leveldb::WriteOptions options;
@@ -130,7 +135,8 @@ class LevelDbCrashDb : public CrashDb {
 
  private:
   const std::string dir_;
-  // Declared before the database, which uses it until it is deleted.
+  // Declared before the database, which uses them until it is deleted.
+  std::unique_ptr<leveldb::Env> env_;  // null: none of our own
   std::unique_ptr<leveldb::FilterPolicy> policy_;
   std::unique_ptr<leveldb::DB> db_;
 };
@@ -169,7 +175,8 @@ absl::StatusOr<std::vector<std::string>> TableKeys(const std::string& path) {
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<CrashDb>> OpenLevelDbCrashDb(
-    const std::string& policy_name, const std::string& dir, leveldb::Env* env) {
+    const std::string& policy_name, const std::string& dir, leveldb::Env* env,
+    BackgroundWorkListener* listener) {
   absl::StatusOr<std::unique_ptr<leveldb::FilterPolicy>> policy =
       LevelDbPolicy(policy_name);
   if (!policy.ok()) return policy.status();
@@ -180,10 +187,16 @@ absl::StatusOr<std::unique_ptr<CrashDb>> OpenLevelDbCrashDb(
   // sstfilter's table reader reads uncompressed tables only.
   options.compression = leveldb::kNoCompression;
   if (env != nullptr) options.env = env;
+  std::unique_ptr<leveldb::Env> table_writes;
+  if (listener != nullptr) {
+    table_writes =
+        std::make_unique<LevelDbTableWritesEnv>(options.env, listener);
+    options.env = table_writes.get();
+  }
   absl::StatusOr<std::unique_ptr<leveldb::DB>> db = OpenLevelDb(options, dir);
   if (!db.ok()) return db.status();
-  return std::make_unique<LevelDbCrashDb>(dir, *std::move(policy),
-                                          *std::move(db));
+  return std::make_unique<LevelDbCrashDb>(dir, std::move(table_writes),
+                                          *std::move(policy), *std::move(db));
 }
 
 absl::Status CheckLevelDbTableFilter(const std::string& path,

@@ -22,6 +22,7 @@
 #include "rocksdb/write_batch.h"
 #include "table/table_filter.h"
 #include "tests/crash/crash_db_engines.h"
+#include "tests/crash/rocksdb_background_listener.h"
 #include "tests/integration/rocksdb_db_util.h"
 
 namespace sstfilter {
@@ -137,7 +138,8 @@ class RocksDbCrashDb : public CrashDb {
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<CrashDb>> OpenRocksDbCrashDb(
-    const std::string& policy_name, const std::string& dir, rocksdb::Env* env) {
+    const std::string& policy_name, const std::string& dir, rocksdb::Env* env,
+    BackgroundWorkListener* listener) {
   absl::StatusOr<std::shared_ptr<const rocksdb::FilterPolicy>> policy =
       RocksDbPolicy(policy_name);
   if (!policy.ok()) return policy.status();
@@ -155,6 +157,9 @@ absl::StatusOr<std::unique_ptr<CrashDb>> OpenRocksDbCrashDb(
   options.max_background_jobs = 2;
   options.compression = rocksdb::kNoCompression;
   if (env != nullptr) options.env = env;
+  if (listener != nullptr) {
+    options.listeners.push_back(NewRocksDbBackgroundListener(listener));
+  }
   absl::StatusOr<std::unique_ptr<rocksdb::DB>> db = OpenDb(options, dir);
   if (!db.ok()) return db.status();
   return std::make_unique<RocksDbCrashDb>(*std::move(policy), *std::move(db));

@@ -3,7 +3,10 @@
 // synced write, and reports each acknowledged op to the test on a pipe, in
 // order, until it is killed. Along the way it takes snapshots, writes on,
 // and reads every key it wrote before the snapshot back at the snapshot,
-// while flushes and compactions rewrite the tables under it.
+// while flushes and compactions rewrite the tables under it. It also
+// reports each flush and compaction as it begins and ends
+// (background_work.h), so that the test can aim a kill at one and tell
+// where its kill landed.
 //
 // Usage: crash_writer <configuration> <dir> <seed> <first op> <report fd>
 //
@@ -12,7 +15,13 @@
 //   R          the database is open
 //   A <i>      op i is acknowledged: synced
 //   S <n>      a snapshot read back n keys as they were when it was taken
+//   B <kind> <id>  a flush or compaction (kind "flush" or "compaction")
+//                  began; the engine's id for it
+//   E <kind> <id>  it ended
 //   F <what>   a check failed; the writer exits with status 1
+// A B line is written before the work it announces starts, an E line after
+// the work is done, so that a kill that comes after a B line and before
+// its E line lands inside that work.
 
 #include <unistd.h>
 
@@ -28,6 +37,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "tests/crash/background_work.h"
 #include "tests/crash/crash_db.h"
 #include "tests/crash/workload.h"
 
@@ -61,6 +71,16 @@ void Report(const std::string& line) {
   Report(absl::StrCat("F ", what));
   _exit(1);
 }
+
+class ReportingListener : public BackgroundWorkListener {
+ public:
+  void Began(BackgroundKind kind, uint64_t id) override {
+    Report(absl::StrCat("B ", BackgroundKindName(kind), " ", id));
+  }
+  void Ended(BackgroundKind kind, uint64_t id) override {
+    Report(absl::StrCat("E ", BackgroundKindName(kind), " ", id));
+  }
+};
 
 // A snapshot and what each key this process wrote held when it was taken.
 struct PendingSnapshot {
@@ -106,7 +126,10 @@ int Run(int argc, char** argv) {
   }
   absl::StatusOr<CrashConfig> config = ParseCrashConfig(argv[1]);
   if (!config.ok()) Fail(config.status().ToString());
-  absl::StatusOr<std::unique_ptr<CrashDb>> db = CrashDb::Open(*config, argv[2]);
+  // Lives as long as the process: the engine's threads report until the kill.
+  static ReportingListener listener;
+  absl::StatusOr<std::unique_ptr<CrashDb>> db =
+      CrashDb::Open(*config, argv[2], {}, &listener);
   if (!db.ok()) Fail(db.status().ToString());
   Report("R");
 

@@ -7,10 +7,13 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
+#include <map>
+#include <optional>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -19,24 +22,142 @@ namespace sstfilter {
 namespace test {
 namespace {
 
-// Adds one report line to round.
-void Parse(absl::string_view line, WriterRound* round) {
-  if (line == "R") {
-    round->opened = true;
-  } else if (absl::StartsWith(line, "A ")) {
-    uint64_t i = 0;
-    if (absl::SimpleAtoi(line.substr(2), &i)) {
-      round->acknowledged.push_back(i);
-    } else {
-      round->failure = absl::StrCat("unreadable report \"", line, "\"");
+using Clock = std::chrono::steady_clock;
+
+// An aimed round that has waited this long for its aim gives up: flushes
+// come every few hundred writes and compactions every few flushes, so a
+// writer that reports none over this many writes reports none at all.
+constexpr uint64_t kGiveUpOps = 10000;
+// A round gives up on a writer that has not reached its aim after this
+// long: it hangs, or acknowledges nothing. Far longer than any round
+// takes on a loaded machine.
+constexpr std::chrono::seconds kGiveUpTime(60);
+
+// The writer's reports, read as they come.
+class Reports {
+ public:
+  explicit Reports(WriterRound* round) : round_(round) {}
+
+  // Adds the bytes read; complete lines are parsed.
+  void Add(const char* data, size_t n) {
+    pending_.append(data, n);
+    size_t end;
+    while ((end = pending_.find('\n')) != std::string::npos) {
+      Parse(absl::string_view(pending_).substr(0, end));
+      pending_.erase(0, end + 1);
     }
-  } else if (absl::StartsWith(line, "S ")) {
-    ++round->snapshot_checks;
-  } else if (absl::StartsWith(line, "F ")) {
-    round->failure = std::string(line.substr(2));
-  } else if (!line.empty()) {
-    round->failure = absl::StrCat("unreadable report \"", line, "\"");
   }
+
+  // Inside work of this kind now, as far as the reports read say.
+  bool inside(BackgroundKind kind) const { return !work(kind).open.empty(); }
+  // How long the last work of this kind took, from the report of its
+  // beginning to that of its end, as read; zero when none ended yet.
+  Clock::duration last_length(BackgroundKind kind) const {
+    return work(kind).last_length;
+  }
+
+ private:
+  // The work of one kind.
+  struct Work {
+    std::map<uint64_t, Clock::time_point> open;  // id: when its B was read
+    Clock::duration last_length{0};
+  };
+
+  Work& work(BackgroundKind kind) {
+    return kind == BackgroundKind::kFlush ? flushes_ : compactions_;
+  }
+  const Work& work(BackgroundKind kind) const {
+    return kind == BackgroundKind::kFlush ? flushes_ : compactions_;
+  }
+
+  void Fail(std::string what) {
+    if (round_->failure.empty()) round_->failure = std::move(what);
+  }
+
+  // "B <kind> <id>" or "E <kind> <id>", without the letter.
+  void ParseWork(bool began, absl::string_view line) {
+    std::vector<absl::string_view> parts = absl::StrSplit(line, ' ');
+    std::optional<BackgroundKind> kind;
+    for (BackgroundKind k :
+         {BackgroundKind::kFlush, BackgroundKind::kCompaction}) {
+      if (parts.size() == 2 && parts[0] == BackgroundKindName(k)) kind = k;
+    }
+    uint64_t id = 0;
+    if (!kind.has_value() || !absl::SimpleAtoi(parts[1], &id)) {
+      Fail(absl::StrCat("unreadable report \"", line, "\""));
+      return;
+    }
+    Work& w = work(*kind);
+    if (began) {
+      if (!w.open.emplace(id, Clock::now()).second) {
+        Fail(absl::StrCat(line, " began twice"));
+      }
+      ++(*kind == BackgroundKind::kFlush ? round_->flushes_begun
+                                         : round_->compactions_begun);
+      return;
+    }
+    auto it = w.open.find(id);
+    if (it == w.open.end()) {
+      Fail(absl::StrCat(line, " ended without beginning"));
+      return;
+    }
+    w.last_length = Clock::now() - it->second;
+    w.open.erase(it);
+  }
+
+  void Parse(absl::string_view line) {
+    if (line == "R") {
+      round_->opened = true;
+    } else if (absl::ConsumePrefix(&line, "A ")) {
+      uint64_t i = 0;
+      if (absl::SimpleAtoi(line, &i)) {
+        round_->acknowledged.push_back(i);
+      } else {
+        Fail(absl::StrCat("unreadable report \"A ", line, "\""));
+      }
+    } else if (absl::StartsWith(line, "S ")) {
+      ++round_->snapshot_checks;
+    } else if (absl::ConsumePrefix(&line, "B ")) {
+      ParseWork(/*began=*/true, line);
+    } else if (absl::ConsumePrefix(&line, "E ")) {
+      ParseWork(/*began=*/false, line);
+    } else if (absl::ConsumePrefix(&line, "F ")) {
+      // The writer's own failure comes first.
+      round_->failure = std::string(line);
+    } else if (!line.empty()) {
+      Fail(absl::StrCat("unreadable report \"", line, "\""));
+    }
+  }
+
+  WriterRound* const round_;
+  std::string pending_;  // a line not yet complete
+  Work flushes_;
+  Work compactions_;
+};
+
+// The kind of work plan aims at; nullopt for a timer.
+std::optional<BackgroundKind> AimedKind(const KillPlan& plan) {
+  switch (plan.aim) {
+    case KillAim::kTimer:
+      return std::nullopt;
+    case KillAim::kFlush:
+      return BackgroundKind::kFlush;
+    case KillAim::kCompaction:
+      return BackgroundKind::kCompaction;
+  }
+  return std::nullopt;
+}
+
+// When to kill, once the reports read reach plan's aim; nullopt before.
+std::optional<Clock::time_point> KillTime(const KillPlan& plan,
+                                          const WriterRound& round,
+                                          const Reports& reports) {
+  if (round.acknowledged.empty()) return std::nullopt;
+  const std::optional<BackgroundKind> kind = AimedKind(plan);
+  if (!kind.has_value()) return Clock::now() + plan.delay;
+  if (!reports.inside(*kind)) return std::nullopt;
+  return Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                            reports.last_length(*kind) * plan.fraction);
 }
 
 }  // namespace
@@ -52,7 +173,7 @@ std::string WriterPath() {
 absl::StatusOr<WriterRound> RunWriterAndKill(const CrashConfig& config,
                                              const std::string& dir,
                                              uint64_t seed, uint64_t first_op,
-                                             int kill_after_ms) {
+                                             const KillPlan& plan) {
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) {
     return absl::InternalError(absl::StrCat("pipe2: ", std::strerror(errno)));
@@ -82,24 +203,47 @@ absl::StatusOr<WriterRound> RunWriterAndKill(const CrashConfig& config,
   }
   close(fds[1]);
 
-  std::string text;
+  WriterRound round;
+  Reports reports(&round);
   char buffer[4096];
-  const auto deadline = std::chrono::steady_clock::now() +
-                        std::chrono::milliseconds(kill_after_ms);
-  bool eof = false;
-  // Reads as the writer reports, so that it never blocks on a full pipe.
-  while (!eof) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                          deadline - std::chrono::steady_clock::now())
-                          .count();
-    if (left <= 0) break;
+  const Clock::time_point give_up_at = Clock::now() + kGiveUpTime;
+  const std::optional<BackgroundKind> aimed_at = AimedKind(plan);
+  std::optional<Clock::time_point> kill_at;  // once the aim is taken
+  // Reads as the writer reports, so that it never blocks on a full pipe and
+  // the aim is taken as soon as the writer reaches it.
+  for (;;) {
+    // Work that ends before its kill is due is not where the kill would
+    // land: the aim is taken again, at the next such work.
+    if (kill_at.has_value() && aimed_at.has_value() &&
+        !reports.inside(*aimed_at)) {
+      kill_at.reset();
+    }
+    if (!kill_at.has_value()) {
+      kill_at = KillTime(plan, round, reports);
+      if (!kill_at.has_value() &&
+          (Clock::now() >= give_up_at ||
+           (!round.acknowledged.empty() &&
+            round.acknowledged.back() - round.acknowledged.front() >=
+                kGiveUpOps))) {
+        break;
+      }
+    }
+    const Clock::time_point wake = kill_at.value_or(give_up_at);
+    const auto left = std::chrono::duration_cast<std::chrono::microseconds>(
+        wake - Clock::now());
+    if (left.count() <= 0) {
+      round.aim_taken = kill_at.has_value();
+      break;
+    }
+    const timespec wait = {static_cast<time_t>(left.count() / 1000000),
+                           static_cast<long>(left.count() % 1000000) * 1000};
     pollfd p = {fds[0], POLLIN, 0};
-    if (poll(&p, 1, static_cast<int>(left)) <= 0) continue;
+    if (ppoll(&p, 1, &wait, nullptr) <= 0) continue;
     const ssize_t n = read(fds[0], buffer, sizeof(buffer));
     if (n > 0) {
-      text.append(buffer, n);
+      reports.Add(buffer, n);
     } else if (n == 0 || errno != EINTR) {
-      eof = true;
+      break;  // the writer is gone
     }
   }
   kill(pid, SIGKILL);
@@ -108,13 +252,11 @@ absl::StatusOr<WriterRound> RunWriterAndKill(const CrashConfig& config,
   }
   // What it reported before the kill is still in the pipe.
   ssize_t n;
-  while ((n = read(fds[0], buffer, sizeof(buffer))) > 0) text.append(buffer, n);
+  while ((n = read(fds[0], buffer, sizeof(buffer))) > 0) reports.Add(buffer, n);
   close(fds[0]);
 
-  WriterRound round;
-  for (absl::string_view line : absl::StrSplit(text, '\n')) {
-    Parse(line, &round);
-  }
+  round.died_in_flush = reports.inside(BackgroundKind::kFlush);
+  round.died_in_compaction = reports.inside(BackgroundKind::kCompaction);
   const bool killed = WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
   if (round.failure.empty() && !killed) {
     round.failure =

@@ -1,0 +1,190 @@
+#include "tests/crash/kill_rounds.h"
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "table/testing/real_tables.h"
+#include "tests/crash/background_work.h"
+#include "tests/crash/workload.h"
+#include "tests/crash/writer_process.h"
+#include "util/testing/random.h"
+
+namespace sstfilter {
+namespace test {
+namespace {
+
+// The workload's seed, printed with any failure; the kill delays come from it
+// too, but where a kill lands depends on the machine.
+constexpr uint64_t kSeed = 26;
+// A timer kill comes this long after the writer's first acknowledged write:
+// from a database just recovered (whose recovery may still be compacting)
+// to many flushes in.
+constexpr int kMinTimerKillMs = 50;
+constexpr int kMaxTimerKillMs = 700;
+// An aimed kill's point in its work (KillPlan::fraction): one of this many
+// evenly spaced fractions.
+constexpr uint64_t kFractionSteps = 16;
+// Never-written keys looked up at each check.
+constexpr size_t kNeverWrittenKeys = 1000;
+// Ops written in-process while a snapshot is held.
+constexpr uint64_t kOpsUnderSnapshot = 300;
+// Ops the database has seen at the end, written in-process when the writer
+// wrote fewer: enough for several flushes, so there are tables to check.
+constexpr uint64_t kMinTotalOps = 3000;
+
+// Round i's aim: the three take turns.
+KillAim AimOfRound(int round) {
+  constexpr KillAim kTurns[] = {KillAim::kTimer, KillAim::kFlush,
+                                KillAim::kCompaction};
+  return kTurns[round % 3];
+}
+
+// Kills aimed at one kind of work, and how many landed inside it.
+struct AimedKills {
+  int aimed = 0;
+  int landed = 0;
+};
+
+// Takes a snapshot of db, writes kOpsUnderSnapshot ops from *next_op on
+// (applied to *model), and checks that the snapshot still reads the model's
+// state from before them.
+void CheckSnapshotAcrossWrites(CrashDb* db, uint64_t seed, uint64_t* next_op,
+                               Model* model) {
+  const Model before = *model;
+  std::unique_ptr<CrashDb::Snapshot> snapshot = db->TakeSnapshot();
+  for (uint64_t n = 0; n < kOpsUnderSnapshot; ++n) {
+    const Op op = WorkloadOp(seed, (*next_op)++);
+    ASSERT_TRUE(db->Apply(op, /*sync=*/true).ok());
+    model->Apply(op);
+  }
+  const Lookup at_snapshot = [&](const std::string& key) {
+    return db->Get(key, snapshot.get());
+  };
+  EXPECT_EQ(CheckDatabase(before, {}, at_snapshot, kNeverWrittenKeys),
+            absl::OkStatus())
+      << "read at a snapshot";
+}
+
+// Whether budget lets another round start, after rounds that began at start.
+bool MoreRounds(const KillBudget& budget, int rounds,
+                std::chrono::steady_clock::time_point start) {
+  if (rounds < kMinKillRounds) return true;
+  if (budget.rounds.has_value() && rounds >= *budget.rounds) return false;
+  if (budget.time.has_value() &&
+      std::chrono::steady_clock::now() - start >= *budget.time) {
+    return false;
+  }
+  return budget.rounds.has_value() || budget.time.has_value();
+}
+
+}  // namespace
+
+void RunKillRounds(const CrashConfig& config, const KillBudget& budget) {
+  const uint64_t seed = kSeed;
+  Random rng(seed);
+  TempDir dir;
+  Model model;
+  uint64_t next_op = 0;
+  int snapshot_checks = 0;
+  size_t acknowledged = 0;
+  int flushes = 0;
+  int compactions = 0;
+  AimedKills at_flush, at_compaction;
+  int rounds = 0;
+  const auto start = std::chrono::steady_clock::now();
+  for (; MoreRounds(budget, rounds, start); ++rounds) {
+    SCOPED_TRACE(::testing::Message()
+                 << config.Name() << " seed " << seed << " round " << rounds);
+    KillPlan plan;
+    plan.aim = AimOfRound(rounds);
+    plan.delay =
+        std::chrono::milliseconds(rng.Range(kMinTimerKillMs, kMaxTimerKillMs));
+    plan.fraction =
+        static_cast<double>(rng.Uniform(kFractionSteps)) / kFractionSteps;
+    absl::StatusOr<WriterRound> run =
+        RunWriterAndKill(config, dir.path(), seed, next_op, plan);
+    ASSERT_TRUE(run.ok()) << run.status();
+    ASSERT_EQ(run->failure, "");
+    ASSERT_GT(run->acknowledged.size(), 0u)
+        << "the writer acknowledged no write before the kill";
+    if (plan.aim != KillAim::kTimer) {
+      const BackgroundKind kind = plan.aim == KillAim::kFlush
+                                      ? BackgroundKind::kFlush
+                                      : BackgroundKind::kCompaction;
+      AimedKills& kills =
+          kind == BackgroundKind::kFlush ? at_flush : at_compaction;
+      ++kills.aimed;
+      if (run->died_in(kind)) ++kills.landed;
+    }
+    flushes += run->flushes_begun;
+    compactions += run->compactions_begun;
+
+    std::vector<Op> maybe;
+    for (uint64_t i : run->acknowledged) {
+      ASSERT_EQ(i, next_op) << "acknowledgements out of order";
+      model.Apply(WorkloadOp(seed, next_op++));
+    }
+    if (run->opened) maybe.push_back(WorkloadOp(seed, next_op++));
+    acknowledged += run->acknowledged.size();
+    snapshot_checks += run->snapshot_checks;
+
+    absl::StatusOr<std::unique_ptr<CrashDb>> db =
+        CrashDb::Open(config, dir.path());
+    ASSERT_TRUE(db.ok()) << db.status();
+    ASSERT_EQ(CheckDatabase(model, maybe, (*db)->AsLookup(), kNeverWrittenKeys),
+              absl::OkStatus());
+    ASSERT_EQ(ResolveMaybe(maybe, (*db)->AsLookup(), &model), absl::OkStatus());
+    CheckSnapshotAcrossWrites(db->get(), seed, &next_op, &model);
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+
+  // The last check: enough writes for tables, a clean reopen, and every
+  // table's filter.
+  std::string filter_name;
+  {
+    absl::StatusOr<std::unique_ptr<CrashDb>> db =
+        CrashDb::Open(config, dir.path());
+    ASSERT_TRUE(db.ok()) << db.status();
+    while (next_op < kMinTotalOps) {
+      const Op op = WorkloadOp(seed, next_op++);
+      ASSERT_TRUE((*db)->Apply(op, /*sync=*/true).ok());
+      model.Apply(op);
+    }
+    filter_name = (*db)->FilterName();
+  }
+  absl::StatusOr<std::unique_ptr<CrashDb>> db =
+      CrashDb::Open(config, dir.path());
+  ASSERT_TRUE(db.ok()) << db.status();
+  ASSERT_EQ(CheckDatabase(model, {}, (*db)->AsLookup(), kNeverWrittenKeys),
+            absl::OkStatus());
+  CrashDb::LiveTables live = (*db)->PinLiveTables();
+  absl::StatusOr<int> tables =
+      CheckTableFilters(config, live.paths, filter_name);
+  ASSERT_TRUE(tables.ok()) << tables.status();
+  EXPECT_GT(*tables, 0);
+  std::printf(
+      "%s: %d kills; %d of %d aimed at a flush and %d of %d aimed at a "
+      "compaction landed inside one; the writers reported %d flushes and %d "
+      "compactions begun and acknowledged %zu writes, and read back %d "
+      "snapshots; %d tables with filter %s, %zu keys present\n",
+      config.Name().c_str(), rounds, at_flush.landed, at_flush.aimed,
+      at_compaction.landed, at_compaction.aimed, flushes, compactions,
+      acknowledged, snapshot_checks, *tables, filter_name.c_str(),
+      model.present());
+
+  // Where the aimed kills landed.
+  for (const auto& [name, kills] :
+       {std::pair{"flush", at_flush}, std::pair{"compaction", at_compaction}}) {
+    EXPECT_GE(kills.landed, 1)
+        << "no kill aimed at a " << name << " landed inside one";
+    EXPECT_GE(2 * kills.landed, kills.aimed)
+        << "fewer than half the kills aimed at a " << name
+        << " landed inside one";
+  }
+}
+
+}  // namespace test
+}  // namespace sstfilter
