@@ -4,7 +4,8 @@
 // goes at a random append to a table file, while a flush or compaction
 // writes a table and its filter: every later write fails, the database is
 // closed, and each file is cut back to its synced bytes (files never synced
-// are removed). Reopened, the database must hold every write acknowledged
+// are removed). Every planned power loss must strike inside a table write.
+// Reopened, the database must hold every write acknowledged
 // with sync unless a later unsynced write of the same key replaced it;
 // deleted and never-written keys must be NotFound; and every table left on
 // disk must carry the policy's filter, matching all its keys. Several power
@@ -39,7 +40,8 @@ constexpr uint64_t kSeed = 26;
 constexpr int kPowerLosses = 3;
 // The power goes at one of the first kMaxTableAppends appends to a table
 // file after the database opens (RocksDB appends a table in one or two
-// pieces, LevelDB a block at a time), or after kMaxOps ops.
+// pieces, LevelDB a block at a time); the test fails if kMaxOps ops go by
+// without it.
 constexpr uint64_t kMaxTableAppends = 8;
 constexpr uint64_t kMaxOps = 3000;
 // One write in kUnsyncedOneIn is acknowledged without a sync.
@@ -120,7 +122,6 @@ TEST_P(PowerLossTest, SyncedWritesSurvivePowerLoss) {
   Model model;  // every key's last write acknowledged with a sync
   uint64_t next_op = 0;
   SyncedFiles::Dropped total;
-  int losses_in_table_writes = 0;
   std::string filter_name;
   absl::StatusOr<int> tables = 0;  // checked after the last recovery
   for (int loss = 0; loss < kPowerLosses; ++loss) {
@@ -134,8 +135,9 @@ TEST_P(PowerLossTest, SyncedWritesSurvivePowerLoss) {
           CrashDb::Open(config, dir.path(), power.envs());
       ASSERT_TRUE(db.ok()) << db.status();
       filter_name = (*db)->FilterName();
-      power.files.LosePowerAtTableAppend(
-          static_cast<int64_t>(rng.Range(1, kMaxTableAppends)));
+      const int64_t table_append =
+          static_cast<int64_t>(rng.Range(1, kMaxTableAppends));
+      power.files.LosePowerAtTableAppend(table_append);
       for (uint64_t n = 0; n < kMaxOps && power.files.powered(); ++n) {
         const Op op = WorkloadOp(kSeed, next_op++);
         const bool sync = !rng.OneIn(kUnsyncedOneIn);
@@ -161,7 +163,11 @@ TEST_P(PowerLossTest, SyncedWritesSurvivePowerLoss) {
           maybe.push_back(op);
         }
       }
-      if (power.files.lost_in_table_write()) ++losses_in_table_writes;
+      // The power must have gone inside a table write, not at a quiet
+      // point after kMaxOps.
+      ASSERT_TRUE(power.files.lost_in_table_write())
+          << "no power loss at table append " << table_append << " within "
+          << kMaxOps << " ops";
       power.files.LosePower();
       const Op refused = WorkloadOp(kSeed, next_op++);
       EXPECT_FALSE((*db)->Apply(refused, /*sync=*/true).ok());
@@ -187,18 +193,16 @@ TEST_P(PowerLossTest, SyncedWritesSurvivePowerLoss) {
   ASSERT_TRUE(tables.ok()) << tables.status();
   EXPECT_GT(*tables, 0);
   std::printf(
-      "%s: %d power losses (%d in a table write) cut %d files by %llu bytes "
-      "and removed %d; %d tables with filter %s, %zu keys present\n",
-      config.Name().c_str(), kPowerLosses, losses_in_table_writes,
-      total.files_cut, static_cast<unsigned long long>(total.bytes_cut),
-      total.files_removed, *tables, filter_name.c_str(), model.present());
+      "%s: %d power losses, each in a table write, cut %d files by %llu "
+      "bytes and removed %d; %d tables with filter %s, %zu keys present\n",
+      config.Name().c_str(), kPowerLosses, total.files_cut,
+      static_cast<unsigned long long>(total.bytes_cut), total.files_removed,
+      *tables, filter_name.c_str(), model.present());
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllConfigs, PowerLossTest, ::testing::ValuesIn(AllCrashConfigs()),
-    [](const ::testing::TestParamInfo<CrashConfig>& param) {
-      return param.param.Name();
-    });
+INSTANTIATE_TEST_SUITE_P(AllConfigs, PowerLossTest,
+                         ::testing::ValuesIn(AllCrashConfigs()),
+                         ::testing::PrintToStringParamName());
 
 }  // namespace
 }  // namespace test
