@@ -341,9 +341,13 @@ EditedTable ApplyEditScript(const uint8_t* data, size_t size) {
   // At format_version 6 the footer locates the metaindex by its size alone:
   // it must end where the footer starts.
   const bool index_in_footer = FooterHoldsIndexHandle(base.footer);
-  const BlockHandle moved = Placement(
-      old, contents.size(),
-      index_in_footer || edited.block.kind != BlockKind::kMetaIndex, body);
+  // An unchanged size keeps it there, so that an edit that changes nothing
+  // leaves the file as it was.
+  const BlockHandle moved =
+      Placement(old, contents.size(),
+                index_in_footer || edited.block.kind != BlockKind::kMetaIndex ||
+                    contents.size() == old.size,
+                body);
   std::string block = contents;
   const uint8_t old_type =
       static_cast<uint8_t>(base.file[old.offset + old.size]);
