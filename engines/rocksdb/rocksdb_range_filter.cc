@@ -112,7 +112,8 @@ NewRangeFilterCollectorFactory(const FilterOptions& options) {
 bool TableMayHoldRange(const rocksdb::TableProperties& properties,
                        absl::string_view lower, absl::string_view upper) {
   for (const auto& [name, filter] : properties.user_collected_properties) {
-    if (!IsRangeFilterFormat(RangeFilterFormatName(name))) continue;
+    const absl::string_view format_name = RangeFilterFormatName(name);
+    if (!IsRangeFilterFormat(format_name)) continue;
     // A table is one file of one session: its filter's bytes never change.
     // The name is built in a per-thread buffer: no allocation per call.
     thread_local std::string table;
@@ -121,11 +122,16 @@ bool TableMayHoldRange(const rocksdb::TableProperties& properties,
                     properties.orig_file_number, "/", name);
     if (properties.db_session_id.empty() ||
         !VerifiedTables::Get().Contains(table)) {
-      if (!VerifyRangeFilter(filter).ok()) return true;  // damaged: read it
+      // The name says which version the bytes must be (a version-2 filter
+      // cut below its trailer would otherwise read as an empty version 1).
+      if (!VerifyRangeFilterFor(format_name, filter).ok()) {
+        return true;  // damaged: read the table
+      }
       if (!properties.db_session_id.empty()) VerifiedTables::Get().Add(table);
     }
     // Verified above, now or by an earlier call.
-    return NewRangeFilterReader(filter, RangeFilterChecksum::kTrusted)
+    return NewRangeFilterReaderFor(format_name, filter,
+                                   RangeFilterChecksum::kTrusted)
         ->RangeMayMatchBefore(lower, upper);
   }
   return true;  // no range filter this library reads

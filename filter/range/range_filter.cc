@@ -162,6 +162,38 @@ std::unique_ptr<RangeFilterReader> NewRangeFilterReader(
   return grafite_internal::NewGrafiteReader(parts.inner);
 }
 
+absl::Status VerifyRangeFilterFor(absl::string_view format_name,
+                                  absl::string_view filter) {
+  if (!IsRangeFilterFormat(format_name)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "'", format_name, "' is not a range filter format (one of ",
+        grafite_internal::kGrafiteName, ", ",
+        grafite_internal::kCheckedGrafiteName, ")"));
+  }
+  if (format_name == grafite_internal::kCheckedGrafiteName &&
+      !filter_internal::SplitCheckedFilter(filter).well_formed) {
+    return absl::DataLossError(absl::StrCat(
+        grafite_internal::kCheckedGrafiteName, ": ", filter.size(),
+        " bytes without a version-2 trailer (truncated or damaged)"));
+  }
+  return VerifyRangeFilter(filter);
+}
+
+std::unique_ptr<RangeFilterReader> NewRangeFilterReaderFor(
+    absl::string_view format_name, absl::string_view filter,
+    RangeFilterChecksum checksum) {
+  // Only what the name adds to the bytes is checked here; the CRC32C is the
+  // reader's to verify (or the caller's, with kTrusted).
+  if (!IsRangeFilterFormat(format_name) ||
+      (format_name == grafite_internal::kCheckedGrafiteName &&
+       !filter_internal::SplitCheckedFilter(filter).well_formed)) {
+    absl::Status status = VerifyRangeFilterFor(format_name, filter);
+    return grafite_internal::NewConstantRangeReader(
+        filter_internal::Verdict::kMatchAll, std::move(status));
+  }
+  return NewRangeFilterReader(filter, checksum);
+}
+
 SSTFILTER_REGISTER_FILTER_FORMAT(Grafite, GrafiteFormat());
 SSTFILTER_REGISTER_FILTER_FORMAT(CheckedGrafite, GrafiteCheckedFormat());
 SSTFILTER_REGISTER_POLICY_FACTORY(NewGrafiteFilterPolicy);

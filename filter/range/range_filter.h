@@ -120,6 +120,21 @@ std::unique_ptr<RangeFilterReader> NewRangeFilterReader(
 // otherwise.
 absl::Status VerifyRangeFilter(absl::string_view filter);
 
+// The same for a filter stored under a format name (IsRangeFilterFormat), as
+// a table's property or metaindex key names it: prefer these whenever the
+// name is known. Bytes alone cannot say which version they are, and a
+// version-2 filter damaged below its trailer (cut to fewer bytes than an empty
+// version-1 filter holds) reads as a version-1 filter that holds no key; the
+// name says the bytes must be version 2, so such a filter is reported as a
+// DataLossError and its reader matches everything. A name that is not a range
+// filter format gives an InvalidArgumentError naming it, and a reader that
+// matches everything.
+std::unique_ptr<RangeFilterReader> NewRangeFilterReaderFor(
+    absl::string_view format_name, absl::string_view filter,
+    RangeFilterChecksum checksum = RangeFilterChecksum::kVerify);
+absl::Status VerifyRangeFilterFor(absl::string_view format_name,
+                                  absl::string_view filter);
+
 // The formats, registered under their names.
 const FilterFormat& GrafiteFormat();         // kGrafiteName
 const FilterFormat& GrafiteCheckedFormat();  // kCheckedGrafiteName

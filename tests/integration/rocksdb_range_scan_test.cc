@@ -305,6 +305,23 @@ TEST(RangeTableFilterTest, TablesWithoutAUsableFilterAreRead) {
   EXPECT_TRUE(TableMayHoldRange(properties, "a", "b"));
 }
 
+// A version-2 filter cut shorter than any version-1 filter: its bytes alone
+// would read as an empty version-1 filter, which rules out every range.
+TEST(RangeTableFilterTest, AVersion2FilterCutBelowItsTrailerIsRead) {
+  auto policy = NewGrafiteFilterPolicy(FilterOptions::BitsPerKey(16));
+  ASSERT_TRUE(policy.ok()) << policy.status();
+  std::string filter;
+  const std::vector<absl::string_view> keys = {"key"};
+  (*policy)->CreateFilter(keys, &filter);
+  rocksdb::TableProperties properties;
+  for (size_t size = 0; size < filter.size(); ++size) {
+    properties.user_collected_properties[RangeFilterKey((*policy)->Name())] =
+        filter.substr(0, size);
+    EXPECT_TRUE(TableMayHoldRange(properties, "key", "key\x01"))
+        << "cut to " << size << " bytes";
+  }
+}
+
 // The memory of verified tables (TableMayHoldRange verifies a version-2
 // filter's CRC the first time a process sees a table, named by its
 // db_session_id and orig_file_number), with the properties of real tables.
