@@ -1,0 +1,140 @@
+// One column family's filters: the one lookups probe (serving) and the one a
+// recovery or rebuild is filling (building). Writes add to both; a lookup
+// probes only the serving one, and none while a recovery runs. The database
+// (presence_core.h) swaps them under its writers lock and frees a replaced
+// filter only after ReadEpochs says no lookup can still be probing it.
+
+#ifndef SSTFILTER_ENGINES_ROCKSDB_PRESENCE_COLUMN_FAMILY_FILTER_H_
+#define SSTFILTER_ENGINES_ROCKSDB_PRESENCE_COLUMN_FAMILY_FILTER_H_
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "engines/rocksdb/presence/presence_filtered_db.h"
+#include "inmemory/mutable/mutable_bloom.h"
+#include "rocksdb/types.h"
+
+namespace sstfilter {
+namespace presence_internal {
+
+// A filter and the oldest snapshot it answers for.
+struct PresenceFilter {
+  explicit PresenceFilter(MutableBloomFilter filter)
+      : keys(std::move(filter)) {}
+
+  MutableBloomFilter keys;
+  // A rebuild at snapshot R holds every key visible at R or written since,
+  // but not keys deleted before R, which an older snapshot still sees:
+  // lookups at snapshots older than this go to RocksDB.
+  rocksdb::SequenceNumber oldest_snapshot = 0;
+};
+
+class ColumnFamilyFilter {
+ public:
+  ColumnFamilyFilter(uint32_t id, std::string name)
+      : id_(id), name_(std::move(name)) {}
+
+  uint32_t id() const { return id_; }
+  const std::string& name() const { return name_; }
+
+  // The filter lookups probe, or null while recovering. Load it inside a
+  // ReadEpochs::Guard and use it only until the guard ends.
+  const PresenceFilter* serving() const {
+    return serving_.load(std::memory_order_seq_cst);
+  }
+
+  // Adds keys to every filter a write must reach. REQUIRES: the writers lock,
+  // shared or exclusive.
+  void Add(absl::string_view key) {
+    if (serving_owned_ != nullptr) serving_owned_->keys.Add(key);
+    if (building_ != nullptr) building_->keys.Add(key);
+  }
+  void Add(absl::Span<const absl::string_view> keys) {
+    if (serving_owned_ != nullptr) serving_owned_->keys.Add(keys);
+    if (building_ != nullptr) building_->keys.Add(keys);
+  }
+
+  // The serving filter, for adding keys. REQUIRES: the writers lock.
+  PresenceFilter* serving_for_writes() const { return serving_owned_.get(); }
+
+  // The filter being filled, or null. REQUIRES: the writers lock, or being
+  // the background thread (the only one that installs and promotes).
+  PresenceFilter* building() const { return building_.get(); }
+  bool has_building() const { return building_ != nullptr; }
+
+  // REQUIRES: the writers lock, exclusive.
+  void InstallBuilding(std::unique_ptr<PresenceFilter> filter) {
+    building_ = std::move(filter);
+  }
+  // Makes the building filter the serving one and returns the filter it
+  // replaces, to be freed after ReadEpochs::WaitForReaders. REQUIRES: the
+  // writers lock, exclusive, and a building filter.
+  std::unique_ptr<PresenceFilter> PromoteBuilding();
+  // Drops the building filter (a rebuild that failed). REQUIRES: the writers
+  // lock, exclusive.
+  std::unique_ptr<PresenceFilter> DropBuilding() {
+    return std::move(building_);
+  }
+
+  // The handle background work reads through; null once the user destroyed
+  // it. Hold handle_mutex() while using it.
+  std::mutex& handle_mutex() { return handle_mutex_; }
+  rocksdb::ColumnFamilyHandle* handle() const { return handle_; }
+  void set_handle(rocksdb::ColumnFamilyHandle* handle) { handle_ = handle; }
+  // Set before the handle is taken away, so that a scan stops early.
+  std::atomic<bool>& cancelled() { return cancelled_; }
+
+  // The encoded record of the last save that covered this column family
+  // (saved_filters.h), carried into later saves while no filter serves.
+  // Guarded by the core's save mutex.
+  std::string& last_record() { return last_record_; }
+
+  // REQUIRES: the writers lock, shared or exclusive: the filters it reads
+  // are replaced only under it, exclusively.
+  PresenceFilterStats Stats() const;
+  // What Stats reports of the background work; any thread.
+  void RecordRebuildStart(PresenceRebuildReason reason);
+  PresenceRebuildReason last_rebuild() const {
+    std::lock_guard<std::mutex> lock(stats_mutex_);
+    return last_rebuild_;
+  }
+  void RecordRebuildEnd(const absl::Status& status);
+  // Keys the last full scan found: the size of the next rebuild's filter.
+  uint64_t last_scanned_keys() const {
+    return last_scanned_keys_.load(std::memory_order_relaxed);
+  }
+  void set_last_scanned_keys(uint64_t keys) {
+    last_scanned_keys_.store(keys, std::memory_order_relaxed);
+  }
+
+ private:
+  const uint32_t id_;
+  const std::string name_;
+  // serving_ publishes serving_owned_.get() to lookups.
+  std::atomic<const PresenceFilter*> serving_{nullptr};
+  std::unique_ptr<PresenceFilter> serving_owned_;
+  std::unique_ptr<PresenceFilter> building_;
+
+  std::mutex handle_mutex_;
+  rocksdb::ColumnFamilyHandle* handle_ = nullptr;
+  std::atomic<bool> cancelled_{false};
+
+  std::string last_record_;
+  std::atomic<uint64_t> last_scanned_keys_{0};
+
+  mutable std::mutex stats_mutex_;
+  PresenceRebuildReason last_rebuild_ = PresenceRebuildReason::kNone;
+  uint64_t rebuilds_ = 0;
+  absl::Status last_error_;
+};
+
+}  // namespace presence_internal
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_ENGINES_ROCKSDB_PRESENCE_COLUMN_FAMILY_FILTER_H_

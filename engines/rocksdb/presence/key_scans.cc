@@ -1,0 +1,70 @@
+#include "engines/rocksdb/presence/key_scans.h"
+
+#include <memory>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "inmemory/mutable/mutable_bloom.h"
+#include "rocksdb/sst_file_reader.h"
+
+namespace sstfilter {
+namespace presence_internal {
+namespace {
+
+// Keys between polls of stop and reports of progress: rare enough to cost
+// nothing per key, often enough to stop a scan promptly.
+constexpr uint64_t kKeysPerPoll = 4096;
+
+}  // namespace
+
+absl::Status FromRocksDbStatus(const rocksdb::Status& status,
+                               const std::string& context) {
+  if (status.ok()) return absl::OkStatus();
+  const std::string message = absl::StrCat(context, ": ", status.ToString());
+  if (status.IsNotFound()) return absl::NotFoundError(message);
+  if (status.IsCorruption()) return absl::DataLossError(message);
+  if (status.IsInvalidArgument()) return absl::InvalidArgumentError(message);
+  if (status.IsNotSupported()) return absl::UnimplementedError(message);
+  if (status.IsIncomplete() || status.IsAborted()) {
+    return absl::AbortedError(message);
+  }
+  return absl::UnavailableError(message);
+}
+
+absl::StatusOr<uint64_t> AddIteratorKeys(rocksdb::Iterator* iterator,
+                                         const KeyScan& scan) {
+  uint64_t keys = 0;
+  for (iterator->SeekToFirst(); iterator->Valid(); iterator->Next()) {
+    const rocksdb::Slice key = iterator->key();
+    scan.filter->Add(absl::string_view(key.data(), key.size()));
+    if (++keys % kKeysPerPoll == 0) {
+      if (scan.stop && scan.stop()) {
+        return absl::CancelledError("the scan was stopped");
+      }
+      if (scan.progress) scan.progress(keys);
+    }
+  }
+  absl::Status status = FromRocksDbStatus(iterator->status(), "scanning keys");
+  if (!status.ok()) return status;
+  return keys;
+}
+
+absl::StatusOr<uint64_t> AddTableFileKeys(const rocksdb::Options& options,
+                                          const std::string& path,
+                                          const KeyScan& scan) {
+  rocksdb::SstFileReader reader(options);
+  absl::Status status = FromRocksDbStatus(reader.Open(path), "opening " + path);
+  if (!status.ok()) return status;
+  rocksdb::ReadOptions read_options;
+  read_options.fill_cache = false;
+  std::unique_ptr<rocksdb::Iterator> iterator(reader.NewIterator(read_options));
+  absl::StatusOr<uint64_t> keys = AddIteratorKeys(iterator.get(), scan);
+  if (!keys.ok()) {
+    return absl::Status(keys.status().code(),
+                        absl::StrCat(path, ": ", keys.status().message()));
+  }
+  return keys;
+}
+
+}  // namespace presence_internal
+}  // namespace sstfilter

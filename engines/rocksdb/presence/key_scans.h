@@ -1,0 +1,50 @@
+// Reading the keys a filter must hold from RocksDB: every key of a table
+// file (tables the saved filter does not cover, files about to be ingested)
+// and every key of a column family at a snapshot (a rebuild).
+
+#ifndef SSTFILTER_ENGINES_ROCKSDB_PRESENCE_KEY_SCANS_H_
+#define SSTFILTER_ENGINES_ROCKSDB_PRESENCE_KEY_SCANS_H_
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "rocksdb/db.h"
+#include "rocksdb/options.h"
+
+namespace sstfilter {
+
+class MutableBloomFilter;
+
+namespace presence_internal {
+
+struct KeyScan {
+  MutableBloomFilter* filter = nullptr;  // receives every key
+  // Polled between keys: true stops the scan with CancelledError.
+  std::function<bool()> stop;
+  // Told the running count of keys now and then, for progress lines.
+  std::function<void(uint64_t keys)> progress;
+};
+
+// Adds every key an iterator positioned nowhere yields, and returns how many.
+// The iterator's own error, if any, is returned as an absl::Status.
+absl::StatusOr<uint64_t> AddIteratorKeys(rocksdb::Iterator* iterator,
+                                         const KeyScan& scan);
+
+// Adds every key of the table file at path, read with options (the
+// comparator and merge operator of its column family).
+absl::StatusOr<uint64_t> AddTableFileKeys(const rocksdb::Options& options,
+                                          const std::string& path,
+                                          const KeyScan& scan);
+
+// rocksdb::Status as absl::Status, with context.
+absl::Status FromRocksDbStatus(const rocksdb::Status& status,
+                               const std::string& context);
+
+}  // namespace presence_internal
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_ENGINES_ROCKSDB_PRESENCE_KEY_SCANS_H_

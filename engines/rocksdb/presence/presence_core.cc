@@ -1,0 +1,638 @@
+#include "engines/rocksdb/presence/presence_core.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "engines/rocksdb/presence/key_scans.h"
+#include "filter/filter_policy.h"
+#include "inmemory/mutable/mutable_bloom.h"
+#include "rocksdb/comparator.h"
+#include "rocksdb/env.h"
+#include "rocksdb/metadata.h"
+
+namespace sstfilter {
+namespace presence_internal {
+namespace {
+
+class BackgroundWorkListener : public rocksdb::EventListener {
+ public:
+  explicit BackgroundWorkListener(std::shared_ptr<BackgroundSignal> signal)
+      : signal_(std::move(signal)) {}
+  const char* Name() const override { return "sstfilter.PresenceFilter"; }
+  void OnFlushCompleted(rocksdb::DB*, const rocksdb::FlushJobInfo&) override {
+    Wake();
+  }
+  void OnCompactionCompleted(rocksdb::DB*,
+                             const rocksdb::CompactionJobInfo&) override {
+    Wake();
+  }
+
+ private:
+  void Wake() {
+    {
+      std::lock_guard<std::mutex> lock(signal_->mutex);
+      signal_->background_work_done = true;
+    }
+    signal_->wake.notify_all();
+  }
+  std::shared_ptr<BackgroundSignal> signal_;
+};
+
+// Re-enables file deletions on every path out of a recovery.
+class FileDeletionsPaused {
+ public:
+  explicit FileDeletionsPaused(rocksdb::DB* db)
+      : db_(db), paused_(db->DisableFileDeletions().ok()) {}
+  ~FileDeletionsPaused() {
+    if (!paused_) return;
+#if ROCKSDB_MAJOR >= 9
+    db_->EnableFileDeletions().PermitUncheckedError();
+#else
+    // Not forced: only this pause ends, not one the user holds.
+    db_->EnableFileDeletions(/*force=*/false).PermitUncheckedError();
+#endif
+  }
+  FileDeletionsPaused(const FileDeletionsPaused&) = delete;
+  FileDeletionsPaused& operator=(const FileDeletionsPaused&) = delete;
+
+ private:
+  rocksdb::DB* db_;
+  bool paused_;
+};
+
+// A scan's progress line at most once per kProgressInterval.
+class ProgressLines {
+ public:
+  ProgressLines(std::function<void(const std::string&)> emit,
+                std::string prefix)
+      : emit_(std::move(emit)),
+        prefix_(std::move(prefix)),
+        start_(std::chrono::steady_clock::now()),
+        last_(start_) {}
+  void Keys(uint64_t keys) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_ < kProgressInterval) return;
+    last_ = now;
+    emit_(absl::StrCat(prefix_, ": ", keys, " keys read in ",
+                       SecondsSinceStart(), " s"));
+  }
+  double SecondsSinceStart() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         start_)
+        .count();
+  }
+
+ private:
+  std::function<void(const std::string&)> emit_;
+  std::string prefix_;
+  std::chrono::steady_clock::time_point start_;
+  std::chrono::steady_clock::time_point last_;
+};
+
+std::string Describe(const ColumnFamilyFilter& filter) {
+  return absl::StrCat("presence filter of column family '", filter.name(), "'");
+}
+
+bool HasTimestamps(rocksdb::ColumnFamilyHandle* handle) {
+  return handle->GetComparator()->timestamp_size() > 0;
+}
+
+}  // namespace
+
+std::shared_ptr<rocksdb::EventListener> NewBackgroundWorkListener(
+    std::shared_ptr<BackgroundSignal> signal) {
+  return std::make_shared<BackgroundWorkListener>(std::move(signal));
+}
+
+PresenceCore::PresenceCore(const PresenceFilterOptions& options,
+                           std::string path,
+                           std::shared_ptr<BackgroundSignal> signal)
+    : options_(options), path_(std::move(path)), signal_(std::move(signal)) {}
+
+PresenceCore::~PresenceCore() { Stop(); }
+
+absl::StatusOr<std::unique_ptr<PresenceFilter>> PresenceCore::NewFilter(
+    uint64_t keys) const {
+  absl::StatusOr<MutableBloomFilter> filter = MutableBloomFilter::Create(
+      FilterOptions::Fpp(options_.fpp), std::max(keys, options_.expected_keys));
+  if (!filter.ok()) return filter.status();
+  return std::make_unique<PresenceFilter>(*std::move(filter));
+}
+
+uint64_t PresenceCore::RebuildKeys(ColumnFamilyFilter* filter) {
+  uint64_t estimate = 0;
+  if (filter->handle() != nullptr) {
+    db_->GetIntProperty(filter->handle(), "rocksdb.estimate-num-keys",
+                        &estimate);
+  }
+  const double keys =
+      static_cast<double>(std::max(estimate, filter->last_scanned_keys()));
+  return static_cast<uint64_t>(std::ceil(keys * kRebuildHeadroom));
+}
+
+void PresenceCore::Progress(const std::string& line) const {
+  if (options_.progress) {
+    options_.progress(line);
+    return;
+  }
+  std::shared_ptr<rocksdb::Logger> log = db_->GetDBOptions().info_log;
+  if (log != nullptr) {
+    rocksdb::Log(rocksdb::InfoLogLevel::INFO_LEVEL, log, "%s", line.c_str());
+  }
+}
+
+void PresenceCore::Start(
+    rocksdb::DB* db, const std::vector<rocksdb::ColumnFamilyHandle*>& handles) {
+  db_ = db;
+  db_->GetDbIdentity(db_identity_).PermitUncheckedError();
+
+  // What the saved file says, or why it cannot be used.
+  PresenceRebuildReason file_problem = PresenceRebuildReason::kNone;
+  std::string file_error;
+  std::map<uint32_t, std::pair<SavedColumnFamily, std::string>> records;
+  absl::StatusOr<std::string> bytes =
+      ReadWholeFile(db_->GetEnv(), PresenceFilterFileName(path_));
+  absl::StatusOr<SavedFilters> saved =
+      bytes.ok() ? DecodeSavedFilters(*bytes) : bytes.status();
+  if (absl::IsNotFound(saved.status())) {
+    file_problem = PresenceRebuildReason::kNoSavedFilter;
+  } else if (!saved.ok()) {
+    file_problem = PresenceRebuildReason::kDamaged;
+    file_error = saved.status().ToString();
+  } else if (saved->db_identity != db_identity_) {
+    file_problem = PresenceRebuildReason::kOtherDatabase;
+  } else {
+    for (const std::string& encoded : saved->records) {
+      absl::StatusOr<SavedColumnFamily> record =
+          DecodeColumnFamilyRecord(encoded);
+      if (!record.ok()) {
+        file_problem = PresenceRebuildReason::kDamaged;
+        file_error = record.status().ToString();
+        records.clear();
+        break;
+      }
+      const uint32_t id = record->id;
+      records[id] = {*std::move(record), encoded};
+    }
+  }
+  if (!file_error.empty()) Progress("presence filters: " + file_error);
+
+  for (rocksdb::ColumnFamilyHandle* handle : handles) {
+    const uint32_t id = handle->GetID();
+    if (id >= kMaxFilteredColumnFamilies || HasTimestamps(handle)) continue;
+    auto filter = std::make_unique<ColumnFamilyFilter>(id, handle->GetName());
+    // The default column family's own handle lives as long as the database.
+    filter->set_handle(id == 0 ? db_->DefaultColumnFamily() : handle);
+
+    PresenceRebuildReason reason = file_problem;
+    auto record = records.find(id);
+    if (reason == PresenceRebuildReason::kNone) {
+      if (record == records.end() ||
+          record->second.first.name != filter->name()) {
+        reason = PresenceRebuildReason::kNoSavedFilter;
+      } else {
+        absl::StatusOr<MutableBloomFilter> restored =
+            MutableBloomFilter::Restore(record->second.first.filter);
+        if (restored.ok()) {
+          filter->InstallBuilding(
+              std::make_unique<PresenceFilter>(*std::move(restored)));
+          filter->last_record() = record->second.second;
+          Enqueue({Task::kRecover, filter.get(), PresenceRebuildReason::kNone,
+                   record->second.first.tables});
+        } else {
+          Progress(Describe(*filter) + ": " + restored.status().ToString());
+          reason = PresenceRebuildReason::kDamaged;
+        }
+      }
+    }
+    if (reason != PresenceRebuildReason::kNone) {
+      // Writes from now on reach this filter; the scan adds what came before.
+      absl::StatusOr<std::unique_ptr<PresenceFilter>> fresh =
+          NewFilter(RebuildKeys(filter.get()));
+      if (fresh.ok()) {
+        filter->InstallBuilding(*std::move(fresh));
+        Enqueue({Task::kRebuild, filter.get(), reason, {}});
+      } else {
+        filter->RecordRebuildEnd(fresh.status());
+      }
+    }
+    filters_[id].store(filter.get(), std::memory_order_release);
+    std::lock_guard<std::mutex> lock(filters_mutex_);
+    owned_filters_.push_back(std::move(filter));
+  }
+  background_ = std::thread([this] { BackgroundLoop(); });
+}
+
+void PresenceCore::Stop() {
+  {
+    std::lock_guard<std::mutex> lock(signal_->mutex);
+    stopping_.store(true, std::memory_order_relaxed);
+  }
+  signal_->wake.notify_all();
+  if (background_.joinable()) background_.join();
+  idle_.notify_all();
+}
+
+bool PresenceCore::RulesOut(const rocksdb::ReadOptions& options,
+                            rocksdb::ColumnFamilyHandle* handle,
+                            absl::string_view key) {
+  ColumnFamilyFilter* filter = FilterOf(handle);
+  if (filter == nullptr || options.ignore_range_deletions ||
+      options.timestamp != nullptr) {
+    return false;
+  }
+  ReadEpochs::Guard guard(&epochs_);
+  const PresenceFilter* serving = filter->serving();
+  if (serving == nullptr) return false;
+  if (options.snapshot != nullptr &&
+      options.snapshot->GetSequenceNumber() < serving->oldest_snapshot) {
+    return false;
+  }
+  return !serving->keys.MayContain(key);
+}
+
+void PresenceCore::RulesOut(const rocksdb::ReadOptions& options,
+                            rocksdb::ColumnFamilyHandle* handle,
+                            absl::Span<const absl::string_view> keys,
+                            bool* results) {
+  std::fill(results, results + keys.size(), false);
+  ColumnFamilyFilter* filter = FilterOf(handle);
+  if (filter == nullptr || options.ignore_range_deletions ||
+      options.timestamp != nullptr) {
+    return;
+  }
+  ReadEpochs::Guard guard(&epochs_);
+  const PresenceFilter* serving = filter->serving();
+  if (serving == nullptr ||
+      (options.snapshot != nullptr &&
+       options.snapshot->GetSequenceNumber() < serving->oldest_snapshot)) {
+    return;
+  }
+  serving->keys.MayContain(keys, results);
+  for (size_t i = 0; i < keys.size(); ++i) results[i] = !results[i];
+}
+
+void PresenceCore::AddColumnFamily(rocksdb::ColumnFamilyHandle* handle,
+                                   bool imported) {
+  const uint32_t id = handle->GetID();
+  if (id >= kMaxFilteredColumnFamilies || HasTimestamps(handle)) return;
+  auto filter = std::make_unique<ColumnFamilyFilter>(id, handle->GetName());
+  filter->set_handle(handle);
+  absl::StatusOr<std::unique_ptr<PresenceFilter>> fresh =
+      NewFilter(options_.expected_keys);
+  if (!fresh.ok()) {
+    filter->RecordRebuildEnd(fresh.status());
+  } else {
+    // Nobody can write to the column family before its handle is returned.
+    filter->InstallBuilding(*std::move(fresh));
+    if (imported) {
+      Enqueue(
+          {Task::kRebuild, filter.get(), PresenceRebuildReason::kImported, {}});
+    } else {
+      filter->PromoteBuilding();  // empty, and so complete
+    }
+  }
+  filters_[id].store(filter.get(), std::memory_order_release);
+  std::lock_guard<std::mutex> lock(filters_mutex_);
+  owned_filters_.push_back(std::move(filter));
+}
+
+void PresenceCore::ForgetHandle(rocksdb::ColumnFamilyHandle* handle) {
+  ColumnFamilyFilter* filter = FilterOf(handle);
+  if (filter == nullptr || filter->handle() != handle) return;
+  filter->cancelled().store(true);
+  std::lock_guard<std::mutex> lock(filter->handle_mutex());
+  filter->set_handle(nullptr);
+}
+
+void PresenceCore::Enqueue(Task task) {
+  {
+    std::lock_guard<std::mutex> lock(signal_->mutex);
+    for (const Task& queued : tasks_) {
+      if (queued.filter == task.filter) return;
+    }
+    tasks_.push_back(std::move(task));
+  }
+  signal_->wake.notify_all();
+}
+
+void PresenceCore::BackgroundLoop() {
+  std::unique_lock<std::mutex> lock(signal_->mutex);
+  while (true) {
+    signal_->wake.wait(lock, [this] {
+      return Stopping() || !tasks_.empty() || signal_->background_work_done;
+    });
+    if (Stopping()) break;
+    if (!tasks_.empty()) {
+      Task task = std::move(tasks_.front());
+      tasks_.pop_front();
+      ++tasks_running_;
+      lock.unlock();
+      Run(task);
+      lock.lock();
+      --tasks_running_;
+      idle_.notify_all();
+      continue;
+    }
+    signal_->background_work_done = false;
+    lock.unlock();
+    CheckRates();
+    if (options_.save_after_background_work) Save().IgnoreError();
+    lock.lock();
+  }
+}
+
+void PresenceCore::Run(const Task& task) {
+  if (task.kind == Task::kRecover) {
+    absl::Status recovered = Recover(task.filter, task.saved_tables);
+    if (recovered.ok() || Stopping() || task.filter->cancelled()) return;
+    Progress(absl::StrCat(Describe(*task.filter),
+                          ": cannot read the tables its save does not cover (",
+                          recovered.ToString(), "); rebuilding"));
+    Rebuild(task.filter, PresenceRebuildReason::kUnreadableTables)
+        .IgnoreError();
+    return;
+  }
+  Rebuild(task.filter, task.reason).IgnoreError();
+}
+
+absl::Status PresenceCore::Recover(
+    ColumnFamilyFilter* filter, const std::vector<SavedTable>& saved_tables) {
+  std::lock_guard<std::mutex> handle_lock(filter->handle_mutex());
+  rocksdb::ColumnFamilyHandle* handle = filter->handle();
+  if (handle == nullptr) return absl::CancelledError("the handle is gone");
+  ProgressLines lines([this](const std::string& line) { Progress(line); },
+                      Describe(*filter) + ": reading tables the save misses");
+  KeyScan scan;
+  scan.filter = &filter->building()->keys;
+  scan.stop = [this, filter] { return Stopping() || filter->cancelled(); };
+  scan.progress = [&lines](uint64_t keys) { lines.Keys(keys); };
+
+  // Tables stay on disk until they are read, whatever compactions do.
+  FileDeletionsPaused paused(db_);
+  // A memtable replayed from the WAL becomes a table, read below.
+  absl::Status status =
+      FromRocksDbStatus(db_->Flush(rocksdb::FlushOptions(), handle),
+                        "flushing " + filter->name());
+  if (!status.ok()) return status;
+  std::vector<rocksdb::LiveFileMetaData> files;
+  db_->GetLiveFilesMetaData(&files);
+  const rocksdb::Options options = db_->GetOptions(handle);
+  uint64_t tables = 0;
+  uint64_t keys = 0;
+  for (const rocksdb::LiveFileMetaData& file : files) {
+    if (file.column_family_name != filter->name()) continue;
+    const SavedTable table{file.file_number, file.size};
+    if (std::find(saved_tables.begin(), saved_tables.end(), table) !=
+        saved_tables.end()) {
+      continue;
+    }
+    absl::StatusOr<uint64_t> added =
+        AddTableFileKeys(options, file.db_path + file.name, scan);
+    if (!added.ok()) return added.status();
+    ++tables;
+    keys += *added;
+  }
+  Promote(filter);
+  Progress(absl::StrCat(Describe(*filter), ": restored; read ", tables,
+                        " tables the save did not cover (", keys, " keys) in ",
+                        lines.SecondsSinceStart(), " s"));
+  return absl::OkStatus();
+}
+
+absl::Status PresenceCore::Rebuild(ColumnFamilyFilter* filter,
+                                   PresenceRebuildReason reason) {
+  if (options_.listener != nullptr) {
+    options_.listener->OnRebuildBegin(filter->name(), reason);
+  }
+  filter->RecordRebuildStart(reason);
+  auto finish = [this, filter](absl::Status status) {
+    if (!status.ok()) {
+      std::unique_ptr<PresenceFilter> dropped;
+      {
+        absl::WriterMutexLock lock(&writers_);
+        dropped = filter->DropBuilding();
+      }
+      Progress(absl::StrCat(Describe(*filter),
+                            ": rebuild failed: ", status.ToString()));
+    }
+    filter->RecordRebuildEnd(status);
+    if (options_.listener != nullptr) {
+      options_.listener->OnRebuildEnd(filter->name(), status);
+    }
+    return status;
+  };
+
+  std::lock_guard<std::mutex> handle_lock(filter->handle_mutex());
+  rocksdb::ColumnFamilyHandle* handle = filter->handle();
+  if (handle == nullptr) return finish(absl::CancelledError("handle gone"));
+  if (!filter->has_building()) {
+    absl::StatusOr<std::unique_ptr<PresenceFilter>> fresh =
+        NewFilter(RebuildKeys(filter));
+    if (!fresh.ok()) return finish(fresh.status());
+    // Every write that has not returned by now reaches the new filter; every
+    // one that has is in the snapshot taken next.
+    absl::WriterMutexLock lock(&writers_);
+    filter->InstallBuilding(*std::move(fresh));
+  }
+  ProgressLines lines(
+      [this](const std::string& line) { Progress(line); },
+      absl::StrCat(Describe(*filter), ": rebuilding from a full scan (",
+                   PresenceRebuildReasonName(reason), ")"));
+  Progress(absl::StrCat(Describe(*filter), ": rebuilding from a full scan (",
+                        PresenceRebuildReasonName(reason), ")"));
+  const rocksdb::Snapshot* snapshot = db_->GetSnapshot();
+  rocksdb::ReadOptions read_options;
+  read_options.snapshot = snapshot;
+  read_options.fill_cache = false;
+  read_options.total_order_seek = true;  // every key, whatever the prefixes
+  KeyScan scan;
+  scan.filter = &filter->building()->keys;
+  scan.stop = [this, filter] { return Stopping() || filter->cancelled(); };
+  scan.progress = [&lines](uint64_t keys) { lines.Keys(keys); };
+  absl::StatusOr<uint64_t> keys;
+  {
+    std::unique_ptr<rocksdb::Iterator> iterator(
+        db_->NewIterator(read_options, handle));
+    keys = AddIteratorKeys(iterator.get(), scan);
+  }
+  const rocksdb::SequenceNumber scanned_at = snapshot->GetSequenceNumber();
+  db_->ReleaseSnapshot(snapshot);
+  if (!keys.ok()) return finish(keys.status());
+  filter->set_last_scanned_keys(*keys);
+  // The new filter lacks keys deleted before the snapshot. Make those
+  // deletions durable before it can be saved, so that no crash brings such a
+  // key back with a filter that lacks it.
+  absl::Status flushed =
+      FromRocksDbStatus(db_->Flush(rocksdb::FlushOptions(), handle),
+                        "flushing " + filter->name());
+  if (!flushed.ok()) return finish(flushed);
+  filter->building()->oldest_snapshot = scanned_at;
+  Promote(filter);
+  Progress(absl::StrCat(Describe(*filter), ": rebuilt from ", *keys,
+                        " keys in ", lines.SecondsSinceStart(), " s"));
+  return finish(absl::OkStatus());
+}
+
+void PresenceCore::Promote(ColumnFamilyFilter* filter) {
+  std::unique_ptr<PresenceFilter> replaced;
+  {
+    absl::WriterMutexLock lock(&writers_);
+    replaced = filter->PromoteBuilding();
+  }
+  if (replaced != nullptr) {
+    epochs_.WaitForReaders();
+    replaced.reset();
+  }
+}
+
+void PresenceCore::CheckRates() {
+  std::vector<ColumnFamilyFilter*> filters;
+  {
+    std::lock_guard<std::mutex> lock(filters_mutex_);
+    for (const auto& filter : owned_filters_) filters.push_back(filter.get());
+  }
+  for (ColumnFamilyFilter* filter : filters) {
+    if (filter->cancelled()) continue;
+    bool serving = false;
+    bool building = false;
+    double rate = 0;
+    PresenceRebuildReason last_rebuild = PresenceRebuildReason::kNone;
+    {
+      absl::ReaderMutexLock lock(&writers_);
+      building = filter->has_building();
+      last_rebuild = filter->last_rebuild();
+      ReadEpochs::Guard guard(&epochs_);
+      const PresenceFilter* current = filter->serving();
+      serving = current != nullptr;
+      if (serving && !building) rate = current->keys.ExpectedFpp();
+    }
+    if (building) continue;
+    if (!serving) {
+      // A rebuild failed earlier; try again now the database has moved on.
+      Enqueue({Task::kRebuild, filter, last_rebuild, {}});
+    } else if (rate > options_.rebuild_fpp_ratio * options_.fpp) {
+      Enqueue({Task::kRebuild,
+               filter,
+               PresenceRebuildReason::kRateAboveTarget,
+               {}});
+    }
+  }
+}
+
+absl::Status PresenceCore::Save() {
+  std::lock_guard<std::mutex> one_save(save_mutex_);
+  if (options_.listener != nullptr) options_.listener->OnSaveBegin();
+  // The tables first, then the sequence number, then the filters: a table
+  // listed holds only writes the filters saved after it hold.
+  std::vector<rocksdb::LiveFileMetaData> files;
+  db_->GetLiveFilesMetaData(&files);
+  const rocksdb::SequenceNumber latest = db_->GetLatestSequenceNumber();
+  std::vector<ColumnFamilyFilter*> filters;
+  {
+    std::lock_guard<std::mutex> lock(filters_mutex_);
+    for (const auto& filter : owned_filters_) filters.push_back(filter.get());
+  }
+  SavedFilters saved;
+  saved.db_identity = db_identity_;
+  for (ColumnFamilyFilter* filter : filters) {
+    {
+      ReadEpochs::Guard guard(&epochs_);
+      const PresenceFilter* serving = filter->serving();
+      if (serving != nullptr) {
+        SavedColumnFamily record;
+        record.id = filter->id();
+        record.name = filter->name();
+        record.latest_sequence = latest;
+        for (const rocksdb::LiveFileMetaData& file : files) {
+          if (file.column_family_name == filter->name()) {
+            record.tables.push_back({file.file_number, file.size});
+          }
+        }
+        record.filter = serving->keys.Save();
+        filter->last_record() = EncodeColumnFamilyRecord(record);
+      }
+    }
+    // A filter still recovering keeps its last save, which stays true: what
+    // was written since is in tables that save does not list.
+    if (!filter->last_record().empty()) {
+      saved.records.push_back(filter->last_record());
+    }
+  }
+  absl::Status status = WriteFileAtomically(
+      db_->GetEnv(), PresenceFilterFileName(path_), EncodeSavedFilters(saved));
+  if (options_.listener != nullptr) options_.listener->OnSaveEnd(status);
+  return status;
+}
+
+absl::Status PresenceCore::WaitUntilServing(std::chrono::milliseconds timeout) {
+  {
+    std::unique_lock<std::mutex> lock(signal_->mutex);
+    const bool idle = idle_.wait_for(lock, timeout, [this] {
+      return Stopping() || (tasks_.empty() && tasks_running_ == 0);
+    });
+    if (!idle) {
+      return absl::DeadlineExceededError(
+          "presence filters are still recovering or rebuilding");
+    }
+  }
+  std::lock_guard<std::mutex> lock(filters_mutex_);
+  for (const auto& filter : owned_filters_) {
+    absl::ReaderMutexLock writers(&writers_);
+    const PresenceFilterStats stats = filter->Stats();
+    if (stats.state != PresenceFilterState::kServing &&
+        !stats.last_error.ok() && filter->handle() != nullptr) {
+      return stats.last_error;
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status PresenceCore::RequestRebuild(rocksdb::ColumnFamilyHandle* handle,
+                                          PresenceRebuildReason reason) {
+  ColumnFamilyFilter* filter = FilterOf(handle);
+  if (filter == nullptr) {
+    return absl::FailedPreconditionError(
+        "the column family has no presence filter");
+  }
+  Enqueue({Task::kRebuild, filter, reason, {}});
+  return absl::OkStatus();
+}
+
+PresenceFilterState PresenceCore::State(rocksdb::ColumnFamilyHandle* handle) {
+  ColumnFamilyFilter* filter = FilterOf(handle);
+  if (filter == nullptr) return PresenceFilterState::kUnfiltered;
+  absl::ReaderMutexLock lock(&writers_);
+  if (filter->serving() != nullptr) return PresenceFilterState::kServing;
+  return filter->has_building() ? PresenceFilterState::kRecovering
+                                : PresenceFilterState::kUnfiltered;
+}
+
+PresenceFilterStats PresenceCore::Stats(rocksdb::ColumnFamilyHandle* handle) {
+  ColumnFamilyFilter* filter = FilterOf(handle);
+  if (filter == nullptr) return PresenceFilterStats();
+  absl::ReaderMutexLock lock(&writers_);
+  return filter->Stats();
+}
+
+absl::Status PresenceCore::FlushAll() {
+  std::vector<ColumnFamilyFilter*> filters;
+  {
+    std::lock_guard<std::mutex> lock(filters_mutex_);
+    for (const auto& filter : owned_filters_) filters.push_back(filter.get());
+  }
+  for (ColumnFamilyFilter* filter : filters) {
+    std::lock_guard<std::mutex> handle_lock(filter->handle_mutex());
+    if (filter->handle() == nullptr) continue;
+    absl::Status status =
+        FromRocksDbStatus(db_->Flush(rocksdb::FlushOptions(), filter->handle()),
+                          "flushing " + filter->name());
+    if (!status.ok()) return status;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace presence_internal
+}  // namespace sstfilter

@@ -1,0 +1,539 @@
+#include "engines/rocksdb/presence/presence_filtered_db.h"
+
+#include <cmath>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "engines/rocksdb/presence/batch_keys.h"
+#include "engines/rocksdb/presence/key_scans.h"
+#include "engines/rocksdb/presence/presence_core.h"
+#include "inmemory/mutable/mutable_bloom.h"
+
+namespace sstfilter {
+
+using presence_internal::ColumnFamilyFilter;
+using presence_internal::PresenceCore;
+
+namespace {
+
+absl::string_view View(const rocksdb::Slice& slice) {
+  return absl::string_view(slice.data(), slice.size());
+}
+
+rocksdb::Status ToRocksDb(const absl::Status& status) {
+  if (status.ok()) return rocksdb::Status::OK();
+  const std::string message(status.message());
+  switch (status.code()) {
+    case absl::StatusCode::kInvalidArgument:
+      return rocksdb::Status::InvalidArgument(message);
+    case absl::StatusCode::kNotFound:
+      return rocksdb::Status::NotFound(message);
+    case absl::StatusCode::kDataLoss:
+      return rocksdb::Status::Corruption(message);
+    case absl::StatusCode::kUnimplemented:
+      return rocksdb::Status::NotSupported(message);
+    default:
+      return rocksdb::Status::IOError(message);
+  }
+}
+
+// Lookups of more keys than this build their lists on the heap.
+constexpr size_t kBatchOnStack = 64;
+
+}  // namespace
+
+const char* PresenceRebuildReasonName(PresenceRebuildReason reason) {
+  switch (reason) {
+    case PresenceRebuildReason::kNone:
+      return "none";
+    case PresenceRebuildReason::kNoSavedFilter:
+      return "no saved filter";
+    case PresenceRebuildReason::kDamaged:
+      return "saved filter damaged";
+    case PresenceRebuildReason::kOtherDatabase:
+      return "saved filter of another database";
+    case PresenceRebuildReason::kUnreadableTables:
+      return "a table the save does not cover is unreadable";
+    case PresenceRebuildReason::kImported:
+      return "imported column family";
+    case PresenceRebuildReason::kRateAboveTarget:
+      return "estimated rate above its bound";
+    case PresenceRebuildReason::kRequested:
+      return "requested";
+  }
+  return "unknown";
+}
+
+absl::Status ValidatePresenceFilterOptions(
+    const PresenceFilterOptions& options) {
+  if (!(options.fpp > 0 && options.fpp < 1)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "PresenceFilterOptions.fpp must be in (0, 1), not ", options.fpp));
+  }
+  if (options.expected_keys == 0) {
+    return absl::InvalidArgumentError(
+        "PresenceFilterOptions.expected_keys must be at least 1, not 0");
+  }
+  if (!(options.rebuild_fpp_ratio > 1) ||
+      !std::isfinite(options.rebuild_fpp_ratio)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("PresenceFilterOptions.rebuild_fpp_ratio must be a "
+                     "finite number above 1, not ",
+                     options.rebuild_fpp_ratio));
+  }
+  // The filter's own checks: an fpp 100 bits/key cannot reach, a body too
+  // large for its key count.
+  absl::StatusOr<MutableBloomFilter> probe = MutableBloomFilter::Create(
+      FilterOptions::Fpp(options.fpp), /*expected_keys=*/1);
+  if (!probe.ok()) return probe.status();
+  return absl::OkStatus();
+}
+
+std::string PresenceFilterFileName(const std::string& db_path) {
+  return db_path + "/SSTFILTER-PRESENCE";
+}
+
+absl::StatusOr<std::unique_ptr<PresenceFilteredDB>> PresenceFilteredDB::Open(
+    const rocksdb::Options& options, const std::string& path,
+    const PresenceFilterOptions& filter_options) {
+  std::vector<rocksdb::ColumnFamilyDescriptor> column_families = {
+      {rocksdb::kDefaultColumnFamilyName,
+       rocksdb::ColumnFamilyOptions(options)}};
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  absl::StatusOr<std::unique_ptr<PresenceFilteredDB>> db =
+      Open(rocksdb::DBOptions(options), path, column_families, &handles,
+           filter_options);
+  if (db.ok()) {
+    // The default column family's handle from Open is not needed: the
+    // database keeps its own (DefaultColumnFamily).
+    (*db)->DestroyColumnFamilyHandle(handles[0]).PermitUncheckedError();
+  }
+  return db;
+}
+
+absl::StatusOr<std::unique_ptr<PresenceFilteredDB>> PresenceFilteredDB::Open(
+    const rocksdb::DBOptions& options, const std::string& path,
+    const std::vector<rocksdb::ColumnFamilyDescriptor>& column_families,
+    std::vector<rocksdb::ColumnFamilyHandle*>* handles,
+    const PresenceFilterOptions& filter_options) {
+  absl::Status valid = ValidatePresenceFilterOptions(filter_options);
+  if (!valid.ok()) return valid;
+  auto signal = std::make_shared<presence_internal::BackgroundSignal>();
+  rocksdb::DBOptions with_listener = options;
+  with_listener.listeners.push_back(
+      presence_internal::NewBackgroundWorkListener(signal));
+  rocksdb::DB* db = nullptr;
+  rocksdb::Status opened =
+      rocksdb::DB::Open(with_listener, path, column_families, handles, &db);
+  if (!opened.ok()) {
+    return presence_internal::FromRocksDbStatus(opened, "opening " + path);
+  }
+  auto core = std::make_unique<PresenceCore>(filter_options, path, signal);
+  core->Start(db, *handles);
+  return std::unique_ptr<PresenceFilteredDB>(
+      new PresenceFilteredDB(db, std::move(core)));
+}
+
+PresenceFilteredDB::PresenceFilteredDB(rocksdb::DB* db,
+                                       std::unique_ptr<PresenceCore> core)
+    : rocksdb::StackableDB(db), core_(std::move(core)) {}
+
+PresenceFilteredDB::~PresenceFilteredDB() {
+  // Background work reads through db_, which StackableDB deletes after this.
+  core_->Stop();
+}
+
+absl::Status PresenceFilteredDB::CloseAndSave() {
+  core_->Stop();
+  absl::Status status = core_->FlushAll();
+  if (status.ok()) status = core_->Save();
+  absl::Status closed =
+      presence_internal::FromRocksDbStatus(db_->Close(), "closing");
+  return status.ok() ? closed : status;
+}
+
+rocksdb::Status PresenceFilteredDB::Close() {
+  core_->Stop();
+  return db_->Close();
+}
+
+absl::Status PresenceFilteredDB::SaveFilters() { return core_->Save(); }
+
+absl::Status PresenceFilteredDB::WaitUntilServing(
+    std::chrono::milliseconds timeout) {
+  return core_->WaitUntilServing(timeout);
+}
+
+absl::Status PresenceFilteredDB::RebuildFilter(
+    rocksdb::ColumnFamilyHandle* column_family) {
+  return core_->RequestRebuild(column_family,
+                               PresenceRebuildReason::kRequested);
+}
+
+PresenceFilterState PresenceFilteredDB::State(
+    rocksdb::ColumnFamilyHandle* column_family) const {
+  return core_->State(column_family);
+}
+
+PresenceFilterStats PresenceFilteredDB::Stats(
+    rocksdb::ColumnFamilyHandle* column_family) const {
+  return core_->Stats(column_family);
+}
+
+#if ROCKSDB_MAJOR >= 9
+rocksdb::Status PresenceFilteredDB::Get(
+    const rocksdb::ReadOptions& options,
+    rocksdb::ColumnFamilyHandle* column_family, const rocksdb::Slice& key,
+    rocksdb::PinnableSlice* value, std::string* timestamp) {
+  if (timestamp == nullptr &&
+      core_->RulesOut(options, column_family, View(key))) {
+    return rocksdb::Status::NotFound();
+  }
+  return db_->Get(options, column_family, key, value, timestamp);
+}
+#else
+rocksdb::Status PresenceFilteredDB::Get(
+    const rocksdb::ReadOptions& options,
+    rocksdb::ColumnFamilyHandle* column_family, const rocksdb::Slice& key,
+    rocksdb::PinnableSlice* value) {
+  if (core_->RulesOut(options, column_family, View(key))) {
+    return rocksdb::Status::NotFound();
+  }
+  return db_->Get(options, column_family, key, value);
+}
+#endif
+
+namespace {
+
+// The keys of a MultiGet the filter could not rule out, and where their
+// answers go back to.
+class MaybeKeys {
+ public:
+  MaybeKeys(size_t num_keys, const rocksdb::Slice* keys) : num_keys_(num_keys) {
+    views_ = num_keys <= kBatchOnStack ? views_on_stack_ : new_views();
+    ruled_out_ = num_keys <= kBatchOnStack ? ruled_out_on_stack_ : new_bools();
+    for (size_t i = 0; i < num_keys; ++i) views_[i] = View(keys[i]);
+  }
+  absl::Span<const absl::string_view> views() const {
+    return {views_, num_keys_};
+  }
+  bool* ruled_out() { return ruled_out_; }
+
+ private:
+  absl::string_view* new_views() {
+    heap_views_.resize(num_keys_);
+    return heap_views_.data();
+  }
+  bool* new_bools() {
+    heap_bools_.reset(new bool[num_keys_]);
+    return heap_bools_.get();
+  }
+
+  size_t num_keys_;
+  absl::string_view views_on_stack_[kBatchOnStack];
+  bool ruled_out_on_stack_[kBatchOnStack];
+  std::vector<absl::string_view> heap_views_;
+  std::unique_ptr<bool[]> heap_bools_;
+  absl::string_view* views_;
+  bool* ruled_out_;
+};
+
+// Runs lookup on the keys not ruled out, as one smaller batch, and answers
+// NotFound for the rest. lookup(n, keys, values, statuses).
+template <typename Lookup>
+void LookUpSurvivors(size_t num_keys, const rocksdb::Slice* keys,
+                     rocksdb::PinnableSlice* values, rocksdb::Status* statuses,
+                     const bool* ruled_out, Lookup lookup) {
+  std::vector<size_t> survivors;
+  survivors.reserve(num_keys);
+  for (size_t i = 0; i < num_keys; ++i) {
+    if (ruled_out[i]) {
+      values[i].Reset();
+      statuses[i] = rocksdb::Status::NotFound();
+    } else {
+      survivors.push_back(i);
+    }
+  }
+  if (survivors.empty()) return;
+  std::vector<rocksdb::Slice> survivor_keys;
+  survivor_keys.reserve(survivors.size());
+  for (size_t i : survivors) survivor_keys.push_back(keys[i]);
+  std::vector<rocksdb::PinnableSlice> survivor_values(survivors.size());
+  std::vector<rocksdb::Status> survivor_statuses(survivors.size());
+  lookup(survivors.size(), survivor_keys.data(), survivor_values.data(),
+         survivor_statuses.data(), survivors);
+  for (size_t j = 0; j < survivors.size(); ++j) {
+    values[survivors[j]] = std::move(survivor_values[j]);
+    statuses[survivors[j]] = std::move(survivor_statuses[j]);
+  }
+}
+
+bool AnyTrue(const bool* flags, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    if (flags[i]) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+#if ROCKSDB_MAJOR >= 9
+void PresenceFilteredDB::MultiGet(
+    const rocksdb::ReadOptions& options, size_t num_keys,
+    rocksdb::ColumnFamilyHandle** column_families, const rocksdb::Slice* keys,
+    rocksdb::PinnableSlice* values, std::string* timestamps,
+    rocksdb::Status* statuses, bool sorted_input) {
+  bool one_family = true;
+  for (size_t i = 1; i < num_keys && one_family; ++i) {
+    one_family = column_families[i] == column_families[0];
+  }
+  MaybeKeys maybe(num_keys, keys);
+  if (timestamps != nullptr || num_keys == 0) {
+    std::fill(maybe.ruled_out(), maybe.ruled_out() + num_keys, false);
+  } else if (one_family) {
+    core_->RulesOut(options, column_families[0], maybe.views(),
+                    maybe.ruled_out());
+  } else {
+    for (size_t i = 0; i < num_keys; ++i) {
+      maybe.ruled_out()[i] =
+          core_->RulesOut(options, column_families[i], maybe.views()[i]);
+    }
+  }
+  if (!AnyTrue(maybe.ruled_out(), num_keys)) {
+    db_->MultiGet(options, num_keys, column_families, keys, values, timestamps,
+                  statuses, sorted_input);
+    return;
+  }
+  LookUpSurvivors(num_keys, keys, values, statuses, maybe.ruled_out(),
+                  [&](size_t n, const rocksdb::Slice* survivor_keys,
+                      rocksdb::PinnableSlice* survivor_values,
+                      rocksdb::Status* survivor_statuses,
+                      const std::vector<size_t>& survivors) {
+                    std::vector<rocksdb::ColumnFamilyHandle*> families;
+                    families.reserve(n);
+                    for (size_t i : survivors)
+                      families.push_back(column_families[i]);
+                    db_->MultiGet(options, n, families.data(), survivor_keys,
+                                  survivor_values, /*timestamps=*/nullptr,
+                                  survivor_statuses, sorted_input);
+                  });
+}
+#else
+void PresenceFilteredDB::MultiGet(const rocksdb::ReadOptions& options,
+                                  rocksdb::ColumnFamilyHandle* column_family,
+                                  size_t num_keys, const rocksdb::Slice* keys,
+                                  rocksdb::PinnableSlice* values,
+                                  rocksdb::Status* statuses,
+                                  bool sorted_input) {
+  MaybeKeys maybe(num_keys, keys);
+  core_->RulesOut(options, column_family, maybe.views(), maybe.ruled_out());
+  if (!AnyTrue(maybe.ruled_out(), num_keys)) {
+    db_->MultiGet(options, column_family, num_keys, keys, values, statuses,
+                  sorted_input);
+    return;
+  }
+  LookUpSurvivors(
+      num_keys, keys, values, statuses, maybe.ruled_out(),
+      [&](size_t n, const rocksdb::Slice* survivor_keys,
+          rocksdb::PinnableSlice* survivor_values,
+          rocksdb::Status* survivor_statuses, const std::vector<size_t>&) {
+        db_->MultiGet(options, column_family, n, survivor_keys, survivor_values,
+                      survivor_statuses, sorted_input);
+      });
+}
+#endif
+
+bool PresenceFilteredDB::KeyMayExist(const rocksdb::ReadOptions& options,
+                                     rocksdb::ColumnFamilyHandle* column_family,
+                                     const rocksdb::Slice& key,
+                                     std::string* value, bool* value_found) {
+  if (core_->RulesOut(options, column_family, View(key))) {
+    if (value_found != nullptr) *value_found = false;
+    return false;
+  }
+  return db_->KeyMayExist(options, column_family, key, value, value_found);
+}
+
+namespace {
+
+// Adds key to the column family's filter, if it has one. REQUIRES: the
+// writers lock, shared.
+void AddKey(PresenceCore* core, rocksdb::ColumnFamilyHandle* column_family,
+            const rocksdb::Slice& key) {
+  ColumnFamilyFilter* filter = core->FilterOf(column_family);
+  if (filter != nullptr) filter->Add(View(key));
+}
+
+}  // namespace
+
+rocksdb::Status PresenceFilteredDB::Put(
+    const rocksdb::WriteOptions& options,
+    rocksdb::ColumnFamilyHandle* column_family, const rocksdb::Slice& key,
+    const rocksdb::Slice& value) {
+  absl::ReaderMutexLock lock(&core_->writers());
+  AddKey(core_.get(), column_family, key);
+  return db_->Put(options, column_family, key, value);
+}
+
+rocksdb::Status PresenceFilteredDB::Put(
+    const rocksdb::WriteOptions& options,
+    rocksdb::ColumnFamilyHandle* column_family, const rocksdb::Slice& key,
+    const rocksdb::Slice& ts, const rocksdb::Slice& value) {
+  absl::ReaderMutexLock lock(&core_->writers());
+  AddKey(core_.get(), column_family, key);
+  return db_->Put(options, column_family, key, ts, value);
+}
+
+rocksdb::Status PresenceFilteredDB::PutEntity(
+    const rocksdb::WriteOptions& options,
+    rocksdb::ColumnFamilyHandle* column_family, const rocksdb::Slice& key,
+    const rocksdb::WideColumns& columns) {
+  absl::ReaderMutexLock lock(&core_->writers());
+  AddKey(core_.get(), column_family, key);
+  return db_->PutEntity(options, column_family, key, columns);
+}
+
+#if ROCKSDB_MAJOR >= 9
+rocksdb::Status PresenceFilteredDB::PutEntity(
+    const rocksdb::WriteOptions& options, const rocksdb::Slice& key,
+    const rocksdb::AttributeGroups& attribute_groups) {
+  absl::ReaderMutexLock lock(&core_->writers());
+  for (const rocksdb::AttributeGroup& group : attribute_groups) {
+    AddKey(core_.get(), group.column_family(), key);
+  }
+  return db_->PutEntity(options, key, attribute_groups);
+}
+#endif
+
+rocksdb::Status PresenceFilteredDB::Merge(
+    const rocksdb::WriteOptions& options,
+    rocksdb::ColumnFamilyHandle* column_family, const rocksdb::Slice& key,
+    const rocksdb::Slice& value) {
+  absl::ReaderMutexLock lock(&core_->writers());
+  AddKey(core_.get(), column_family, key);
+  return db_->Merge(options, column_family, key, value);
+}
+
+rocksdb::Status PresenceFilteredDB::Write(const rocksdb::WriteOptions& options,
+                                          rocksdb::WriteBatch* updates) {
+  std::vector<presence_internal::KeyInColumnFamily> keys;
+  absl::Status readable = presence_internal::VisibleKeysOf(*updates, &keys);
+  if (!readable.ok()) return ToRocksDb(readable);
+  absl::ReaderMutexLock lock(&core_->writers());
+  for (const presence_internal::KeyInColumnFamily& entry : keys) {
+    ColumnFamilyFilter* filter = core_->FilterOf(entry.column_family_id);
+    if (filter != nullptr) filter->Add(entry.key);
+  }
+  return db_->Write(options, updates);
+}
+
+namespace {
+
+// Adds every key of the files to the column family's filter. REQUIRES: the
+// writers lock, shared.
+rocksdb::Status AddFileKeys(PresenceCore* core, rocksdb::DB* db,
+                            rocksdb::ColumnFamilyHandle* column_family,
+                            const std::vector<std::string>& files) {
+  ColumnFamilyFilter* filter = core->FilterOf(column_family);
+  if (filter == nullptr) return rocksdb::Status::OK();
+  const rocksdb::Options options = db->GetOptions(column_family);
+  for (const std::string& file : files) {
+    // Every filter a write reaches: the serving one and one being rebuilt.
+    for (presence_internal::PresenceFilter* target :
+         {filter->serving_for_writes(), filter->building()}) {
+      if (target == nullptr) continue;
+      presence_internal::KeyScan scan;
+      scan.filter = &target->keys;
+      absl::StatusOr<uint64_t> added =
+          presence_internal::AddTableFileKeys(options, file, scan);
+      if (!added.ok()) return ToRocksDb(added.status());
+    }
+  }
+  return rocksdb::Status::OK();
+}
+
+}  // namespace
+
+rocksdb::Status PresenceFilteredDB::IngestExternalFile(
+    rocksdb::ColumnFamilyHandle* column_family,
+    const std::vector<std::string>& external_files,
+    const rocksdb::IngestExternalFileOptions& options) {
+  absl::ReaderMutexLock lock(&core_->writers());
+  rocksdb::Status added =
+      AddFileKeys(core_.get(), db_, column_family, external_files);
+  if (!added.ok()) return added;
+  return db_->IngestExternalFile(column_family, external_files, options);
+}
+
+rocksdb::Status PresenceFilteredDB::IngestExternalFiles(
+    const std::vector<rocksdb::IngestExternalFileArg>& args) {
+  absl::ReaderMutexLock lock(&core_->writers());
+  for (const rocksdb::IngestExternalFileArg& arg : args) {
+    rocksdb::Status added =
+        AddFileKeys(core_.get(), db_, arg.column_family, arg.external_files);
+    if (!added.ok()) return added;
+  }
+  return db_->IngestExternalFiles(args);
+}
+
+rocksdb::Status PresenceFilteredDB::CreateColumnFamily(
+    const rocksdb::ColumnFamilyOptions& options, const std::string& name,
+    rocksdb::ColumnFamilyHandle** handle) {
+  rocksdb::Status status = db_->CreateColumnFamily(options, name, handle);
+  if (status.ok()) core_->AddColumnFamily(*handle, /*imported=*/false);
+  return status;
+}
+
+rocksdb::Status PresenceFilteredDB::CreateColumnFamilies(
+    const rocksdb::ColumnFamilyOptions& options,
+    const std::vector<std::string>& names,
+    std::vector<rocksdb::ColumnFamilyHandle*>* handles) {
+  rocksdb::Status status = db_->CreateColumnFamilies(options, names, handles);
+  for (rocksdb::ColumnFamilyHandle* handle : *handles) {
+    core_->AddColumnFamily(handle, /*imported=*/false);
+  }
+  return status;
+}
+
+rocksdb::Status PresenceFilteredDB::CreateColumnFamilies(
+    const std::vector<rocksdb::ColumnFamilyDescriptor>& column_families,
+    std::vector<rocksdb::ColumnFamilyHandle*>* handles) {
+  rocksdb::Status status = db_->CreateColumnFamilies(column_families, handles);
+  for (rocksdb::ColumnFamilyHandle* handle : *handles) {
+    core_->AddColumnFamily(handle, /*imported=*/false);
+  }
+  return status;
+}
+
+rocksdb::Status PresenceFilteredDB::CreateColumnFamilyWithImport(
+    const rocksdb::ColumnFamilyOptions& options, const std::string& name,
+    const rocksdb::ImportColumnFamilyOptions& import_options,
+    const rocksdb::ExportImportFilesMetaData& metadata,
+    rocksdb::ColumnFamilyHandle** handle) {
+  rocksdb::Status status = db_->CreateColumnFamilyWithImport(
+      options, name, import_options, metadata, handle);
+  if (status.ok()) core_->AddColumnFamily(*handle, /*imported=*/true);
+  return status;
+}
+
+#if ROCKSDB_MAJOR >= 9
+rocksdb::Status PresenceFilteredDB::CreateColumnFamilyWithImport(
+    const rocksdb::ColumnFamilyOptions& options, const std::string& name,
+    const rocksdb::ImportColumnFamilyOptions& import_options,
+    const std::vector<const rocksdb::ExportImportFilesMetaData*>& metadatas,
+    rocksdb::ColumnFamilyHandle** handle) {
+  rocksdb::Status status = db_->CreateColumnFamilyWithImport(
+      options, name, import_options, metadatas, handle);
+  if (status.ok()) core_->AddColumnFamily(*handle, /*imported=*/true);
+  return status;
+}
+#endif
+
+rocksdb::Status PresenceFilteredDB::DestroyColumnFamilyHandle(
+    rocksdb::ColumnFamilyHandle* column_family) {
+  core_->ForgetHandle(column_family);
+  return db_->DestroyColumnFamilyHandle(column_family);
+}
+
+}  // namespace sstfilter

@@ -1,0 +1,334 @@
+// A RocksDB database with one in-memory filter per column family in front of
+// it, holding every key the column family may hold: a Get, MultiGet or
+// KeyMayExist for a key the filter rules out answers NotFound without
+// entering RocksDB (no memtable, version, file search, index or filter
+// block). For workloads of absent-key point lookups: insert-if-absent,
+// deduplication, a cache-miss guard, join probes. Everything else passes
+// through to RocksDB unchanged.
+//
+// Example:
+//
+//   rocksdb::Options options;
+//   options.create_if_missing = true;
+//   sstfilter::PresenceFilterOptions filter_options;  // 1% at 10^6 keys
+//   absl::StatusOr<std::unique_ptr<sstfilter::PresenceFilteredDB>> db =
+//       sstfilter::PresenceFilteredDB::Open(options, path, filter_options);
+//   if (!db.ok()) return db.status();
+//   (*db)->Put(rocksdb::WriteOptions(), "apple", "red");
+//   std::string value;
+//   (*db)->Get(rocksdb::ReadOptions(), "pear", &value);  // NotFound, 1 probe
+//   absl::Status closed = (*db)->CloseAndSave();
+//
+// The guarantee: a lookup through this object answers NotFound from the
+// filter only for a key that no write covered below made visible, so it
+// never answers NotFound where RocksDB would have found the key, across
+// crashes, power loss, reopenings and rebuilds. The filter may answer
+// "maybe" for an absent key; the lookup then goes to RocksDB.
+//
+// Covered (the key is in the filter before the write can be seen):
+//  - Put, Merge and PutEntity (every overload), and Write of a WriteBatch,
+//    through this object. A batch holding an entry the filter cannot account
+//    for (a record type this version does not know) is refused with
+//    InvalidArgument, never written unfiltered.
+//  - IngestExternalFile and IngestExternalFiles through this object: the
+//    files' keys are added before they are ingested.
+//  - CreateColumnFamily (an empty filter) and CreateColumnFamilyWithImport
+//    (its filter is rebuilt from a scan; its lookups go through RocksDB
+//    meanwhile).
+//  - Anything written while this object was not open (a plain
+//    rocksdb::DB::Open in between, an ingestion there, a crash before a save):
+//    at open, keys of tables the saved filter does not cover are added from
+//    those tables, and the memtable replayed from the WAL is flushed into one.
+//  - Delete, SingleDelete and DeleteRange need nothing: a filter may keep a
+//    deleted key.
+// Not covered (lookups may then miss keys such writes made):
+//  - writes through GetBaseDB() or another handle to the same database while
+//    this object is open: a TransactionDB or OptimisticTransactionDB opened
+//    on it, a secondary or read-only instance's catch-up (those instances
+//    are not wrapped at all), WriteWithCallback (refused by the base DB).
+//  - column families whose comparator carries user-defined timestamps: they
+//    get no filter, and every lookup in them goes to RocksDB.
+// Lookups that always go to RocksDB, because a rebuilt filter may lack keys
+// they could see: a ReadOptions with a snapshot older than the filter's last
+// rebuild, with a timestamp, or with ignore_range_deletions. Iterators,
+// GetEntity, GetMergeOperands and the vector forms of MultiGet pass through.
+//
+// Persistence: the filters are saved in the database directory
+// (PresenceFilterFileName) with what they cover: the database's identity,
+// the latest sequence number and each column family's live table files
+// (number and size) at the moment of the save, in a checksummed envelope
+// written to a temporary file, synced and renamed. Saves follow every flush
+// and compaction (coalesced, on a background thread) and CloseAndSave. At
+// open a saved filter is restored and the tables it does not list are read
+// into it; with no saved filter, a damaged one, one of another database, or
+// a column family it lacks, that column family's filter is rebuilt from a
+// full scan at a snapshot, with a progress line at least every
+// kProgressInterval. Until a column family's filter serves, its lookups go
+// through RocksDB (State() says which); writes go to the filter being
+// rebuilt throughout.
+//
+// Rebuilds: deletions and growth past the expected key count raise a
+// filter's rate. After each flush or compaction, a filter whose estimated
+// rate (fill-based, MutableBloomFilter::ExpectedFpp) passes
+// rebuild_fpp_ratio times its target is rebuilt in the background from a
+// snapshot, sized for the keys the column family then holds, while writes go
+// to both filters; the new filter is swapped in atomically, and the database
+// is flushed before the new filter is saved, so that no crash can bring back
+// a deleted key the new filter lacks.
+//
+// Memory: each column family's filter takes MutableBloomFilter's body for
+// its key count at fpp (1.24 bytes per key at 1%), twice that during a
+// rebuild. Cost per write: one filter Add (one cache line) and a shared
+// lock. Cost per ruled-out lookup: one hash and one cache-line probe.
+//
+// Thread safety: as rocksdb::DB: every method may run on any thread, except
+// that Close and CloseAndSave must not race other calls.
+
+#ifndef SSTFILTER_ENGINES_ROCKSDB_PRESENCE_PRESENCE_FILTERED_DB_H_
+#define SSTFILTER_ENGINES_ROCKSDB_PRESENCE_PRESENCE_FILTERED_DB_H_
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "rocksdb/db.h"
+#include "rocksdb/utilities/stackable_db.h"
+#include "rocksdb/version.h"
+
+namespace sstfilter {
+
+namespace presence_internal {
+class PresenceCore;
+}  // namespace presence_internal
+
+// Why a column family's filter is being (or was last) rebuilt.
+enum class PresenceRebuildReason {
+  kNone,              // restored from the saved filter
+  kNoSavedFilter,     // no saved file, or no record for the column family
+  kDamaged,           // the saved file or record failed its checks
+  kOtherDatabase,     // the saved file names another database identity
+  kUnreadableTables,  // a table the save does not cover could not be read
+  kImported,          // CreateColumnFamilyWithImport
+  kRateAboveTarget,   // estimated rate above rebuild_fpp_ratio times fpp
+  kRequested,         // RebuildFilter
+};
+const char* PresenceRebuildReasonName(PresenceRebuildReason reason);
+
+// Called on the background thread as saves and rebuilds begin and end (for
+// metrics and tests; must not call back into the database).
+class PresenceFilterListener {
+ public:
+  virtual ~PresenceFilterListener() = default;
+  virtual void OnSaveBegin() {}
+  virtual void OnSaveEnd(const absl::Status& /*status*/) {}
+  virtual void OnRebuildBegin(const std::string& /*column_family*/,
+                              PresenceRebuildReason /*reason*/) {}
+  virtual void OnRebuildEnd(const std::string& /*column_family*/,
+                            const absl::Status& /*status*/) {}
+};
+
+struct PresenceFilterOptions {
+  // The false-positive rate each column family's filter is sized for, in
+  // (0, 1) and reachable within 100 bits/key (about 1e-20).
+  double fpp = 0.01;
+  // Keys each column family's filter is first sized for, at least 1. A
+  // rebuild sizes it for the keys the column family then holds (times
+  // kRebuildHeadroom), never below this.
+  uint64_t expected_keys = 1000000;
+  // A filter whose estimated rate passes this multiple of fpp is rebuilt;
+  // above 1.
+  double rebuild_fpp_ratio = 2.0;
+  // Save after every flush and compaction (coalesced). False: saves happen
+  // only at CloseAndSave and SaveFilters, and after a crash the tables
+  // written since the last save are read at open.
+  bool save_after_background_work = true;
+  // Receives progress lines of recoveries and rebuilds. Null: they go to the
+  // database's info log.
+  std::function<void(const std::string&)> progress;
+  // Told of saves and rebuilds; null for none. REQUIRES: outlives the
+  // database.
+  PresenceFilterListener* listener = nullptr;
+};
+
+// A rebuild sizes its filter for this many times the keys the column family
+// holds, so that growth after it does not trigger the next at once.
+constexpr double kRebuildHeadroom = 1.5;
+// The longest a scan runs without a progress line.
+constexpr std::chrono::seconds kProgressInterval{5};
+
+// InvalidArgumentError naming the first field out of its range.
+absl::Status ValidatePresenceFilterOptions(
+    const PresenceFilterOptions& options);
+
+// The file in db_path where the filters are saved.
+std::string PresenceFilterFileName(const std::string& db_path);
+
+// What a column family's filter is doing.
+enum class PresenceFilterState {
+  kServing,     // lookups are answered from the filter
+  kRecovering,  // reading tables or rebuilding: lookups go to RocksDB
+  kUnfiltered,  // no filter (timestamps, or a failed rebuild): RocksDB
+};
+
+struct PresenceFilterStats {
+  PresenceFilterState state = PresenceFilterState::kUnfiltered;
+  PresenceRebuildReason last_rebuild = PresenceRebuildReason::kNone;
+  uint64_t memory_bytes = 0;      // filters' bodies, a rebuild's included
+  uint64_t expected_keys = 0;     // what the serving filter was sized for
+  uint64_t approximate_keys = 0;  // distinct keys in the serving filter
+  double expected_fpp = 0;        // of the serving filter, from its fill
+  uint64_t rebuilds = 0;          // finished in this process
+  absl::Status last_error;        // of the last recovery or rebuild
+};
+
+class PresenceFilteredDB : public rocksdb::StackableDB {
+ public:
+  // Opens the database at path as rocksdb::DB::Open does (its options are
+  // copied, with one EventListener added), restores or starts rebuilding the
+  // filters, and returns before any table is read: lookups go through
+  // RocksDB until WaitUntilServing would return. InvalidArgumentError for
+  // options ValidatePresenceFilterOptions refuses; RocksDB's own error as an
+  // absl::Status otherwise.
+  static absl::StatusOr<std::unique_ptr<PresenceFilteredDB>> Open(
+      const rocksdb::Options& options, const std::string& path,
+      const PresenceFilterOptions& filter_options);
+  // With column families, as rocksdb::DB::Open. REQUIRES: each handle is
+  // destroyed through DestroyColumnFamilyHandle of this object, before Close.
+  static absl::StatusOr<std::unique_ptr<PresenceFilteredDB>> Open(
+      const rocksdb::DBOptions& options, const std::string& path,
+      const std::vector<rocksdb::ColumnFamilyDescriptor>& column_families,
+      std::vector<rocksdb::ColumnFamilyHandle*>* handles,
+      const PresenceFilterOptions& filter_options);
+
+  // Close without a final save; the next open reads the tables written since
+  // the last save. Stops the background thread first.
+  ~PresenceFilteredDB() override;
+
+  // Stops the background work, flushes every column family, saves the
+  // filters and closes the database: the next open reads no table.
+  absl::Status CloseAndSave();
+  // As rocksdb::DB::Close: stops the background work, then closes without a
+  // save.
+  rocksdb::Status Close() override;
+
+  // Saves the filters now, on the calling thread.
+  absl::Status SaveFilters();
+  // Blocks until every column family's filter serves (or has none), or the
+  // timeout passes (DeadlineExceededError).
+  absl::Status WaitUntilServing(std::chrono::milliseconds timeout);
+  // Starts a rebuild of the column family's filter from a snapshot; the
+  // current filter serves until the new one is swapped in.
+  absl::Status RebuildFilter(rocksdb::ColumnFamilyHandle* column_family);
+  PresenceFilterState State(rocksdb::ColumnFamilyHandle* column_family) const;
+  PresenceFilterStats Stats(rocksdb::ColumnFamilyHandle* column_family) const;
+
+  // Lookups.
+  using rocksdb::StackableDB::Get;
+#if ROCKSDB_MAJOR >= 9
+  rocksdb::Status Get(const rocksdb::ReadOptions& options,
+                      rocksdb::ColumnFamilyHandle* column_family,
+                      const rocksdb::Slice& key, rocksdb::PinnableSlice* value,
+                      std::string* timestamp) override;
+#else
+  rocksdb::Status Get(const rocksdb::ReadOptions& options,
+                      rocksdb::ColumnFamilyHandle* column_family,
+                      const rocksdb::Slice& key,
+                      rocksdb::PinnableSlice* value) override;
+#endif
+  using rocksdb::StackableDB::MultiGet;
+#if ROCKSDB_MAJOR >= 9
+  void MultiGet(const rocksdb::ReadOptions& options, size_t num_keys,
+                rocksdb::ColumnFamilyHandle** column_families,
+                const rocksdb::Slice* keys, rocksdb::PinnableSlice* values,
+                std::string* timestamps, rocksdb::Status* statuses,
+                bool sorted_input = false) override;
+#else
+  void MultiGet(const rocksdb::ReadOptions& options,
+                rocksdb::ColumnFamilyHandle* column_family, size_t num_keys,
+                const rocksdb::Slice* keys, rocksdb::PinnableSlice* values,
+                rocksdb::Status* statuses, bool sorted_input = false) override;
+#endif
+  using rocksdb::StackableDB::KeyMayExist;
+  bool KeyMayExist(const rocksdb::ReadOptions& options,
+                   rocksdb::ColumnFamilyHandle* column_family,
+                   const rocksdb::Slice& key, std::string* value,
+                   bool* value_found = nullptr) override;
+
+  // Writes: each adds its keys to the filter before writing.
+  using rocksdb::StackableDB::Put;
+  rocksdb::Status Put(const rocksdb::WriteOptions& options,
+                      rocksdb::ColumnFamilyHandle* column_family,
+                      const rocksdb::Slice& key,
+                      const rocksdb::Slice& value) override;
+  rocksdb::Status Put(const rocksdb::WriteOptions& options,
+                      rocksdb::ColumnFamilyHandle* column_family,
+                      const rocksdb::Slice& key, const rocksdb::Slice& ts,
+                      const rocksdb::Slice& value) override;
+  using rocksdb::StackableDB::PutEntity;
+  rocksdb::Status PutEntity(const rocksdb::WriteOptions& options,
+                            rocksdb::ColumnFamilyHandle* column_family,
+                            const rocksdb::Slice& key,
+                            const rocksdb::WideColumns& columns) override;
+#if ROCKSDB_MAJOR >= 9
+  rocksdb::Status PutEntity(
+      const rocksdb::WriteOptions& options, const rocksdb::Slice& key,
+      const rocksdb::AttributeGroups& attribute_groups) override;
+#endif
+  using rocksdb::StackableDB::Merge;
+  rocksdb::Status Merge(const rocksdb::WriteOptions& options,
+                        rocksdb::ColumnFamilyHandle* column_family,
+                        const rocksdb::Slice& key,
+                        const rocksdb::Slice& value) override;
+  rocksdb::Status Write(const rocksdb::WriteOptions& options,
+                        rocksdb::WriteBatch* updates) override;
+  using rocksdb::StackableDB::IngestExternalFile;
+  rocksdb::Status IngestExternalFile(
+      rocksdb::ColumnFamilyHandle* column_family,
+      const std::vector<std::string>& external_files,
+      const rocksdb::IngestExternalFileOptions& options) override;
+  rocksdb::Status IngestExternalFiles(
+      const std::vector<rocksdb::IngestExternalFileArg>& args) override;
+
+  // Column families.
+  using rocksdb::StackableDB::CreateColumnFamily;
+  rocksdb::Status CreateColumnFamily(
+      const rocksdb::ColumnFamilyOptions& options, const std::string& name,
+      rocksdb::ColumnFamilyHandle** handle) override;
+  rocksdb::Status CreateColumnFamilies(
+      const rocksdb::ColumnFamilyOptions& options,
+      const std::vector<std::string>& names,
+      std::vector<rocksdb::ColumnFamilyHandle*>* handles) override;
+  rocksdb::Status CreateColumnFamilies(
+      const std::vector<rocksdb::ColumnFamilyDescriptor>& column_families,
+      std::vector<rocksdb::ColumnFamilyHandle*>* handles) override;
+  using rocksdb::StackableDB::CreateColumnFamilyWithImport;
+  rocksdb::Status CreateColumnFamilyWithImport(
+      const rocksdb::ColumnFamilyOptions& options, const std::string& name,
+      const rocksdb::ImportColumnFamilyOptions& import_options,
+      const rocksdb::ExportImportFilesMetaData& metadata,
+      rocksdb::ColumnFamilyHandle** handle) override;
+#if ROCKSDB_MAJOR >= 9
+  rocksdb::Status CreateColumnFamilyWithImport(
+      const rocksdb::ColumnFamilyOptions& options, const std::string& name,
+      const rocksdb::ImportColumnFamilyOptions& import_options,
+      const std::vector<const rocksdb::ExportImportFilesMetaData*>& metadatas,
+      rocksdb::ColumnFamilyHandle** handle) override;
+#endif
+  rocksdb::Status DestroyColumnFamilyHandle(
+      rocksdb::ColumnFamilyHandle* column_family) override;
+
+ private:
+  PresenceFilteredDB(rocksdb::DB* db,
+                     std::unique_ptr<presence_internal::PresenceCore> core);
+
+  std::unique_ptr<presence_internal::PresenceCore> core_;
+};
+
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_ENGINES_ROCKSDB_PRESENCE_PRESENCE_FILTERED_DB_H_

@@ -1,0 +1,80 @@
+// The file the filters are saved in (PresenceFilterFileName), and what each
+// saved filter covers.
+//
+// Layout (integers little-endian; varints as LevelDB's):
+//   "SSTFPRS1"                        8 bytes: magic and layout version
+//   varint32 length, bytes            the database's identity (IDENTITY)
+//   varint32 record count
+//   per record: varint64 length, bytes (a column family's record, below)
+//   fixed32                           masked CRC32C of everything before
+// A column family's record:
+//   fixed32 column family id; varint32 length, bytes: its name
+//   fixed64 the latest sequence number when the save began
+//   varint64 table count; per table: varint64 file number, varint64 size
+//   varint64 length, bytes: MutableBloomFilter::Save of its filter
+// The filter holds every key of the listed tables and every key written
+// before the sequence number; a table not listed (by number and size) may
+// hold keys it lacks.
+
+#ifndef SSTFILTER_ENGINES_ROCKSDB_PRESENCE_SAVED_FILTERS_H_
+#define SSTFILTER_ENGINES_ROCKSDB_PRESENCE_SAVED_FILTERS_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace rocksdb {
+class Env;
+}  // namespace rocksdb
+
+namespace sstfilter {
+namespace presence_internal {
+
+struct SavedTable {
+  uint64_t file_number = 0;
+  uint64_t file_size = 0;
+  bool operator==(const SavedTable& other) const {
+    return file_number == other.file_number && file_size == other.file_size;
+  }
+};
+
+struct SavedColumnFamily {
+  uint32_t id = 0;
+  std::string name;
+  uint64_t latest_sequence = 0;
+  std::vector<SavedTable> tables;
+  std::string filter;  // MutableBloomFilter::Save
+};
+
+std::string EncodeColumnFamilyRecord(const SavedColumnFamily& record);
+// DataLossError naming what is wrong for any bytes that are not a record.
+absl::StatusOr<SavedColumnFamily> DecodeColumnFamilyRecord(
+    absl::string_view bytes);
+
+struct SavedFilters {
+  std::string db_identity;
+  std::vector<std::string> records;  // EncodeColumnFamilyRecord each
+};
+
+std::string EncodeSavedFilters(const SavedFilters& saved);
+// DataLossError naming what is wrong: truncated, damaged (CRC32C), another
+// file's magic, or lengths past the end.
+absl::StatusOr<SavedFilters> DecodeSavedFilters(absl::string_view bytes);
+
+// Writes bytes to path through env so that a crash leaves either the old file
+// or the new one: a temporary file beside it, synced, renamed over it, and
+// the directory synced.
+absl::Status WriteFileAtomically(rocksdb::Env* env, const std::string& path,
+                                 absl::string_view bytes);
+// The file's bytes; NotFoundError when there is none.
+absl::StatusOr<std::string> ReadWholeFile(rocksdb::Env* env,
+                                          const std::string& path);
+
+}  // namespace presence_internal
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_ENGINES_ROCKSDB_PRESENCE_SAVED_FILTERS_H_
