@@ -1,9 +1,12 @@
 // What a crash test learns of a database's background work: each flush and
-// compaction as it begins and as it ends, so that a kill can be aimed at one
-// and the test can tell where a kill landed. Each engine reports through its
-// own hook: RocksDB through an EventListener (rocksdb_background_listener.h),
-// LevelDB, which has none, through an Env that watches its table files
-// (leveldb_table_writes_env.h).
+// compaction (and, for a presence-filtered database, each save and rebuild
+// of its filter) as it begins and as it ends, so that a kill can be aimed at
+// one and the test can tell where a kill landed. Each engine reports through
+// its own hook: RocksDB through an EventListener
+// (rocksdb_background_listener.h), LevelDB, which has none, through an Env
+// that watches its table files (leveldb_table_writes_env.h), and
+// PresenceFilteredDB through its PresenceFilterListener
+// (presence_background_listener.h).
 //
 // For one id and kind, the calls follow the grammar: Began Ended?. An id is
 // unique among the windows of its kind that are open at once.
@@ -14,21 +17,46 @@
 #define SSTFILTER_TESTS_CRASH_BACKGROUND_WORK_H_
 
 #include <cstdint>
+#include <string>
 
 namespace sstfilter {
 namespace test {
 
-enum class BackgroundKind { kFlush, kCompaction };
+enum class BackgroundKind {
+  kFlush,       // a memtable written into a table
+  kCompaction,  // tables rewritten into others
+  kSave,        // a presence filter saved into its file
+  kRebuild,     // a presence filter rebuilt from a scan and swapped in
+};
 
-// "flush" or "compaction": the kind's name in the crash writer's reports.
+// Every kind, in the order above.
+constexpr BackgroundKind kAllBackgroundKinds[] = {
+    BackgroundKind::kFlush, BackgroundKind::kCompaction, BackgroundKind::kSave,
+    BackgroundKind::kRebuild};
+
+// "flush", "compaction", "save" or "rebuild": the kind's name in the crash
+// writer's reports.
 inline const char* BackgroundKindName(BackgroundKind kind) {
-  return kind == BackgroundKind::kFlush ? "flush" : "compaction";
+  switch (kind) {
+    case BackgroundKind::kFlush:
+      return "flush";
+    case BackgroundKind::kCompaction:
+      return "compaction";
+    case BackgroundKind::kSave:
+      return "save";
+    case BackgroundKind::kRebuild:
+      return "rebuild";
+  }
+  return "unknown";
 }
 
 class BackgroundWorkListener {
  public:
   virtual ~BackgroundWorkListener() = default;
-  virtual void Began(BackgroundKind kind, uint64_t id) = 0;
+  // cause: why the work began, when the engine says (a rebuild's reason, one
+  // word); empty otherwise.
+  virtual void Began(BackgroundKind kind, uint64_t id,
+                     const std::string& cause) = 0;
   virtual void Ended(BackgroundKind kind, uint64_t id) = 0;
 };
 

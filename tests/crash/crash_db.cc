@@ -1,5 +1,8 @@
 #include "tests/crash/crash_db.h"
 
+#include <iterator>
+#include <utility>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "tests/crash/crash_db_engines.h"
@@ -9,7 +12,7 @@ namespace test {
 
 std::string CrashConfig::Name() const {
   return absl::StrCat(engine == Engine::kLevelDb ? "leveldb_" : "rocksdb_",
-                      policy);
+                      presence_filtered ? "presence" : policy);
 }
 
 void PrintTo(const CrashConfig& config, std::ostream* os) {
@@ -18,10 +21,21 @@ void PrintTo(const CrashConfig& config, std::ostream* os) {
 
 std::vector<CrashConfig> AllCrashConfigs() {
   return {
-      {Engine::kLevelDb, "native"},    {Engine::kLevelDb, "compact"},
-      {Engine::kRocksDb, "native"},    {Engine::kRocksDb, "compact"},
-      {Engine::kRocksDb, "per_level"}, {Engine::kRocksDb, "hybrid"},
+      {Engine::kLevelDb, "native"},
+      {Engine::kLevelDb, "compact"},
+      {Engine::kRocksDb, "native"},
+      {Engine::kRocksDb, "compact"},
+      {Engine::kRocksDb, "per_level"},
+      {Engine::kRocksDb, "hybrid"},
+      {Engine::kRocksDb, "native", /*presence_filtered=*/true},
   };
+}
+
+std::vector<BackgroundKind> BackgroundKindsOf(const CrashConfig& config) {
+  if (config.presence_filtered) {
+    return {std::begin(kAllBackgroundKinds), std::end(kAllBackgroundKinds)};
+  }
+  return {BackgroundKind::kFlush, BackgroundKind::kCompaction};
 }
 
 absl::StatusOr<CrashConfig> ParseCrashConfig(const std::string& name) {
@@ -39,9 +53,24 @@ absl::StatusOr<std::unique_ptr<CrashDb>> CrashDb::Open(
     const CrashConfig& config, const std::string& dir, const CrashDbEnvs& envs,
     BackgroundWorkListener* listener) {
   if (config.engine == Engine::kLevelDb) {
+    if (config.presence_filtered) {
+      return absl::InvalidArgumentError(
+          "presence filtering is for RocksDB only");
+    }
     return OpenLevelDbCrashDb(config.policy, dir, envs.leveldb, listener);
   }
-  return OpenRocksDbCrashDb(config.policy, dir, envs.rocksdb, listener);
+  return OpenRocksDbCrashDb(config, dir, envs.rocksdb, listener);
+}
+
+absl::StatusOr<std::vector<std::optional<std::string>>> CrashDb::MultiGet(
+    const std::vector<std::string>& keys) {
+  std::vector<std::optional<std::string>> values;
+  for (const std::string& key : keys) {
+    absl::StatusOr<std::optional<std::string>> value = Get(key);
+    if (!value.ok()) return value.status();
+    values.push_back(*std::move(value));
+  }
+  return values;
 }
 
 CrashDb::LiveTables CrashDb::PinLiveTables() {

@@ -1,8 +1,10 @@
 // One database of a crash test, LevelDB 1.23 or RocksDB 7.8.3, opened with
 // one of sstfilter's policies and options under which flushes and
 // compactions run all the time, so that a crash or power loss lands while
-// tables and their filters are being built. The writer process and the
-// checking test open it the same way through this file.
+// tables and their filters are being built; or a RocksDB database behind a
+// PresenceFilteredDB, whose filter is saved and rebuilt all the time too.
+// The writer process and the checking test open it the same way through
+// this file.
 
 #ifndef SSTFILTER_TESTS_CRASH_CRASH_DB_H_
 #define SSTFILTER_TESTS_CRASH_CRASH_DB_H_
@@ -26,6 +28,8 @@ class Env;
 }  // namespace rocksdb
 
 namespace sstfilter {
+class PresenceFilteredDB;
+
 namespace test {
 
 enum class Engine { kLevelDb, kRocksDb };
@@ -40,8 +44,15 @@ enum class Engine { kLevelDb, kRocksDb };
 struct CrashConfig {
   Engine engine = Engine::kRocksDb;
   std::string policy;
+  // RocksDB only: every read and write goes through a PresenceFilteredDB
+  // (engines/rocksdb/presence) sized for few keys, so that the workload's
+  // growth makes it rebuild its filter, and saves follow every flush and
+  // compaction.
+  bool presence_filtered = false;
 
-  // "leveldb_native" and so on: a test name, and the writer's argument.
+  // "leveldb_native" and so on, "rocksdb_presence" for the presence-filtered
+  // one (whose tables have the "native" policy): a test name, and the
+  // writer's argument.
   std::string Name() const;
 };
 
@@ -51,6 +62,10 @@ void PrintTo(const CrashConfig& config, std::ostream* os);
 
 // Every configuration the crash tests run.
 std::vector<CrashConfig> AllCrashConfigs();
+
+// The kinds of background work config's database reports to a listener:
+// flushes and compactions, and saves and rebuilds when presence_filtered.
+std::vector<BackgroundKind> BackgroundKindsOf(const CrashConfig& config);
 
 // The configuration whose Name() is name; InvalidArgumentError otherwise.
 absl::StatusOr<CrashConfig> ParseCrashConfig(const std::string& name);
@@ -70,14 +85,21 @@ class CrashDb {
   };
 
   // Opens (creating if missing) the database of config in dir. With a
-  // listener, each flush and compaction is reported to it as it begins and
-  // ends (background_work.h). REQUIRES: envs and listener outlive the
-  // database.
+  // listener, each piece of work of BackgroundKindsOf(config) is reported to
+  // it as it begins and ends (background_work.h). REQUIRES: envs and
+  // listener outlive the database.
   static absl::StatusOr<std::unique_ptr<CrashDb>> Open(
       const CrashConfig& config, const std::string& dir,
       const CrashDbEnvs& envs = {}, BackgroundWorkListener* listener = nullptr);
 
+  // Closes the database without any orderly shutdown beyond the engine's
+  // own: a presence-filtered one is not saved, as after a crash.
   virtual ~CrashDb() = default;
+
+  // Closes the database as an orderly shutdown does (RocksDB: Close; a
+  // presence-filtered one: CloseAndSave, so that its next open reads no
+  // table). Only the destructor may be called after.
+  virtual absl::Status Close() = 0;
 
   // Writes op as one write; with sync, the write is on disk (RocksDB: its
   // write-ahead log, which is on) when this returns OK.
@@ -87,7 +109,17 @@ class CrashDb {
   virtual absl::StatusOr<std::optional<std::string>> Get(
       const std::string& key, const Snapshot* snapshot = nullptr) = 0;
 
+  // The keys' values at the latest state (nullopt for NotFound), with the
+  // engine's batched lookup: RocksDB's MultiGet (rocksdb_lookups.h);
+  // LevelDB, which has none, one Get a key.
+  virtual absl::StatusOr<std::vector<std::optional<std::string>>> MultiGet(
+      const std::vector<std::string>& keys);
+
   virtual std::unique_ptr<Snapshot> TakeSnapshot() = 0;
+
+  // The PresenceFilteredDB every call goes through, for a presence_filtered
+  // configuration; null otherwise. Its RocksDB statistics are on.
+  virtual PresenceFilteredDB* presence_filtered_db() { return nullptr; }
 
  protected:
   // The table files of the current version.

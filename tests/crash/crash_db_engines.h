@@ -16,8 +16,9 @@ namespace test {
 absl::StatusOr<std::unique_ptr<CrashDb>> OpenLevelDbCrashDb(
     const std::string& policy, const std::string& dir, leveldb::Env* env,
     BackgroundWorkListener* listener);
+// config.engine is kRocksDb; presence_filtered or not.
 absl::StatusOr<std::unique_ptr<CrashDb>> OpenRocksDbCrashDb(
-    const std::string& policy, const std::string& dir, rocksdb::Env* env,
+    const CrashConfig& config, const std::string& dir, rocksdb::Env* env,
     BackgroundWorkListener* listener);
 
 // CheckTableFilters for one table.

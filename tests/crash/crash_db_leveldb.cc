@@ -73,6 +73,12 @@ class LevelDbCrashDb : public CrashDb {
         policy_(std::move(policy)),
         db_(std::move(db)) {}
 
+  // LevelDB has no other shutdown than deleting the database.
+  absl::Status Close() override {
+    db_.reset();
+    return absl::OkStatus();
+  }
+
   absl::Status Apply(const Op& op, bool sync) override {
     leveldb::WriteOptions options;
     options.sync = sync;

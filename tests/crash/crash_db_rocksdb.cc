@@ -1,4 +1,4 @@
-// crash_db.h for RocksDB 7.8.3.
+// crash_db.h for RocksDB 7.8.3, plain or behind a PresenceFilteredDB.
 
 #include <memory>
 #include <string>
@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "engines/rocksdb/presence/presence_filtered_db.h"
 #include "engines/rocksdb/rocksdb_adapter.h"
 #include "engines/rocksdb/rocksdb_hybrid_policy.h"
 #include "engines/rocksdb/rocksdb_per_level_policy.h"
@@ -17,12 +18,15 @@
 #include "rocksdb/metadata.h"
 #include "rocksdb/options.h"
 #include "rocksdb/sst_file_reader.h"
+#include "rocksdb/statistics.h"
 #include "rocksdb/table.h"
 #include "rocksdb/table_properties.h"
 #include "rocksdb/write_batch.h"
 #include "table/table_filter.h"
 #include "tests/crash/crash_db_engines.h"
+#include "tests/crash/presence_background_listener.h"
 #include "tests/crash/rocksdb_background_listener.h"
+#include "tests/crash/rocksdb_lookups.h"
 #include "tests/integration/rocksdb_db_util.h"
 
 namespace sstfilter {
@@ -38,6 +42,11 @@ constexpr size_t kWriteBufferBytes = 64 << 10;
 constexpr uint64_t kTableBytes = 64 << 10;
 constexpr uint64_t kLevel1Bytes = 128 << 10;
 constexpr double kFanOut = 10;
+// The presence filter is first sized for a quarter of the workload's keys:
+// the workload outgrows it within its first thousand ops, and each rebuild
+// sizes for the keys then present, which the workload outgrows again until
+// its key space is full.
+constexpr uint64_t kPresenceExpectedKeys = kKeySpace / 4;
 
 absl::StatusOr<std::shared_ptr<const rocksdb::FilterPolicy>> RocksDbPolicy(
     const std::string& name) {
@@ -75,36 +84,58 @@ class RocksDbCrashDb : public CrashDb {
     const rocksdb::Snapshot* snapshot_;
   };
 
+  // presence: null, or the PresenceFilteredDB db is, with the listener it
+  // reports to (or null).
   RocksDbCrashDb(std::shared_ptr<const rocksdb::FilterPolicy> policy,
-                 std::unique_ptr<rocksdb::DB> db)
-      : policy_(std::move(policy)), db_(std::move(db)) {}
+                 std::unique_ptr<PresenceFilterListener> presence_listener,
+                 std::unique_ptr<rocksdb::DB> db, PresenceFilteredDB* presence)
+      : policy_(std::move(policy)),
+        presence_listener_(std::move(presence_listener)),
+        db_(std::move(db)),
+        presence_(presence) {}
 
+  absl::Status Close() override {
+    if (presence_ != nullptr) return presence_->CloseAndSave();
+    return FromRocksDb(db_->Close(), "Close");
+  }
+
+  // Odd ops are one-op batches through Write, even ones single Puts and
+  // Deletes: a presence-filtered database adds the keys of each to its
+  // filter on its own path.
   absl::Status Apply(const Op& op, bool sync) override {
     rocksdb::WriteOptions options;
     options.sync = sync;
-    rocksdb::WriteBatch batch;
-    rocksdb::Status s = op.type == Op::kPut ? batch.Put(op.key, op.value)
-                                            : batch.Delete(op.key);
-    if (s.ok()) s = db_->Write(options, &batch);
+    rocksdb::Status s;
+    if (op.index % 2 == 0) {
+      s = op.type == Op::kPut ? db_->Put(options, op.key, op.value)
+                              : db_->Delete(options, op.key);
+    } else {
+      rocksdb::WriteBatch batch;
+      s = op.type == Op::kPut ? batch.Put(op.key, op.value)
+                              : batch.Delete(op.key);
+      if (s.ok()) s = db_->Write(options, &batch);
+    }
     return FromRocksDb(s, "Write");
   }
 
   absl::StatusOr<std::optional<std::string>> Get(
       const std::string& key, const Snapshot* snapshot) override {
-    rocksdb::ReadOptions options;
-    if (snapshot != nullptr) {
-      options.snapshot = static_cast<const RocksDbSnapshot*>(snapshot)->get();
-    }
-    std::string value;
-    rocksdb::Status s = db_->Get(options, key, &value);
-    if (s.IsNotFound()) return std::nullopt;
-    if (!s.ok()) return FromRocksDb(s, absl::StrCat("Get ", key));
-    return value;
+    return RocksDbGet(db_.get(), key,
+                      snapshot != nullptr
+                          ? static_cast<const RocksDbSnapshot*>(snapshot)->get()
+                          : nullptr);
+  }
+
+  absl::StatusOr<std::vector<std::optional<std::string>>> MultiGet(
+      const std::vector<std::string>& keys) override {
+    return RocksDbMultiGet(db_.get(), keys);
   }
 
   std::unique_ptr<Snapshot> TakeSnapshot() override {
     return std::make_unique<RocksDbSnapshot>(db_.get());
   }
+
+  PresenceFilteredDB* presence_filtered_db() override { return presence_; }
 
   std::string FilterName() const override { return policy_->Name(); }
 
@@ -132,16 +163,19 @@ class RocksDbCrashDb : public CrashDb {
 
  private:
   std::shared_ptr<const rocksdb::FilterPolicy> policy_;
+  // Declared before the database, which reports to it until it is deleted.
+  std::unique_ptr<PresenceFilterListener> presence_listener_;
   std::unique_ptr<rocksdb::DB> db_;
+  PresenceFilteredDB* const presence_;  // db_, or null
 };
 
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<CrashDb>> OpenRocksDbCrashDb(
-    const std::string& policy_name, const std::string& dir, rocksdb::Env* env,
+    const CrashConfig& config, const std::string& dir, rocksdb::Env* env,
     BackgroundWorkListener* listener) {
   absl::StatusOr<std::shared_ptr<const rocksdb::FilterPolicy>> policy =
-      RocksDbPolicy(policy_name);
+      RocksDbPolicy(config.policy);
   if (!policy.ok()) return policy.status();
   rocksdb::BlockBasedTableOptions table_options;
   table_options.filter_policy = *policy;
@@ -160,9 +194,28 @@ absl::StatusOr<std::unique_ptr<CrashDb>> OpenRocksDbCrashDb(
   if (listener != nullptr) {
     options.listeners.push_back(NewRocksDbBackgroundListener(listener));
   }
-  absl::StatusOr<std::unique_ptr<rocksdb::DB>> db = OpenDb(options, dir);
+  if (!config.presence_filtered) {
+    absl::StatusOr<std::unique_ptr<rocksdb::DB>> db = OpenDb(options, dir);
+    if (!db.ok()) return db.status();
+    return std::make_unique<RocksDbCrashDb>(*std::move(policy), nullptr,
+                                            *std::move(db), nullptr);
+  }
+  // The checks count the lookups the filter lets through to RocksDB.
+  options.statistics = rocksdb::CreateDBStatistics();
+  PresenceFilterOptions filter_options;
+  filter_options.expected_keys = kPresenceExpectedKeys;
+  std::unique_ptr<PresenceFilterListener> presence_listener;
+  if (listener != nullptr) {
+    presence_listener = NewPresenceBackgroundListener(listener);
+    filter_options.listener = presence_listener.get();
+  }
+  absl::StatusOr<std::unique_ptr<PresenceFilteredDB>> db =
+      PresenceFilteredDB::Open(options, dir, filter_options);
   if (!db.ok()) return db.status();
-  return std::make_unique<RocksDbCrashDb>(*std::move(policy), *std::move(db));
+  PresenceFilteredDB* presence = db->get();
+  return std::make_unique<RocksDbCrashDb>(
+      *std::move(policy), std::move(presence_listener),
+      std::unique_ptr<rocksdb::DB>(db->release()), presence);
 }
 
 absl::Status CheckRocksDbTableFilter(const std::string& path,

@@ -6,7 +6,7 @@
 //   SSTFILTER_CRASH_KILLS    kills over all configurations, shared evenly.
 // With one set, the other does not limit (unless set too: the first limit
 // reached ends a configuration's rounds). Each configuration gets at least
-// kMinKillRounds. Not in `bazel test //...` (tagged manual); run as
+// MinKillRounds. Not in `bazel test //...` (tagged manual); run as
 //   bazel test --test_env=SSTFILTER_CRASH_SECONDS=300
 //   //tests/crash:kill_long_test
 

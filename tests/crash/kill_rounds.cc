@@ -1,13 +1,17 @@
 #include "tests/crash/kill_rounds.h"
 
 #include <cstdio>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "table/testing/real_tables.h"
 #include "tests/crash/background_work.h"
+#include "tests/crash/reopen_checks.h"
 #include "tests/crash/workload.h"
 #include "tests/crash/writer_process.h"
 #include "util/testing/random.h"
@@ -35,11 +39,12 @@ constexpr uint64_t kOpsUnderSnapshot = 300;
 // wrote fewer: enough for several flushes, so there are tables to check.
 constexpr uint64_t kMinTotalOps = 3000;
 
-// Round i's aim: the three take turns.
-KillAim AimOfRound(int round) {
-  constexpr KillAim kTurns[] = {KillAim::kTimer, KillAim::kFlush,
-                                KillAim::kCompaction};
-  return kTurns[round % 3];
+// The aims of config's rounds, which take turns: a timer (nullopt), then
+// each kind of background work.
+std::vector<std::optional<BackgroundKind>> AimsOf(const CrashConfig& config) {
+  std::vector<std::optional<BackgroundKind>> aims = {std::nullopt};
+  for (BackgroundKind kind : BackgroundKindsOf(config)) aims.push_back(kind);
+  return aims;
 }
 
 // Kills aimed at one kind of work, and how many landed inside it.
@@ -69,10 +74,11 @@ void CheckSnapshotAcrossWrites(CrashDb* db, uint64_t seed, uint64_t* next_op,
       << "read at a snapshot";
 }
 
-// Whether budget lets another round start, after rounds that began at start.
-bool MoreRounds(const KillBudget& budget, int rounds,
+// Whether budget lets another round of config start, after rounds that
+// began at start.
+bool MoreRounds(const CrashConfig& config, const KillBudget& budget, int rounds,
                 std::chrono::steady_clock::time_point start) {
-  if (rounds < kMinKillRounds) return true;
+  if (rounds < MinKillRounds(config)) return true;
   if (budget.rounds.has_value() && rounds >= *budget.rounds) return false;
   if (budget.time.has_value() &&
       std::chrono::steady_clock::now() - start >= *budget.time) {
@@ -81,7 +87,21 @@ bool MoreRounds(const KillBudget& budget, int rounds,
   return budget.rounds.has_value() || budget.time.has_value();
 }
 
+// "3 flush, 5 compaction": counts by name.
+template <typename Key, typename NameOf>
+std::string Counts(const std::map<Key, int>& counts, NameOf name_of) {
+  std::string text;
+  for (const auto& [key, count] : counts) {
+    absl::StrAppend(&text, text.empty() ? "" : ", ", count, " ", name_of(key));
+  }
+  return text.empty() ? "none" : text;
+}
+
 }  // namespace
+
+int MinKillRounds(const CrashConfig& config) {
+  return 2 * static_cast<int>(AimsOf(config).size());
+}
 
 void RunKillRounds(const CrashConfig& config, const KillBudget& budget) {
   const uint64_t seed = kSeed;
@@ -91,16 +111,18 @@ void RunKillRounds(const CrashConfig& config, const KillBudget& budget) {
   uint64_t next_op = 0;
   int snapshot_checks = 0;
   size_t acknowledged = 0;
-  int flushes = 0;
-  int compactions = 0;
-  AimedKills at_flush, at_compaction;
+  std::map<BackgroundKind, int> begun;
+  std::map<std::string, int> rebuild_causes;
+  std::map<BackgroundKind, AimedKills> aimed_at;
+  FilterUse filter_use;
+  const std::vector<std::optional<BackgroundKind>> aims = AimsOf(config);
   int rounds = 0;
   const auto start = std::chrono::steady_clock::now();
-  for (; MoreRounds(budget, rounds, start); ++rounds) {
+  for (; MoreRounds(config, budget, rounds, start); ++rounds) {
     SCOPED_TRACE(::testing::Message()
                  << config.Name() << " seed " << seed << " round " << rounds);
     KillPlan plan;
-    plan.aim = AimOfRound(rounds);
+    plan.aim = aims[rounds % aims.size()];
     plan.delay =
         std::chrono::milliseconds(rng.Range(kMinTimerKillMs, kMaxTimerKillMs));
     plan.fraction =
@@ -111,18 +133,16 @@ void RunKillRounds(const CrashConfig& config, const KillBudget& budget) {
     ASSERT_EQ(run->failure, "");
     ASSERT_GT(run->acknowledged.size(), 0u)
         << "the writer acknowledged no write before the kill";
-    if (plan.aim != KillAim::kTimer) {
-      const BackgroundKind kind = plan.aim == KillAim::kFlush
-                                      ? BackgroundKind::kFlush
-                                      : BackgroundKind::kCompaction;
-      AimedKills& kills =
-          kind == BackgroundKind::kFlush ? at_flush : at_compaction;
+    if (plan.aim.has_value()) {
+      AimedKills& kills = aimed_at[*plan.aim];
       ++kills.aimed;
-      if (run->died_in(kind)) ++kills.landed;
+      if (run->died_in(*plan.aim)) ++kills.landed;
       if (!run->aim_taken) ++kills.gave_up;
     }
-    flushes += run->flushes_begun;
-    compactions += run->compactions_begun;
+    for (const auto& [kind, n] : run->begun) begun[kind] += n;
+    for (const auto& [cause, n] : run->rebuild_causes) {
+      rebuild_causes[cause] += n;
+    }
 
     std::vector<Op> maybe;
     for (uint64_t i : run->acknowledged) {
@@ -136,15 +156,16 @@ void RunKillRounds(const CrashConfig& config, const KillBudget& budget) {
     absl::StatusOr<std::unique_ptr<CrashDb>> db =
         CrashDb::Open(config, dir.path());
     ASSERT_TRUE(db.ok()) << db.status();
-    ASSERT_EQ(CheckDatabase(model, maybe, (*db)->AsLookup(), kNeverWrittenKeys),
-              absl::OkStatus());
+    ASSERT_EQ(
+        CheckReopened(db->get(), model, maybe, kNeverWrittenKeys, &filter_use),
+        absl::OkStatus());
     ASSERT_EQ(ResolveMaybe(maybe, (*db)->AsLookup(), &model), absl::OkStatus());
     CheckSnapshotAcrossWrites(db->get(), seed, &next_op, &model);
     if (::testing::Test::HasFatalFailure()) return;
   }
 
-  // The last check: enough writes for tables, a clean reopen, and every
-  // table's filter.
+  // The last check: enough writes for tables, an orderly close and reopen,
+  // and every table's filter.
   std::string filter_name;
   {
     absl::StatusOr<std::unique_ptr<CrashDb>> db =
@@ -156,30 +177,45 @@ void RunKillRounds(const CrashConfig& config, const KillBudget& budget) {
       model.Apply(op);
     }
     filter_name = (*db)->FilterName();
+    ASSERT_EQ((*db)->Close(), absl::OkStatus());
   }
   absl::StatusOr<std::unique_ptr<CrashDb>> db =
       CrashDb::Open(config, dir.path());
   ASSERT_TRUE(db.ok()) << db.status();
-  ASSERT_EQ(CheckDatabase(model, {}, (*db)->AsLookup(), kNeverWrittenKeys),
+  ASSERT_EQ(CheckReopened(db->get(), model, {}, kNeverWrittenKeys, &filter_use),
             absl::OkStatus());
   CrashDb::LiveTables live = (*db)->PinLiveTables();
   absl::StatusOr<int> tables =
       CheckTableFilters(config, live.paths, filter_name);
   ASSERT_TRUE(tables.ok()) << tables.status();
   EXPECT_GT(*tables, 0);
+  std::string landings;
+  for (const auto& [kind, kills] : aimed_at) {
+    absl::StrAppend(&landings, "; ", kills.landed, " of ", kills.aimed,
+                    " aimed at a ", BackgroundKindName(kind),
+                    " landed inside one");
+  }
   std::printf(
-      "%s: %d kills; %d of %d aimed at a flush and %d of %d aimed at a "
-      "compaction landed inside one; the writers reported %d flushes and %d "
-      "compactions begun and acknowledged %zu writes, and read back %d "
-      "snapshots; %d tables with filter %s, %zu keys present\n",
-      config.Name().c_str(), rounds, at_flush.landed, at_flush.aimed,
-      at_compaction.landed, at_compaction.aimed, flushes, compactions,
-      acknowledged, snapshot_checks, *tables, filter_name.c_str(),
-      model.present());
+      "%s: %d kills%s; the writers reported work begun (%s) and acknowledged "
+      "%zu writes, and read back %d snapshots; %d tables with filter %s, %zu "
+      "keys present\n",
+      config.Name().c_str(), rounds, landings.c_str(),
+      Counts(begun, BackgroundKindName).c_str(), acknowledged, snapshot_checks,
+      *tables, filter_name.c_str(), model.present());
+  if (config.presence_filtered) {
+    std::printf(
+        "%s: rebuilds begun by cause (%s); %d checks with a serving filter "
+        "let %llu of %llu lookups of never-written keys through to RocksDB\n",
+        config.Name().c_str(),
+        Counts(rebuild_causes, [](const std::string& s) { return s; }).c_str(),
+        filter_use.serving_checks,
+        static_cast<unsigned long long>(filter_use.reached_rocksdb),
+        static_cast<unsigned long long>(filter_use.absent_lookups));
+  }
 
   // Where the aimed kills landed.
-  for (const auto& [name, kills] :
-       {std::pair{"flush", at_flush}, std::pair{"compaction", at_compaction}}) {
+  for (const auto& [kind, kills] : aimed_at) {
+    const char* const name = BackgroundKindName(kind);
     EXPECT_GE(kills.landed, 1)
         << "no kill aimed at a " << name << " landed inside one; "
         << kills.gave_up << " rounds never saw one begin";

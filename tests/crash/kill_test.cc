@@ -1,5 +1,6 @@
-// Process crashes in real databases, a few per configuration: six kills
-// each (two on a timer, two aimed at a flush, two at a compaction), with
+// Process crashes in real databases, a few per configuration: two kills on
+// a timer and two aimed at each kind of its background work (a flush, a
+// compaction, and for the presence-filtered one a save and a rebuild), with
 // every check of kill_rounds.h. kill_long_test runs the same rounds for as
 // long as it is given.
 
@@ -14,7 +15,8 @@ namespace {
 class KillTest : public ::testing::TestWithParam<CrashConfig> {};
 
 TEST_P(KillTest, AcknowledgedWritesSurviveKills) {
-  RunKillRounds(GetParam(), KillBudget{kMinKillRounds, std::nullopt});
+  RunKillRounds(GetParam(),
+                KillBudget{MinKillRounds(GetParam()), std::nullopt});
 }
 
 INSTANTIATE_TEST_SUITE_P(AllConfigs, KillTest,

@@ -59,7 +59,7 @@ class TableFile : public leveldb::WritableFile {
         listener_(listener),
         kind_(kind),
         number_(number) {
-    listener_->Began(kind_, number_);
+    listener_->Began(kind_, number_, /*cause=*/"");
   }
   ~TableFile() override { End(); }
 

@@ -27,6 +27,7 @@
 #include "table/testing/real_tables.h"
 #include "tests/crash/crash_db.h"
 #include "tests/crash/leveldb_power_loss_env.h"
+#include "tests/crash/reopen_checks.h"
 #include "tests/crash/rocksdb_power_loss_fs.h"
 #include "tests/crash/synced_files.h"
 #include "tests/crash/workload.h"
@@ -182,7 +183,7 @@ TEST_P(PowerLossTest, SyncedWritesSurvivePowerLoss) {
     absl::StatusOr<std::unique_ptr<CrashDb>> db =
         CrashDb::Open(config, dir.path(), power.envs());
     ASSERT_TRUE(db.ok()) << db.status();
-    ASSERT_EQ(CheckDatabase(model, maybe, (*db)->AsLookup(), kNeverWrittenKeys),
+    ASSERT_EQ(CheckReopened(db->get(), model, maybe, kNeverWrittenKeys),
               absl::OkStatus());
     ASSERT_EQ(ResolveMaybe(maybe, (*db)->AsLookup(), &model), absl::OkStatus());
     if (loss + 1 == kPowerLosses) {

@@ -12,7 +12,7 @@ class RocksDbBackgroundListener : public rocksdb::EventListener {
   const char* Name() const override { return "sstfilter.crash_test"; }
 
   void OnFlushBegin(rocksdb::DB*, const rocksdb::FlushJobInfo& info) override {
-    listener_->Began(BackgroundKind::kFlush, info.job_id);
+    listener_->Began(BackgroundKind::kFlush, info.job_id, /*cause=*/"");
   }
   void OnFlushCompleted(rocksdb::DB*,
                         const rocksdb::FlushJobInfo& info) override {
@@ -20,7 +20,8 @@ class RocksDbBackgroundListener : public rocksdb::EventListener {
   }
   void OnCompactionBegin(rocksdb::DB*,
                          const rocksdb::CompactionJobInfo& info) override {
-    listener_->Began(BackgroundKind::kCompaction, info.job_id);
+    listener_->Began(BackgroundKind::kCompaction, info.job_id,
+                     /*cause=*/"");
   }
   void OnCompactionCompleted(rocksdb::DB*,
                              const rocksdb::CompactionJobInfo& info) override {

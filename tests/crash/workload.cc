@@ -66,6 +66,15 @@ std::optional<std::string> Model::Get(const std::string& key) const {
   return it->second;
 }
 
+std::vector<std::string> CheckedKeys(size_t never_written_keys) {
+  std::vector<std::string> keys;
+  for (uint64_t id = 0; id < kKeySpace; ++id) keys.push_back(WorkloadKey(id));
+  for (uint64_t j = 0; j < never_written_keys; ++j) {
+    keys.push_back(NeverWrittenKey(j));
+  }
+  return keys;
+}
+
 absl::Status CheckDatabase(const Model& model, absl::Span<const Op> maybe,
                            const Lookup& lookup, size_t never_written_keys) {
   for (uint64_t id = 0; id < kKeySpace; ++id) {

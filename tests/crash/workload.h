@@ -79,6 +79,10 @@ class Model {
 absl::Status CheckDatabase(const Model& model, absl::Span<const Op> maybe,
                            const Lookup& lookup, size_t never_written_keys);
 
+// The keys CheckDatabase looks up, in its order: every key of the key space,
+// then never_written_keys keys that were never written.
+std::vector<std::string> CheckedKeys(size_t never_written_keys);
+
 // After CheckDatabase passed: sets the model's state of each key of `maybe`
 // to what the database holds, so that later checks need not allow them.
 absl::Status ResolveMaybe(absl::Span<const Op> maybe, const Lookup& lookup,

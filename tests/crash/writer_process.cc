@@ -49,11 +49,15 @@ class Reports {
   }
 
   // Inside work of this kind now, as far as the reports read say.
-  bool inside(BackgroundKind kind) const { return !work(kind).open.empty(); }
+  bool inside(BackgroundKind kind) const {
+    auto it = work_.find(kind);
+    return it != work_.end() && !it->second.open.empty();
+  }
   // How long the last work of this kind took, from the report of its
   // beginning to that of its end, as read; zero when none ended yet.
   Clock::duration last_length(BackgroundKind kind) const {
-    return work(kind).last_length;
+    auto it = work_.find(kind);
+    return it == work_.end() ? Clock::duration(0) : it->second.last_length;
   }
 
  private:
@@ -63,37 +67,34 @@ class Reports {
     Clock::duration last_length{0};
   };
 
-  Work& work(BackgroundKind kind) {
-    return kind == BackgroundKind::kFlush ? flushes_ : compactions_;
-  }
-  const Work& work(BackgroundKind kind) const {
-    return kind == BackgroundKind::kFlush ? flushes_ : compactions_;
-  }
-
   void Fail(std::string what) {
     if (round_->failure.empty()) round_->failure = std::move(what);
   }
 
-  // "B <kind> <id>" or "E <kind> <id>", without the letter.
+  // "B <kind> <id>[ <cause>]" or "E <kind> <id>", without the letter.
   void ParseWork(bool began, absl::string_view line) {
-    std::vector<absl::string_view> parts = absl::StrSplit(line, ' ');
+    std::vector<absl::string_view> parts =
+        absl::StrSplit(line, absl::MaxSplits(' ', 2));
     std::optional<BackgroundKind> kind;
-    for (BackgroundKind k :
-         {BackgroundKind::kFlush, BackgroundKind::kCompaction}) {
-      if (parts.size() == 2 && parts[0] == BackgroundKindName(k)) kind = k;
+    for (BackgroundKind k : kAllBackgroundKinds) {
+      if (parts.size() >= 2 && parts[0] == BackgroundKindName(k)) kind = k;
     }
     uint64_t id = 0;
-    if (!kind.has_value() || !absl::SimpleAtoi(parts[1], &id)) {
+    if (!kind.has_value() || !absl::SimpleAtoi(parts[1], &id) ||
+        (parts.size() == 3 && !began)) {
       Fail(absl::StrCat("unreadable report \"", line, "\""));
       return;
     }
-    Work& w = work(*kind);
+    Work& w = work_[*kind];
     if (began) {
       if (!w.open.emplace(id, Clock::now()).second) {
         Fail(absl::StrCat(line, " began twice"));
       }
-      ++(*kind == BackgroundKind::kFlush ? round_->flushes_begun
-                                         : round_->compactions_begun);
+      ++round_->begun[*kind];
+      if (*kind == BackgroundKind::kRebuild) {
+        ++round_->rebuild_causes[parts.size() == 3 ? std::string(parts[2])
+                                                   : std::string("unknown")];
+      }
       return;
     }
     auto it = w.open.find(id);
@@ -131,33 +132,18 @@ class Reports {
 
   WriterRound* const round_;
   std::string pending_;  // a line not yet complete
-  Work flushes_;
-  Work compactions_;
+  std::map<BackgroundKind, Work> work_;
 };
-
-// The kind of work plan aims at; nullopt for a timer.
-std::optional<BackgroundKind> AimedKind(const KillPlan& plan) {
-  switch (plan.aim) {
-    case KillAim::kTimer:
-      return std::nullopt;
-    case KillAim::kFlush:
-      return BackgroundKind::kFlush;
-    case KillAim::kCompaction:
-      return BackgroundKind::kCompaction;
-  }
-  return std::nullopt;
-}
 
 // When to kill, once the reports read reach plan's aim; nullopt before.
 std::optional<Clock::time_point> KillTime(const KillPlan& plan,
                                           const WriterRound& round,
                                           const Reports& reports) {
   if (round.acknowledged.empty()) return std::nullopt;
-  const std::optional<BackgroundKind> kind = AimedKind(plan);
-  if (!kind.has_value()) return Clock::now() + plan.delay;
-  if (!reports.inside(*kind)) return std::nullopt;
+  if (!plan.aim.has_value()) return Clock::now() + plan.delay;
+  if (!reports.inside(*plan.aim)) return std::nullopt;
   return Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                            reports.last_length(*kind) * plan.fraction);
+                            reports.last_length(*plan.aim) * plan.fraction);
 }
 
 }  // namespace
@@ -207,7 +193,7 @@ absl::StatusOr<WriterRound> RunWriterAndKill(const CrashConfig& config,
   Reports reports(&round);
   char buffer[4096];
   const Clock::time_point give_up_at = Clock::now() + kGiveUpTime;
-  const std::optional<BackgroundKind> aimed_at = AimedKind(plan);
+  const std::optional<BackgroundKind>& aimed_at = plan.aim;
   std::optional<Clock::time_point> kill_at;  // once the aim is taken
   // Reads as the writer reports, so that it never blocks on a full pipe and
   // the aim is taken as soon as the writer reaches it.
@@ -255,8 +241,9 @@ absl::StatusOr<WriterRound> RunWriterAndKill(const CrashConfig& config,
   while ((n = read(fds[0], buffer, sizeof(buffer))) > 0) reports.Add(buffer, n);
   close(fds[0]);
 
-  round.died_in_flush = reports.inside(BackgroundKind::kFlush);
-  round.died_in_compaction = reports.inside(BackgroundKind::kCompaction);
+  for (BackgroundKind kind : kAllBackgroundKinds) {
+    if (reports.inside(kind)) round.died_inside.insert(kind);
+  }
   const bool killed = WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
   if (round.failure.empty() && !killed) {
     round.failure =

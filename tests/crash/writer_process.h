@@ -1,12 +1,16 @@
 // Runs crash_writer in a child process and kills it with SIGKILL, on a timer
-// or aimed at a flush or a compaction: what a crash test learns from one
-// round, including where the kill landed.
+// or aimed at a kind of background work (a flush, a compaction, a filter's
+// save or rebuild): what a crash test learns from one round, including where
+// the kill landed.
 
 #ifndef SSTFILTER_TESTS_CRASH_WRITER_PROCESS_H_
 #define SSTFILTER_TESTS_CRASH_WRITER_PROCESS_H_
 
 #include <chrono>
 #include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -17,18 +21,14 @@
 namespace sstfilter {
 namespace test {
 
-// What a round's kill waits for. Every round first waits for the writer's
-// first acknowledged write, so that every round has written something.
-enum class KillAim {
-  kTimer,       // nothing more
-  kFlush,       // the writer inside a flush
-  kCompaction,  // the writer inside a compaction
-};
-
 struct KillPlan {
-  KillAim aim = KillAim::kTimer;
-  // kTimer: how long after the writer's first acknowledged write the kill
-  // comes.
+  // What the kill waits for, besides the writer's first acknowledged write
+  // (every round waits for that, so that every round has written
+  // something): nullopt for nothing more (a kill on a timer), or the writer
+  // inside work of this kind.
+  std::optional<BackgroundKind> aim;
+  // On a timer: how long after the writer's first acknowledged write the
+  // kill comes.
   std::chrono::microseconds delay{0};
   // Aimed: once the writer, with a write acknowledged, is inside such work,
   // the kill comes this fraction of the length of the last such work it
@@ -44,23 +44,23 @@ struct WriterRound {
   bool opened = false;                 // the writer reported its database open
   std::vector<uint64_t> acknowledged;  // ops reported synced, in order
   int snapshot_checks = 0;             // snapshots the writer read back
-  int flushes_begun = 0;               // flushes the writer reported begun
-  int compactions_begun = 0;           // compactions likewise
+  // Work the writer reported begun, of each kind; rebuilds also by cause.
+  std::map<BackgroundKind, int> begun;
+  std::map<std::string, int> rebuild_causes;
   // Whether the kill was aimed as planned; false when the round gave up
   // waiting (the writer ended, or made no progress towards the aim).
   bool aim_taken = false;
-  // Where the writer died: inside work it had reported begun and not ended.
-  // All its reports are read after its death, so this is the state at the
-  // kill, not the last one the test had seen when it sent it.
-  bool died_in_flush = false;
-  bool died_in_compaction = false;
+  // The kinds of work the writer died inside: begun and not ended in its
+  // reports. All its reports are read after its death, so this is the state
+  // at the kill, not the last one the test had seen when it sent it.
+  std::set<BackgroundKind> died_inside;
   // A check the writer reported failed, a report that breaks the protocol,
   // or how the writer ended when not by our kill (a sanitizer report, a
   // crash); empty when it was killed as planned.
   std::string failure;
 
   bool died_in(BackgroundKind kind) const {
-    return kind == BackgroundKind::kFlush ? died_in_flush : died_in_compaction;
+    return died_inside.count(kind) > 0;
   }
 };
 
