@@ -1,0 +1,545 @@
+// PresenceFilteredDB against a model: writer threads each own a part of the
+// key space and keep a std::map of what it must hold, while reader threads
+// look up keys whose writes were acknowledged, one reader chases writes the
+// base database has made visible but whose Put has not returned, and a
+// maintenance thread flushes, compacts, saves and rebuilds. Between rounds
+// the database is reopened every way it can be (a saved close, a close
+// without a save, a damaged saved file, no saved file) and checked against
+// the model key by key and by a full scan. Runs under TSan (tag "tsan").
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "engines/rocksdb/presence/presence_filtered_db.h"
+#include "gtest/gtest.h"
+#include "rocksdb/db.h"
+#include "rocksdb/merge_operator.h"
+#include "rocksdb/options.h"
+#include "rocksdb/sst_file_writer.h"
+#include "rocksdb/write_batch.h"
+#include "table/testing/real_tables.h"
+#include "util/testing/random.h"
+
+namespace sstfilter {
+namespace {
+
+using test::Random;
+using test::TempDir;
+
+constexpr int kWriters = 3;
+constexpr int kReaders = 2;
+constexpr int kRounds = 4;
+constexpr int kOpsPerRound = 600;  // per writer
+constexpr int kKeysPerWriter = 150;
+constexpr int kFamilies = 2;
+constexpr std::chrono::milliseconds kWait{120000};
+
+class AppendOperator : public rocksdb::AssociativeMergeOperator {
+ public:
+  bool Merge(const rocksdb::Slice&, const rocksdb::Slice* existing,
+             const rocksdb::Slice& value, std::string* new_value,
+             rocksdb::Logger*) const override {
+    *new_value = existing == nullptr
+                     ? value.ToString()
+                     : existing->ToString() + "," + value.ToString();
+    return true;
+  }
+  const char* Name() const override { return "AppendOperator"; }
+};
+
+rocksdb::ColumnFamilyOptions FamilyOptions() {
+  rocksdb::ColumnFamilyOptions options;
+  options.merge_operator = std::make_shared<AppendOperator>();
+  // Small memtables and level-0 triggers: flushes and compactions all the
+  // time, so tables are written while filters are saved and rebuilt.
+  options.write_buffer_size = 32 << 10;
+  options.level0_file_num_compaction_trigger = 2;
+  options.target_file_size_base = 32 << 10;
+  options.max_bytes_for_level_base = 128 << 10;
+  return options;
+}
+
+std::vector<rocksdb::ColumnFamilyDescriptor> Families() {
+  return {{rocksdb::kDefaultColumnFamilyName, FamilyOptions()},
+          {"second", FamilyOptions()}};
+}
+
+// A key that is written once and never deleted: lookups of it after its Put
+// returned (or after the base database shows it) must find it.
+std::string KeptKey(int writer, int i) {
+  return absl::StrCat("w", writer, "/kept/", i);
+}
+std::string KeptValue(const std::string& key) { return "kept:" + key; }
+std::string PoolKey(int writer, int i) {
+  return absl::StrCat("w", writer, "/k", 1000 + i);
+}
+std::string NeverWrittenKey(uint64_t i) { return absl::StrCat("never/", i); }
+
+struct Database {
+  std::unique_ptr<PresenceFilteredDB> db;
+  std::vector<rocksdb::ColumnFamilyHandle*> families;
+
+  void Close(bool save) {
+    for (rocksdb::ColumnFamilyHandle* family : families) {
+      ASSERT_TRUE(db->DestroyColumnFamilyHandle(family).ok());
+    }
+    families.clear();
+    if (save) {
+      absl::Status closed = db->CloseAndSave();
+      ASSERT_TRUE(closed.ok()) << closed;
+    }
+    db.reset();
+  }
+};
+
+Database Open(const std::string& path) {
+  rocksdb::DBOptions options;
+  options.create_if_missing = true;
+  options.create_missing_column_families = true;
+  PresenceFilterOptions filter_options;
+  // Sized far below the keys written: rate-triggered rebuilds happen often.
+  filter_options.expected_keys = 200;
+  filter_options.progress = [](const std::string&) {};
+  Database database;
+  absl::StatusOr<std::unique_ptr<PresenceFilteredDB>> db =
+      PresenceFilteredDB::Open(options, path, Families(), &database.families,
+                               filter_options);
+  EXPECT_TRUE(db.ok()) << db.status();
+  if (db.ok()) database.db = *std::move(db);
+  return database;
+}
+
+// One writer thread's keys and what they must hold.
+struct Writer {
+  int id = 0;
+  std::map<std::string, std::string> model[kFamilies];
+  // Kept keys [0, kept) were acknowledged; writing_kept is being written.
+  std::atomic<int> kept{0};
+  std::atomic<int> writing_kept{-1};
+  std::string failure;  // the first wrong answer this writer saw
+};
+
+std::string Describe(const rocksdb::Status& status, const std::string& value) {
+  return status.ok() ? "\"" + value + "\"" : status.ToString();
+}
+
+// Checks one key of one family against the model through the wrapper.
+void CheckKey(const Database& database, int family,
+              const std::map<std::string, std::string>& model,
+              const std::string& key, std::string* failure) {
+  if (!failure->empty()) return;
+  std::string value;
+  rocksdb::Status status = database.db->Get(
+      rocksdb::ReadOptions(), database.families[family], key, &value);
+  auto expected = model.find(key);
+  if (expected == model.end() ? !status.IsNotFound()
+                              : !status.ok() || value != expected->second) {
+    *failure =
+        absl::StrCat("family ", family, " key ", key, ": got ",
+                     Describe(status, value), ", model holds ",
+                     expected == model.end() ? "nothing" : expected->second);
+  }
+}
+
+class ModelRun {
+ public:
+  ModelRun(Database* database, const std::string& scratch)
+      : database_(database), scratch_(scratch) {
+    for (int w = 0; w < kWriters; ++w) writers_[w].id = w;
+  }
+
+  // One round of concurrent work; returns the first failure, if any.
+  std::string RunRound(int round) {
+    stop_.store(false);
+    std::vector<std::thread> threads;
+    for (Writer& writer : writers_) {
+      threads.emplace_back(
+          [this, &writer, round] { WriterLoop(&writer, round); });
+    }
+    std::vector<std::string> reader_failures(kReaders + 2);
+    for (int r = 0; r < kReaders; ++r) {
+      threads.emplace_back([this, r, round, &reader_failures] {
+        ReaderLoop(round * 100 + r, &reader_failures[r]);
+      });
+    }
+    threads.emplace_back([this, &reader_failures] {
+      VisibilityLoop(&reader_failures[kReaders]);
+    });
+    threads.emplace_back([this, round, &reader_failures] {
+      MaintenanceLoop(round, &reader_failures[kReaders + 1]);
+    });
+    for (int w = 0; w < kWriters; ++w) threads[w].join();
+    stop_.store(true);
+    for (size_t t = kWriters; t < threads.size(); ++t) threads[t].join();
+    for (const Writer& writer : writers_) {
+      if (!writer.failure.empty()) return writer.failure;
+    }
+    for (const std::string& failure : reader_failures) {
+      if (!failure.empty()) return failure;
+    }
+    return "";
+  }
+
+  // Every key of every writer, and nothing else, through the wrapper.
+  std::string CheckEverything() {
+    std::string failure;
+    for (Writer& writer : writers_) {
+      for (int family = 0; family < kFamilies; ++family) {
+        for (int i = 0; i < kKeysPerWriter; ++i) {
+          CheckKey(*database_, family, writer.model[family],
+                   PoolKey(writer.id, i), &failure);
+        }
+        for (const auto& [key, value] : writer.model[family]) {
+          CheckKey(*database_, family, writer.model[family], key, &failure);
+        }
+      }
+      for (int i = 0; i < writer.kept.load(); ++i) {
+        std::string value;
+        const std::string key = KeptKey(writer.id, i);
+        rocksdb::Status status =
+            database_->db->Get(rocksdb::ReadOptions(), key, &value);
+        if (failure.empty() && (!status.ok() || value != KeptValue(key))) {
+          failure =
+              absl::StrCat("kept key ", key, ": ", Describe(status, value));
+        }
+      }
+    }
+    if (!failure.empty()) return failure;
+    // A full scan of each family holds exactly the models' keys (and the kept
+    // keys in the default family): the model itself is checked.
+    for (int family = 0; family < kFamilies; ++family) {
+      std::map<std::string, std::string> expected;
+      for (const Writer& writer : writers_) {
+        expected.insert(writer.model[family].begin(),
+                        writer.model[family].end());
+        if (family == 0) {
+          for (int i = 0; i < writer.kept.load(); ++i) {
+            expected[KeptKey(writer.id, i)] = KeptValue(KeptKey(writer.id, i));
+          }
+        }
+      }
+      std::map<std::string, std::string> scanned;
+      std::unique_ptr<rocksdb::Iterator> it(database_->db->NewIterator(
+          rocksdb::ReadOptions(), database_->families[family]));
+      for (it->SeekToFirst(); it->Valid(); it->Next()) {
+        scanned[it->key().ToString()] = it->value().ToString();
+      }
+      if (!it->status().ok()) return it->status().ToString();
+      if (scanned != expected) {
+        return absl::StrCat("family ", family, ": the scan holds ",
+                            scanned.size(), " keys, the model ",
+                            expected.size());
+      }
+    }
+    return "";
+  }
+
+  uint64_t visible_before_acknowledged() const {
+    return visible_before_acknowledged_.load();
+  }
+
+ private:
+  rocksdb::ColumnFamilyHandle* FamilyHandle(int family) const {
+    return database_->families[family];
+  }
+
+  void ApplyToModel(Writer* writer, int family, const std::string& key,
+                    const std::string& value, bool merge) {
+    auto& model = writer->model[family];
+    auto existing = model.find(key);
+    if (merge && existing != model.end()) {
+      existing->second += "," + value;
+    } else {
+      model[key] = value;
+    }
+  }
+
+  void WriterLoop(Writer* writer, int round) {
+    Random rng(1000 * round + writer->id + 1);
+    PresenceFilteredDB* db = database_->db.get();
+    for (int op = 0; op < kOpsPerRound && writer->failure.empty(); ++op) {
+      const int family = static_cast<int>(rng.Uniform(kFamilies));
+      const std::string key =
+          PoolKey(writer->id, static_cast<int>(rng.Uniform(kKeysPerWriter)));
+      const std::string value = absl::StrCat("r", round, "o", op);
+      const uint64_t kind = rng.Uniform(100);
+      rocksdb::Status status;
+      std::vector<std::pair<int, std::string>> touched = {{family, key}};
+      if (kind < 30) {
+        status =
+            db->Put(rocksdb::WriteOptions(), FamilyHandle(family), key, value);
+        if (status.ok()) ApplyToModel(writer, family, key, value, false);
+      } else if (kind < 45) {
+        status = db->Merge(rocksdb::WriteOptions(), FamilyHandle(family), key,
+                           value);
+        if (status.ok()) ApplyToModel(writer, family, key, value, true);
+      } else if (kind < 60) {
+        status = db->Delete(rocksdb::WriteOptions(), FamilyHandle(family), key);
+        if (status.ok()) writer->model[family].erase(key);
+      } else if (kind < 65) {
+        const std::string end =
+            PoolKey(writer->id, static_cast<int>(rng.Uniform(kKeysPerWriter)));
+        if (key < end) {
+          status = db->DeleteRange(rocksdb::WriteOptions(),
+                                   FamilyHandle(family), key, end);
+          auto& model = writer->model[family];
+          if (status.ok()) {
+            model.erase(model.lower_bound(key), model.lower_bound(end));
+          }
+          touched.push_back({family, end});
+        }
+      } else if (kind < 80) {
+        // A batch across both families.
+        rocksdb::WriteBatch batch;
+        std::vector<std::tuple<int, std::string, int>> entries;
+        const int size = static_cast<int>(rng.Range(2, 6));
+        for (int e = 0; e < size; ++e) {
+          const int f = static_cast<int>(rng.Uniform(kFamilies));
+          const std::string k = PoolKey(
+              writer->id, static_cast<int>(rng.Uniform(kKeysPerWriter)));
+          const int what = static_cast<int>(rng.Uniform(3));
+          if (what == 0)
+            batch.Put(FamilyHandle(f), k, value).PermitUncheckedError();
+          if (what == 1)
+            batch.Merge(FamilyHandle(f), k, value).PermitUncheckedError();
+          if (what == 2)
+            batch.Delete(FamilyHandle(f), k).PermitUncheckedError();
+          entries.emplace_back(f, k, what);
+          touched.push_back({f, k});
+        }
+        status = db->Write(rocksdb::WriteOptions(), &batch);
+        if (status.ok()) {
+          for (const auto& [f, k, what] : entries) {
+            if (what == 2) {
+              writer->model[f].erase(k);
+            } else {
+              ApplyToModel(writer, f, k, value, what == 1);
+            }
+          }
+        }
+      } else if (kind < 82) {
+        status = Ingest(writer, &rng, round, op, &touched);
+      } else {
+        const int i = writer->kept.load();
+        const std::string kept = KeptKey(writer->id, i);
+        writer->writing_kept.store(i);
+        status = db->Put(rocksdb::WriteOptions(), kept, KeptValue(kept));
+        writer->writing_kept.store(-1);
+        if (status.ok()) writer->kept.store(i + 1);
+        continue;
+      }
+      if (!status.ok()) {
+        writer->failure = "write failed: " + status.ToString();
+        break;
+      }
+      for (const auto& [f, k] : touched) {
+        CheckKey(*database_, f, writer->model[f], k, &writer->failure);
+      }
+    }
+  }
+
+  // Ingests a file of a few of the writer's keys into the default family.
+  rocksdb::Status Ingest(Writer* writer, Random* rng, int round, int op,
+                         std::vector<std::pair<int, std::string>>* touched) {
+    std::map<std::string, std::string> entries;
+    for (int e = 0; e < 4; ++e) {
+      entries[PoolKey(writer->id,
+                      static_cast<int>(rng->Uniform(kKeysPerWriter)))] =
+          absl::StrCat("ingested", round, "/", op);
+    }
+    rocksdb::Options options(rocksdb::DBOptions(), FamilyOptions());
+    rocksdb::SstFileWriter file(rocksdb::EnvOptions(), options);
+    const std::string path =
+        absl::StrCat(scratch_, "/w", writer->id, "-", round, "-", op, ".sst");
+    rocksdb::Status status = file.Open(path);
+    for (const auto& [key, value] : entries) {
+      if (status.ok()) status = file.Put(key, value);
+      touched->push_back({0, key});
+    }
+    if (status.ok()) status = file.Finish();
+    if (status.ok()) {
+      rocksdb::IngestExternalFileOptions ingest;
+      ingest.move_files = true;
+      status =
+          database_->db->IngestExternalFile(FamilyHandle(0), {path}, ingest);
+    }
+    if (status.ok()) {
+      for (const auto& [key, value] : entries) writer->model[0][key] = value;
+    }
+    return status;
+  }
+
+  // Looks up acknowledged kept keys with Get, MultiGet and KeyMayExist, and
+  // keys never written, which must not be found.
+  void ReaderLoop(int seed, std::string* failure) {
+    Random rng(seed + 7);
+    PresenceFilteredDB* db = database_->db.get();
+    while (!stop_.load() && failure->empty()) {
+      std::vector<std::string> keys;
+      std::vector<bool> acknowledged;
+      for (int k = 0; k < 16; ++k) {
+        const Writer& writer = writers_[rng.Uniform(kWriters)];
+        const int kept = writer.kept.load();
+        if (kept > 0 && rng.OneIn(2)) {
+          keys.push_back(
+              KeptKey(writer.id, static_cast<int>(rng.Uniform(kept))));
+          acknowledged.push_back(true);
+        } else {
+          keys.push_back(NeverWrittenKey(rng.Next64()));
+          acknowledged.push_back(false);
+        }
+      }
+      std::vector<rocksdb::Slice> slices(keys.begin(), keys.end());
+      std::vector<rocksdb::PinnableSlice> values(keys.size());
+      std::vector<rocksdb::Status> statuses(keys.size());
+      db->MultiGet(rocksdb::ReadOptions(), db->DefaultColumnFamily(),
+                   keys.size(), slices.data(), values.data(), statuses.data());
+      for (size_t k = 0; k < keys.size() && failure->empty(); ++k) {
+        std::string value;
+        rocksdb::Status single =
+            db->Get(rocksdb::ReadOptions(), keys[k], &value);
+        const bool may_exist =
+            db->KeyMayExist(rocksdb::ReadOptions(), keys[k], &value);
+        if (acknowledged[k] &&
+            (!statuses[k].ok() || !single.ok() || !may_exist)) {
+          *failure =
+              absl::StrCat("acknowledged key ", keys[k], ": MultiGet ",
+                           statuses[k].ToString(), ", Get ", single.ToString(),
+                           ", KeyMayExist ", may_exist);
+        } else if (!acknowledged[k] &&
+                   (!statuses[k].IsNotFound() || !single.IsNotFound())) {
+          *failure = "a key never written was found: " + keys[k];
+        }
+      }
+    }
+  }
+
+  // A kept key the base database already shows, while its Put has not yet
+  // returned, must be found through the wrapper: the filter holds a key
+  // before its write becomes visible, not after.
+  void VisibilityLoop(std::string* failure) {
+    rocksdb::DB* base = database_->db->GetBaseDB();
+    while (!stop_.load() && failure->empty()) {
+      for (Writer& writer : writers_) {
+        const int i = writer.writing_kept.load();
+        if (i < 0) continue;
+        const std::string key = KeptKey(writer.id, i);
+        std::string value;
+        if (!base->Get(rocksdb::ReadOptions(), key, &value).ok()) continue;
+        ++visible_before_acknowledged_;
+        rocksdb::Status through =
+            database_->db->Get(rocksdb::ReadOptions(), key, &value);
+        if (!through.ok()) {
+          *failure = absl::StrCat("key ", key,
+                                  " is visible in RocksDB but the wrapper "
+                                  "answers ",
+                                  through.ToString());
+        }
+      }
+    }
+  }
+
+  void MaintenanceLoop(int round, std::string* failure) {
+    Random rng(round + 99);
+    PresenceFilteredDB* db = database_->db.get();
+    while (!stop_.load() && failure->empty()) {
+      const int family = static_cast<int>(rng.Uniform(kFamilies));
+      const uint64_t what = rng.Uniform(4);
+      if (what == 0) {
+        db->Flush(rocksdb::FlushOptions(), FamilyHandle(family))
+            .PermitUncheckedError();
+      } else if (what == 1) {
+        db->CompactRange(rocksdb::CompactRangeOptions(), FamilyHandle(family),
+                         nullptr, nullptr)
+            .PermitUncheckedError();
+      } else if (what == 2) {
+        absl::Status rebuild = db->RebuildFilter(FamilyHandle(family));
+        if (!rebuild.ok()) *failure = rebuild.ToString();
+      } else {
+        absl::Status saved = db->SaveFilters();
+        if (!saved.ok()) *failure = "save: " + saved.ToString();
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
+
+  Database* database_;
+  const std::string scratch_;
+  Writer writers_[kWriters];
+  std::atomic<bool> stop_{false};
+  std::atomic<uint64_t> visible_before_acknowledged_{0};
+};
+
+enum class Reopening { kSavedClose, kNoSave, kDamagedSave, kNoSavedFile };
+
+void Damage(const std::string& path) {
+  std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+  file.seekp(static_cast<std::streamoff>(std::filesystem::file_size(path) / 2));
+  file.put('\x5a');
+}
+
+TEST(PresenceModelTest, ConcurrentWorkAndEveryReopeningMatchTheModel) {
+  TempDir dir;
+  TempDir scratch;
+  Database database = Open(dir.path());
+  ASSERT_NE(database.db, nullptr);
+  ModelRun run(&database, scratch.path());
+  const Reopening reopenings[] = {Reopening::kNoSave, Reopening::kSavedClose,
+                                  Reopening::kDamagedSave,
+                                  Reopening::kNoSavedFile};
+  uint64_t rate_rebuilds = 0;
+  for (int round = 0; round < kRounds; ++round) {
+    SCOPED_TRACE(absl::StrCat("round ", round));
+    const std::string failure = run.RunRound(round);
+    ASSERT_EQ(failure, "");
+    ASSERT_EQ(run.CheckEverything(), "");
+    ASSERT_TRUE(database.db->WaitUntilServing(kWait).ok());
+    for (int family = 0; family < kFamilies; ++family) {
+      const PresenceFilterStats stats =
+          database.db->Stats(database.families[family]);
+      rate_rebuilds +=
+          stats.last_rebuild == PresenceRebuildReason::kRateAboveTarget;
+    }
+
+    const Reopening reopening = reopenings[round % 4];
+    database.Close(reopening == Reopening::kSavedClose);
+    const std::string saved = PresenceFilterFileName(dir.path());
+    if (reopening == Reopening::kDamagedSave) Damage(saved);
+    if (reopening == Reopening::kNoSavedFile) std::remove(saved.c_str());
+    database = Open(dir.path());
+    ASSERT_NE(database.db, nullptr);
+    // Before the filters serve (lookups go through RocksDB) ...
+    ASSERT_EQ(run.CheckEverything(), "");
+    // ... and after.
+    ASSERT_TRUE(database.db->WaitUntilServing(kWait).ok());
+    ASSERT_EQ(run.CheckEverything(), "");
+    const PresenceFilterStats stats =
+        database.db->Stats(database.db->DefaultColumnFamily());
+    EXPECT_EQ(stats.state, PresenceFilterState::kServing);
+    EXPECT_EQ(stats.last_rebuild, reopening == Reopening::kDamagedSave
+                                      ? PresenceRebuildReason::kDamaged
+                                  : reopening == Reopening::kNoSavedFile
+                                      ? PresenceRebuildReason::kNoSavedFilter
+                                      : PresenceRebuildReason::kNone);
+  }
+  // The run exercised what it claims to: a filter that stopped being
+  // accurate enough was rebuilt at least once.
+  EXPECT_GT(rate_rebuilds + 0, 0u);
+  std::printf(
+      "writes seen visible before their Put returned: %llu\n",
+      static_cast<unsigned long long>(run.visible_before_acknowledged()));
+  database.Close(/*save=*/true);
+}
+
+}  // namespace
+}  // namespace sstfilter
