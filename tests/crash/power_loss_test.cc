@@ -2,14 +2,18 @@
 // sstfilter's policies writes the workload through an Env (FileSystem) that
 // records what each file held at its last sync (synced_files.h). The power
 // goes at a random append to a table file, while a flush or compaction
-// writes a table and its filter: every later write fails, the database is
-// closed, and each file is cut back to its synced bytes (files never synced
-// are removed). Every planned power loss must strike inside a table write.
-// Reopened, the database must hold every write acknowledged
-// with sync unless a later unsynced write of the same key replaced it;
-// deleted and never-written keys must be NotFound; and every table left on
-// disk must carry the policy's filter, matching all its keys. Several power
-// losses strike the same directory.
+// writes a table and its filter, and for the presence-filtered RocksDB
+// database also at each step of a save of its filter (the write and sync of
+// the temporary file, its rename into place, the directory sync after):
+// every later write fails, the database is closed, and each file is cut
+// back to its synced bytes (files never synced are removed). Every planned
+// power loss must strike where it was planned. Reopened, the database must
+// hold every write acknowledged with sync unless a later unsynced write of
+// the same key replaced it; deleted and never-written keys must be NotFound
+// (through the presence filter, before and once it serves:
+// reopen_checks.h); the presence filter must not find its saved file
+// damaged; and every table left on disk must carry the policy's filter,
+// matching all its keys. Several power losses strike the same directory.
 //
 // The wrapper is shown to drop data: a write acknowledged without a sync
 // is gone after a power loss, and the checker reports it when told it was
@@ -17,11 +21,13 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "engines/rocksdb/presence/presence_filtered_db.h"
 #include "gtest/gtest.h"
 #include "rocksdb/env.h"
 #include "table/testing/real_tables.h"
@@ -38,12 +44,15 @@ namespace test {
 namespace {
 
 constexpr uint64_t kSeed = 26;
-constexpr int kPowerLosses = 3;
+using StrikePoint = SyncedFiles::StrikePoint;
 // The power goes at one of the first kMaxTableAppends appends to a table
 // file after the database opens (RocksDB appends a table in one or two
-// pieces, LevelDB a block at a time); the test fails if kMaxOps ops go by
+// pieces, LevelDB a block at a time), or in one of the first kMaxSaves saves
+// of a presence filter (each one append and one sync of its temporary file,
+// a rename and a directory sync); the test fails if kMaxOps ops go by
 // without it.
 constexpr uint64_t kMaxTableAppends = 8;
+constexpr uint64_t kMaxSaves = 3;
 constexpr uint64_t kMaxOps = 3000;
 // One write in kUnsyncedOneIn is acknowledged without a sync.
 constexpr uint64_t kUnsyncedOneIn = 4;
@@ -59,6 +68,48 @@ struct PowerLossEnvs {
 };
 
 class PowerLossTest : public ::testing::TestWithParam<CrashConfig> {};
+
+// Where config's power losses strike, one loss each: three times inside a
+// table write; for a presence-filtered database once inside a table write
+// and once at each step of a save of its filter.
+std::vector<StrikePoint> StrikePointsOf(const CrashConfig& config) {
+  if (config.presence_filtered) {
+    return {StrikePoint::kTableAppend, StrikePoint::kSavedFileWrite,
+            StrikePoint::kSavedFileRename,
+            StrikePoint::kSavedFileDirectorySync};
+  }
+  return {StrikePoint::kTableAppend, StrikePoint::kTableAppend,
+          StrikePoint::kTableAppend};
+}
+
+const char* StrikePointName(StrikePoint point) {
+  switch (point) {
+    case StrikePoint::kTableAppend:
+      return "table append";
+    case StrikePoint::kSavedFileWrite:
+      return "write of a saved filter's temporary file";
+    case StrikePoint::kSavedFileRename:
+      return "rename of a saved filter into place";
+    case StrikePoint::kSavedFileDirectorySync:
+      return "directory sync after a saved filter's rename";
+  }
+  return "unknown";
+}
+
+// The n-th operation at point from now on, n drawn from rng: each save
+// appends to and syncs its temporary file once.
+int64_t StrikeAt(StrikePoint point, Random* rng) {
+  switch (point) {
+    case StrikePoint::kTableAppend:
+      return static_cast<int64_t>(rng->Range(1, kMaxTableAppends));
+    case StrikePoint::kSavedFileWrite:
+      return static_cast<int64_t>(rng->Range(1, 2 * kMaxSaves));
+    case StrikePoint::kSavedFileRename:
+    case StrikePoint::kSavedFileDirectorySync:
+      return static_cast<int64_t>(rng->Range(1, kMaxSaves));
+  }
+  return 1;
+}
 
 // What a lookup of key found: its value, nullopt for NotFound, or the error
 // in angle brackets.
@@ -125,9 +176,19 @@ TEST_P(PowerLossTest, SyncedWritesSurvivePowerLoss) {
   SyncedFiles::Dropped total;
   std::string filter_name;
   absl::StatusOr<int> tables = 0;  // checked after the last recovery
-  for (int loss = 0; loss < kPowerLosses; ++loss) {
-    SCOPED_TRACE(::testing::Message() << config.Name() << " seed " << kSeed
-                                      << " power loss " << loss);
+  const std::vector<StrikePoint> strike_points = StrikePointsOf(config);
+  const int power_losses = static_cast<int>(strike_points.size());
+  // Every presence filter's saved name starts with this one's: its
+  // temporary file is the saved file's name with a suffix.
+  const std::string saved_filter_name =
+      std::filesystem::path(PresenceFilterFileName(dir.path()))
+          .filename()
+          .string();
+  for (int loss = 0; loss < power_losses; ++loss) {
+    const StrikePoint point = strike_points[loss];
+    SCOPED_TRACE(::testing::Message()
+                 << config.Name() << " seed " << kSeed << " power loss " << loss
+                 << " at a " << StrikePointName(point));
     // Acknowledged without a sync (and not overwritten by a synced write),
     // or failed.
     std::vector<Op> maybe;
@@ -136,9 +197,8 @@ TEST_P(PowerLossTest, SyncedWritesSurvivePowerLoss) {
           CrashDb::Open(config, dir.path(), power.envs());
       ASSERT_TRUE(db.ok()) << db.status();
       filter_name = (*db)->FilterName();
-      const int64_t table_append =
-          static_cast<int64_t>(rng.Range(1, kMaxTableAppends));
-      power.files.LosePowerAtTableAppend(table_append);
+      const int64_t strike = StrikeAt(point, &rng);
+      power.files.LosePowerAt(point, strike, saved_filter_name);
       for (uint64_t n = 0; n < kMaxOps && power.files.powered(); ++n) {
         const Op op = WorkloadOp(kSeed, next_op++);
         const bool sync = !rng.OneIn(kUnsyncedOneIn);
@@ -164,11 +224,11 @@ TEST_P(PowerLossTest, SyncedWritesSurvivePowerLoss) {
           maybe.push_back(op);
         }
       }
-      // The power must have gone inside a table write, not at a quiet
-      // point after kMaxOps.
-      ASSERT_TRUE(power.files.lost_in_table_write())
-          << "no power loss at table append " << table_append << " within "
-          << kMaxOps << " ops";
+      // The power must have gone where planned, not at a quiet point after
+      // kMaxOps.
+      ASSERT_TRUE(power.files.lost_at_strike_point())
+          << "no power loss at " << StrikePointName(point) << " " << strike
+          << " within " << kMaxOps << " ops";
       power.files.LosePower();
       const Op refused = WorkloadOp(kSeed, next_op++);
       EXPECT_FALSE((*db)->Apply(refused, /*sync=*/true).ok());
@@ -185,8 +245,16 @@ TEST_P(PowerLossTest, SyncedWritesSurvivePowerLoss) {
     ASSERT_TRUE(db.ok()) << db.status();
     ASSERT_EQ(CheckReopened(db->get(), model, maybe, kNeverWrittenKeys),
               absl::OkStatus());
+    if (PresenceFilteredDB* presence = (*db)->presence_filtered_db()) {
+      // A save is synced before its rename: a power loss leaves the old
+      // saved file or the new one, never a damaged one.
+      EXPECT_NE(presence->Stats(presence->DefaultColumnFamily()).last_rebuild,
+                PresenceRebuildReason::kDamaged)
+          << presence->Stats(presence->DefaultColumnFamily())
+                 .last_error.ToString();
+    }
     ASSERT_EQ(ResolveMaybe(maybe, (*db)->AsLookup(), &model), absl::OkStatus());
-    if (loss + 1 == kPowerLosses) {
+    if (loss + 1 == power_losses) {
       CrashDb::LiveTables live = (*db)->PinLiveTables();
       tables = CheckTableFilters(config, live.paths, filter_name);
     }
@@ -194,9 +262,9 @@ TEST_P(PowerLossTest, SyncedWritesSurvivePowerLoss) {
   ASSERT_TRUE(tables.ok()) << tables.status();
   EXPECT_GT(*tables, 0);
   std::printf(
-      "%s: %d power losses, each in a table write, cut %d files by %llu "
+      "%s: %d power losses, each where planned, cut %d files by %llu "
       "bytes and removed %d; %d tables with filter %s, %zu keys present\n",
-      config.Name().c_str(), kPowerLosses, total.files_cut,
+      config.Name().c_str(), power_losses, total.files_cut,
       static_cast<unsigned long long>(total.bytes_cut), total.files_removed,
       *tables, filter_name.c_str(), model.present());
 }

@@ -84,7 +84,7 @@ class PowerLossFile : public rocksdb::FSWritableFileOwnerWrapper {
                                                     IODebugContext*);
   IOStatus SyncWith(SyncFunction sync, const IOOptions& options,
                     IODebugContext* dbg) {
-    if (!files_->powered()) return NoPower(path_);
+    if (!files_->PowerForSync(path_)) return NoPower(path_);
     const uint64_t length = files_->Size(path_);
     IOStatus s = (target()->*sync)(options, dbg);
     if (s.ok()) files_->Synced(path_, length);
@@ -104,7 +104,7 @@ class PowerLossDirectory : public rocksdb::FSDirectoryWrapper {
         files_(files) {}
 
   IOStatus Fsync(const IOOptions& options, IODebugContext* dbg) override {
-    if (!files_->powered()) return NoPower(path_);
+    if (!files_->PowerForDirectorySync(path_)) return NoPower(path_);
     IOStatus s = FSDirectoryWrapper::Fsync(options, dbg);
     if (s.ok()) files_->DirectorySynced(path_);
     return s;
@@ -112,7 +112,7 @@ class PowerLossDirectory : public rocksdb::FSDirectoryWrapper {
   IOStatus FsyncWithDirOptions(
       const IOOptions& options, IODebugContext* dbg,
       const rocksdb::DirFsyncOptions& dir_options) override {
-    if (!files_->powered()) return NoPower(path_);
+    if (!files_->PowerForDirectorySync(path_)) return NoPower(path_);
     IOStatus s =
         FSDirectoryWrapper::FsyncWithDirOptions(options, dbg, dir_options);
     if (s.ok()) files_->DirectorySynced(path_);
@@ -161,7 +161,7 @@ class PowerLossFileSystem : public rocksdb::FileSystemWrapper {
   }
   IOStatus RenameFile(const std::string& from, const std::string& to,
                       const IOOptions& options, IODebugContext* dbg) override {
-    if (!files_->powered()) return NoPower(from);
+    if (!files_->PowerForRename(to)) return NoPower(from);
     IOStatus s = target()->RenameFile(from, to, options, dbg);
     if (s.ok()) files_->Renamed(from, to);
     return s;

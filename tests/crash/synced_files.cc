@@ -25,15 +25,78 @@ std::string DirectoryOf(const std::string& path) {
 
 }  // namespace
 
-bool SyncedFiles::PowerForAppend(const std::string& path) {
-  if (!powered()) return false;
-  if ((absl::EndsWith(path, ".ldb") || absl::EndsWith(path, ".sst")) &&
-      table_appends_left_.load() > 0 && table_appends_left_.fetch_sub(1) == 1) {
-    lost_in_table_write_.store(true);
-    LosePower();
+void SyncedFiles::LosePowerAt(StrikePoint point, int64_t n,
+                              const std::string& watched_name) {
+  {
+    absl::MutexLock lock(&mu_);
+    watched_name_ = watched_name;
+    watched_renames_.clear();
+  }
+  lost_at_strike_point_.store(false);
+  strike_point_.store(point);
+  strikes_left_.store(n);
+}
+
+bool SyncedFiles::Watched(const std::string& path) const {
+  return !watched_name_.empty() &&
+         absl::StartsWith(std::filesystem::path(path).filename().string(),
+                          watched_name_);
+}
+
+bool SyncedFiles::StrikesAt(StrikePoint point) {
+  if (strike_point_.load() != point || strikes_left_.load() <= 0 ||
+      strikes_left_.fetch_sub(1) != 1) {
     return false;
   }
+  lost_at_strike_point_.store(true);
+  LosePower();
   return true;
+}
+
+bool SyncedFiles::PowerForAppend(const std::string& path) {
+  if (!powered()) return false;
+  if (absl::EndsWith(path, ".ldb") || absl::EndsWith(path, ".sst")) {
+    return !StrikesAt(StrikePoint::kTableAppend);
+  }
+  bool watched;
+  {
+    absl::MutexLock lock(&mu_);
+    watched = Watched(path);
+  }
+  return !(watched && StrikesAt(StrikePoint::kSavedFileWrite));
+}
+
+bool SyncedFiles::PowerForSync(const std::string& path) {
+  if (!powered()) return false;
+  bool watched;
+  {
+    absl::MutexLock lock(&mu_);
+    watched = Watched(path);
+  }
+  return !(watched && StrikesAt(StrikePoint::kSavedFileWrite));
+}
+
+bool SyncedFiles::PowerForRename(const std::string& to) {
+  if (!powered()) return false;
+  bool watched;
+  {
+    absl::MutexLock lock(&mu_);
+    watched = Watched(to);
+  }
+  return !(watched && StrikesAt(StrikePoint::kSavedFileRename));
+}
+
+bool SyncedFiles::PowerForDirectorySync(const std::string& dir) {
+  if (!powered()) return false;
+  bool after_watched_rename;
+  {
+    absl::MutexLock lock(&mu_);
+    auto it = watched_renames_.find(NormalDirectory(dir));
+    after_watched_rename = it != watched_renames_.end() &&
+                           it->second == std::this_thread::get_id();
+  }
+  return !(after_watched_rename &&
+           StrikesAt(StrikePoint::kSavedFileDirectorySync));
 }
 
 void SyncedFiles::Opened(const std::string& path, bool existed, uint64_t size) {
@@ -74,6 +137,7 @@ void SyncedFiles::Synced(const std::string& path, uint64_t length) {
 void SyncedFiles::DirectorySynced(const std::string& dir) {
   const std::string normal = NormalDirectory(dir);
   absl::MutexLock lock(&mu_);
+  watched_renames_.erase(normal);
   for (auto& [path, file] : files_) {
     if (DirectoryOf(path) == normal) file.name_durable = true;
   }
@@ -81,6 +145,8 @@ void SyncedFiles::DirectorySynced(const std::string& dir) {
 
 void SyncedFiles::Renamed(const std::string& from, const std::string& to) {
   absl::MutexLock lock(&mu_);
+  if (Watched(to))
+    watched_renames_[DirectoryOf(to)] = std::this_thread::get_id();
   auto it = files_.find(from);
   if (it == files_.end()) {
     // An untracked file takes the name: it is as durable as it was.
@@ -128,7 +194,8 @@ absl::StatusOr<SyncedFiles::Dropped> SyncedFiles::DropUnsynced() {
     }
   }
   files_.clear();
-  table_appends_left_.store(0);
+  watched_renames_.clear();
+  strikes_left_.store(0);
   lost_.store(false);
   return dropped;
 }

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <thread>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -51,17 +52,36 @@ class SyncedFiles {
   void LosePower() { lost_.store(true); }
   bool powered() const { return !lost_.load(); }
 
-  // Loses power just before the n-th append to a table file (*.ldb, *.sst)
-  // from now on: inside a flush or compaction, while a table and its
-  // filter are being written. REQUIRES: n >= 1.
-  void LosePowerAtTableAppend(int64_t n) {
-    lost_in_table_write_.store(false);
-    table_appends_left_.store(n);
-  }
-  // Whether an append to path may go ahead; the wrappers ask before each.
+  // Where a planned power loss strikes.
+  enum class StrikePoint {
+    // An append to a table file (*.ldb, *.sst): inside a flush or
+    // compaction, while a table and its filter are being written.
+    kTableAppend,
+    // An append to, or a sync of, a watched file (below): a saved file's
+    // temporary being written.
+    kSavedFileWrite,
+    // A rename onto a watched file: a saved file being put in place.
+    kSavedFileRename,
+    // A directory sync by the thread that renamed a watched file into that
+    // directory, before the directory's next sync: the rename being made
+    // durable.
+    kSavedFileDirectorySync,
+  };
+  // Loses power just before the n-th operation at point from now on. The
+  // saved-file points watch the files whose names (without directory) start
+  // with watched_name. REQUIRES: n >= 1.
+  void LosePowerAt(StrikePoint point, int64_t n,
+                   const std::string& watched_name = "");
+  // Whether the last power loss struck at the planned point.
+  bool lost_at_strike_point() const { return lost_at_strike_point_.load(); }
+
+  // Whether an operation on path (an append, a sync, a rename onto path, a
+  // directory sync of dir) may go ahead: false without power. The wrappers
+  // ask before each; the power goes here when a planned loss strikes.
   bool PowerForAppend(const std::string& path);
-  // Whether the last power loss struck at a table append.
-  bool lost_in_table_write() const { return lost_in_table_write_.load(); }
+  bool PowerForSync(const std::string& path);
+  bool PowerForRename(const std::string& to);
+  bool PowerForDirectorySync(const std::string& dir);
 
   struct Dropped {
     int files_cut = 0;       // files cut back to their synced length
@@ -80,11 +100,22 @@ class SyncedFiles {
     bool name_durable = false;
   };
 
+  // Whether path's name starts with the watched name.
+  bool Watched(const std::string& path) const ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  // Counts an operation at point; true when the planned loss strikes at it
+  // (the power is then gone).
+  bool StrikesAt(StrikePoint point);
+
   mutable absl::Mutex mu_;
   std::map<std::string, File> files_ ABSL_GUARDED_BY(mu_);
+  // Directories a watched file was renamed into and not synced since, with
+  // the thread that renamed it.
+  std::map<std::string, std::thread::id> watched_renames_ ABSL_GUARDED_BY(mu_);
+  std::string watched_name_ ABSL_GUARDED_BY(mu_);
   std::atomic<bool> lost_{false};
-  std::atomic<int64_t> table_appends_left_{0};  // 0: no loss planned
-  std::atomic<bool> lost_in_table_write_{false};
+  std::atomic<StrikePoint> strike_point_{StrikePoint::kTableAppend};
+  std::atomic<int64_t> strikes_left_{0};  // 0: no loss planned
+  std::atomic<bool> lost_at_strike_point_{false};
 };
 
 }  // namespace test
