@@ -4,8 +4,8 @@
 // place, or with one byte changed at a random position. Each reopen must
 // notice (the filter is rebuilt from a scan: Stats().last_rebuild is
 // kDamaged) and find every key through the wrapper, before and once the
-// filter serves (reopen_checks.h). The intact file, put back, is restored
-// without a rebuild: the damage, not the reopen, makes the rebuild.
+// filter serves (reopen_checks.h). The intact file CloseAndSave left is
+// restored without a rebuild: the damage, not the reopen, makes the rebuild.
 //
 // Between reopens the test writes more ops and closes without a save, so
 // that each reopen also replays a write-ahead log and reads tables the
@@ -155,7 +155,7 @@ TEST(PresenceSaveDamageTest, ADamagedSaveIsRebuiltAndEveryKeyFound) {
   ASSERT_TRUE(intact.ok()) << intact.status();
   ASSERT_FALSE(intact->empty());
 
-  // Put back intact, the file restores without a rebuild.
+  // Intact, the file restores without a rebuild.
   {
     absl::StatusOr<std::unique_ptr<CrashDb>> db =
         CrashDb::Open(*config, dir.path());

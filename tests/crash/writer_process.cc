@@ -25,8 +25,10 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // An aimed round that has waited this long for its aim gives up: flushes
-// come every few hundred writes and compactions every few flushes, so a
-// writer that reports none over this many writes reports none at all.
+// come every few hundred writes, compactions every few flushes, a presence
+// filter's saves after each of those and its rebuilds at least every
+// thousand writes (crash_writer.cc), so a writer that reports none over this
+// many writes reports none at all.
 constexpr uint64_t kGiveUpOps = 10000;
 // A round gives up on a writer that has not reached its aim after this
 // long: it hangs, or acknowledges nothing. Far longer than any round
