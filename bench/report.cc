@@ -1,18 +1,14 @@
 #include "bench/report.h"
 
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <string>
-#include <thread>
 #include <vector>
 
-#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/strip.h"
 #include "bench/impls.h"
 #include "bench/leveldb_peer.h"
 #include "bench/rocksdb_peer.h"
@@ -100,23 +96,6 @@ std::string CountText(uint64_t n) {
 std::string PeerVersions() {
   return absl::StrFormat("peers: LevelDB %s, RocksDB %s",
                          LevelDbPeer::Version(), RocksDbPeer::Version());
-}
-
-std::string MachineDescription() {
-  std::ifstream cpuinfo("/proc/cpuinfo");
-  std::string line;
-  std::string model = "unknown CPU";
-  while (std::getline(cpuinfo, line)) {
-    if (absl::StartsWith(line, "model name")) {
-      const size_t colon = line.find(':');
-      if (colon != std::string::npos) {
-        model = std::string(absl::StripAsciiWhitespace(line.substr(colon + 1)));
-      }
-      break;
-    }
-  }
-  return absl::StrFormat("%s, %d hardware threads", model,
-                         std::thread::hardware_concurrency());
 }
 
 void PrintTable(const std::vector<Row>& rows, std::ostream& out) {

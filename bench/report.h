@@ -11,15 +11,13 @@
 #include <vector>
 
 #include "bench/harness.h"
+#include "bench/machine.h"
 
 namespace sstfilter {
 namespace bench {
 
 // 10^k or m*10^k for round numbers from 1000, else the number.
 std::string CountText(uint64_t n);
-
-// Where the figures were measured: CPU model and cores, from /proc/cpuinfo.
-std::string MachineDescription();
 
 // "peers: LevelDB 1.23, RocksDB 7.8.3", from the headers compiled against.
 std::string PeerVersions();

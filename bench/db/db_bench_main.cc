@@ -5,13 +5,17 @@
 // lookups with partitioned filters in a block cache smaller than the filters
 // (partitioned_section.h), seeks to absent prefixes with a prefix
 // extractor (prefix_section.h), and short scans of empty ranges with and
-// without range filters (range_section.h).
+// without range filters (range_section.h). When named, the presence section
+// measures sstfilter::PresenceFilteredDB against the same database opened by
+// RocksDB alone (presence_section.h).
 //
 //   bazel run -c opt //bench:db_bench -- [--suite=headline|full|deep]
 //   [--keys=N]
 //       [--direct_reads=true|false]
-//       [--sections=point,partitioned,prefix,range] [--section_keys=N]
+//       [--sections=point,partitioned,prefix,range,presence]
+//       [--section_keys=N]
 //       [--stores=...] [--configs=...] [--format=table|json] [--dir=/tmp]
+//   bazel run //bench:db_bench -- --presence_markdown_from=FILE
 //
 // Progress goes to stderr, the tables (or JSON lines) to stdout. Exit status
 // 0; 1 when a database could not be built or read, or a section found a
@@ -40,6 +44,8 @@
 #include "bench/db/partitioned_section.h"
 #include "bench/db/point_section.h"
 #include "bench/db/prefix_section.h"
+#include "bench/db/presence_report.h"
+#include "bench/db/presence_section.h"
 #include "bench/db/section_report.h"
 #include "bench/flag_check.h"
 
@@ -50,7 +56,8 @@ ABSL_FLAG(std::string, suite, sstfilter::bench::kDefaultDbSuite,
 ABSL_FLAG(std::optional<bool>, direct_reads, std::nullopt,
           "true or false: also time absent-key lookups in every RocksDB "
           "database reopened with use_direct_reads and a block cache that "
-          "holds only its filters and indexes (default: the suite's)");
+          "holds only its filters and indexes (default: the suite's; the "
+          "presence section's queries: true)");
 ABSL_FLAG(std::optional<uint64_t>, keys, std::nullopt,
           "keys in each database (default: the suite's)");
 ABSL_FLAG(uint64_t, value_bytes, 32, "bytes of each value");
@@ -63,7 +70,8 @@ ABSL_FLAG(std::string, sections, "point,partitioned,prefix,range",
           "sections to run: point (point lookups in every configuration), "
           "partitioned (partitioned filters out of cache, RocksDB), prefix "
           "(seeks to absent prefixes, RocksDB), range (scans of empty "
-          "ranges, RocksDB)");
+          "ranges, RocksDB), presence (PresenceFilteredDB against RocksDB "
+          "alone, on databases of --keys keys; only when named)");
 ABSL_FLAG(std::optional<uint64_t>, section_keys, std::nullopt,
           "keys in each database of the partitioned, prefix and range "
           "sections "
@@ -87,6 +95,9 @@ ABSL_FLAG(bool, inject_false_negative, false,
           "testing: the sections' filters answer no for every key (range: "
           "every range), so that their checks of present keys and prefixes "
           "must stop the run (exit status 1)");
+ABSL_FLAG(std::string, presence_markdown_from, "",
+          "print the markdown of docs/presence_filtered_db.md from this file "
+          "of --format=json lines (its presence rows) instead of measuring");
 ABSL_FLAG(std::string, dir, "",
           "parent directory of the databases (default: $TEST_TMPDIR, else "
           "/tmp); each database is removed after its run");
@@ -117,7 +128,9 @@ std::string DefaultDir() {
 struct Settings {
   DbShape shape;          // the point section's databases
   DbShape section_shape;  // the other sections'
-  std::string format;     // "table" or "json"
+  // Whether the presence section also reads with direct reads.
+  bool presence_direct_reads = true;
+  std::string format;  // "table" or "json"
   std::vector<std::string> stores;
   std::vector<std::string> sections;
   std::vector<std::string> specs;  // --filter
@@ -149,6 +162,7 @@ absl::StatusOr<Settings> ReadSettings() {
   s.shape.rocksdb_table_bytes = suite->rocksdb_table_bytes;
   s.shape.direct_reads =
       absl::GetFlag(FLAGS_direct_reads).value_or(suite->direct_reads);
+  s.presence_direct_reads = absl::GetFlag(FLAGS_direct_reads).value_or(true);
   s.shape.value_bytes = absl::GetFlag(FLAGS_value_bytes);
   s.shape.lookups = absl::GetFlag(FLAGS_lookups).value_or(suite->lookups);
   s.shape.reps = absl::GetFlag(FLAGS_reps);
@@ -178,7 +192,8 @@ absl::StatusOr<Settings> ReadSettings() {
     }
   }
   const std::vector<std::string> all_sections = {
-      kPointSection, kPartitionedSection, kPrefixSection, kRangeSection};
+      kPointSection, kPartitionedSection, kPrefixSection, kRangeSection,
+      kPresenceSection};
   s.sections =
       absl::StrSplit(absl::GetFlag(FLAGS_sections), ',', absl::SkipEmpty());
   for (const std::string& section : s.sections) {
@@ -249,6 +264,9 @@ absl::StatusOr<Configs> MakeConfigs(const Settings& settings) {
   for (const std::string& name : RangeConfigNames()) {
     configs.all_names.push_back(name);
   }
+  for (const std::string& name : PresenceConfigNames()) {
+    configs.all_names.push_back(name);
+  }
   return configs;
 }
 
@@ -279,6 +297,7 @@ struct Results {
   std::vector<PartitionedResult> partitioned;
   std::vector<PrefixResult> prefix;
   std::vector<RangeResult> range;
+  std::vector<PresenceResult> presence;
 };
 
 // Runs the chosen sections one at a time: each section's databases are
@@ -330,6 +349,13 @@ absl::StatusOr<Results> RunSections(const Settings& settings,
     if (!section.ok()) return section.status();
     results.range = *std::move(section);
   }
+  if (settings.WantsSection(kPresenceSection)) {
+    absl::StatusOr<std::vector<PresenceResult>> section =
+        RunPresenceSection(configs.db, wants, settings.shape,
+                           settings.presence_direct_reads, progress);
+    if (!section.ok()) return section.status();
+    results.presence = *std::move(section);
+  }
   return results;
 }
 
@@ -340,12 +366,14 @@ void PrintResults(const Settings& settings, const Results& results) {
                          std::cout);
     PrintPrefixJson(settings.section_shape, results.prefix, std::cout);
     PrintRangeJson(settings.section_shape, results.range, std::cout);
+    PrintPresenceJson(settings.shape, results.presence, std::cout);
   } else {
     PrintTable(settings.shape, results.point, std::cout);
     PrintPartitionedTable(settings.section_shape, results.partitioned,
                           std::cout);
     PrintPrefixTable(settings.section_shape, results.prefix, std::cout);
     PrintRangeTable(settings.section_shape, results.range, std::cout);
+    PrintPresenceTable(settings.shape, results.presence, std::cout);
   }
 }
 
@@ -353,12 +381,14 @@ int Main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
       "db_bench [--suite=headline|full|deep] [--keys=N] "
       "[--stores=rocksdb,leveldb]\n"
-      "         [--sections=point,partitioned,prefix] [--section_keys=N]\n"
+      "         [--sections=point,partitioned,prefix,range,presence] "
+      "[--section_keys=N]\n"
       "         [--direct_reads=true|false]\n"
       "         [--configs=a,b] [--filter=SPEC,...] [--format=table|json]\n"
       "Builds real RocksDB and LevelDB databases with each filter "
       "configuration and\ntimes point lookups; then RocksDB with partitioned "
-      "filters out of cache, and\nseeks to absent prefixes. Suites, with the "
+      "filters out of cache,\nseeks to absent prefixes and empty scans; "
+      "presence: PresenceFilteredDB against\nRocksDB alone. Suites, with the "
       "wall time of a run of every\nconfiguration on a 2-core machine (up to "
       "twice that on a slower or busier one):\n" +
       DbSuitesUsage());
@@ -366,6 +396,11 @@ int Main(int argc, char** argv) {
     return Usage(std::string(flags.message()));
   }
   absl::ParseCommandLine(argc, argv);
+  if (const std::string from = absl::GetFlag(FLAGS_presence_markdown_from);
+      !from.empty()) {
+    const absl::Status printed = PrintPresenceMarkdown(from, std::cout);
+    return printed.ok() ? 0 : Error(printed);
+  }
   const absl::StatusOr<Settings> settings = ReadSettings();
   if (!settings.ok()) return Usage(std::string(settings.status().message()));
   const absl::StatusOr<Configs> configs = MakeConfigs(*settings);

@@ -7,7 +7,8 @@
 # sense (filter bytes inserted into a cache smaller than the filters, prefix filters reading
 # fewer data blocks than no filter, range filters a tenth or less of no filter's); the text tables with their comparisons; --configs=list; the
 # suites in --help; the sections' checks of present keys stopping a run whose filters
-# answer no; and exit status 2 with one line for each bad flag value.
+# answer no; the presence section (PresenceFilteredDB against RocksDB alone) and the
+# markdown printed from its JSON; and exit status 2 with one line for each bad flag value.
 set -uo pipefail
 
 bench="$1"
@@ -59,7 +60,7 @@ for name in rocksdb.bloom rocksdb.ribbon rocksdb.ribbon_hybrid sstfilter.native 
             partitioned.sstfilter.native partitioned.sstfilter.burr \
             prefix.none prefix.rocksdb.bloom prefix.sstfilter.native \
             prefix+keys.rocksdb.bloom prefix+keys.sstfilter.native \
-            range.none range.sstfilter; do
+            range.none range.sstfilter presence.rocksdb.bloom presence.sstfilter.hybrid; do
   grep -qx "$name" "$tmp/out" || fail "--configs=list lacks $name"
 done
 
@@ -256,8 +257,65 @@ for config in partitioned.sstfilter.native prefix.sstfilter.native range.sstfilt
     "$tmp/err" || fail "$section: no check failure: $(cat "$tmp/err")"
 done
 
+# The presence section, named alone: both table filters under PresenceFilteredDB, every
+# query by RocksDB alone and through the wrapper, with the data in the page cache and with
+# direct reads; the fill, open and rebuild turns; targets checked; and the markdown of
+# docs/presence_filtered_db.md printed from its JSON.
+"$bench" --sections=presence --keys=20000 --lookups=500 --reps=2 --dir="$tmp" --format=json \
+  >"$tmp/presence" 2>"$tmp/err" || fail "presence run: $(cat "$tmp/err")"
+python3 - "$tmp/presence" <<'PY' || fail "presence rows: $(cat "$tmp/presence")"
+import json, sys
+rows = [json.loads(line) for line in open(sys.argv[1])]
+assert [r["config"] for r in rows] == ["presence.rocksdb.bloom", "presence.sstfilter.hybrid"], rows
+queries = ["get_absent", "get_present", "multiget_absent", "multiget_present"]
+for r in rows:
+    assert r["section"] == "presence" and r["keys"] == r["expected_keys"] == 20000, r
+    assert r["reps"] == 2 and r["multiget_batch"] > 1 and r["machine"] and r["cpu"], r
+    d = r["direct"]
+    assert d is not None and (d["direct"] or d["refused"]), d
+    assert d["block_cache_bytes"] > 0, d
+    for mode in (r["buffered"], d):
+        for q in queries:
+            f = mode[q]
+            keys = f["keys_per_turn"]
+            assert keys == 500, (q, f)
+            for who in ("plain", "wrapped"):
+                assert len(f[who]["rounds"]) == 2 and f[who]["per_second"] > 0, (q, who, f)
+                # Absent keys are never written; present keys always are, and neither
+                # handle may say otherwise.
+                assert f[who]["found"] == (0 if q.endswith("absent") else 2 * keys), (q, who, f)
+            assert f["ratio"] > 0, (q, f)
+    fill = r["fill"]
+    assert fill["keys_per_turn"] == 20000 and fill["ratio"] > 0, fill
+    assert all(len(fill[w]["rounds"]) == 2 for w in ("plain", "wrapped")), fill
+    o = r["open"]
+    assert len(o["plain"]["rounds"]) == len(o["wrapped"]["rounds"]) == 2, o
+    # Each round reopens the wrapper from its saved filter twice (page cache, direct
+    # reads), and each reopen restores it without a rebuild.
+    assert o["restored_opens"] == 4 and o["unrestored_opens"] == [], o
+    assert len(r["rebuild"]["rounds"]) == 2 and r["rebuild"]["seconds"] > 0, r["rebuild"]
+    m = r["memory"]
+    assert m["bytes"] > 0 and m["sized_for_keys"] >= 20000, m
+    assert 0.5 < m["bytes_per_key"] < 4 and 15000 < m["approximate_keys"] < 25000, m
+    targets = r["targets"]
+    assert len(targets) == 4 and all(isinstance(t["met"], bool) for t in targets), targets
+    assert targets[3]["stated_at_keys"] == 10000000, targets
+PY
+"$bench" --presence_markdown_from="$tmp/presence" >"$tmp/presence.md" 2>"$tmp/err" ||
+  fail "--presence_markdown_from: $(cat "$tmp/err")"
+for line in '^\*\*20000 keys\*\* of 16 bytes' '^\| presence.sstfilter.hybrid \| direct' \
+            '^\| presence.rocksdb.bloom \| page cache \| Get, absent keys \| 500 \|' \
+            '^\| presence.rocksdb.bloom \| absent Get/s .* >= 10x \| [0-9.]+x \| (met|missed) \|'; do
+  grep -qE "$line" "$tmp/presence.md" || fail "no markdown line '$line': $(cat "$tmp/presence.md")"
+done
+echo '{"section":"presence","keys":1}' >"$tmp/presence.bad"
+"$bench" --presence_markdown_from="$tmp/presence.bad" >/dev/null 2>"$tmp/err" &&
+  fail "--presence_markdown_from took a row without its figures"
+grep -q "lacks" "$tmp/err" || fail "a row without its figures: $(cat "$tmp/err")"
+
 [ -z "$(ls -A "$tmp" | grep -v -e '^out$' -e '^err$' -e '^json$' -e '^text$' -e '^help$' \
-        -e '^point$' -e '^sections$' -e '^spec$')" ] ||
+        -e '^point$' -e '^sections$' -e '^spec$' -e '^presence$' -e '^presence.md$' \
+        -e '^presence.bad$')" ] ||
   fail "databases left behind: $(ls "$tmp")"
 
 finish db_bench_test

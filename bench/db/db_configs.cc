@@ -203,7 +203,7 @@ SizedRocksDbConfig SizedFromTree(std::string name, std::string factory_name,
         name,
         absl::StrFormat("%s, %g bits/key over the tree of %s (keys by level "
                         "from L0: %s; L0 as %d runs)",
-                        factory_name, kDbBitsPerKey, kUniformConfig,
+                        factory_name, kDbBitsPerKey, uniform.config,
                         absl::StrJoin(keys, "/"), kRocksDbRecentFlushes),
         *std::move(policy)};
   };

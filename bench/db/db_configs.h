@@ -55,9 +55,11 @@ using TreePolicyFactory =
         absl::Span<const TreeLevel> tree, double budget_bits_per_key)>;
 
 // The configuration `name` of factory's policy (called `factory_name` in the
-// report) at kDbBitsPerKey, for the tree of kUniformConfig's database: the
+// report) at kDbBitsPerKey, for the tree of its base's database
+// (kUniformConfig's in the point section; the report names the base): the
 // last level as that run left it, each level above it kRocksDbFanOut times
-// smaller, and L0 as kRocksDbRecentFlushes flushes of one memtable each.
+// smaller, and L0 as kRocksDbRecentFlushes flushes of one memtable each. Every
+// configuration builds the same tree shape, so any base's tree serves.
 SizedRocksDbConfig SizedFromTree(std::string name, std::string factory_name,
                                  TreePolicyFactory factory);
 

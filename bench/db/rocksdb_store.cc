@@ -39,41 +39,6 @@ constexpr uint64_t kDirectCacheMetadataRatio = 2;
 constexpr uint64_t kMinDirectCacheBytes = 256 << 10;
 constexpr double kDirectHighPriPoolRatio = 1.0;
 
-rocksdb::Options MakeOptions(const RocksDbConfig& config,
-                             const DbShape& shape) {
-  rocksdb::BlockBasedTableOptions table;
-  table.filter_policy = config.policy;
-  table.block_cache = rocksdb::NewLRUCache(kBlockCacheBytes);
-  return RocksDbTreeOptions(table, shape.rocksdb_table_bytes);
-}
-
-rocksdb::Options DirectReadOptions(const RocksDbConfig& config,
-                                   const DbShape& shape, uint64_t cache_bytes,
-                                   bool direct) {
-  rocksdb::BlockBasedTableOptions table;
-  table.filter_policy = config.policy;
-  table.cache_index_and_filter_blocks = true;
-  table.cache_index_and_filter_blocks_with_high_priority = true;
-  // Every filter and index block pinned in the cache from table open: lookups
-  // read data blocks only. (Lookups do not fill the cache, and since RocksDB 9
-  // a block read with fill_cache = false is not inserted, metadata included;
-  // RocksDB 7.8 inserted filter and index blocks anyway.)
-  table.metadata_cache_options.top_level_index_pinning =
-      rocksdb::PinningTier::kAll;
-  table.metadata_cache_options.partition_pinning = rocksdb::PinningTier::kAll;
-  table.metadata_cache_options.unpartitioned_pinning =
-      rocksdb::PinningTier::kAll;
-  rocksdb::LRUCacheOptions cache;
-  cache.capacity = cache_bytes;
-  cache.num_shard_bits = 0;
-  cache.high_pri_pool_ratio = kDirectHighPriPoolRatio;
-  table.block_cache = rocksdb::NewLRUCache(cache);
-  rocksdb::Options options =
-      RocksDbTreeOptions(table, shape.rocksdb_table_bytes);
-  options.use_direct_reads = direct;
-  return options;
-}
-
 class OpenRocksDb final : public OpenDb {
  public:
   OpenRocksDb(RocksDbConfig config, std::unique_ptr<RocksDbTree> tree)
@@ -99,17 +64,15 @@ class OpenRocksDb final : public OpenDb {
     const RocksDbTree::BlockBytes bytes = tree_->Bytes();
     DirectReadFigures figures;
     figures.data_bytes = bytes.data;
-    figures.block_cache_bytes =
-        std::max(kMinDirectCacheBytes,
-                 kDirectCacheMetadataRatio * bytes.filter_and_index);
+    figures.block_cache_bytes = DirectReadCacheBytes(bytes);
     figures.direct = true;
-    absl::Status status = tree_->Reopen(DirectReadOptions(
+    absl::Status status = tree_->Reopen(RocksDbDirectReadOptions(
         config_, shape, figures.block_cache_bytes, /*direct=*/true));
     if (!status.ok()) {
       // O_DIRECT refused (tmpfs, some overlays): the same cache, buffered.
       figures.direct = false;
       figures.refused = std::string(status.message());
-      status = tree_->Reopen(DirectReadOptions(
+      status = tree_->Reopen(RocksDbDirectReadOptions(
           config_, shape, figures.block_cache_bytes, /*direct=*/false));
     }
     if (!status.ok()) return status;
@@ -117,7 +80,7 @@ class OpenRocksDb final : public OpenDb {
   }
 
   absl::Status ReopenBuffered(const DbShape& shape) override {
-    return tree_->Reopen(MakeOptions(config_, shape));
+    return tree_->Reopen(RocksDbLookupOptions(config_, shape));
   }
 
   absl::Status AddRecentFlushes(const DbShape& shape) override {
@@ -161,6 +124,46 @@ class OpenRocksDb final : public OpenDb {
 
 }  // namespace
 
+rocksdb::Options RocksDbLookupOptions(const RocksDbConfig& config,
+                                      const DbShape& shape) {
+  rocksdb::BlockBasedTableOptions table;
+  table.filter_policy = config.policy;
+  table.block_cache = rocksdb::NewLRUCache(kBlockCacheBytes);
+  return RocksDbTreeOptions(table, shape.rocksdb_table_bytes);
+}
+
+uint64_t DirectReadCacheBytes(const RocksDbTree::BlockBytes& bytes) {
+  return std::max(kMinDirectCacheBytes,
+                  kDirectCacheMetadataRatio * bytes.filter_and_index);
+}
+
+rocksdb::Options RocksDbDirectReadOptions(const RocksDbConfig& config,
+                                          const DbShape& shape,
+                                          uint64_t cache_bytes, bool direct) {
+  rocksdb::BlockBasedTableOptions table;
+  table.filter_policy = config.policy;
+  table.cache_index_and_filter_blocks = true;
+  table.cache_index_and_filter_blocks_with_high_priority = true;
+  // Every filter and index block pinned in the cache from table open: lookups
+  // read data blocks only. (Lookups do not fill the cache, and since RocksDB 9
+  // a block read with fill_cache = false is not inserted, metadata included;
+  // RocksDB 7.8 inserted filter and index blocks anyway.)
+  table.metadata_cache_options.top_level_index_pinning =
+      rocksdb::PinningTier::kAll;
+  table.metadata_cache_options.partition_pinning = rocksdb::PinningTier::kAll;
+  table.metadata_cache_options.unpartitioned_pinning =
+      rocksdb::PinningTier::kAll;
+  rocksdb::LRUCacheOptions cache;
+  cache.capacity = cache_bytes;
+  cache.num_shard_bits = 0;
+  cache.high_pri_pool_ratio = kDirectHighPriPoolRatio;
+  table.block_cache = rocksdb::NewLRUCache(cache);
+  rocksdb::Options options =
+      RocksDbTreeOptions(table, shape.rocksdb_table_bytes);
+  options.use_direct_reads = direct;
+  return options;
+}
+
 uint64_t RocksDbKeysPerFlush(const DbShape& shape) {
   return static_cast<uint64_t>(
       static_cast<double>(shape.rocksdb_table_bytes) * kFullMemtable /
@@ -172,10 +175,11 @@ absl::StatusOr<std::unique_ptr<OpenDb>> BuildRocksDb(
     const RocksDbConfig& config, const DbShape& shape,
     const Progress& progress) {
   DbResult result;
-  absl::StatusOr<std::unique_ptr<RocksDbTree>> tree = RocksDbTree::Build(
-      {config.name, config.filter, Random16Key, MakeOptions(config, shape),
-       MakeOptions(config, shape)},
-      shape, progress, &result);
+  absl::StatusOr<std::unique_ptr<RocksDbTree>> tree =
+      RocksDbTree::Build({config.name, config.filter, Random16Key,
+                          RocksDbLookupOptions(config, shape),
+                          RocksDbLookupOptions(config, shape)},
+                         shape, progress, &result);
   if (!tree.ok()) return tree.status();
   auto db = std::make_unique<OpenRocksDb>(config, *std::move(tree));
   db->result = std::move(result);

@@ -28,6 +28,22 @@ struct RocksDbConfig {
 constexpr int kRocksDbRecentFlushes = 2;
 uint64_t RocksDbKeysPerFlush(const DbShape& shape);
 
+// The options a configuration's database is built and reopened with for
+// lookups: the tree's (RocksDbTreeOptions), the policy, and a block cache
+// lookups do not fill.
+rocksdb::Options RocksDbLookupOptions(const RocksDbConfig& config,
+                                      const DbShape& shape);
+
+// The block cache of DirectReadFigures for a tree of these bytes: room for
+// every filter and index block, far less than the data.
+uint64_t DirectReadCacheBytes(const RocksDbTree::BlockBytes& bytes);
+
+// The options of DirectReadFigures' mode: use_direct_reads when `direct`, and
+// a block cache of cache_bytes holding every filter and index block, pinned.
+rocksdb::Options RocksDbDirectReadOptions(const RocksDbConfig& config,
+                                          const DbShape& shape,
+                                          uint64_t cache_bytes, bool direct);
+
 // Builds one database under shape.dir, waits for its compactions and
 // reopens it. The database is removed when the OpenDb goes.
 absl::StatusOr<std::unique_ptr<OpenDb>> BuildRocksDb(

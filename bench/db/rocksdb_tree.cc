@@ -127,9 +127,15 @@ uint64_t RocksDbTree::Ticker(rocksdb::Tickers ticker) const {
   return options_.statistics->getTickerCount(ticker);
 }
 
-absl::Status RocksDbTree::Reopen(rocksdb::Options options) {
+absl::Status RocksDbTree::Close() {
+  if (db_ == nullptr) return absl::OkStatus();
   absl::Status status = FromRocksDb(db_->Close(), "close");
   db_.reset();
+  return status;
+}
+
+absl::Status RocksDbTree::Reopen(rocksdb::Options options) {
+  absl::Status status = Close();
   if (!status.ok()) return status;
   rocksdb::DB* raw = nullptr;
   status = FromRocksDb(rocksdb::DB::Open(options, path_, &raw), "reopen");

@@ -90,7 +90,10 @@ class RocksDbTree {
   RocksDbTree(const RocksDbTree&) = delete;
   RocksDbTree& operator=(const RocksDbTree&) = delete;
 
+  // Null after Close.
   rocksdb::DB* db() const { return db_.get(); }
+  // The database's directory.
+  const std::string& path() const { return path_; }
   // RocksDB's running count of ticker, since the reopen.
   uint64_t Ticker(rocksdb::Tickers ticker) const;
 
@@ -110,6 +113,11 @@ class RocksDbTree {
   // their own). On an error the tree is closed and only the destructor may
   // be called.
   absl::Status Reopen(rocksdb::Options options);
+
+  // Closes the database and leaves it on disk until the tree goes, so that
+  // another handle (a wrapper of rocksdb::DB) may open it. Only Reopen and
+  // path() may follow.
+  absl::Status Close();
 
  private:
   RocksDbTree(std::string path, rocksdb::Options options,

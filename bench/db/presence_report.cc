@@ -1,0 +1,487 @@
+#include "bench/db/presence_report.h"
+
+#include <fstream>
+#include <initializer_list>
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "bench/machine.h"
+#include "nlohmann/json.hpp"
+#include "rocksdb/version.h"
+
+namespace sstfilter {
+namespace bench {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr double kMiB = 1 << 20;
+
+constexpr std::array<PresenceQuery, kPresenceQueries> kQueries = {
+    PresenceQuery::kGetAbsent, PresenceQuery::kGetPresent,
+    PresenceQuery::kMultiGetAbsent, PresenceQuery::kMultiGetPresent};
+
+// The query as the tables name it.
+const char* QueryTitle(PresenceQuery query) {
+  switch (query) {
+    case PresenceQuery::kGetAbsent:
+      return "Get, absent keys";
+    case PresenceQuery::kGetPresent:
+      return "Get, present keys";
+    case PresenceQuery::kMultiGetAbsent:
+      return "MultiGet, absent keys";
+    case PresenceQuery::kMultiGetPresent:
+      return "MultiGet, present keys";
+  }
+  return "?";
+}
+
+std::string RocksDbVersion() {
+  return absl::StrFormat("%d.%d.%d", ROCKSDB_MAJOR, ROCKSDB_MINOR,
+                         ROCKSDB_PATCH);
+}
+
+double BytesPerKey(uint64_t bytes, uint64_t keys) {
+  return keys == 0 ? 0 : static_cast<double>(bytes) / static_cast<double>(keys);
+}
+
+std::string TargetFigure(const PresenceTargetCheck& check) {
+  return check.at_least ? absl::StrFormat("%.2fx", check.figure)
+                        : absl::StrFormat("%+.3f s", check.figure);
+}
+
+std::string TargetBound(const PresenceTargetCheck& check) {
+  return check.at_least ? absl::StrFormat(">= %gx", check.bound)
+                        : absl::StrFormat("<= %+g s", check.bound);
+}
+
+std::string TargetVerdict(bool met, std::optional<uint64_t> stated_at_keys) {
+  std::string verdict = met ? "met" : "missed";
+  if (stated_at_keys.has_value()) {
+    absl::StrAppend(&verdict, " (the target is stated at ", *stated_at_keys,
+                    " keys)");
+  }
+  return verdict;
+}
+
+Json PairJson(const PresencePair& pair, const char* figure) {
+  Json json;
+  json["plain"] = {{figure, pair.PlainMedian()}, {"rounds", pair.plain}};
+  json["wrapped"] = {{figure, pair.WrappedMedian()}, {"rounds", pair.wrapped}};
+  return json;
+}
+
+Json LookupsJson(const PresenceLookups& lookups) {
+  Json json;
+  for (const PresenceQuery query : kQueries) {
+    const size_t q = static_cast<size_t>(query);
+    Json figures = PairJson(lookups.per_second[q], "per_second");
+    figures["keys_per_turn"] = lookups.keys_per_turn[q];
+    figures["plain"]["found"] = lookups.found_plain[q];
+    figures["wrapped"]["found"] = lookups.found_wrapped[q];
+    figures["ratio"] = lookups.per_second[q].MedianRatio();
+    json[PresenceQueryName(query)] = std::move(figures);
+  }
+  return json;
+}
+
+Json SecondsJson(const std::vector<double>& rounds) {
+  return {{"seconds", rounds.empty() ? 0.0 : Median(rounds)},
+          {"rounds", rounds}};
+}
+
+// Reads a JSON row's fields by path; the first one missing or of the wrong
+// type is remembered, and reads after it give zero values.
+class RowReader {
+ public:
+  explicit RowReader(const Json& row) : row_(row) {}
+
+  const Json& Get(std::initializer_list<const char*> path) {
+    const Json* at = &row_;
+    for (const char* name : path) {
+      if (!at->is_object() || !at->contains(name)) {
+        Missing(path);
+        return null_;
+      }
+      at = &(*at)[name];
+    }
+    return *at;
+  }
+  double Number(std::initializer_list<const char*> path) {
+    const Json& value = Get(path);
+    if (!value.is_number()) {
+      Missing(path);
+      return 0;
+    }
+    return value.get<double>();
+  }
+  uint64_t Count(std::initializer_list<const char*> path) {
+    const Json& value = Get(path);
+    if (!value.is_number_unsigned()) {
+      Missing(path);
+      return 0;
+    }
+    return value.get<uint64_t>();
+  }
+  std::string String(std::initializer_list<const char*> path) {
+    const Json& value = Get(path);
+    if (!value.is_string()) {
+      Missing(path);
+      return "";
+    }
+    return value.get<std::string>();
+  }
+  // The first path missing, "" when none.
+  const std::string& missing() const { return missing_; }
+
+ private:
+  void Missing(std::initializer_list<const char*> path) {
+    if (missing_.empty()) missing_ = absl::StrJoin(path, ".");
+  }
+
+  const Json& row_;
+  const Json null_;
+  std::string missing_;
+};
+
+// One table line of a query's figures, from a row's "buffered" or "direct".
+std::string MarkdownQueryLine(RowReader& row, const std::string& config,
+                              const char* reads, const char* mode,
+                              PresenceQuery query) {
+  const char* name = PresenceQueryName(query);
+  return absl::StrFormat("| %s | %s | %s | %d | %.0f | %.0f | %.2f× |\n",
+                         config, reads, QueryTitle(query),
+                         row.Count({mode, name, "keys_per_turn"}),
+                         row.Number({mode, name, "plain", "per_second"}),
+                         row.Number({mode, name, "wrapped", "per_second"}),
+                         row.Number({mode, name, "ratio"}));
+}
+
+absl::Status PrintMarkdownGroup(const std::vector<Json>& rows,
+                                std::ostream& out) {
+  std::vector<RowReader> readers;
+  for (const Json& row : rows) readers.emplace_back(row);
+  RowReader& first = readers.front();
+  const uint64_t keys = first.Count({"keys"});
+  out << absl::StrFormat(
+      "**%d keys** of 16 bytes with %d-byte values; the wrapper's filter at "
+      "fpp %g sized for %d keys. %d rounds; per turn %d keys of each query "
+      "(with direct reads %d of present keys), MultiGet in batches of %d. "
+      "Measured on %s (%s), RocksDB %s.\n\n",
+      keys, first.Count({"value_bytes"}), first.Number({"presence_fpp"}),
+      first.Count({"expected_keys"}), first.Count({"reps"}),
+      first.Count({"lookups_per_rep"}), first.Count({"direct_present_keys"}),
+      first.Count({"multiget_batch"}), first.String({"machine"}),
+      first.String({"cpu"}), first.String({"rocksdb_version"}));
+  out << "| config | reads | query | keys per turn | RocksDB alone /s | "
+         "through the wrapper /s | wrapper / RocksDB |\n"
+         "|---|---|---|---|---|---|---|\n";
+  for (RowReader& row : readers) {
+    const std::string config = row.String({"config"});
+    for (const PresenceQuery query : kQueries) {
+      out << MarkdownQueryLine(row, config, "page cache", "buffered", query);
+    }
+    if (!row.Get({"direct"}).is_null()) {
+      const char* reads = row.Get({"direct", "direct"}).is_boolean() &&
+                                  row.Get({"direct", "direct"}).get<bool>()
+                              ? "direct"
+                              : "direct refused: buffered";
+      for (const PresenceQuery query : kQueries) {
+        out << MarkdownQueryLine(row, config, reads, "direct", query);
+      }
+    }
+  }
+  out << "\n| config | fill keys/s: RocksDB alone / wrapper / ratio | "
+         "open s: RocksDB alone / wrapper, saved filter / difference | "
+         "rebuild s | CloseAndSave s | filter memory | bytes/key | filter "
+         "sized for keys |\n"
+         "|---|---|---|---|---|---|---|---|\n";
+  for (RowReader& row : readers) {
+    out << absl::StrFormat(
+        "| %s | %.0f / %.0f / %.3f× | %.3f / %.3f / %+.3f | %.3f | %.3f | "
+        "%.2f MiB | %.3f | %d |\n",
+        row.String({"config"}),
+        row.Number({"fill", "plain", "keys_per_second"}),
+        row.Number({"fill", "wrapped", "keys_per_second"}),
+        row.Number({"fill", "ratio"}), row.Number({"open", "plain", "seconds"}),
+        row.Number({"open", "wrapped", "seconds"}),
+        row.Number({"open", "extra_seconds"}),
+        row.Number({"rebuild", "seconds"}),
+        row.Number({"close_and_save", "seconds"}),
+        row.Number({"memory", "bytes"}) / kMiB,
+        row.Number({"memory", "bytes_per_key"}),
+        row.Count({"memory", "sized_for_keys"}));
+  }
+  out << "\n| config | target | figure | |\n|---|---|---|---|\n";
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const Json& targets = readers[i].Get({"targets"});
+    const std::string config = readers[i].String({"config"});
+    for (const Json& target : targets) {
+      RowReader check(target);
+      PresenceTargetCheck parsed;
+      parsed.target = check.String({"target"});
+      parsed.figure = check.Number({"figure"});
+      parsed.bound = check.Number({"bound"});
+      parsed.at_least = check.Get({"at_least"}).is_boolean() &&
+                        check.Get({"at_least"}).get<bool>();
+      const bool met =
+          check.Get({"met"}).is_boolean() && check.Get({"met"}).get<bool>();
+      std::optional<uint64_t> stated;
+      if (!check.Get({"stated_at_keys"}).is_null()) {
+        stated = check.Count({"stated_at_keys"});
+      }
+      if (!check.missing().empty()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(config, ": a target lacks ", check.missing()));
+      }
+      out << absl::StrFormat("| %s | %s %s | %s | %s |\n", config,
+                             parsed.target, TargetBound(parsed),
+                             TargetFigure(parsed), TargetVerdict(met, stated));
+    }
+  }
+  out << "\n";
+  for (const RowReader& row : readers) {
+    if (!row.missing().empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("a presence row lacks ", row.missing()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+std::vector<PresenceTargetCheck> CheckPresenceTargets(
+    const PresenceResult& result) {
+  std::vector<PresenceTargetCheck> checks;
+  const auto at_least = [&](std::string target, double figure, double bound) {
+    PresenceTargetCheck check;
+    check.target = std::move(target);
+    check.figure = figure;
+    check.bound = bound;
+    check.at_least = true;
+    check.met = figure >= bound;
+    checks.push_back(std::move(check));
+  };
+  const auto& rates = result.buffered.per_second;
+  at_least("absent Get/s with the data in the page cache, wrapper / RocksDB",
+           rates[static_cast<size_t>(PresenceQuery::kGetAbsent)].MedianRatio(),
+           kAbsentGetTarget);
+  at_least("present Get/s with the data in the page cache, wrapper / RocksDB",
+           rates[static_cast<size_t>(PresenceQuery::kGetPresent)].MedianRatio(),
+           kPresentGetTarget);
+  at_least("fill keys/s, wrapper / RocksDB",
+           result.fill_keys_per_second.MedianRatio(), kFillTarget);
+  PresenceTargetCheck reopen;
+  reopen.target =
+      "reopen of a cleanly closed database, wrapper's Open + WaitUntilServing "
+      "- RocksDB's open";
+  reopen.figure = result.open_seconds.MedianDifference();
+  reopen.bound = kReopenExtraSecondsTarget;
+  reopen.at_least = false;
+  reopen.met = reopen.figure <= reopen.bound;
+  if (result.built.keys != kReopenTargetKeys) {
+    reopen.stated_at_keys = kReopenTargetKeys;
+  }
+  checks.push_back(std::move(reopen));
+  return checks;
+}
+
+void PrintPresenceTable(const DbShape& shape,
+                        const std::vector<PresenceResult>& results,
+                        std::ostream& out) {
+  if (results.empty()) return;
+  const PresenceResult& first = results.front();
+  out << absl::StrFormat(
+      "PresenceFilteredDB in front of RocksDB %s: %d keys of 16 bytes, "
+      "%d-byte values; the wrapper's filter at fpp %g sized for %d keys. Each "
+      "round opens every database by RocksDB alone and through the wrapper in "
+      "alternate turns (%d rounds); per turn %d keys of each query (with "
+      "direct reads %d of present keys), fresh each turn and the same for "
+      "both; MultiGet in batches of %d. Figures are medians of the rounds, "
+      "ratios the median of each round's wrapper / RocksDB.\n",
+      RocksDbVersion(), first.built.keys, shape.value_bytes, kPresenceFilterFpp,
+      first.expected_keys, shape.reps, shape.lookups,
+      std::min(shape.lookups, kPresenceDirectPresentLookups),
+      kPresenceMultiGetBatch);
+  out << absl::StrFormat("machine: %s (%s)\n\n", MachineDescription(),
+                         CpuGeneration());
+  out << absl::StrFormat("%-26s %-9s %-24s %12s %12s %8s\n", "config", "reads",
+                         "query", "RocksDB/s", "wrapper/s", "ratio");
+  for (const PresenceResult& r : results) {
+    const auto lines = [&](const char* reads, const PresenceLookups& lookups) {
+      for (const PresenceQuery query : kQueries) {
+        const PresencePair& pair =
+            lookups.per_second[static_cast<size_t>(query)];
+        out << absl::StrFormat("%-26s %-9s %-24s %12.0f %12.0f %8.3f\n",
+                               r.built.config, reads, QueryTitle(query),
+                               pair.PlainMedian(), pair.WrappedMedian(),
+                               pair.MedianRatio());
+      }
+    };
+    lines("cache", r.buffered);
+    if (r.direct.has_value()) {
+      lines(r.direct->direct ? "direct" : "buffered*", r.direct->lookups);
+    }
+  }
+  for (const PresenceResult& r : results) {
+    if (r.direct.has_value() && !r.direct->direct) {
+      out << absl::StrFormat(
+          "*%s: the file system refused O_DIRECT (%s): buffered reads\n",
+          r.built.config, r.direct->refused);
+    }
+  }
+  out << "\n"
+      << absl::StrFormat(
+             "%-26s %9s %12s %12s %7s %9s %9s %8s %9s %8s %9s %7s %10s\n",
+             "config", "fill keys", "fill RDB/s", "wrapper/s", "ratio",
+             "open RDB", "wrapper", "+s", "rebuild s", "save s", "mem MiB",
+             "B/key", "sized for");
+  for (const PresenceResult& r : results) {
+    out << absl::StrFormat(
+        "%-26s %9d %12.0f %12.0f %7.3f %9.3f %9.3f %+8.3f %9.3f %8.3f %9.2f "
+        "%7.3f %10d\n",
+        r.built.config, r.fill_keys, r.fill_keys_per_second.PlainMedian(),
+        r.fill_keys_per_second.WrappedMedian(),
+        r.fill_keys_per_second.MedianRatio(), r.open_seconds.PlainMedian(),
+        r.open_seconds.WrappedMedian(), r.open_seconds.MedianDifference(),
+        r.rebuild_seconds.empty() ? 0.0 : Median(r.rebuild_seconds),
+        r.close_and_save_seconds.empty() ? 0.0
+                                         : Median(r.close_and_save_seconds),
+        static_cast<double>(r.memory_bytes) / kMiB,
+        BytesPerKey(r.memory_bytes, r.built.keys), r.sized_for_keys);
+  }
+  out << "\n";
+  for (const PresenceResult& r : results) {
+    out << absl::StrFormat("%-26s %s; %s files by level\n", r.built.config,
+                           r.built.filter,
+                           FormatLevels(r.built.files_per_level));
+    if (!r.unrestored.empty()) {
+      out << absl::StrFormat(
+          "%-26s %d opens with a saved filter rebuilt it instead: %s\n",
+          r.built.config, r.unrestored.size(),
+          absl::StrJoin(r.unrestored, ", "));
+    }
+  }
+  out << "\n";
+  for (const PresenceResult& r : results) {
+    for (const PresenceTargetCheck& check : CheckPresenceTargets(r)) {
+      out << absl::StrFormat("target, %s: %s %s: %s, %s\n", r.built.config,
+                             check.target, TargetBound(check),
+                             TargetFigure(check),
+                             TargetVerdict(check.met, check.stated_at_keys));
+    }
+  }
+  out << "\n";
+}
+
+void PrintPresenceJson(const DbShape& shape,
+                       const std::vector<PresenceResult>& results,
+                       std::ostream& out) {
+  for (const PresenceResult& r : results) {
+    Json row;
+    row["section"] = kPresenceSection;
+    row["store"] = r.built.store;
+    row["config"] = r.built.config;
+    row["table_filter"] = r.table_filter;
+    row["filter"] = r.built.filter;
+    row["keys"] = r.built.keys;
+    row["value_bytes"] = shape.value_bytes;
+    row["lookups_per_rep"] = shape.lookups;
+    row["direct_present_keys"] =
+        std::min(shape.lookups, kPresenceDirectPresentLookups);
+    row["reps"] = shape.reps;
+    row["multiget_batch"] = kPresenceMultiGetBatch;
+    row["presence_fpp"] = kPresenceFilterFpp;
+    row["expected_keys"] = r.expected_keys;
+    row["machine"] = MachineDescription();
+    row["cpu"] = CpuGeneration();
+    row["rocksdb_version"] = RocksDbVersion();
+    row["build_seconds"] = r.built.build_seconds;
+    row["filter_bytes"] = r.built.filter_bytes;
+    row["bits_per_key"] = r.built.bits_per_key;
+    row["files_per_level"] = r.built.files_per_level;
+    row["buffered"] = LookupsJson(r.buffered);
+    if (r.direct.has_value()) {
+      Json direct = LookupsJson(r.direct->lookups);
+      direct["direct"] = r.direct->direct;
+      direct["refused"] = r.direct->refused;
+      direct["block_cache_bytes"] = r.direct->block_cache_bytes;
+      row["direct"] = std::move(direct);
+    } else {
+      row["direct"] = nullptr;
+    }
+    Json fill = PairJson(r.fill_keys_per_second, "keys_per_second");
+    fill["keys_per_turn"] = r.fill_keys;
+    fill["ratio"] = r.fill_keys_per_second.MedianRatio();
+    row["fill"] = std::move(fill);
+    Json open = PairJson(r.open_seconds, "seconds");
+    open["extra_seconds"] = r.open_seconds.MedianDifference();
+    open["restored_opens"] = r.restored_opens;
+    open["unrestored_opens"] = r.unrestored;
+    row["open"] = std::move(open);
+    row["rebuild"] = SecondsJson(r.rebuild_seconds);
+    row["close_and_save"] = SecondsJson(r.close_and_save_seconds);
+    row["memory"] = {
+        {"bytes", r.memory_bytes},
+        {"bytes_per_key", BytesPerKey(r.memory_bytes, r.built.keys)},
+        {"sized_for_keys", r.sized_for_keys},
+        {"approximate_keys", r.approximate_keys},
+        {"expected_fpp", r.expected_fpp}};
+    Json targets = Json::array();
+    for (const PresenceTargetCheck& check : CheckPresenceTargets(r)) {
+      targets.push_back({{"target", check.target},
+                         {"figure", check.figure},
+                         {"bound", check.bound},
+                         {"at_least", check.at_least},
+                         {"met", check.met},
+                         {"stated_at_keys", check.stated_at_keys.has_value()
+                                                ? Json(*check.stated_at_keys)
+                                                : Json(nullptr)}});
+    }
+    row["targets"] = std::move(targets);
+    out << row.dump() << "\n";
+  }
+}
+
+absl::Status PrintPresenceMarkdown(const std::string& json_path,
+                                   std::ostream& out) {
+  std::ifstream in(json_path);
+  if (!in) return absl::NotFoundError("cannot read " + json_path);
+  // Rows in groups of one key count, in the order they come.
+  std::vector<std::vector<Json>> groups;
+  std::string line;
+  int line_number = 0;
+  while (std::getline(in, line)) {
+    ++line_number;
+    if (line.empty()) continue;
+    Json row = Json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (row.is_discarded()) {
+      return absl::InvalidArgumentError(
+          absl::StrFormat("%s:%d: not JSON", json_path, line_number));
+    }
+    if (!row.is_object() || !row.contains("section") ||
+        row["section"] != kPresenceSection) {
+      continue;
+    }
+    if (!groups.empty() && groups.back().front()["keys"] == row["keys"]) {
+      groups.back().push_back(std::move(row));
+    } else {
+      groups.push_back({std::move(row)});
+    }
+  }
+  if (groups.empty()) {
+    return absl::InvalidArgumentError(json_path + " has no presence rows");
+  }
+  for (const std::vector<Json>& group : groups) {
+    absl::Status status = PrintMarkdownGroup(group, out);
+    if (!status.ok()) return status;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace bench
+}  // namespace sstfilter

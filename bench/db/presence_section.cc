@@ -1,0 +1,604 @@
+#include "bench/db/presence_section.h"
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "bench/db/lookups.h"
+#include "bench/db/rocksdb_build.h"
+#include "bench/db/rocksdb_store.h"
+#include "bench/db/rocksdb_tree.h"
+#include "bench/keys.h"
+#include "engines/rocksdb/presence/presence_filtered_db.h"
+#include "rocksdb/db.h"
+#include "rocksdb/env.h"
+#include "rocksdb/options.h"
+
+namespace sstfilter {
+namespace bench {
+namespace {
+
+// The longest an open may take to serve: a rebuild scans every key, a few
+// seconds per 10^7 here; far longer means the wrapper is stuck.
+constexpr std::chrono::minutes kServingTimeout{10};
+
+// Each query of each way of reading takes its draws (lookups.h) from a range
+// of its own, so that no timed query repeats another's key: round r of
+// measurement m asks draws m * kDrawsPerMeasurement + r * keys_per_turn on.
+constexpr uint64_t kDrawsPerMeasurement = 10'000'000'000;
+constexpr int kBufferedMeasurement = 0;
+constexpr int kDirectMeasurement = 1;
+constexpr int kMeasurements = 2;
+// The warm-up's draws follow every measurement's, fresh for every turn.
+constexpr uint64_t kWarmupDrawBase =
+    kMeasurements * kPresenceQueries * kDrawsPerMeasurement;
+// Before its timed queries, each turn asks a tenth as many Gets of absent and
+// of present keys, at most this many: they settle what the first lookups
+// after an open pay for (table readers' state, the CPU's caches and branch
+// history), and are not timed.
+constexpr uint64_t kWarmupLookups = 10'000;
+constexpr uint64_t kWarmupShare = 10;
+
+constexpr std::array<PresenceQuery, kPresenceQueries> kQueries = {
+    PresenceQuery::kGetAbsent, PresenceQuery::kGetPresent,
+    PresenceQuery::kMultiGetAbsent, PresenceQuery::kMultiGetPresent};
+
+bool IsAbsent(PresenceQuery query) {
+  return query == PresenceQuery::kGetAbsent ||
+         query == PresenceQuery::kMultiGetAbsent;
+}
+
+bool IsBatched(PresenceQuery query) {
+  return query == PresenceQuery::kMultiGetAbsent ||
+         query == PresenceQuery::kMultiGetPresent;
+}
+
+std::string PresenceConfigName(const std::string& table_filter) {
+  return absl::StrCat(kPresenceSection, ".", table_filter);
+}
+
+// What a handle answered to one turn's queries of one kind.
+struct QueryTally {
+  double seconds = 0;
+  uint64_t found = 0;
+  uint64_t errors = 0;
+  std::string first_error;
+
+  void Count(const rocksdb::Status& status) {
+    if (status.ok()) {
+      ++found;
+    } else if (!status.IsNotFound()) {
+      if (errors++ == 0) first_error = status.ToString();
+    }
+  }
+};
+
+// Plain RocksDB and the wrapper are both asked through rocksdb::DB's virtual
+// calls, as an application holding a rocksdb::DB* would.
+QueryTally TimeGets(rocksdb::DB* db, QueryMaker make_query, uint64_t first_draw,
+                    uint64_t count, uint64_t num_keys) {
+  rocksdb::ReadOptions read;
+  read.fill_cache = false;  // every data block a lookup needs is read
+  rocksdb::ColumnFamilyHandle* const column_family = db->DefaultColumnFamily();
+  rocksdb::PinnableSlice value;
+  char key[kMaxKeyBytes];
+  QueryTally tally;
+  const auto start = std::chrono::steady_clock::now();
+  for (uint64_t i = 0; i < count; ++i) {
+    const size_t len = make_query(first_draw + i, num_keys, key);
+    tally.Count(db->Get(read, column_family, rocksdb::Slice(key, len), &value));
+    value.Reset();
+  }
+  tally.seconds = SecondsSince(start);
+  return tally;
+}
+
+QueryTally TimeMultiGets(rocksdb::DB* db, QueryMaker make_query,
+                         uint64_t first_draw, uint64_t count,
+                         uint64_t num_keys) {
+  rocksdb::ReadOptions read;
+  read.fill_cache = false;
+  rocksdb::ColumnFamilyHandle* const column_family = db->DefaultColumnFamily();
+  char keys[kPresenceMultiGetBatch][kMaxKeyBytes];
+  std::array<rocksdb::Slice, kPresenceMultiGetBatch> slices;
+  std::array<rocksdb::PinnableSlice, kPresenceMultiGetBatch> values;
+  std::array<rocksdb::Status, kPresenceMultiGetBatch> statuses;
+  QueryTally tally;
+  const auto start = std::chrono::steady_clock::now();
+  for (uint64_t done = 0; done < count;) {
+    const size_t batch = static_cast<size_t>(
+        std::min<uint64_t>(kPresenceMultiGetBatch, count - done));
+    for (size_t j = 0; j < batch; ++j) {
+      slices[j] = rocksdb::Slice(
+          keys[j], make_query(first_draw + done + j, num_keys, keys[j]));
+    }
+    db->MultiGet(read, column_family, batch, slices.data(), values.data(),
+                 statuses.data(), /*sorted_input=*/false);
+    for (size_t j = 0; j < batch; ++j) {
+      tally.Count(statuses[j]);
+      values[j].Reset();
+    }
+    done += batch;
+  }
+  tally.seconds = SecondsSince(start);
+  return tally;
+}
+
+// Removes the wrapper's saved filter from path, and any file of it a save
+// left half-written (named after it).
+void RemoveSavedFilter(const std::string& path) {
+  rocksdb::Env* env = rocksdb::Env::Default();
+  const std::string saved = PresenceFilterFileName(path);
+  const std::string name = saved.substr(saved.find_last_of('/') + 1);
+  std::vector<std::string> children;
+  if (!env->GetChildren(path, &children).ok()) return;
+  for (const std::string& child : children) {
+    if (absl::StartsWith(child, name)) {
+      env->DeleteFile(absl::StrCat(path, "/", child)).PermitUncheckedError();
+    }
+  }
+}
+
+// Removes a database of the section from disk, the wrapper's files too.
+void DestroyPresenceDb(const std::string& path) {
+  RemoveSavedFilter(path);
+  rocksdb::DestroyDB(path, rocksdb::Options()).PermitUncheckedError();
+}
+
+absl::StatusOr<std::unique_ptr<rocksdb::DB>> OpenPlain(
+    const rocksdb::Options& options, const std::string& path) {
+  rocksdb::DB* raw = nullptr;
+  absl::Status status =
+      FromRocksDb(rocksdb::DB::Open(options, path, &raw), "open");
+  if (!status.ok()) return status;
+  return std::unique_ptr<rocksdb::DB>(raw);
+}
+
+// Open, then WaitUntilServing: until then lookups go through RocksDB.
+absl::StatusOr<std::unique_ptr<PresenceFilteredDB>> OpenServing(
+    const rocksdb::Options& options, const std::string& path,
+    const PresenceFilterOptions& filter_options) {
+  absl::StatusOr<std::unique_ptr<PresenceFilteredDB>> db =
+      PresenceFilteredDB::Open(options, path, filter_options);
+  if (!db.ok()) return db.status();
+  absl::Status serving = (*db)->WaitUntilServing(kServingTimeout);
+  if (!serving.ok()) return serving;
+  return db;
+}
+
+absl::Status CloseAndRelease(std::unique_ptr<rocksdb::DB> db) {
+  absl::Status status = FromRocksDb(db->Close(), "close");
+  db.reset();
+  return status;
+}
+
+// One of the section's databases, built by RocksDB and then opened in turns.
+class PresenceDb {
+ public:
+  PresenceDb(RocksDbConfig config, std::unique_ptr<RocksDbTree> tree,
+             PresenceResult result, uint64_t direct_cache_bytes)
+      : config_(std::move(config)),
+        tree_(std::move(tree)),
+        direct_cache_bytes_(direct_cache_bytes),
+        result_(std::move(result)) {}
+  ~PresenceDb() {
+    // The tree removes RocksDB's files when it goes; the wrapper's first.
+    RemoveSavedFilter(tree_->path());
+  }
+
+  const std::string& name() const { return config_.name; }
+  const std::string& path() const { return tree_->path(); }
+  const RocksDbConfig& config() const { return config_; }
+  uint64_t direct_cache_bytes() const { return direct_cache_bytes_; }
+  PresenceResult& result() { return result_; }
+
+ private:
+  const RocksDbConfig config_;
+  const std::unique_ptr<RocksDbTree> tree_;  // closed
+  const uint64_t direct_cache_bytes_;
+  PresenceResult result_;
+};
+
+class PresenceRun {
+ public:
+  PresenceRun(const DbShape& shape, const Progress& progress)
+      : shape_(shape), progress_(progress) {}
+
+  absl::StatusOr<std::unique_ptr<PresenceDb>> Build(
+      RocksDbConfig config, const std::string& table_filter) {
+    config.name = PresenceConfigName(table_filter);
+    DbResult built;
+    absl::StatusOr<std::unique_ptr<RocksDbTree>> tree =
+        RocksDbTree::Build({config.name, config.filter, Random16Key,
+                            RocksDbLookupOptions(config, shape_),
+                            RocksDbLookupOptions(config, shape_)},
+                           shape_, progress_, &built);
+    if (!tree.ok()) return tree.status();
+    const uint64_t cache_bytes = DirectReadCacheBytes((*tree)->Bytes());
+    absl::Status closed = (*tree)->Close();
+    PresenceResult result;
+    result.built = std::move(built);
+    result.table_filter = table_filter;
+    result.expected_keys = shape_.keys;
+    result.fill_keys = std::min(shape_.keys, kPresenceFillKeys);
+    auto db = std::make_unique<PresenceDb>(config, *std::move(tree),
+                                           std::move(result), cache_bytes);
+    if (!closed.ok()) return closed;
+    return db;
+  }
+
+  // One round of every measurement of db.
+  absl::Status Round(int round, bool direct_reads, PresenceDb* db) {
+    const bool plain_first = round % 2 == 0;
+    absl::Status status = Rebuild(db);
+    for (const bool wrapped : {!plain_first, plain_first}) {
+      if (status.ok()) status = BufferedTurn(round, wrapped, db);
+    }
+    if (direct_reads) {
+      for (const bool wrapped : {!plain_first, plain_first}) {
+        if (status.ok()) status = DirectTurn(round, wrapped, db);
+      }
+    }
+    for (const bool wrapped : {!plain_first, plain_first}) {
+      if (status.ok()) status = FillTurn(wrapped, db);
+    }
+    if (!status.ok()) {
+      return absl::Status(status.code(),
+                          absl::StrCat(db->name(), ": ", status.message()));
+    }
+    return status;
+  }
+
+ private:
+  PresenceFilterOptions FilterOptions(const std::string& name) const {
+    PresenceFilterOptions options;
+    options.fpp = kPresenceFilterFpp;
+    options.expected_keys = shape_.keys;
+    const Progress progress = progress_;
+    options.progress = [progress, name](const std::string& line) {
+      progress(absl::StrCat(name, ": ", line));
+    };
+    return options;
+  }
+
+  // The wrapper's open of a database whose saved filter was deleted: a full
+  // scan. It leaves the filter saved for the turns after it.
+  absl::Status Rebuild(PresenceDb* db) {
+    RemoveSavedFilter(db->path());
+    const auto start = std::chrono::steady_clock::now();
+    absl::StatusOr<std::unique_ptr<PresenceFilteredDB>> wrapped =
+        OpenServing(RocksDbLookupOptions(db->config(), shape_), db->path(),
+                    FilterOptions(db->name()));
+    if (!wrapped.ok()) return wrapped.status();
+    db->result().rebuild_seconds.push_back(SecondsSince(start));
+    return CloseAndSave(std::move(*wrapped), db);
+  }
+
+  absl::Status CloseAndSave(std::unique_ptr<PresenceFilteredDB> wrapped,
+                            PresenceDb* db) {
+    const auto start = std::chrono::steady_clock::now();
+    absl::Status status = wrapped->CloseAndSave();
+    db->result().close_and_save_seconds.push_back(SecondsSince(start));
+    wrapped.reset();
+    return status;
+  }
+
+  // After an open with the saved filter: whether it was restored as saved.
+  void NoteRestore(PresenceFilteredDB* wrapped, PresenceDb* db) {
+    const PresenceFilterStats stats =
+        wrapped->Stats(wrapped->DefaultColumnFamily());
+    PresenceResult& result = db->result();
+    if (stats.last_rebuild == PresenceRebuildReason::kNone) {
+      ++result.restored_opens;
+    } else {
+      result.unrestored.push_back(
+          PresenceRebuildReasonName(stats.last_rebuild));
+    }
+  }
+
+  // Opens the database plain or wrapped with `options`, recording the open's
+  // seconds in *open_seconds when given, and times every query.
+  absl::Status QueryTurn(int round, int measurement, bool wrapped,
+                         const rocksdb::Options& options,
+                         PresencePair* open_seconds, PresenceDb* db,
+                         PresenceLookups* lookups) {
+    std::unique_ptr<rocksdb::DB> plain;
+    std::unique_ptr<PresenceFilteredDB> filtered;
+    const auto start = std::chrono::steady_clock::now();
+    if (wrapped) {
+      absl::StatusOr<std::unique_ptr<PresenceFilteredDB>> opened =
+          OpenServing(options, db->path(), FilterOptions(db->name()));
+      if (!opened.ok()) return opened.status();
+      filtered = *std::move(opened);
+    } else {
+      absl::StatusOr<std::unique_ptr<rocksdb::DB>> opened =
+          OpenPlain(options, db->path());
+      if (!opened.ok()) return opened.status();
+      plain = *std::move(opened);
+    }
+    const double seconds = SecondsSince(start);
+    if (open_seconds != nullptr) {
+      (wrapped ? open_seconds->wrapped : open_seconds->plain)
+          .push_back(seconds);
+    }
+    rocksdb::DB* handle =
+        wrapped ? static_cast<rocksdb::DB*>(filtered.get()) : plain.get();
+    if (wrapped) NoteRestore(filtered.get(), db);
+    absl::Status status =
+        TimeQueries(round, measurement, wrapped, handle, lookups);
+    if (wrapped) {
+      if (measurement == kBufferedMeasurement && status.ok()) {
+        const PresenceFilterStats stats =
+            filtered->Stats(filtered->DefaultColumnFamily());
+        PresenceResult& result = db->result();
+        result.memory_bytes = stats.memory_bytes;
+        result.sized_for_keys = stats.expected_keys;
+        result.approximate_keys = stats.approximate_keys;
+        result.expected_fpp = stats.expected_fpp;
+      }
+      absl::Status closed = CloseAndSave(std::move(filtered), db);
+      return status.ok() ? closed : status;
+    }
+    absl::Status closed = CloseAndRelease(std::move(plain));
+    return status.ok() ? closed : status;
+  }
+
+  // Warms the handle up, then times every query of one turn, checking every
+  // answer: absent keys are never written, present keys always are.
+  absl::Status TimeQueries(int round, int measurement, bool wrapped,
+                           rocksdb::DB* handle, PresenceLookups* lookups) {
+    const char* who = wrapped ? "through the wrapper" : "by RocksDB alone";
+    for (const LookupKind kind : {LookupKind::kAbsent, LookupKind::kPresent}) {
+      const size_t query = static_cast<size_t>(
+          kind == LookupKind::kAbsent ? PresenceQuery::kGetAbsent
+                                      : PresenceQuery::kGetPresent);
+      const uint64_t warmup = std::min(
+          kWarmupLookups, lookups->keys_per_turn[query] / kWarmupShare);
+      TimeGets(handle, Random16Query(kind), kWarmupDrawBase + warmup_draws_,
+               warmup, shape_.keys);
+      warmup_draws_ += warmup;
+    }
+    for (const PresenceQuery query : kQueries) {
+      const size_t q = static_cast<size_t>(query);
+      const uint64_t count = lookups->keys_per_turn[q];
+      const QueryMaker make_query = Random16Query(
+          IsAbsent(query) ? LookupKind::kAbsent : LookupKind::kPresent);
+      const uint64_t first_draw =
+          (static_cast<uint64_t>(measurement) * kPresenceQueries + q) *
+              kDrawsPerMeasurement +
+          static_cast<uint64_t>(round) * count;
+      const QueryTally tally =
+          IsBatched(query)
+              ? TimeMultiGets(handle, make_query, first_draw, count,
+                              shape_.keys)
+              : TimeGets(handle, make_query, first_draw, count, shape_.keys);
+      if (tally.errors != 0) {
+        return absl::InternalError(absl::StrFormat(
+            "%s %s: %d of %d keys answered with an error, first %s",
+            PresenceQueryName(query), who, tally.errors, count,
+            tally.first_error));
+      }
+      if (IsAbsent(query) && tally.found != 0) {
+        return absl::InternalError(
+            absl::StrFormat("%s %s: %d of %d absent keys found",
+                            PresenceQueryName(query), who, tally.found, count));
+      }
+      if (!IsAbsent(query) && tally.found != count) {
+        return absl::DataLossError(absl::StrFormat(
+            "%s %s: %d of %d present keys not found", PresenceQueryName(query),
+            who, count - tally.found, count));
+      }
+      PresencePair& rates = lookups->per_second[q];
+      (wrapped ? rates.wrapped : rates.plain)
+          .push_back(static_cast<double>(count) / tally.seconds);
+      (wrapped ? lookups->found_wrapped : lookups->found_plain)[q] +=
+          tally.found;
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status BufferedTurn(int round, bool wrapped, PresenceDb* db) {
+    PresenceResult& result = db->result();
+    return QueryTurn(round, kBufferedMeasurement, wrapped,
+                     RocksDbLookupOptions(db->config(), shape_),
+                     &result.open_seconds, db, &result.buffered);
+  }
+
+  absl::Status DirectTurn(int round, bool wrapped, PresenceDb* db) {
+    PresenceResult& result = db->result();
+    if (!result.direct.has_value()) {
+      // Whether the file system takes O_DIRECT: RocksDB's open says.
+      PresenceResult::Direct direct;
+      direct.block_cache_bytes = db->direct_cache_bytes();
+      direct.lookups.keys_per_turn = result.buffered.keys_per_turn;
+      for (const PresenceQuery query :
+           {PresenceQuery::kGetPresent, PresenceQuery::kMultiGetPresent}) {
+        uint64_t& keys =
+            direct.lookups.keys_per_turn[static_cast<size_t>(query)];
+        keys = std::min(keys, kPresenceDirectPresentLookups);
+      }
+      absl::StatusOr<std::unique_ptr<rocksdb::DB>> probe = OpenPlain(
+          RocksDbDirectReadOptions(db->config(), shape_,
+                                   direct.block_cache_bytes, /*direct=*/true),
+          db->path());
+      direct.direct = probe.ok();
+      if (probe.ok()) {
+        absl::Status closed = CloseAndRelease(*std::move(probe));
+        if (!closed.ok()) return closed;
+      } else {
+        direct.refused = std::string(probe.status().message());
+        progress_(absl::StrFormat("%s: direct reads refused (%s); buffered",
+                                  db->name(), direct.refused));
+      }
+      result.direct = std::move(direct);
+    }
+    return QueryTurn(round, kDirectMeasurement, wrapped,
+                     RocksDbDirectReadOptions(db->config(), shape_,
+                                              result.direct->block_cache_bytes,
+                                              result.direct->direct),
+                     nullptr, db, &result.direct->lookups);
+  }
+
+  // Writes the section's fill keys into a fresh database of db's options,
+  // plain or through the wrapper, and times the writes.
+  absl::Status FillTurn(bool wrapped, PresenceDb* db) {
+    const std::string path = absl::StrCat(db->path(), ".fill");
+    DestroyPresenceDb(path);
+    PresenceResult& result = db->result();
+    const rocksdb::Options options = RocksDbLookupOptions(db->config(), shape_);
+    std::unique_ptr<rocksdb::DB> plain;
+    std::unique_ptr<PresenceFilteredDB> filtered;
+    if (wrapped) {
+      absl::StatusOr<std::unique_ptr<PresenceFilteredDB>> opened =
+          OpenServing(options, path, FilterOptions(db->name() + " fill"));
+      if (!opened.ok()) return opened.status();
+      filtered = *std::move(opened);
+    } else {
+      absl::StatusOr<std::unique_ptr<rocksdb::DB>> opened =
+          OpenPlain(options, path);
+      if (!opened.ok()) return opened.status();
+      plain = *std::move(opened);
+    }
+    rocksdb::DB* handle =
+        wrapped ? static_cast<rocksdb::DB*>(filtered.get()) : plain.get();
+    const auto start = std::chrono::steady_clock::now();
+    absl::Status status = WriteRocksDbKeys(
+        handle, Random16Key, 0, result.fill_keys, shape_.value_bytes);
+    const double seconds = SecondsSince(start);
+    if (status.ok()) {
+      (wrapped ? result.fill_keys_per_second.wrapped
+               : result.fill_keys_per_second.plain)
+          .push_back(static_cast<double>(result.fill_keys) / seconds);
+    }
+    // Closed without a save: the database is removed.
+    absl::Status closed = wrapped ? FromRocksDb(filtered->Close(), "close")
+                                  : FromRocksDb(plain->Close(), "close");
+    filtered.reset();
+    plain.reset();
+    DestroyPresenceDb(path);
+    return status.ok() ? closed : status;
+  }
+
+  const DbShape shape_;
+  const Progress progress_;
+  uint64_t warmup_draws_ = 0;
+};
+
+const RocksDbConfig* FindConfig(const std::vector<RocksDbConfig>& configs,
+                                const std::string& name) {
+  for (const RocksDbConfig& config : configs) {
+    if (config.name == name) return &config;
+  }
+  return nullptr;
+}
+
+double MedianOf(const std::vector<double>& values) {
+  return values.empty() ? 0 : Median(values);
+}
+
+}  // namespace
+
+std::vector<std::string> PresenceConfigNames() {
+  return {PresenceConfigName(kRocksDbBloomConfig),
+          PresenceConfigName(kHybridConfig)};
+}
+
+const char* PresenceQueryName(PresenceQuery query) {
+  switch (query) {
+    case PresenceQuery::kGetAbsent:
+      return "get_absent";
+    case PresenceQuery::kGetPresent:
+      return "get_present";
+    case PresenceQuery::kMultiGetAbsent:
+      return "multiget_absent";
+    case PresenceQuery::kMultiGetPresent:
+      return "multiget_present";
+  }
+  return "?";
+}
+
+double PresencePair::PlainMedian() const { return MedianOf(plain); }
+double PresencePair::WrappedMedian() const { return MedianOf(wrapped); }
+
+double PresencePair::MedianRatio() const {
+  std::vector<double> ratios;
+  for (size_t i = 0; i < plain.size() && i < wrapped.size(); ++i) {
+    if (plain[i] > 0) ratios.push_back(wrapped[i] / plain[i]);
+  }
+  return MedianOf(ratios);
+}
+
+double PresencePair::MedianDifference() const {
+  std::vector<double> differences;
+  for (size_t i = 0; i < plain.size() && i < wrapped.size(); ++i) {
+    differences.push_back(wrapped[i] - plain[i]);
+  }
+  return MedianOf(differences);
+}
+
+absl::StatusOr<std::vector<PresenceResult>> RunPresenceSection(
+    const DbConfigs& configs, const ConfigWanted& wants, const DbShape& shape,
+    bool direct_reads, const Progress& progress) {
+  const std::string bloom_name = PresenceConfigName(kRocksDbBloomConfig);
+  const std::string hybrid_name = PresenceConfigName(kHybridConfig);
+  const bool want_bloom = wants(bloom_name);
+  const bool want_hybrid = wants(hybrid_name);
+  if (!want_bloom && !want_hybrid) return std::vector<PresenceResult>();
+  const RocksDbConfig* bloom = FindConfig(configs.rocksdb, kRocksDbBloomConfig);
+  if (bloom == nullptr) {
+    return absl::InternalError(
+        absl::StrCat(bloom_name, ": no ", kRocksDbBloomConfig, " policy"));
+  }
+
+  PresenceRun run(shape, progress);
+  std::vector<std::unique_ptr<PresenceDb>> dbs;
+  // The Bloom database is built first: its tree sizes the hybrid policy.
+  absl::StatusOr<std::unique_ptr<PresenceDb>> bloom_db =
+      run.Build(*bloom, kRocksDbBloomConfig);
+  if (!bloom_db.ok()) return bloom_db.status();
+  if (want_hybrid) {
+    const std::vector<SizedRocksDbConfig> sized = SizedRocksDbConfigs();
+    const auto hybrid =
+        std::find_if(sized.begin(), sized.end(),
+                     [](const auto& s) { return s.name == kHybridConfig; });
+    if (hybrid == sized.end()) {
+      return absl::InternalError(
+          absl::StrCat(hybrid_name, ": no ", kHybridConfig, " policy"));
+    }
+    absl::StatusOr<RocksDbConfig> config =
+        hybrid->make((*bloom_db)->result().built, shape);
+    if (!config.ok()) return config.status();
+    absl::StatusOr<std::unique_ptr<PresenceDb>> hybrid_db =
+        run.Build(*std::move(config), kHybridConfig);
+    if (!hybrid_db.ok()) return hybrid_db.status();
+    if (want_bloom) dbs.push_back(*std::move(bloom_db));
+    dbs.push_back(*std::move(hybrid_db));
+  } else {
+    dbs.push_back(*std::move(bloom_db));
+  }
+  bloom_db = absl::StatusOr<std::unique_ptr<PresenceDb>>(nullptr);
+
+  for (const auto& db : dbs) {
+    PresenceLookups& buffered = db->result().buffered;
+    buffered.keys_per_turn.fill(shape.lookups);
+  }
+  for (int round = 0; round < shape.reps; ++round) {
+    progress(
+        absl::StrFormat("presence: round %d of %d", round + 1, shape.reps));
+    for (const auto& db : dbs) {
+      absl::Status status = run.Round(round, direct_reads, db.get());
+      if (!status.ok()) return status;
+    }
+  }
+  std::vector<PresenceResult> results;
+  for (const auto& db : dbs) results.push_back(db->result());
+  return results;  // closing dbs removes every database
+}
+
+}  // namespace bench
+}  // namespace sstfilter

@@ -1,0 +1,147 @@
+// db_bench's presence section: sstfilter::PresenceFilteredDB
+// (engines/rocksdb/presence/presence_filtered_db.h), one in-memory filter in
+// front of a whole RocksDB database, against the same database opened by
+// RocksDB alone.
+//
+// Two databases of the point section's keys (random 16-byte keys, db_store.h)
+// and tree (rocksdb_tree.h), one per table filter under the wrapper:
+// RocksDB's Bloom filter (kRocksDbBloomConfig) and sstfilter's hybrid policy
+// through the adapters (kHybridConfig, sized over the Bloom database's tree).
+// Each database is built once by RocksDB; then every round, for each database
+// in turn, plain RocksDB and the wrapper each open the same files in alternate
+// turns (which goes first alternates with the round), so that the machine's
+// drift (10-60% here, and two speeds) reaches both alike:
+//  - with the data in the page cache, and again with direct reads
+//    (DirectReadFigures' options): Get and batched MultiGet of fresh absent
+//    and present keys, the same keys for both;
+//  - open: RocksDB's own open, against the wrapper's Open + WaitUntilServing
+//    of the database it closed with CloseAndSave; and a rebuild: the saved
+//    filter deleted, Open + WaitUntilServing (a full scan);
+//  - fill: fresh databases of the same options, one written by RocksDB, one
+//    through the wrapper (sized for the section's key count, as the store it
+//    becomes).
+// Every figure is the median of its rounds; every ratio the median of the
+// rounds' wrapped / plain ratios.
+
+#ifndef SSTFILTER_BENCH_DB_PRESENCE_SECTION_H_
+#define SSTFILTER_BENCH_DB_PRESENCE_SECTION_H_
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "bench/db/db_configs.h"
+#include "bench/db/db_store.h"
+#include "bench/db/point_section.h"
+
+namespace sstfilter {
+namespace bench {
+
+constexpr char kPresenceSection[] = "presence";
+// Keys per MultiGet call.
+constexpr size_t kPresenceMultiGetBatch = 32;
+// Keys each fill turn writes into a fresh database (all of the section's
+// keys when it has fewer): enough for dozens of flushes and the compactions
+// they start, a few seconds per turn.
+constexpr uint64_t kPresenceFillKeys = 1'000'000;
+// Present-key lookups of each kind per turn with direct reads, when
+// DbShape::lookups is more: each costs a device read (about 100 us), and the
+// figure it makes, a device read with or without the wrapper, needs no more.
+constexpr uint64_t kPresenceDirectPresentLookups = 10'000;
+// The wrapper's filter: this rate, sized for the section's key count.
+constexpr double kPresenceFilterFpp = 0.01;
+
+// "presence.rocksdb.bloom" and "presence.sstfilter.hybrid": the table filter
+// under the wrapper.
+std::vector<std::string> PresenceConfigNames();
+
+// The queries timed, in this order.
+enum class PresenceQuery {
+  kGetAbsent,
+  kGetPresent,
+  kMultiGetAbsent,
+  kMultiGetPresent
+};
+constexpr size_t kPresenceQueries = 4;
+// "get_absent", "get_present", "multiget_absent", "multiget_present".
+const char* PresenceQueryName(PresenceQuery query);
+
+// One figure of RocksDB alone ("plain") and through the wrapper, one value of
+// each per round.
+struct PresencePair {
+  std::vector<double> plain;
+  std::vector<double> wrapped;
+
+  double PlainMedian() const;
+  double WrappedMedian() const;
+  // The median of the rounds' wrapped / plain: each round's two turns were
+  // measured a few seconds apart, so the machine's drift cancels in each.
+  double MedianRatio() const;
+  // The median of the rounds' wrapped - plain.
+  double MedianDifference() const;
+};
+
+// The timed queries of one way of reading.
+struct PresenceLookups {
+  // Per second: Gets, or keys asked through MultiGet.
+  std::array<PresencePair, kPresenceQueries> per_second;
+  // Keys asked per turn, and found over every round, of each query.
+  std::array<uint64_t, kPresenceQueries> keys_per_turn{};
+  std::array<uint64_t, kPresenceQueries> found_plain{};
+  std::array<uint64_t, kPresenceQueries> found_wrapped{};
+};
+
+struct PresenceResult {
+  DbResult built;            // the tree, as RocksDB built it
+  std::string table_filter;  // kRocksDbBloomConfig or kHybridConfig
+  uint64_t expected_keys = 0;
+  PresenceLookups buffered;  // the data in the page cache
+  // Direct reads (DirectReadFigures' options): whether the file system took
+  // O_DIRECT (else RocksDB's refusal), and the block cache.
+  struct Direct {
+    bool direct = false;
+    std::string refused;
+    uint64_t block_cache_bytes = 0;
+    PresenceLookups lookups;
+  };
+  std::optional<Direct> direct;
+  uint64_t fill_keys = 0;
+  PresencePair fill_keys_per_second;
+  // RocksDB's open, against the wrapper's Open + WaitUntilServing of a
+  // database it closed with CloseAndSave.
+  PresencePair open_seconds;
+  // The wrapper's Open + WaitUntilServing with the saved filter deleted.
+  std::vector<double> rebuild_seconds;
+  std::vector<double> close_and_save_seconds;
+  // Of the wrapper's opens with a saved filter, those that restored it
+  // without reading a table (PresenceRebuildReason::kNone); every other open
+  // is named in `unrestored`.
+  uint64_t restored_opens = 0;
+  std::vector<std::string> unrestored;
+  // PresenceFilteredDB::Stats of the default column family, serving, in the
+  // last round.
+  uint64_t memory_bytes = 0;
+  // What the serving filter was sized for: a rebuild sizes it for the keys
+  // it found times kRebuildHeadroom.
+  uint64_t sized_for_keys = 0;
+  uint64_t approximate_keys = 0;
+  double expected_fpp = 0;
+};
+
+// Builds the wanted configurations' databases (and the Bloom database, whose
+// tree sizes the hybrid policy, whether wanted or not), then measures
+// shape.reps rounds as above: direct reads when `direct_reads`. Any error stops
+// it: a database not built or not opened, a present key not found or an absent
+// key found, by either handle. The databases are removed before it returns.
+absl::StatusOr<std::vector<PresenceResult>> RunPresenceSection(
+    const DbConfigs& configs, const ConfigWanted& wants, const DbShape& shape,
+    bool direct_reads, const Progress& progress);
+
+}  // namespace bench
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_BENCH_DB_PRESENCE_SECTION_H_
