@@ -5,7 +5,7 @@
 #include <thread>
 #include <vector>
 
-#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
@@ -52,6 +52,13 @@ std::string CpuGeneration() {
   return absl::StrFormat("family %s model %s, %s",
                          CpuInfoField("cpu family", "?"),
                          CpuInfoField("model", "?"), vectors);
+}
+
+std::string LoadAverages() {
+  std::ifstream loadavg("/proc/loadavg");
+  std::string one, five, fifteen;
+  if (!(loadavg >> one >> five >> fifteen)) return "unknown";
+  return absl::StrCat(one, " ", five, " ", fifteen);
 }
 
 }  // namespace bench

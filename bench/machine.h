@@ -17,6 +17,10 @@ std::string MachineDescription();
 // with different CPUs (docs/machines.md), and these tell them apart.
 std::string CpuGeneration();
 
+// /proc/loadavg's load averages over 1, 5 and 15 minutes, "0.05 0.31 0.40":
+// whether other jobs shared the machine while a benchmark ran.
+std::string LoadAverages();
+
 }  // namespace bench
 }  // namespace sstfilter
 

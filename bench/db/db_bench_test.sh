@@ -271,6 +271,7 @@ queries = ["get_absent", "get_present", "multiget_absent", "multiget_present"]
 for r in rows:
     assert r["section"] == "presence" and r["keys"] == r["expected_keys"] == 20000, r
     assert r["reps"] == 2 and r["multiget_batch"] > 1 and r["machine"] and r["cpu"], r
+    assert len(r["load_averages"]["first_round"].split()) == 3, r["load_averages"]
     d = r["direct"]
     assert d is not None and (d["direct"] or d["refused"]), d
     assert d["block_cache_bytes"] > 0, d

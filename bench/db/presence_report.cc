@@ -170,12 +170,15 @@ absl::Status PrintMarkdownGroup(const std::vector<Json>& rows,
       "**%d keys** of 16 bytes with %d-byte values; the wrapper's filter at "
       "fpp %g sized for %d keys. %d rounds; per turn %d keys of each query "
       "(with direct reads %d of present keys), MultiGet in batches of %d. "
-      "Measured on %s (%s), RocksDB %s.\n\n",
+      "Measured on %s (%s), RocksDB %s; load averages (1, 5, 15 minutes) %s "
+      "at the first round, %s after the last.\n\n",
       keys, first.Count({"value_bytes"}), first.Number({"presence_fpp"}),
       first.Count({"expected_keys"}), first.Count({"reps"}),
       first.Count({"lookups_per_rep"}), first.Count({"direct_present_keys"}),
       first.Count({"multiget_batch"}), first.String({"machine"}),
-      first.String({"cpu"}), first.String({"rocksdb_version"}));
+      first.String({"cpu"}), first.String({"rocksdb_version"}),
+      first.String({"load_averages", "first_round"}),
+      first.String({"load_averages", "after_last_round"}));
   out << "| config | reads | query | keys per turn | RocksDB alone /s | "
          "through the wrapper /s | wrapper / RocksDB |\n"
          "|---|---|---|---|---|---|---|\n";
@@ -307,8 +310,11 @@ void PrintPresenceTable(const DbShape& shape,
       first.expected_keys, shape.reps, shape.lookups,
       std::min(shape.lookups, kPresenceDirectPresentLookups),
       kPresenceMultiGetBatch);
-  out << absl::StrFormat("machine: %s (%s)\n\n", MachineDescription(),
-                         CpuGeneration());
+  out << absl::StrFormat(
+      "machine: %s (%s); load averages %s at the first round, %s after the "
+      "last\n\n",
+      MachineDescription(), CpuGeneration(), first.load_at_start,
+      first.load_at_end);
   out << absl::StrFormat("%-26s %-9s %-24s %12s %12s %8s\n", "config", "reads",
                          "query", "RocksDB/s", "wrapper/s", "ratio");
   for (const PresenceResult& r : results) {
@@ -400,6 +406,8 @@ void PrintPresenceJson(const DbShape& shape,
     row["machine"] = MachineDescription();
     row["cpu"] = CpuGeneration();
     row["rocksdb_version"] = RocksDbVersion();
+    row["load_averages"] = {{"first_round", r.load_at_start},
+                            {"after_last_round", r.load_at_end}};
     row["build_seconds"] = r.built.build_seconds;
     row["filter_bytes"] = r.built.filter_bytes;
     row["bits_per_key"] = r.built.bits_per_key;

@@ -14,6 +14,7 @@
 #include "bench/db/rocksdb_store.h"
 #include "bench/db/rocksdb_tree.h"
 #include "bench/keys.h"
+#include "bench/machine.h"
 #include "engines/rocksdb/presence/presence_filtered_db.h"
 #include "rocksdb/db.h"
 #include "rocksdb/env.h"
@@ -587,6 +588,7 @@ absl::StatusOr<std::vector<PresenceResult>> RunPresenceSection(
     PresenceLookups& buffered = db->result().buffered;
     buffered.keys_per_turn.fill(shape.lookups);
   }
+  const std::string load_at_start = LoadAverages();
   for (int round = 0; round < shape.reps; ++round) {
     progress(
         absl::StrFormat("presence: round %d of %d", round + 1, shape.reps));
@@ -595,8 +597,17 @@ absl::StatusOr<std::vector<PresenceResult>> RunPresenceSection(
       if (!status.ok()) return status;
     }
   }
+  const std::string load_at_end = LoadAverages();
+  progress(
+      absl::StrFormat("presence: load averages %s at the first round, %s "
+                      "after the last",
+                      load_at_start, load_at_end));
   std::vector<PresenceResult> results;
-  for (const auto& db : dbs) results.push_back(db->result());
+  for (const auto& db : dbs) {
+    results.push_back(db->result());
+    results.back().load_at_start = load_at_start;
+    results.back().load_at_end = load_at_end;
+  }
   return results;  // closing dbs removes every database
 }
 

@@ -130,6 +130,10 @@ struct PresenceResult {
   uint64_t sized_for_keys = 0;
   uint64_t approximate_keys = 0;
   double expected_fpp = 0;
+  // The machine's load averages (LoadAverages) when the section's first
+  // round began and when its last ended: whether other jobs shared it.
+  std::string load_at_start;
+  std::string load_at_end;
 };
 
 // Builds the wanted configurations' databases (and the Bloom database, whose
