@@ -278,7 +278,7 @@ for r in rows:
     for mode in (r["buffered"], d):
         for q in queries:
             f = mode[q]
-            keys = f["keys_per_turn"]
+            keys = f["keys_per_round"]
             assert keys == 500, (q, f)
             for who in ("plain", "wrapped"):
                 assert len(f[who]["rounds"]) == 2 and f[who]["per_second"] > 0, (q, who, f)

@@ -79,7 +79,7 @@ Json LookupsJson(const PresenceLookups& lookups) {
   for (const PresenceQuery query : kQueries) {
     const size_t q = static_cast<size_t>(query);
     Json figures = PairJson(lookups.per_second[q], "per_second");
-    figures["keys_per_turn"] = lookups.keys_per_turn[q];
+    figures["keys_per_round"] = lookups.keys_per_round[q];
     figures["plain"]["found"] = lookups.found_plain[q];
     figures["wrapped"]["found"] = lookups.found_wrapped[q];
     figures["ratio"] = lookups.per_second[q].MedianRatio();
@@ -154,7 +154,7 @@ std::string MarkdownQueryLine(RowReader& row, const std::string& config,
   const char* name = PresenceQueryName(query);
   return absl::StrFormat("| %s | %s | %s | %d | %.0f | %.0f | %.2f× |\n",
                          config, reads, QueryTitle(query),
-                         row.Count({mode, name, "keys_per_turn"}),
+                         row.Count({mode, name, "keys_per_round"}),
                          row.Number({mode, name, "plain", "per_second"}),
                          row.Number({mode, name, "wrapped", "per_second"}),
                          row.Number({mode, name, "ratio"}));
@@ -168,18 +168,21 @@ absl::Status PrintMarkdownGroup(const std::vector<Json>& rows,
   const uint64_t keys = first.Count({"keys"});
   out << absl::StrFormat(
       "**%d keys** of 16 bytes with %d-byte values; the wrapper's filter at "
-      "fpp %g sized for %d keys. %d rounds; per turn %d keys of each query "
-      "(with direct reads %d of present keys), MultiGet in batches of %d. "
+      "fpp %g sized for %d keys. %d rounds, each asking RocksDB alone and the "
+      "wrapper, open at once on the same table files, %d keys of each query "
+      "in alternating blocks of %d (with direct reads %d of present keys); "
+      "MultiGet in batches of %d. "
       "Measured on %s (%s), RocksDB %s; load averages (1, 5, 15 minutes) %s "
       "at the first round, %s after the last.\n\n",
       keys, first.Count({"value_bytes"}), first.Number({"presence_fpp"}),
       first.Count({"expected_keys"}), first.Count({"reps"}),
-      first.Count({"lookups_per_rep"}), first.Count({"direct_present_keys"}),
-      first.Count({"multiget_batch"}), first.String({"machine"}),
-      first.String({"cpu"}), first.String({"rocksdb_version"}),
+      first.Count({"lookups_per_rep"}), first.Count({"block_keys"}),
+      first.Count({"direct_present_keys"}), first.Count({"multiget_batch"}),
+      first.String({"machine"}), first.String({"cpu"}),
+      first.String({"rocksdb_version"}),
       first.String({"load_averages", "first_round"}),
       first.String({"load_averages", "after_last_round"}));
-  out << "| config | reads | query | keys per turn | RocksDB alone /s | "
+  out << "| config | reads | query | keys per round | RocksDB alone /s | "
          "through the wrapper /s | wrapper / RocksDB |\n"
          "|---|---|---|---|---|---|---|\n";
   for (RowReader& row : readers) {
@@ -301,13 +304,15 @@ void PrintPresenceTable(const DbShape& shape,
   out << absl::StrFormat(
       "PresenceFilteredDB in front of RocksDB %s: %d keys of 16 bytes, "
       "%d-byte values; the wrapper's filter at fpp %g sized for %d keys. Each "
-      "round opens every database by RocksDB alone and through the wrapper in "
-      "alternate turns (%d rounds); per turn %d keys of each query (with "
-      "direct reads %d of present keys), fresh each turn and the same for "
-      "both; MultiGet in batches of %d. Figures are medians of the rounds, "
-      "ratios the median of each round's wrapper / RocksDB.\n",
+      "round opens every database through the wrapper and a checkpoint of it "
+      "(the same table files) by RocksDB alone, both at once, and asks both "
+      "the same fresh keys in alternating blocks of %d (%d rounds): %d keys of "
+      "each query per round (with direct reads %d of present keys); MultiGet "
+      "in batches of %d. Fills, of fresh databases, alternate whole turns. "
+      "Figures are medians of the rounds, ratios the median of each round's "
+      "wrapper / RocksDB.\n",
       RocksDbVersion(), first.built.keys, shape.value_bytes, kPresenceFilterFpp,
-      first.expected_keys, shape.reps, shape.lookups,
+      first.expected_keys, kPresenceBlockKeys, shape.reps, shape.lookups,
       std::min(shape.lookups, kPresenceDirectPresentLookups),
       kPresenceMultiGetBatch);
   out << absl::StrFormat(
@@ -401,6 +406,7 @@ void PrintPresenceJson(const DbShape& shape,
         std::min(shape.lookups, kPresenceDirectPresentLookups);
     row["reps"] = shape.reps;
     row["multiget_batch"] = kPresenceMultiGetBatch;
+    row["block_keys"] = kPresenceBlockKeys;
     row["presence_fpp"] = kPresenceFilterFpp;
     row["expected_keys"] = r.expected_keys;
     row["machine"] = MachineDescription();

@@ -19,6 +19,7 @@
 #include "rocksdb/db.h"
 #include "rocksdb/env.h"
 #include "rocksdb/options.h"
+#include "rocksdb/utilities/checkpoint.h"
 
 namespace sstfilter {
 namespace bench {
@@ -30,15 +31,15 @@ constexpr std::chrono::minutes kServingTimeout{10};
 
 // Each query of each way of reading takes its draws (lookups.h) from a range
 // of its own, so that no timed query repeats another's key: round r of
-// measurement m asks draws m * kDrawsPerMeasurement + r * keys_per_turn on.
+// measurement m asks draws m * kDrawsPerMeasurement + r * keys_per_round on.
 constexpr uint64_t kDrawsPerMeasurement = 10'000'000'000;
 constexpr int kBufferedMeasurement = 0;
 constexpr int kDirectMeasurement = 1;
 constexpr int kMeasurements = 2;
-// The warm-up's draws follow every measurement's, fresh for every turn.
+// The warm-up's draws follow every measurement's, fresh for every round.
 constexpr uint64_t kWarmupDrawBase =
     kMeasurements * kPresenceQueries * kDrawsPerMeasurement;
-// Before its timed queries, each turn asks a tenth as many Gets of absent and
+// Before its timed queries, each round asks a tenth as many Gets of absent and
 // of present keys, at most this many: they settle what the first lookups
 // after an open pay for (table readers' state, the CPU's caches and branch
 // history), and are not timed.
@@ -63,7 +64,7 @@ std::string PresenceConfigName(const std::string& table_filter) {
   return absl::StrCat(kPresenceSection, ".", table_filter);
 }
 
-// What a handle answered to one turn's queries of one kind.
+// What a handle answered to a run of queries of one kind.
 struct QueryTally {
   double seconds = 0;
   uint64_t found = 0;
@@ -130,6 +131,35 @@ QueryTally TimeMultiGets(rocksdb::DB* db, QueryMaker make_query,
   return tally;
 }
 
+// Asks `count` queries from first_draw on of both handles, in blocks of
+// kPresenceBlockKeys taken in turn (handle (block + first_handle) % 2 first),
+// and returns each handle's tally: seconds summed over its blocks.
+std::array<QueryTally, 2> TimeInterleaved(
+    const std::array<rocksdb::DB*, 2>& handles, bool batched,
+    QueryMaker make_query, uint64_t first_draw, uint64_t count,
+    uint64_t num_keys, int first_handle) {
+  std::array<QueryTally, 2> tallies;
+  for (uint64_t done = 0, block = 0; done < count;
+       done += kPresenceBlockKeys, ++block) {
+    const uint64_t keys = std::min(kPresenceBlockKeys, count - done);
+    for (int turn = 0; turn < 2; ++turn) {
+      const size_t h = static_cast<size_t>(
+          (static_cast<int>(block % 2) + first_handle + turn) % 2);
+      const QueryTally tally =
+          batched ? TimeMultiGets(handles[h], make_query, first_draw + done,
+                                  keys, num_keys)
+                  : TimeGets(handles[h], make_query, first_draw + done, keys,
+                             num_keys);
+      QueryTally& sum = tallies[h];
+      sum.seconds += tally.seconds;
+      sum.found += tally.found;
+      if (sum.errors == 0) sum.first_error = tally.first_error;
+      sum.errors += tally.errors;
+    }
+  }
+  return tallies;
+}
+
 // Removes the wrapper's saved filter from path, and any file of it a save
 // left half-written (named after it).
 void RemoveSavedFilter(const std::string& path) {
@@ -178,7 +208,10 @@ absl::Status CloseAndRelease(std::unique_ptr<rocksdb::DB> db) {
   return status;
 }
 
-// One of the section's databases, built by RocksDB and then opened in turns.
+// One of the section's databases, built by RocksDB. The wrapper opens it in
+// place; RocksDB alone opens a checkpoint of it: the same table files, hard
+// links to the same inodes (and so the same pages of the page cache), so that
+// both can be open at once and asked in alternating blocks of keys.
 class PresenceDb {
  public:
   PresenceDb(RocksDbConfig config, std::unique_ptr<RocksDbTree> tree,
@@ -188,22 +221,34 @@ class PresenceDb {
         direct_cache_bytes_(direct_cache_bytes),
         result_(std::move(result)) {}
   ~PresenceDb() {
+    DestroyPresenceDb(plain_path());
     // The tree removes RocksDB's files when it goes; the wrapper's first.
     RemoveSavedFilter(tree_->path());
   }
 
   const std::string& name() const { return config_.name; }
+  // Where the wrapper opens the database.
   const std::string& path() const { return tree_->path(); }
+  // Where RocksDB alone opens it: the checkpoint.
+  std::string plain_path() const { return tree_->path() + ".plain"; }
   const RocksDbConfig& config() const { return config_; }
   uint64_t direct_cache_bytes() const { return direct_cache_bytes_; }
   PresenceResult& result() { return result_; }
+  // Closes the handle the database was built with (the checkpoint is taken
+  // from it); every round opens its own.
+  absl::Status CloseBuiltHandle() { return tree_->Close(); }
 
  private:
   const RocksDbConfig config_;
-  const std::unique_ptr<RocksDbTree> tree_;  // closed
+  const std::unique_ptr<RocksDbTree> tree_;
   const uint64_t direct_cache_bytes_;
   PresenceResult result_;
 };
+
+// The two handles of a round: RocksDB alone (kPlain) and the wrapper
+// (kWrapped), open on the same table files at once.
+constexpr size_t kPlain = 0;
+constexpr size_t kWrapped = 1;
 
 class PresenceRun {
  public:
@@ -221,7 +266,7 @@ class PresenceRun {
                            shape_, progress_, &built);
     if (!tree.ok()) return tree.status();
     const uint64_t cache_bytes = DirectReadCacheBytes((*tree)->Bytes());
-    absl::Status closed = (*tree)->Close();
+    rocksdb::DB* const built_db = (*tree)->db();
     PresenceResult result;
     result.built = std::move(built);
     result.table_filter = table_filter;
@@ -229,22 +274,29 @@ class PresenceRun {
     result.fill_keys = std::min(shape_.keys, kPresenceFillKeys);
     auto db = std::make_unique<PresenceDb>(config, *std::move(tree),
                                            std::move(result), cache_bytes);
-    if (!closed.ok()) return closed;
+    DestroyPresenceDb(db->plain_path());  // a leftover of a killed run
+    rocksdb::Checkpoint* raw_checkpoint = nullptr;
+    absl::Status status = FromRocksDb(
+        rocksdb::Checkpoint::Create(built_db, &raw_checkpoint), "checkpoint");
+    std::unique_ptr<rocksdb::Checkpoint> checkpoint(raw_checkpoint);
+    if (status.ok()) {
+      status = FromRocksDb(checkpoint->CreateCheckpoint(db->plain_path()),
+                           "checkpoint");
+    }
+    if (status.ok()) status = db->CloseBuiltHandle();
+    if (!status.ok()) {
+      return absl::Status(status.code(),
+                          absl::StrCat(db->name(), ": ", status.message()));
+    }
     return db;
   }
 
   // One round of every measurement of db.
   absl::Status Round(int round, bool direct_reads, PresenceDb* db) {
-    const bool plain_first = round % 2 == 0;
     absl::Status status = Rebuild(db);
-    for (const bool wrapped : {!plain_first, plain_first}) {
-      if (status.ok()) status = BufferedTurn(round, wrapped, db);
-    }
-    if (direct_reads) {
-      for (const bool wrapped : {!plain_first, plain_first}) {
-        if (status.ok()) status = DirectTurn(round, wrapped, db);
-      }
-    }
+    if (status.ok()) status = BufferedRound(round, db);
+    if (status.ok() && direct_reads) status = DirectRound(round, db);
+    const bool plain_first = round % 2 == 0;
     for (const bool wrapped : {!plain_first, plain_first}) {
       if (status.ok()) status = FillTurn(wrapped, db);
     }
@@ -268,7 +320,7 @@ class PresenceRun {
   }
 
   // The wrapper's open of a database whose saved filter was deleted: a full
-  // scan. It leaves the filter saved for the turns after it.
+  // scan. It leaves the filter saved for the rounds after it.
   absl::Status Rebuild(PresenceDb* db) {
     RemoveSavedFilter(db->path());
     const auto start = std::chrono::steady_clock::now();
@@ -302,131 +354,137 @@ class PresenceRun {
     }
   }
 
-  // Opens the database plain or wrapped with `options`, recording the open's
-  // seconds in *open_seconds when given, and times every query.
-  absl::Status QueryTurn(int round, int measurement, bool wrapped,
-                         const rocksdb::Options& options,
-                         PresencePair* open_seconds, PresenceDb* db,
-                         PresenceLookups* lookups) {
+  // Opens RocksDB alone on the checkpoint and the wrapper on the database
+  // with `options` (which first alternates with the round), recording each
+  // open's seconds in *open_seconds when given; times every query of both;
+  // then closes both, the wrapper with CloseAndSave.
+  absl::Status QueryRound(int round, int measurement,
+                          const rocksdb::Options& options,
+                          PresencePair* open_seconds, PresenceDb* db,
+                          PresenceLookups* lookups) {
     std::unique_ptr<rocksdb::DB> plain;
     std::unique_ptr<PresenceFilteredDB> filtered;
-    const auto start = std::chrono::steady_clock::now();
-    if (wrapped) {
-      absl::StatusOr<std::unique_ptr<PresenceFilteredDB>> opened =
-          OpenServing(options, db->path(), FilterOptions(db->name()));
-      if (!opened.ok()) return opened.status();
-      filtered = *std::move(opened);
-    } else {
-      absl::StatusOr<std::unique_ptr<rocksdb::DB>> opened =
-          OpenPlain(options, db->path());
-      if (!opened.ok()) return opened.status();
-      plain = *std::move(opened);
-    }
-    const double seconds = SecondsSince(start);
-    if (open_seconds != nullptr) {
-      (wrapped ? open_seconds->wrapped : open_seconds->plain)
-          .push_back(seconds);
-    }
-    rocksdb::DB* handle =
-        wrapped ? static_cast<rocksdb::DB*>(filtered.get()) : plain.get();
-    if (wrapped) NoteRestore(filtered.get(), db);
-    absl::Status status =
-        TimeQueries(round, measurement, wrapped, handle, lookups);
-    if (wrapped) {
-      if (measurement == kBufferedMeasurement && status.ok()) {
-        const PresenceFilterStats stats =
-            filtered->Stats(filtered->DefaultColumnFamily());
-        PresenceResult& result = db->result();
-        result.memory_bytes = stats.memory_bytes;
-        result.sized_for_keys = stats.expected_keys;
-        result.approximate_keys = stats.approximate_keys;
-        result.expected_fpp = stats.expected_fpp;
+    const bool plain_first = round % 2 == 0;
+    for (const bool wrapped : {!plain_first, plain_first}) {
+      const auto start = std::chrono::steady_clock::now();
+      if (wrapped) {
+        absl::StatusOr<std::unique_ptr<PresenceFilteredDB>> opened =
+            OpenServing(options, db->path(), FilterOptions(db->name()));
+        if (!opened.ok()) return opened.status();
+        filtered = *std::move(opened);
+      } else {
+        absl::StatusOr<std::unique_ptr<rocksdb::DB>> opened =
+            OpenPlain(options, db->plain_path());
+        if (!opened.ok()) return opened.status();
+        plain = *std::move(opened);
       }
-      absl::Status closed = CloseAndSave(std::move(filtered), db);
-      return status.ok() ? closed : status;
+      const double seconds = SecondsSince(start);
+      if (open_seconds != nullptr) {
+        (wrapped ? open_seconds->wrapped : open_seconds->plain)
+            .push_back(seconds);
+      }
     }
-    absl::Status closed = CloseAndRelease(std::move(plain));
+    NoteRestore(filtered.get(), db);
+    absl::Status status =
+        TimeQueries(round, measurement, {plain.get(), filtered.get()}, lookups);
+    if (measurement == kBufferedMeasurement && status.ok()) {
+      const PresenceFilterStats stats =
+          filtered->Stats(filtered->DefaultColumnFamily());
+      PresenceResult& result = db->result();
+      result.memory_bytes = stats.memory_bytes;
+      result.sized_for_keys = stats.expected_keys;
+      result.approximate_keys = stats.approximate_keys;
+      result.expected_fpp = stats.expected_fpp;
+    }
+    absl::Status closed = CloseAndSave(std::move(filtered), db);
+    if (closed.ok()) closed = CloseAndRelease(std::move(plain));
     return status.ok() ? closed : status;
   }
 
-  // Warms the handle up, then times every query of one turn, checking every
-  // answer: absent keys are never written, present keys always are.
-  absl::Status TimeQueries(int round, int measurement, bool wrapped,
-                           rocksdb::DB* handle, PresenceLookups* lookups) {
-    const char* who = wrapped ? "through the wrapper" : "by RocksDB alone";
+  // Warms both handles up, then times every query of a round, both handles
+  // in turns of kPresenceBlockKeys keys, checking every answer: absent keys are
+  // never written, present keys always are.
+  absl::Status TimeQueries(int round, int measurement,
+                           const std::array<rocksdb::DB*, 2>& handles,
+                           PresenceLookups* lookups) {
     for (const LookupKind kind : {LookupKind::kAbsent, LookupKind::kPresent}) {
       const size_t query = static_cast<size_t>(
           kind == LookupKind::kAbsent ? PresenceQuery::kGetAbsent
                                       : PresenceQuery::kGetPresent);
       const uint64_t warmup = std::min(
-          kWarmupLookups, lookups->keys_per_turn[query] / kWarmupShare);
-      TimeGets(handle, Random16Query(kind), kWarmupDrawBase + warmup_draws_,
-               warmup, shape_.keys);
+          kWarmupLookups, lookups->keys_per_round[query] / kWarmupShare);
+      for (rocksdb::DB* handle : handles) {
+        TimeGets(handle, Random16Query(kind), kWarmupDrawBase + warmup_draws_,
+                 warmup, shape_.keys);
+      }
       warmup_draws_ += warmup;
     }
     for (const PresenceQuery query : kQueries) {
       const size_t q = static_cast<size_t>(query);
-      const uint64_t count = lookups->keys_per_turn[q];
+      const uint64_t count = lookups->keys_per_round[q];
       const QueryMaker make_query = Random16Query(
           IsAbsent(query) ? LookupKind::kAbsent : LookupKind::kPresent);
       const uint64_t first_draw =
           (static_cast<uint64_t>(measurement) * kPresenceQueries + q) *
               kDrawsPerMeasurement +
           static_cast<uint64_t>(round) * count;
-      const QueryTally tally =
-          IsBatched(query)
-              ? TimeMultiGets(handle, make_query, first_draw, count,
-                              shape_.keys)
-              : TimeGets(handle, make_query, first_draw, count, shape_.keys);
-      if (tally.errors != 0) {
-        return absl::InternalError(absl::StrFormat(
-            "%s %s: %d of %d keys answered with an error, first %s",
-            PresenceQueryName(query), who, tally.errors, count,
-            tally.first_error));
+      const std::array<QueryTally, 2> tallies =
+          TimeInterleaved(handles, IsBatched(query), make_query, first_draw,
+                          count, shape_.keys, round % 2);
+      for (const size_t h : {kPlain, kWrapped}) {
+        const QueryTally& tally = tallies[h];
+        const char* who =
+            h == kWrapped ? "through the wrapper" : "by RocksDB alone";
+        if (tally.errors != 0) {
+          return absl::InternalError(absl::StrFormat(
+              "%s %s: %d of %d keys answered with an error, first %s",
+              PresenceQueryName(query), who, tally.errors, count,
+              tally.first_error));
+        }
+        if (IsAbsent(query) && tally.found != 0) {
+          return absl::InternalError(absl::StrFormat(
+              "%s %s: %d of %d absent keys found", PresenceQueryName(query),
+              who, tally.found, count));
+        }
+        if (!IsAbsent(query) && tally.found != count) {
+          return absl::DataLossError(absl::StrFormat(
+              "%s %s: %d of %d present keys not found",
+              PresenceQueryName(query), who, count - tally.found, count));
+        }
+        PresencePair& rates = lookups->per_second[q];
+        (h == kWrapped ? rates.wrapped : rates.plain)
+            .push_back(static_cast<double>(count) / tally.seconds);
+        (h == kWrapped ? lookups->found_wrapped : lookups->found_plain)[q] +=
+            tally.found;
       }
-      if (IsAbsent(query) && tally.found != 0) {
-        return absl::InternalError(
-            absl::StrFormat("%s %s: %d of %d absent keys found",
-                            PresenceQueryName(query), who, tally.found, count));
-      }
-      if (!IsAbsent(query) && tally.found != count) {
-        return absl::DataLossError(absl::StrFormat(
-            "%s %s: %d of %d present keys not found", PresenceQueryName(query),
-            who, count - tally.found, count));
-      }
-      PresencePair& rates = lookups->per_second[q];
-      (wrapped ? rates.wrapped : rates.plain)
-          .push_back(static_cast<double>(count) / tally.seconds);
-      (wrapped ? lookups->found_wrapped : lookups->found_plain)[q] +=
-          tally.found;
     }
     return absl::OkStatus();
   }
 
-  absl::Status BufferedTurn(int round, bool wrapped, PresenceDb* db) {
+  absl::Status BufferedRound(int round, PresenceDb* db) {
     PresenceResult& result = db->result();
-    return QueryTurn(round, kBufferedMeasurement, wrapped,
-                     RocksDbLookupOptions(db->config(), shape_),
-                     &result.open_seconds, db, &result.buffered);
+    return QueryRound(round, kBufferedMeasurement,
+                      RocksDbLookupOptions(db->config(), shape_),
+                      &result.open_seconds, db, &result.buffered);
   }
 
-  absl::Status DirectTurn(int round, bool wrapped, PresenceDb* db) {
+  absl::Status DirectRound(int round, PresenceDb* db) {
     PresenceResult& result = db->result();
     if (!result.direct.has_value()) {
       // Whether the file system takes O_DIRECT: RocksDB's open says.
       PresenceResult::Direct direct;
       direct.block_cache_bytes = db->direct_cache_bytes();
-      direct.lookups.keys_per_turn = result.buffered.keys_per_turn;
+      direct.lookups.keys_per_round = result.buffered.keys_per_round;
       for (const PresenceQuery query :
            {PresenceQuery::kGetPresent, PresenceQuery::kMultiGetPresent}) {
         uint64_t& keys =
-            direct.lookups.keys_per_turn[static_cast<size_t>(query)];
+            direct.lookups.keys_per_round[static_cast<size_t>(query)];
         keys = std::min(keys, kPresenceDirectPresentLookups);
       }
       absl::StatusOr<std::unique_ptr<rocksdb::DB>> probe = OpenPlain(
           RocksDbDirectReadOptions(db->config(), shape_,
                                    direct.block_cache_bytes, /*direct=*/true),
-          db->path());
+          db->plain_path());
       direct.direct = probe.ok();
       if (probe.ok()) {
         absl::Status closed = CloseAndRelease(*std::move(probe));
@@ -438,15 +496,17 @@ class PresenceRun {
       }
       result.direct = std::move(direct);
     }
-    return QueryTurn(round, kDirectMeasurement, wrapped,
-                     RocksDbDirectReadOptions(db->config(), shape_,
-                                              result.direct->block_cache_bytes,
-                                              result.direct->direct),
-                     nullptr, db, &result.direct->lookups);
+    return QueryRound(round, kDirectMeasurement,
+                      RocksDbDirectReadOptions(db->config(), shape_,
+                                               result.direct->block_cache_bytes,
+                                               result.direct->direct),
+                      nullptr, db, &result.direct->lookups);
   }
 
   // Writes the section's fill keys into a fresh database of db's options,
-  // plain or through the wrapper, and times the writes.
+  // plain or through the wrapper, and times the writes. (Turns, not blocks:
+  // a fill's flushes and compactions run behind its writes, and two fresh
+  // databases filled at once would each compete with the other's.)
   absl::Status FillTurn(bool wrapped, PresenceDb* db) {
     const std::string path = absl::StrCat(db->path(), ".fill");
     DestroyPresenceDb(path);
@@ -586,7 +646,7 @@ absl::StatusOr<std::vector<PresenceResult>> RunPresenceSection(
 
   for (const auto& db : dbs) {
     PresenceLookups& buffered = db->result().buffered;
-    buffered.keys_per_turn.fill(shape.lookups);
+    buffered.keys_per_round.fill(shape.lookups);
   }
   const std::string load_at_start = LoadAverages();
   for (int round = 0; round < shape.reps; ++round) {

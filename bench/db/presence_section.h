@@ -7,19 +7,23 @@
 // and tree (rocksdb_tree.h), one per table filter under the wrapper:
 // RocksDB's Bloom filter (kRocksDbBloomConfig) and sstfilter's hybrid policy
 // through the adapters (kHybridConfig, sized over the Bloom database's tree).
-// Each database is built once by RocksDB; then every round, for each database
-// in turn, plain RocksDB and the wrapper each open the same files in alternate
-// turns (which goes first alternates with the round), so that the machine's
-// drift (10-60% here, and two speeds) reaches both alike:
-//  - with the data in the page cache, and again with direct reads
-//    (DirectReadFigures' options): Get and batched MultiGet of fresh absent
-//    and present keys, the same keys for both;
-//  - open: RocksDB's own open, against the wrapper's Open + WaitUntilServing
-//    of the database it closed with CloseAndSave; and a rebuild: the saved
-//    filter deleted, Open + WaitUntilServing (a full scan);
+// RocksDB builds each database once and takes a checkpoint of it: hard links
+// to the same table files, so the same inodes and the same page cache. Then
+// every round, for each database in turn:
+//  - the wrapper opens the database and RocksDB alone the checkpoint, both at
+//    once (which opens first alternates with the round), once with the data
+//    in the page cache and once with direct reads (DirectReadFigures'
+//    options), and both are asked Get and batched MultiGet of fresh absent
+//    and present keys, the same keys, in alternating blocks of about a
+//    thousand keys, so that this machine's drift (10-60%, and two speeds
+//    switching from one second to the next) reaches both alike;
+//  - open: each handle's open above, RocksDB's own against the wrapper's
+//    Open + WaitUntilServing of the database it closed with CloseAndSave;
+//    and a rebuild: the saved filter deleted, Open + WaitUntilServing (a
+//    full scan);
 //  - fill: fresh databases of the same options, one written by RocksDB, one
 //    through the wrapper (sized for the section's key count, as the store it
-//    becomes).
+//    becomes), in alternate turns.
 // Every figure is the median of its rounds; every ratio the median of the
 // rounds' wrapped / plain ratios.
 
@@ -44,11 +48,17 @@ namespace bench {
 constexpr char kPresenceSection[] = "presence";
 // Keys per MultiGet call.
 constexpr size_t kPresenceMultiGetBatch = 32;
+// Within a query's timing the two handles take turns of this many keys, each
+// asking the same keys, the first to ask alternating from block to block: a
+// block lasts a millisecond or less, so that a change in the machine's speed
+// reaches both handles alike. (A block of RocksDB's work leaves less of the
+// wrapper's filter in the CPU's caches, which if anything slows the wrapper.)
+constexpr uint64_t kPresenceBlockKeys = 1'024;
 // Keys each fill turn writes into a fresh database (all of the section's
 // keys when it has fewer): enough for dozens of flushes and the compactions
 // they start, a few seconds per turn.
 constexpr uint64_t kPresenceFillKeys = 1'000'000;
-// Present-key lookups of each kind per turn with direct reads, when
+// Present-key lookups of each kind per round with direct reads, when
 // DbShape::lookups is more: each costs a device read (about 100 us), and the
 // figure it makes, a device read with or without the wrapper, needs no more.
 constexpr uint64_t kPresenceDirectPresentLookups = 10'000;
@@ -78,8 +88,8 @@ struct PresencePair {
 
   double PlainMedian() const;
   double WrappedMedian() const;
-  // The median of the rounds' wrapped / plain: each round's two turns were
-  // measured a few seconds apart, so the machine's drift cancels in each.
+  // The median of the rounds' wrapped / plain: each round measured both over
+  // the same seconds, so the machine's drift cancels in each.
   double MedianRatio() const;
   // The median of the rounds' wrapped - plain.
   double MedianDifference() const;
@@ -89,8 +99,9 @@ struct PresencePair {
 struct PresenceLookups {
   // Per second: Gets, or keys asked through MultiGet.
   std::array<PresencePair, kPresenceQueries> per_second;
-  // Keys asked per turn, and found over every round, of each query.
-  std::array<uint64_t, kPresenceQueries> keys_per_turn{};
+  // Keys each handle is asked per round, and found over every round, of each
+  // query.
+  std::array<uint64_t, kPresenceQueries> keys_per_round{};
   std::array<uint64_t, kPresenceQueries> found_plain{};
   std::array<uint64_t, kPresenceQueries> found_wrapped{};
 };
