@@ -15,7 +15,9 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -23,6 +25,7 @@
 #include "engines/rocksdb/presence/presence_filtered_db.h"
 #include "gtest/gtest.h"
 #include "rocksdb/db.h"
+#include "rocksdb/env.h"
 #include "rocksdb/merge_operator.h"
 #include "rocksdb/options.h"
 #include "rocksdb/sst_file_writer.h"
@@ -42,6 +45,7 @@ constexpr int kRounds = 4;
 constexpr int kOpsPerRound = 600;  // per writer
 constexpr int kKeysPerWriter = 150;
 constexpr int kFamilies = 2;
+constexpr int kSavesReopenedPerRound = 12;
 constexpr std::chrono::milliseconds kWait{120000};
 
 class AppendOperator : public rocksdb::AssociativeMergeOperator {
@@ -85,6 +89,60 @@ std::string PoolKey(int writer, int i) {
 }
 std::string NeverWrittenKey(uint64_t i) { return absl::StrCat("never/", i); }
 
+// Counts the rebuilds the filters' estimated rates triggered.
+class RebuildCounter : public PresenceFilterListener {
+ public:
+  void OnRebuildBegin(const std::string&,
+                      PresenceRebuildReason reason) override {
+    if (reason == PresenceRebuildReason::kRateAboveTarget) ++rate_rebuilds;
+  }
+  std::atomic<uint64_t> rate_rebuilds{0};
+};
+
+// Keeps the bytes of every saved-filters file a save renames into place, so
+// that a reopening can start from any of them: each is what a crash right
+// after that save would have left, with the database as it is now (a crash
+// later loses no acknowledged write), so each must lead to every key.
+class SavesRecorder : public rocksdb::EnvWrapper {
+ public:
+  SavesRecorder() : rocksdb::EnvWrapper(rocksdb::Env::Default()) {}
+  const char* Name() const override { return "SavesRecorder"; }
+
+  rocksdb::Status RenameFile(const std::string& from,
+                             const std::string& to) override {
+    if (to.size() >= kSuffix.size() &&
+        to.compare(to.size() - kSuffix.size(), kSuffix.size(), kSuffix) == 0) {
+      std::string bytes;
+      if (rocksdb::ReadFileToString(target(), from, &bytes).ok()) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        saves_.push_back(std::move(bytes));
+      }
+    }
+    return target()->RenameFile(from, to);
+  }
+
+  // The saves recorded since the last call, and forgets them.
+  std::vector<std::string> TakeSaves() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return std::move(saves_);
+  }
+
+ private:
+  static constexpr std::string_view kSuffix = "/SSTFILTER-PRESENCE";
+  std::mutex mutex_;
+  std::vector<std::string> saves_;
+};
+
+SavesRecorder* Recorder() {
+  static SavesRecorder* recorder = new SavesRecorder;
+  return recorder;
+}
+
+RebuildCounter* Rebuilds() {
+  static RebuildCounter* counter = new RebuildCounter;
+  return counter;
+}
+
 struct Database {
   std::unique_ptr<PresenceFilteredDB> db;
   std::vector<rocksdb::ColumnFamilyHandle*> families;
@@ -102,21 +160,30 @@ struct Database {
   }
 };
 
-Database Open(const std::string& path) {
+// expected_keys far below the keys written: rate-triggered rebuilds happen
+// often.
+Database Open(const std::string& path, uint64_t expected_keys = 200,
+              size_t write_buffer_size = 32 << 10,
+              bool save_after_background_work = true) {
   rocksdb::DBOptions options;
   options.create_if_missing = true;
   options.create_missing_column_families = true;
+  options.env = Recorder();
   PresenceFilterOptions filter_options;
-  // Sized far below the keys written: rate-triggered rebuilds happen often.
-  filter_options.expected_keys = 200;
+  filter_options.listener = Rebuilds();
   filter_options.progress = [](const std::string&) {};
-  Database database;
-  absl::StatusOr<std::unique_ptr<PresenceFilteredDB>> db =
-      PresenceFilteredDB::Open(options, path, Families(), &database.families,
-                               filter_options);
-  EXPECT_TRUE(db.ok()) << db.status();
-  if (db.ok()) database.db = *std::move(db);
-  return database;
+filter_options.expected_keys = expected_keys;
+filter_options.save_after_background_work = save_after_background_work;
+std::vector<rocksdb::ColumnFamilyDescriptor> families = Families();
+for (auto& family : families)
+  family.options.write_buffer_size = write_buffer_size;
+Database database;
+absl::StatusOr<std::unique_ptr<PresenceFilteredDB>> db =
+    PresenceFilteredDB::Open(options, path, families, &database.families,
+                             filter_options);
+EXPECT_TRUE(db.ok()) << db.status();
+if (db.ok()) database.db = *std::move(db);
+return database;
 }
 
 // One writer thread's keys and what they must hold.
@@ -497,23 +564,37 @@ TEST(PresenceModelTest, ConcurrentWorkAndEveryReopeningMatchTheModel) {
   const Reopening reopenings[] = {Reopening::kNoSave, Reopening::kSavedClose,
                                   Reopening::kDamagedSave,
                                   Reopening::kNoSavedFile};
-  uint64_t rate_rebuilds = 0;
   for (int round = 0; round < kRounds; ++round) {
     SCOPED_TRACE(absl::StrCat("round ", round));
     const std::string failure = run.RunRound(round);
     ASSERT_EQ(failure, "");
     ASSERT_EQ(run.CheckEverything(), "");
     ASSERT_TRUE(database.db->WaitUntilServing(kWait).ok());
-    for (int family = 0; family < kFamilies; ++family) {
-      const PresenceFilterStats stats =
-          database.db->Stats(database.families[family]);
-      rate_rebuilds +=
-          stats.last_rebuild == PresenceRebuildReason::kRateAboveTarget;
-    }
 
     const Reopening reopening = reopenings[round % 4];
     database.Close(reopening == Reopening::kSavedClose);
     const std::string saved = PresenceFilterFileName(dir.path());
+    // Reopen from saves made while the round's threads were running.
+    std::vector<std::string> saves = Recorder()->TakeSaves();
+    const std::string last_save = saves.empty() ? "" : saves.back();
+    Random pick(round);
+    for (int s = 0; s < kSavesReopenedPerRound && !saves.empty(); ++s) {
+      const std::string& bytes = saves[pick.Uniform(saves.size())];
+      ASSERT_TRUE(rocksdb::WriteStringToFile(rocksdb::Env::Default(), bytes,
+                                             saved, /*should_sync=*/false)
+                      .ok());
+      database = Open(dir.path());
+      ASSERT_NE(database.db, nullptr);
+      ASSERT_TRUE(database.db->WaitUntilServing(kWait).ok());
+      ASSERT_EQ(run.CheckEverything(), "") << "from save " << s;
+      database.Close(/*save=*/false);
+    }
+    Recorder()->TakeSaves();
+    if (!last_save.empty()) {
+      ASSERT_TRUE(rocksdb::WriteStringToFile(rocksdb::Env::Default(), last_save,
+                                             saved, false)
+                      .ok());
+    }
     if (reopening == Reopening::kDamagedSave) Damage(saved);
     if (reopening == Reopening::kNoSavedFile) std::remove(saved.c_str());
     database = Open(dir.path());
@@ -534,11 +615,88 @@ TEST(PresenceModelTest, ConcurrentWorkAndEveryReopeningMatchTheModel) {
   }
   // The run exercised what it claims to: a filter that stopped being
   // accurate enough was rebuilt at least once.
-  EXPECT_GT(rate_rebuilds + 0, 0u);
+  EXPECT_GT(Rebuilds()->rate_rebuilds.load(), 0u);
   std::printf(
       "writes seen visible before their Put returned: %llu\n",
       static_cast<unsigned long long>(run.visible_before_acknowledged()));
   database.Close(/*save=*/true);
+}
+
+// Saves taken while writes are flushed into new tables every few
+// milliseconds, each of a filter large enough that taking its bytes spans
+// several flushes: a save must list only tables whose keys its filter holds.
+// Every save, with the database as it ends up, must lead to every key.
+TEST(PresenceModelTest, SavesTakenDuringFlushesCoverWhatTheyList) {
+  // Taking a filter of this many keys' bytes takes long enough for tables to
+  // be flushed meanwhile.
+  constexpr uint64_t kLargeFilterKeys = 10000000;
+  constexpr int kPutters = 2;
+  constexpr int kSaves = 12;
+  constexpr int kMostPuts = 100000;  // each
+  constexpr int kReopenings = 8;
+  TempDir dir;
+  Database database =
+      Open(dir.path(), kLargeFilterKeys, /*write_buffer_size=*/8 << 10,
+           /*save_after_background_work=*/false);
+  ASSERT_NE(database.db, nullptr);
+  ASSERT_TRUE(database.db->WaitUntilServing(kWait).ok());
+  Recorder()->TakeSaves();
+  std::atomic<bool> stop{false};
+  int puts[kPutters] = {};
+  std::vector<std::thread> putters;
+  for (int t = 0; t < kPutters; ++t) {
+    putters.emplace_back([&database, &stop, &puts, t, kMostPuts] {
+      for (int i = 0; i < kMostPuts && !stop.load(); ++i) {
+        const std::string key = KeptKey(100 + t, i);
+        ASSERT_TRUE(
+            database.db->Put(rocksdb::WriteOptions(), key, KeptValue(key))
+                .ok());
+        puts[t] = i + 1;
+      }
+    });
+  }
+  std::thread saver([&database, &stop] {
+    for (int s = 0; s < kSaves; ++s) {
+      absl::Status saved = database.db->SaveFilters();
+      EXPECT_TRUE(saved.ok()) << saved;
+    }
+    stop.store(true);
+  });
+  saver.join();
+  for (std::thread& putter : putters) putter.join();
+  database.Close(/*save=*/false);
+
+  std::vector<std::string> saves = Recorder()->TakeSaves();
+  ASSERT_GE(saves.size(), static_cast<size_t>(kReopenings));
+  const std::string saved = PresenceFilterFileName(dir.path());
+  for (int r = 0; r < kReopenings; ++r) {
+    const size_t which = saves.size() * r / kReopenings;
+    SCOPED_TRACE(absl::StrCat("save ", which, " of ", saves.size()));
+    ASSERT_TRUE(rocksdb::WriteStringToFile(rocksdb::Env::Default(),
+                                           saves[which], saved, false)
+                    .ok());
+    database = Open(dir.path(), kLargeFilterKeys, 8 << 10, false);
+    ASSERT_NE(database.db, nullptr);
+    ASSERT_TRUE(database.db->WaitUntilServing(kWait).ok());
+    ASSERT_EQ(
+        database.db->Stats(database.db->DefaultColumnFamily()).last_rebuild,
+        PresenceRebuildReason::kNone);
+    int missing = 0;
+    std::string first_missing;
+    for (int t = 0; t < kPutters; ++t) {
+      for (int i = 0; i < puts[t]; ++i) {
+        std::string value;
+        const std::string key = KeptKey(100 + t, i);
+        rocksdb::Status status =
+            database.db->Get(rocksdb::ReadOptions(), key, &value);
+        if (status.ok()) continue;
+        if (missing++ == 0) first_missing = key + ": " + status.ToString();
+      }
+    }
+    EXPECT_EQ(missing, 0) << "first: " << first_missing;
+    database.Close(/*save=*/false);
+    Recorder()->TakeSaves();
+  }
 }
 
 }  // namespace
