@@ -49,11 +49,14 @@ constexpr char kPresenceSection[] = "presence";
 // Keys per MultiGet call.
 constexpr size_t kPresenceMultiGetBatch = 32;
 // Within a query's timing the two handles take turns of this many keys, each
-// asking the same keys, the first to ask alternating from block to block: a
-// block lasts a millisecond or less, so that a change in the machine's speed
-// reaches both handles alike. (A block of RocksDB's work leaves less of the
-// wrapper's filter in the CPU's caches, which if anything slows the wrapper.)
-constexpr uint64_t kPresenceBlockKeys = 1'024;
+// asking the same keys, the first to ask alternating from block to block. A
+// pair of blocks lasts 1-150 ms, well inside one of this machine's spells of
+// speed (seconds), so a change of speed reaches both handles alike. Much
+// smaller blocks would measure something else: after each block of RocksDB's
+// work the wrapper's filter (several MB, in L3) has left the L2 cache and the
+// TLB, and with blocks of 1,024 keys the wrapper's absent-key Gets ran at
+// about half the rate they keep over a longer run.
+constexpr uint64_t kPresenceBlockKeys = 16'384;
 // Keys each fill turn writes into a fresh database (all of the section's
 // keys when it has fewer): enough for dozens of flushes and the compactions
 // they start, a few seconds per turn.
