@@ -4,18 +4,19 @@
 // background while writes go on, and every key is still found through the
 // wrapper afterwards.
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
-#include "absl/synchronization/mutex.h"
 #include "engines/rocksdb/presence/presence_filtered_db.h"
 #include "gtest/gtest.h"
 #include "table/testing/real_tables.h"
 #include "tests/crash/background_work.h"
 #include "tests/crash/crash_db.h"
+#include "tests/crash/rebuild_causes.h"
 #include "tests/crash/reopen_checks.h"
 #include "tests/crash/workload.h"
 
@@ -30,45 +31,30 @@ constexpr uint64_t kSeed = 26;
 constexpr uint64_t kMaxOps = 20000;
 constexpr size_t kNeverWrittenKeys = 1000;
 
-// Counts the rebuilds begun, by cause.
-class RebuildCounter : public BackgroundWorkListener {
- public:
-  void Began(BackgroundKind kind, uint64_t /*id*/,
-             const std::string& cause) override {
-    if (kind != BackgroundKind::kRebuild) return;
-    absl::MutexLock lock(&mu_);
-    ++causes_[cause];
-  }
-  void Ended(BackgroundKind, uint64_t) override {}
-
-  int begun(const std::string& cause) {
-    absl::MutexLock lock(&mu_);
-    return causes_[cause];
-  }
-
- private:
-  absl::Mutex mu_;
-  std::map<std::string, int> causes_ ABSL_GUARDED_BY(mu_);
-};
+// Whether cause is among causes.
+bool Contains(const std::vector<std::string>& causes,
+              const std::string& cause) {
+  return std::find(causes.begin(), causes.end(), cause) != causes.end();
+}
 
 TEST(PresenceGrowthTest, TheWorkloadOutgrowsTheFilter) {
   absl::StatusOr<CrashConfig> config = ParseCrashConfig("rocksdb_presence");
   ASSERT_TRUE(config.ok()) << config.status();
   const std::string for_rate =
       PresenceRebuildReasonName(PresenceRebuildReason::kRateAboveTarget);
-  RebuildCounter rebuilds;
+  RebuildCauses rebuilds;
   TempDir dir;
   absl::StatusOr<std::unique_ptr<CrashDb>> db =
       CrashDb::Open(*config, dir.path(), {}, &rebuilds);
   ASSERT_TRUE(db.ok()) << db.status();
   Model model;
   uint64_t ops = 0;
-  for (; ops < kMaxOps && rebuilds.begun(for_rate) == 0; ++ops) {
+  for (; ops < kMaxOps && !Contains(rebuilds.causes(), for_rate); ++ops) {
     const Op op = WorkloadOp(kSeed, ops);
     ASSERT_EQ((*db)->Apply(op, /*sync=*/false), absl::OkStatus());
     model.Apply(op);
   }
-  EXPECT_GT(rebuilds.begun(for_rate), 0)
+  EXPECT_TRUE(Contains(rebuilds.causes(), for_rate))
       << "no rebuild for the rate within " << kMaxOps << " ops";
   std::printf("a rebuild for the rate began after %llu ops, %zu keys present\n",
               static_cast<unsigned long long>(ops), model.present());
