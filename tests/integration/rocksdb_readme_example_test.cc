@@ -2,7 +2,6 @@
 // the START and END markers must equal the example block in that section of
 // README.md (ReadmeShowsThisCode checks).
 
-// [START readme_rocksdb_example]
 #include <iostream>
 #include <memory>
 #include <string>
@@ -14,6 +13,7 @@
 #include "rocksdb/db.h"
 #include "rocksdb/table.h"
 
+// [START readme_rocksdb_example]
 // Opens a RocksDB database at path whose tables carry sstfilter's native
 // filter, writes a key, flushes it to a table, and reads it back.
 absl::Status RocksDbExample(const std::string& path, std::ostream& out) {
@@ -174,7 +174,8 @@ TEST(ReadmeRocksDbExampleTest, PrefixAndPartitionOptionsWork) {
 }
 
 TEST(ReadmeRocksDbExampleTest, ReadmeShowsThePrefixExample) {
-  test::ExpectReadmeShows("### Prefix seeks and partitioned filters",
+  test::ExpectReadmeShows("engines/rocksdb/README.md",
+                          "## Prefix seeks and partitioned filters",
                           "tests/integration/rocksdb_readme_example_test.cc",
                           "readme_rocksdb_prefix_example", "PrefixMayMatch");
 }

@@ -570,9 +570,15 @@ absl::Status PresenceCore::Save() {
 absl::Status PresenceCore::WaitUntilServing(std::chrono::milliseconds timeout) {
   {
     std::unique_lock<std::mutex> lock(signal_->mutex);
-    const bool idle = idle_.wait_for(lock, timeout, [this] {
+    auto done = [this] {
       return Stopping() || (tasks_.empty() && tasks_running_ == 0);
-    });
+    };
+    bool idle = true;
+    if (timeout == std::chrono::milliseconds::max()) {
+      idle_.wait(lock, done);  // wait_for would overflow its deadline
+    } else {
+      idle = idle_.wait_for(lock, timeout, done);
+    }
     if (!idle) {
       return absl::DeadlineExceededError(
           "presence filters are still recovering or rebuilding");

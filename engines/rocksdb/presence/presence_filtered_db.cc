@@ -145,6 +145,9 @@ PresenceFilteredDB::~PresenceFilteredDB() {
 }
 
 absl::Status PresenceFilteredDB::CloseAndSave() {
+  // A filter still recovering or rebuilding could not be saved, and the next
+  // open would scan again: let it finish first.
+  core_->WaitUntilServing(std::chrono::milliseconds::max()).IgnoreError();
   core_->Stop();
   absl::Status status = core_->FlushAll();
   if (status.ok()) status = core_->Save();

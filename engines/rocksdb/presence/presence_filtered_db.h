@@ -209,8 +209,9 @@ class PresenceFilteredDB : public rocksdb::StackableDB {
   // the last save. Stops the background thread first.
   ~PresenceFilteredDB() override;
 
-  // Stops the background work, flushes every column family, saves the
-  // filters and closes the database: the next open reads no table.
+  // Waits for recoveries and rebuilds under way to finish, stops the
+  // background work, flushes every column family, saves the filters and
+  // closes the database: the next open reads no table.
   absl::Status CloseAndSave();
   // As rocksdb::DB::Close: stops the background work, then closes without a
   // save.

@@ -172,18 +172,18 @@ Database Open(const std::string& path, uint64_t expected_keys = 200,
   PresenceFilterOptions filter_options;
   filter_options.listener = Rebuilds();
   filter_options.progress = [](const std::string&) {};
-filter_options.expected_keys = expected_keys;
-filter_options.save_after_background_work = save_after_background_work;
-std::vector<rocksdb::ColumnFamilyDescriptor> families = Families();
-for (auto& family : families)
-  family.options.write_buffer_size = write_buffer_size;
-Database database;
-absl::StatusOr<std::unique_ptr<PresenceFilteredDB>> db =
-    PresenceFilteredDB::Open(options, path, families, &database.families,
-                             filter_options);
-EXPECT_TRUE(db.ok()) << db.status();
-if (db.ok()) database.db = *std::move(db);
-return database;
+  filter_options.expected_keys = expected_keys;
+  filter_options.save_after_background_work = save_after_background_work;
+  std::vector<rocksdb::ColumnFamilyDescriptor> families = Families();
+  for (auto& family : families)
+    family.options.write_buffer_size = write_buffer_size;
+  Database database;
+  absl::StatusOr<std::unique_ptr<PresenceFilteredDB>> db =
+      PresenceFilteredDB::Open(options, path, families, &database.families,
+                               filter_options);
+  EXPECT_TRUE(db.ok()) << db.status();
+  if (db.ok()) database.db = *std::move(db);
+  return database;
 }
 
 // One writer thread's keys and what they must hold.
