@@ -289,6 +289,8 @@ for r in rows:
     fill = r["fill"]
     assert fill["keys_per_turn"] == 20000 and fill["ratio"] > 0, fill
     assert all(len(fill[w]["rounds"]) == 2 for w in ("plain", "wrapped")), fill
+    assert all(len(fill["stall_seconds"][w]["rounds"]) == 2 for w in ("plain", "wrapped")), fill
+    assert len(fill["wrapper_saves"]["rounds"]) == len(fill["wrapper_saves"]["saves"]["rounds"]) == 2, fill
     o = r["open"]
     assert len(o["plain"]["rounds"]) == len(o["wrapped"]["rounds"]) == 2, o
     # Each round reopens the wrapper from its saved filter twice (page cache, direct

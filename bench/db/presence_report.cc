@@ -201,18 +201,28 @@ absl::Status PrintMarkdownGroup(const std::vector<Json>& rows,
     }
   }
   out << "\n| config | fill keys/s: RocksDB alone / wrapper / ratio | "
+         "fill's write stalls s: RocksDB alone / wrapper | "
+         "wrapper's saves during its fill: count / s | "
          "open s: RocksDB alone / wrapper, saved filter / difference | "
          "rebuild s | CloseAndSave s | filter memory | bytes/key | filter "
          "sized for keys |\n"
-         "|---|---|---|---|---|---|---|---|\n";
+         "|---|---|---|---|---|---|---|---|---|---|\n";
   for (RowReader& row : readers) {
     out << absl::StrFormat(
-        "| %s | %.0f / %.0f / %.3f× | %.3f / %.3f / %+.3f | %.3f | %.3f | "
+        "| %s | %.0f / %.0f / %.3f× | %.2f / %.2f | %.0f / %.2f | %.3f / %.3f "
+        "/ "
+        "%+.3f | %.3f "
+        "| %.3f | "
         "%.2f MiB | %.3f | %d |\n",
         row.String({"config"}),
         row.Number({"fill", "plain", "keys_per_second"}),
         row.Number({"fill", "wrapped", "keys_per_second"}),
-        row.Number({"fill", "ratio"}), row.Number({"open", "plain", "seconds"}),
+        row.Number({"fill", "ratio"}),
+        row.Number({"fill", "stall_seconds", "plain", "seconds"}),
+        row.Number({"fill", "stall_seconds", "wrapped", "seconds"}),
+        row.Number({"fill", "wrapper_saves", "saves", "median"}),
+        row.Number({"fill", "wrapper_saves", "seconds"}),
+        row.Number({"open", "plain", "seconds"}),
         row.Number({"open", "wrapped", "seconds"}),
         row.Number({"open", "extra_seconds"}),
         row.Number({"rebuild", "seconds"}),
@@ -347,18 +357,24 @@ void PrintPresenceTable(const DbShape& shape,
   }
   out << "\n"
       << absl::StrFormat(
-             "%-26s %9s %12s %12s %7s %9s %9s %8s %9s %8s %9s %7s %10s\n",
+             "%-26s %9s %12s %12s %7s %9s %8s %6s %7s %9s %9s %8s %9s %8s "
+             "%9s %7s %10s\n",
              "config", "fill keys", "fill RDB/s", "wrapper/s", "ratio",
-             "open RDB", "wrapper", "+s", "rebuild s", "save s", "mem MiB",
-             "B/key", "sized for");
+             "stall RDB", "stall wr", "saves", "saves s", "open RDB", "wrapper",
+             "+s", "rebuild s", "save s", "mem MiB", "B/key", "sized for");
   for (const PresenceResult& r : results) {
     out << absl::StrFormat(
-        "%-26s %9d %12.0f %12.0f %7.3f %9.3f %9.3f %+8.3f %9.3f %8.3f %9.2f "
-        "%7.3f %10d\n",
+        "%-26s %9d %12.0f %12.0f %7.3f %9.2f %8.2f %6.0f %7.2f %9.3f %9.3f "
+        "%+8.3f %9.3f %8.3f %9.2f %7.3f %10d\n",
         r.built.config, r.fill_keys, r.fill_keys_per_second.PlainMedian(),
         r.fill_keys_per_second.WrappedMedian(),
-        r.fill_keys_per_second.MedianRatio(), r.open_seconds.PlainMedian(),
-        r.open_seconds.WrappedMedian(), r.open_seconds.MedianDifference(),
+        r.fill_keys_per_second.MedianRatio(),
+        r.fill_stall_seconds.PlainMedian(),
+        r.fill_stall_seconds.WrappedMedian(),
+        r.fill_saves.empty() ? 0.0 : Median(r.fill_saves),
+        r.fill_save_seconds.empty() ? 0.0 : Median(r.fill_save_seconds),
+        r.open_seconds.PlainMedian(), r.open_seconds.WrappedMedian(),
+        r.open_seconds.MedianDifference(),
         r.rebuild_seconds.empty() ? 0.0 : Median(r.rebuild_seconds),
         r.close_and_save_seconds.empty() ? 0.0
                                          : Median(r.close_and_save_seconds),
@@ -431,6 +447,11 @@ void PrintPresenceJson(const DbShape& shape,
     Json fill = PairJson(r.fill_keys_per_second, "keys_per_second");
     fill["keys_per_turn"] = r.fill_keys;
     fill["ratio"] = r.fill_keys_per_second.MedianRatio();
+    fill["stall_seconds"] = PairJson(r.fill_stall_seconds, "seconds");
+    fill["wrapper_saves"] = SecondsJson(r.fill_save_seconds);
+    fill["wrapper_saves"]["saves"] = {
+        {"median", r.fill_saves.empty() ? 0.0 : Median(r.fill_saves)},
+        {"rounds", r.fill_saves}};
     row["fill"] = std::move(fill);
     Json open = PairJson(r.open_seconds, "seconds");
     open["extra_seconds"] = r.open_seconds.MedianDifference();

@@ -1,6 +1,7 @@
 #include "bench/db/presence_section.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <utility>
@@ -19,6 +20,7 @@
 #include "rocksdb/db.h"
 #include "rocksdb/env.h"
 #include "rocksdb/options.h"
+#include "rocksdb/statistics.h"
 #include "rocksdb/utilities/checkpoint.h"
 
 namespace sstfilter {
@@ -207,6 +209,24 @@ absl::Status CloseAndRelease(std::unique_ptr<rocksdb::DB> db) {
   db.reset();
   return status;
 }
+
+// Counts the wrapper's saves and the seconds they take (called on its
+// background thread, one save at a time).
+class SaveTally : public PresenceFilterListener {
+ public:
+  void OnSaveBegin() override { start_ = std::chrono::steady_clock::now(); }
+  void OnSaveEnd(const absl::Status& /*status*/) override {
+    seconds_.store(seconds() + SecondsSince(start_));
+    saves_.fetch_add(1);
+  }
+  uint64_t saves() const { return saves_.load(); }
+  double seconds() const { return seconds_.load(); }
+
+ private:
+  std::chrono::steady_clock::time_point start_;
+  std::atomic<uint64_t> saves_{0};
+  std::atomic<double> seconds_{0};
+};
 
 // One of the section's databases, built by RocksDB. The wrapper opens it in
 // place; RocksDB alone opens a checkpoint of it: the same table files, hard
@@ -512,11 +532,15 @@ class PresenceRun {
     DestroyPresenceDb(path);
     PresenceResult& result = db->result();
     const rocksdb::Options options = RocksDbLookupOptions(db->config(), shape_);
+    SaveTally saves;  // outlives the wrapper, as the listener must
     std::unique_ptr<rocksdb::DB> plain;
     std::unique_ptr<PresenceFilteredDB> filtered;
     if (wrapped) {
+      PresenceFilterOptions filter_options =
+          FilterOptions(db->name() + " fill");
+      filter_options.listener = &saves;
       absl::StatusOr<std::unique_ptr<PresenceFilteredDB>> opened =
-          OpenServing(options, path, FilterOptions(db->name() + " fill"));
+          OpenServing(options, path, filter_options);
       if (!opened.ok()) return opened.status();
       filtered = *std::move(opened);
     } else {
@@ -535,6 +559,18 @@ class PresenceRun {
       (wrapped ? result.fill_keys_per_second.wrapped
                : result.fill_keys_per_second.plain)
           .push_back(static_cast<double>(result.fill_keys) / seconds);
+    }
+    if (status.ok()) {
+      (wrapped ? result.fill_stall_seconds.wrapped
+               : result.fill_stall_seconds.plain)
+          .push_back(static_cast<double>(options.statistics->getTickerCount(
+                         rocksdb::STALL_MICROS)) /
+                     1e6);
+    }
+    if (status.ok() && wrapped) {
+      // The saves that ended while the writes ran (one may be under way).
+      result.fill_saves.push_back(static_cast<double>(saves.saves()));
+      result.fill_save_seconds.push_back(saves.seconds());
     }
     // Closed without a save: the database is removed.
     absl::Status closed = wrapped ? FromRocksDb(filtered->Close(), "close")

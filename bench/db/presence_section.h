@@ -125,6 +125,14 @@ struct PresenceResult {
   std::optional<Direct> direct;
   uint64_t fill_keys = 0;
   PresencePair fill_keys_per_second;
+  // Per round, the saves the wrapper made while it was filled (after its
+  // flushes and compactions: PresenceFilterOptions::save_after_background_work)
+  // and the seconds they took, from its PresenceFilterListener.
+  std::vector<double> fill_saves;
+  std::vector<double> fill_save_seconds;
+  // RocksDB's write stalls during each fill (STALL_MICROS), in seconds: the
+  // foreground writes held back while flushes and compactions catch up.
+  PresencePair fill_stall_seconds;
   // RocksDB's open, against the wrapper's Open + WaitUntilServing of a
   // database it closed with CloseAndSave.
   PresencePair open_seconds;
