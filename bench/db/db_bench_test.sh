@@ -290,6 +290,8 @@ for r in rows:
     assert fill["keys_per_turn"] == 20000 and fill["ratio"] > 0, fill
     assert all(len(fill[w]["rounds"]) == 2 for w in ("plain", "wrapped")), fill
     assert all(len(fill["stall_seconds"][w]["rounds"]) == 2 for w in ("plain", "wrapped")), fill
+    assert len(fill["wrapped_saving_at_close"]["rounds"]) == 2, fill
+    assert fill["wrapped_saving_at_close"]["ratio"] > 0, fill
     assert len(fill["wrapper_saves"]["rounds"]) == len(fill["wrapper_saves"]["saves"]["rounds"]) == 2, fill
     o = r["open"]
     assert len(o["plain"]["rounds"]) == len(o["wrapped"]["rounds"]) == 2, o
@@ -308,7 +310,7 @@ PY
   fail "--presence_markdown_from: $(cat "$tmp/err")"
 for line in '^\*\*20000 keys\*\* of 16 bytes' '^\| presence.sstfilter.hybrid \| direct' \
             '^\| presence.rocksdb.bloom \| page cache \| Get, absent keys \| 500 \|' \
-            '^\| presence.rocksdb.bloom \| absent Get/s .* >= 10x \| [0-9.]+x \| (met|missed) \|'; do
+            '^\| presence.rocksdb.bloom \| absent Get/s .* >= 10× \| [0-9.]+× \| (met|missed) \|'; do
   grep -qE "$line" "$tmp/presence.md" || fail "no markdown line '$line': $(cat "$tmp/presence.md")"
 done
 echo '{"section":"presence","keys":1}' >"$tmp/presence.bad"

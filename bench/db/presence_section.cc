@@ -210,6 +210,14 @@ absl::Status CloseAndRelease(std::unique_ptr<rocksdb::DB> db) {
   return status;
 }
 
+// What writes a fill turn's keys.
+enum class FillHandle {
+  kRocksDbAlone,
+  kWrapper,
+  // The wrapper with save_after_background_work = false.
+  kWrapperSavingAtClose,
+};
+
 // Counts the wrapper's saves and the seconds they take (called on its
 // background thread, one save at a time).
 class SaveTally : public PresenceFilterListener {
@@ -316,9 +324,13 @@ class PresenceRun {
     absl::Status status = Rebuild(db);
     if (status.ok()) status = BufferedRound(round, db);
     if (status.ok() && direct_reads) status = DirectRound(round, db);
-    const bool plain_first = round % 2 == 0;
-    for (const bool wrapped : {!plain_first, plain_first}) {
-      if (status.ok()) status = FillTurn(wrapped, db);
+    constexpr std::array<FillHandle, 3> kFills = {
+        FillHandle::kRocksDbAlone, FillHandle::kWrapper,
+        FillHandle::kWrapperSavingAtClose};
+    for (size_t turn = 0; turn < kFills.size(); ++turn) {
+      const FillHandle fill =
+          kFills[(turn + static_cast<size_t>(round)) % kFills.size()];
+      if (status.ok()) status = FillTurn(fill, db);
     }
     if (!status.ok()) {
       return absl::Status(status.code(),
@@ -524,10 +536,10 @@ class PresenceRun {
   }
 
   // Writes the section's fill keys into a fresh database of db's options,
-  // plain or through the wrapper, and times the writes. (Turns, not blocks:
-  // a fill's flushes and compactions run behind its writes, and two fresh
-  // databases filled at once would each compete with the other's.)
-  absl::Status FillTurn(bool wrapped, PresenceDb* db) {
+  // by `fill`, and times the writes. (Turns, not blocks: a fill's flushes and
+  // compactions run behind its writes, and fresh databases filled at once
+  // would each compete with the others'.)
+  absl::Status FillTurn(FillHandle fill, PresenceDb* db) {
     const std::string path = absl::StrCat(db->path(), ".fill");
     DestroyPresenceDb(path);
     PresenceResult& result = db->result();
@@ -535,46 +547,57 @@ class PresenceRun {
     SaveTally saves;  // outlives the wrapper, as the listener must
     std::unique_ptr<rocksdb::DB> plain;
     std::unique_ptr<PresenceFilteredDB> filtered;
-    if (wrapped) {
-      PresenceFilterOptions filter_options =
-          FilterOptions(db->name() + " fill");
-      filter_options.listener = &saves;
-      absl::StatusOr<std::unique_ptr<PresenceFilteredDB>> opened =
-          OpenServing(options, path, filter_options);
-      if (!opened.ok()) return opened.status();
-      filtered = *std::move(opened);
-    } else {
+    if (fill == FillHandle::kRocksDbAlone) {
       absl::StatusOr<std::unique_ptr<rocksdb::DB>> opened =
           OpenPlain(options, path);
       if (!opened.ok()) return opened.status();
       plain = *std::move(opened);
+    } else {
+      PresenceFilterOptions filter_options =
+          FilterOptions(db->name() + " fill");
+      filter_options.listener = &saves;
+      filter_options.save_after_background_work = fill == FillHandle::kWrapper;
+      absl::StatusOr<std::unique_ptr<PresenceFilteredDB>> opened =
+          OpenServing(options, path, filter_options);
+      if (!opened.ok()) return opened.status();
+      filtered = *std::move(opened);
     }
-    rocksdb::DB* handle =
-        wrapped ? static_cast<rocksdb::DB*>(filtered.get()) : plain.get();
+    rocksdb::DB* handle = plain != nullptr
+                              ? plain.get()
+                              : static_cast<rocksdb::DB*>(filtered.get());
     const auto start = std::chrono::steady_clock::now();
     absl::Status status = WriteRocksDbKeys(
         handle, Random16Key, 0, result.fill_keys, shape_.value_bytes);
-    const double seconds = SecondsSince(start);
+    const double keys_per_second =
+        static_cast<double>(result.fill_keys) / SecondsSince(start);
+    const double stall_seconds =
+        static_cast<double>(
+            options.statistics->getTickerCount(rocksdb::STALL_MICROS)) /
+        1e6;
     if (status.ok()) {
-      (wrapped ? result.fill_keys_per_second.wrapped
-               : result.fill_keys_per_second.plain)
-          .push_back(static_cast<double>(result.fill_keys) / seconds);
-    }
-    if (status.ok()) {
-      (wrapped ? result.fill_stall_seconds.wrapped
-               : result.fill_stall_seconds.plain)
-          .push_back(static_cast<double>(options.statistics->getTickerCount(
-                         rocksdb::STALL_MICROS)) /
-                     1e6);
-    }
-    if (status.ok() && wrapped) {
-      // The saves that ended while the writes ran (one may be under way).
-      result.fill_saves.push_back(static_cast<double>(saves.saves()));
-      result.fill_save_seconds.push_back(saves.seconds());
+      switch (fill) {
+        case FillHandle::kRocksDbAlone:
+          result.fill_keys_per_second.plain.push_back(keys_per_second);
+          result.fill_without_saves.plain.push_back(keys_per_second);
+          result.fill_stall_seconds.plain.push_back(stall_seconds);
+          break;
+        case FillHandle::kWrapper:
+          result.fill_keys_per_second.wrapped.push_back(keys_per_second);
+          result.fill_stall_seconds.wrapped.push_back(stall_seconds);
+          // The saves that ended while the writes ran (one may be under
+          // way).
+          result.fill_saves.push_back(static_cast<double>(saves.saves()));
+          result.fill_save_seconds.push_back(saves.seconds());
+          break;
+        case FillHandle::kWrapperSavingAtClose:
+          result.fill_without_saves.wrapped.push_back(keys_per_second);
+          break;
+      }
     }
     // Closed without a save: the database is removed.
-    absl::Status closed = wrapped ? FromRocksDb(filtered->Close(), "close")
-                                  : FromRocksDb(plain->Close(), "close");
+    absl::Status closed = plain != nullptr
+                              ? FromRocksDb(plain->Close(), "close")
+                              : FromRocksDb(filtered->Close(), "close");
     filtered.reset();
     plain.reset();
     DestroyPresenceDb(path);

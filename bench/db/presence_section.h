@@ -23,7 +23,8 @@
 //    full scan);
 //  - fill: fresh databases of the same options, one written by RocksDB, one
 //    through the wrapper (sized for the section's key count, as the store it
-//    becomes), in alternate turns.
+//    becomes), and one through the wrapper saving only at close, in turns
+//    whose order rotates with the round.
 // Every figure is the median of its rounds; every ratio the median of the
 // rounds' wrapped / plain ratios.
 
@@ -133,6 +134,12 @@ struct PresenceResult {
   // RocksDB's write stalls during each fill (STALL_MICROS), in seconds: the
   // foreground writes held back while flushes and compactions catch up.
   PresencePair fill_stall_seconds;
+  // A third fill turn each round, through the wrapper with
+  // PresenceFilterOptions::save_after_background_work = false (saves only at
+  // close): `wrapped` holds its keys/s, `plain` RocksDB's of the same round,
+  // so that the ratio tells the saves' share of the fill's cost from the
+  // per-write share.
+  PresencePair fill_without_saves;
   // RocksDB's open, against the wrapper's Open + WaitUntilServing of a
   // database it closed with CloseAndSave.
   PresencePair open_seconds;
