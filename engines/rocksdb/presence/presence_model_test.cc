@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -23,12 +24,16 @@
 
 #include "absl/strings/str_cat.h"
 #include "engines/rocksdb/presence/presence_filtered_db.h"
+#include "engines/rocksdb/presence/saved_filters.h"
 #include "gtest/gtest.h"
+#include "inmemory/mutable/mutable_bloom.h"
 #include "rocksdb/db.h"
 #include "rocksdb/env.h"
 #include "rocksdb/merge_operator.h"
 #include "rocksdb/options.h"
+#include "rocksdb/sst_file_reader.h"
 #include "rocksdb/sst_file_writer.h"
+#include "rocksdb/version.h"
 #include "rocksdb/write_batch.h"
 #include "table/testing/real_tables.h"
 #include "util/testing/random.h"
@@ -105,7 +110,7 @@ class RebuildCounter : public PresenceFilterListener {
 // later loses no acknowledged write), so each must lead to every key.
 class SavesRecorder : public rocksdb::EnvWrapper {
  public:
-  SavesRecorder() : rocksdb::EnvWrapper(rocksdb::Env::Default()) {}
+  explicit SavesRecorder(rocksdb::Env* base) : rocksdb::EnvWrapper(base) {}
   const char* Name() const override { return "SavesRecorder"; }
 
   rocksdb::Status RenameFile(const std::string& from,
@@ -134,7 +139,7 @@ class SavesRecorder : public rocksdb::EnvWrapper {
 };
 
 SavesRecorder* Recorder() {
-  static SavesRecorder* recorder = new SavesRecorder;
+  static SavesRecorder* recorder = new SavesRecorder(rocksdb::Env::Default());
   return recorder;
 }
 
@@ -146,6 +151,26 @@ RebuildCounter* Rebuilds() {
 struct Database {
   std::unique_ptr<PresenceFilteredDB> db;
   std::vector<rocksdb::ColumnFamilyHandle*> families;
+
+  Database() = default;
+  Database(Database&&) = default;
+  Database& operator=(Database&& other) {
+    Release();
+    db = std::move(other.db);
+    families = std::move(other.families);
+    return *this;
+  }
+  // RocksDB requires every handle destroyed before its database, also when a
+  // failed assertion ends a test early.
+  ~Database() { Release(); }
+  void Release() {
+    if (db == nullptr) return;
+    for (rocksdb::ColumnFamilyHandle* family : families) {
+      db->DestroyColumnFamilyHandle(family).PermitUncheckedError();
+    }
+    families.clear();
+    db.reset();
+  }
 
   void Close(bool save) {
     for (rocksdb::ColumnFamilyHandle* family : families) {
@@ -160,23 +185,37 @@ struct Database {
   }
 };
 
-// expected_keys far below the keys written: rate-triggered rebuilds happen
-// often.
-Database Open(const std::string& path, uint64_t expected_keys = 200,
-              size_t write_buffer_size = 32 << 10,
-              bool save_after_background_work = true) {
+// How a test opens its database. The defaults: a filter sized far below
+// the keys written, so that rate-triggered rebuilds happen often, and small
+// memtables that flush and compact all the time.
+struct OpenOptions {
+  uint64_t expected_keys = 200;
+  size_t write_buffer_size = 32 << 10;
+  bool save_after_background_work = true;
+  bool auto_compactions = true;
+  SavesRecorder* env = Recorder();
+};
+
+Database Open(const std::string& path, const OpenOptions& how = {}) {
   rocksdb::DBOptions options;
   options.create_if_missing = true;
   options.create_missing_column_families = true;
-  options.env = Recorder();
+  options.env = how.env;
   PresenceFilterOptions filter_options;
   filter_options.listener = Rebuilds();
   filter_options.progress = [](const std::string&) {};
-  filter_options.expected_keys = expected_keys;
-  filter_options.save_after_background_work = save_after_background_work;
+  filter_options.expected_keys = how.expected_keys;
+  filter_options.save_after_background_work = how.save_after_background_work;
   std::vector<rocksdb::ColumnFamilyDescriptor> families = Families();
-  for (auto& family : families)
-    family.options.write_buffer_size = write_buffer_size;
+  for (rocksdb::ColumnFamilyDescriptor& family : families) {
+    family.options.write_buffer_size = how.write_buffer_size;
+    if (!how.auto_compactions) {
+      family.options.disable_auto_compactions = true;
+      // Level 0 grows without bound; writes must not stall on it.
+      family.options.level0_slowdown_writes_trigger = 1 << 20;
+      family.options.level0_stop_writes_trigger = 1 << 20;
+    }
+  }
   Database database;
   absl::StatusOr<std::unique_ptr<PresenceFilteredDB>> db =
       PresenceFilteredDB::Open(options, path, families, &database.families,
@@ -624,58 +663,119 @@ TEST(PresenceModelTest, ConcurrentWorkAndEveryReopeningMatchTheModel) {
 
 // Saves taken while writes are flushed into new tables every few
 // milliseconds, each of a filter large enough that taking its bytes spans
-// several flushes: a save must list only tables whose keys its filter holds.
-// Every save, with the database as it ends up, must lead to every key.
+// several flushes: every table a save lists must have all its keys in the
+// filter it saved (checked on the tables themselves, kept on disk for the
+// check), and reopening from a save must find every key.
 TEST(PresenceModelTest, SavesTakenDuringFlushesCoverWhatTheyList) {
-  // Taking a filter of this many keys' bytes takes long enough for tables to
-  // be flushed meanwhile.
-  constexpr uint64_t kLargeFilterKeys = 10000000;
   constexpr int kPutters = 2;
-  constexpr int kSaves = 12;
-  constexpr int kMostPuts = 100000;  // each
-  constexpr int kReopenings = 8;
+  constexpr int kMostSaves = 24;
+  constexpr int kPutsEach = 150000;
+  constexpr int kReopenings = 2;
+  OpenOptions large_filter;
+  large_filter.expected_keys = 10000000;
+  large_filter.write_buffer_size = 64 << 10;
+  large_filter.save_after_background_work = false;
+  // In memory: the saves' syncs cost nothing, so there can be many.
+  std::unique_ptr<rocksdb::Env> memory(
+      rocksdb::NewMemEnv(rocksdb::Env::Default()));
+  SavesRecorder recorder(memory.get());
+  large_filter.env = &recorder;
   TempDir dir;
-  Database database =
-      Open(dir.path(), kLargeFilterKeys, /*write_buffer_size=*/8 << 10,
-           /*save_after_background_work=*/false);
+  Database database = Open(dir.path(), large_filter);
   ASSERT_NE(database.db, nullptr);
   ASSERT_TRUE(database.db->WaitUntilServing(kWait).ok());
-  Recorder()->TakeSaves();
-  std::atomic<bool> stop{false};
+  // Every table a save lists stays readable, compacted away or not.
+  ASSERT_TRUE(database.db->DisableFileDeletions().ok());
+  recorder.TakeSaves();
+  std::atomic<int> putters_running{kPutters};
   int puts[kPutters] = {};
   std::vector<std::thread> putters;
   for (int t = 0; t < kPutters; ++t) {
-    putters.emplace_back([&database, &stop, &puts, t, kMostPuts] {
-      for (int i = 0; i < kMostPuts && !stop.load(); ++i) {
+    putters.emplace_back([&database, &putters_running, &puts, t] {
+      for (int i = 0; i < kPutsEach; ++i) {
         const std::string key = KeptKey(100 + t, i);
         ASSERT_TRUE(
             database.db->Put(rocksdb::WriteOptions(), key, KeptValue(key))
                 .ok());
         puts[t] = i + 1;
       }
+      --putters_running;
     });
   }
-  std::thread saver([&database, &stop] {
-    for (int s = 0; s < kSaves; ++s) {
-      absl::Status saved = database.db->SaveFilters();
-      EXPECT_TRUE(saved.ok()) << saved;
-    }
-    stop.store(true);
-  });
-  saver.join();
+  // Saves while the putters run: afterwards no table is flushed meanwhile.
+  int saves_made = 0;
+  while (putters_running.load() > 0 && saves_made < kMostSaves) {
+    absl::Status saved = database.db->SaveFilters();
+    ASSERT_TRUE(saved.ok()) << saved;
+    ++saves_made;
+  }
   for (std::thread& putter : putters) putter.join();
+  const std::vector<std::string> saves = recorder.TakeSaves();
+  ASSERT_EQ(saves.size(), static_cast<size_t>(saves_made));
+  ASSERT_GE(saves.size(), 2u);
+
+  // What each save claims, against the tables themselves.
+  rocksdb::Options table_options(rocksdb::DBOptions(), FamilyOptions());
+  table_options.env = memory.get();
+  uint64_t tables_checked = 0;
+  // A table an earlier save listed was checked against that save's filter,
+  // which this save's filter holds (filters only grow without a rebuild,
+  // and this one is sized never to need one): check each table once.
+  std::set<uint64_t> checked;
+  for (size_t s = 0; s < saves.size(); ++s) {
+    absl::StatusOr<presence_internal::SavedFilters> file =
+        presence_internal::DecodeSavedFilters(saves[s]);
+    ASSERT_TRUE(file.ok()) << file.status();
+    for (const std::string& encoded : file->records) {
+      absl::StatusOr<presence_internal::SavedColumnFamily> record =
+          presence_internal::DecodeColumnFamilyRecord(encoded);
+      ASSERT_TRUE(record.ok()) << record.status();
+      absl::StatusOr<MutableBloomFilter> filter =
+          MutableBloomFilter::Restore(record->filter);
+      ASSERT_TRUE(filter.ok()) << filter.status();
+      for (const presence_internal::SavedTable& table : record->tables) {
+        if (!checked.insert(table.file_number).second) continue;
+        char name[32];
+        std::snprintf(name, sizeof(name), "/%06llu.sst",
+                      static_cast<unsigned long long>(table.file_number));
+        rocksdb::SstFileReader reader(table_options);
+        ASSERT_TRUE(reader.Open(dir.path() + name).ok()) << name;
+        std::unique_ptr<rocksdb::Iterator> it(
+            reader.NewIterator(rocksdb::ReadOptions()));
+        uint64_t lacking = 0;
+        for (it->SeekToFirst(); it->Valid(); it->Next()) {
+          lacking += !filter->MayContain(
+              absl::string_view(it->key().data(), it->key().size()));
+        }
+        ASSERT_TRUE(it->status().ok()) << it->status().ToString();
+        ASSERT_EQ(lacking, 0u)
+            << "save " << s << " of " << saves.size() << " lists table" << name
+            << " of family " << record->name
+            << " but its filter lacks that many of the "
+               "table's keys";
+        ++tables_checked;
+      }
+    }
+  }
+  // The saves listed tables flushed while the putters ran.
+  EXPECT_GT(tables_checked, saves.size());
+  ASSERT_TRUE(database.db
+                  ->EnableFileDeletions(
+#if ROCKSDB_MAJOR < 9
+                      /*force=*/false
+#endif
+                      )
+                  .ok());
   database.Close(/*save=*/false);
 
-  std::vector<std::string> saves = Recorder()->TakeSaves();
-  ASSERT_GE(saves.size(), static_cast<size_t>(kReopenings));
   const std::string saved = PresenceFilterFileName(dir.path());
   for (int r = 0; r < kReopenings; ++r) {
     const size_t which = saves.size() * r / kReopenings;
-    SCOPED_TRACE(absl::StrCat("save ", which, " of ", saves.size()));
-    ASSERT_TRUE(rocksdb::WriteStringToFile(rocksdb::Env::Default(),
-                                           saves[which], saved, false)
-                    .ok());
-    database = Open(dir.path(), kLargeFilterKeys, 8 << 10, false);
+    SCOPED_TRACE(absl::StrCat("reopened from save ", which));
+    ASSERT_TRUE(
+        rocksdb::WriteStringToFile(memory.get(), saves[which], saved, false)
+            .ok());
+    database = Open(dir.path(), large_filter);
     ASSERT_NE(database.db, nullptr);
     ASSERT_TRUE(database.db->WaitUntilServing(kWait).ok());
     ASSERT_EQ(
@@ -695,7 +795,7 @@ TEST(PresenceModelTest, SavesTakenDuringFlushesCoverWhatTheyList) {
     }
     EXPECT_EQ(missing, 0) << "first: " << first_missing;
     database.Close(/*save=*/false);
-    Recorder()->TakeSaves();
+    recorder.TakeSaves();
   }
 }
 
