@@ -50,7 +50,7 @@ double BytesPerKey(uint64_t bytes, uint64_t keys) {
 
 // `times` is "x" in the text output, "×" in markdown.
 std::string TargetFigure(const PresenceTargetCheck& check, const char* times) {
-  return check.at_least ? absl::StrFormat("%.2f%s", check.figure, times)
+  return check.at_least ? absl::StrFormat("%.4g%s", check.figure, times)
                         : absl::StrFormat("%+.3f s", check.figure);
 }
 
@@ -153,7 +153,7 @@ std::string MarkdownQueryLine(RowReader& row, const std::string& config,
                               const char* reads, const char* mode,
                               PresenceQuery query) {
   const char* name = PresenceQueryName(query);
-  return absl::StrFormat("| %s | %s | %s | %d | %.0f | %.0f | %.2f× |\n",
+  return absl::StrFormat("| %s | %s | %s | %d | %.0f | %.0f | %.3f× |\n",
                          config, reads, QueryTitle(query),
                          row.Count({mode, name, "keys_per_round"}),
                          row.Number({mode, name, "plain", "per_second"}),

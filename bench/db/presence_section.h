@@ -52,11 +52,11 @@ constexpr size_t kPresenceMultiGetBatch = 32;
 // Within a query's timing the two handles take turns of this many keys, each
 // asking the same keys, the first to ask alternating from block to block. A
 // pair of blocks lasts 1-150 ms, well inside one of this machine's spells of
-// speed (seconds), so a change of speed reaches both handles alike. Much
-// smaller blocks would measure something else: after each block of RocksDB's
-// work the wrapper's filter (several MB, in L3) has left the L2 cache and the
-// TLB, and with blocks of 1,024 keys the wrapper's absent-key Gets ran at
-// about half the rate they keep over a longer run.
+// speed (seconds), so a change of speed reaches both handles alike. Each
+// block of RocksDB's work leaves little of the wrapper's filter (several MB)
+// in the L2 cache and the TLB, so the wrapper starts every block cold; far
+// smaller blocks would charge it that refill far more often than a stream of
+// lookups pays it.
 constexpr uint64_t kPresenceBlockKeys = 16'384;
 // Keys each fill turn writes into a fresh database (all of the section's
 // keys when it has fewer): enough for dozens of flushes and the compactions
