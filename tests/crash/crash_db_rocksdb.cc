@@ -1,5 +1,6 @@
 // crash_db.h for RocksDB 7.8.3, plain or behind a PresenceFilteredDB.
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <utility>
@@ -204,6 +205,8 @@ absl::StatusOr<std::unique_ptr<CrashDb>> OpenRocksDbCrashDb(
   options.statistics = rocksdb::CreateDBStatistics();
   PresenceFilterOptions filter_options;
   filter_options.expected_keys = kPresenceExpectedKeys;
+  // A save after every flush and compaction: many saves for kills to land in.
+  filter_options.save_interval = std::chrono::milliseconds(0);
   std::unique_ptr<PresenceFilterListener> presence_listener;
   if (listener != nullptr) {
     presence_listener = NewPresenceBackgroundListener(listener);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <mutex>
+#include <shared_mutex>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -320,10 +322,19 @@ void PresenceCore::Enqueue(Task task) {
 
 void PresenceCore::BackgroundLoop() {
   std::unique_lock<std::mutex> lock(signal_->mutex);
+  // A save owed since a flush or compaction, made once save_interval has
+  // passed since the last one.
+  bool save_owed = false;
+  auto last_save = std::chrono::steady_clock::now();
   while (true) {
-    signal_->wake.wait(lock, [this] {
+    auto ready = [this] {
       return Stopping() || !tasks_.empty() || signal_->background_work_done;
-    });
+    };
+    if (save_owed) {
+      signal_->wake.wait_until(lock, last_save + options_.save_interval, ready);
+    } else {
+      signal_->wake.wait(lock, ready);
+    }
     if (Stopping()) break;
     if (!tasks_.empty()) {
       Task task = std::move(tasks_.front());
@@ -336,10 +347,19 @@ void PresenceCore::BackgroundLoop() {
       idle_.notify_all();
       continue;
     }
+    const bool work_done = signal_->background_work_done;
     signal_->background_work_done = false;
     lock.unlock();
-    CheckRates();
-    if (options_.save_after_background_work) Save().IgnoreError();
+    if (work_done) {
+      CheckRates();
+      save_owed = save_owed || options_.save_after_background_work;
+    }
+    if (save_owed && std::chrono::steady_clock::now() - last_save >=
+                         options_.save_interval) {
+      Save().IgnoreError();
+      save_owed = false;
+      last_save = std::chrono::steady_clock::now();
+    }
     lock.lock();
   }
 }
@@ -412,7 +432,7 @@ absl::Status PresenceCore::Rebuild(ColumnFamilyFilter* filter,
     if (!status.ok()) {
       std::unique_ptr<PresenceFilter> dropped;
       {
-        absl::WriterMutexLock lock(&writers_);
+        std::unique_lock<WritersLock> lock(writers_);
         dropped = filter->DropBuilding();
       }
       Progress(absl::StrCat(Describe(*filter),
@@ -434,7 +454,7 @@ absl::Status PresenceCore::Rebuild(ColumnFamilyFilter* filter,
     if (!fresh.ok()) return finish(fresh.status());
     // Every write that has not returned by now reaches the new filter; every
     // one that has is in the snapshot taken next.
-    absl::WriterMutexLock lock(&writers_);
+    std::unique_lock<WritersLock> lock(writers_);
     filter->InstallBuilding(*std::move(fresh));
   }
   ProgressLines lines(
@@ -479,7 +499,7 @@ absl::Status PresenceCore::Rebuild(ColumnFamilyFilter* filter,
 void PresenceCore::Promote(ColumnFamilyFilter* filter) {
   std::unique_ptr<PresenceFilter> replaced;
   {
-    absl::WriterMutexLock lock(&writers_);
+    std::unique_lock<WritersLock> lock(writers_);
     replaced = filter->PromoteBuilding();
   }
   if (replaced != nullptr) {
@@ -501,7 +521,7 @@ void PresenceCore::CheckRates() {
     double rate = 0;
     PresenceRebuildReason last_rebuild = PresenceRebuildReason::kNone;
     {
-      absl::ReaderMutexLock lock(&writers_);
+      std::shared_lock<WritersLock> lock(writers_);
       building = filter->has_building();
       last_rebuild = filter->last_rebuild();
       ReadEpochs::Guard guard(&epochs_);
@@ -586,7 +606,7 @@ absl::Status PresenceCore::WaitUntilServing(std::chrono::milliseconds timeout) {
   }
   std::lock_guard<std::mutex> lock(filters_mutex_);
   for (const auto& filter : owned_filters_) {
-    absl::ReaderMutexLock writers(&writers_);
+    std::shared_lock<WritersLock> writers(writers_);
     const PresenceFilterStats stats = filter->Stats();
     if (stats.state != PresenceFilterState::kServing &&
         !stats.last_error.ok() && filter->handle() != nullptr) {
@@ -610,7 +630,7 @@ absl::Status PresenceCore::RequestRebuild(rocksdb::ColumnFamilyHandle* handle,
 PresenceFilterState PresenceCore::State(rocksdb::ColumnFamilyHandle* handle) {
   ColumnFamilyFilter* filter = FilterOf(handle);
   if (filter == nullptr) return PresenceFilterState::kUnfiltered;
-  absl::ReaderMutexLock lock(&writers_);
+  std::shared_lock<WritersLock> lock(writers_);
   if (filter->serving() != nullptr) return PresenceFilterState::kServing;
   return filter->has_building() ? PresenceFilterState::kRecovering
                                 : PresenceFilterState::kUnfiltered;
@@ -619,7 +639,7 @@ PresenceFilterState PresenceCore::State(rocksdb::ColumnFamilyHandle* handle) {
 PresenceFilterStats PresenceCore::Stats(rocksdb::ColumnFamilyHandle* handle) {
   ColumnFamilyFilter* filter = FilterOf(handle);
   if (filter == nullptr) return PresenceFilterStats();
-  absl::ReaderMutexLock lock(&writers_);
+  std::shared_lock<WritersLock> lock(writers_);
   return filter->Stats();
 }
 

@@ -21,11 +21,11 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "absl/synchronization/mutex.h"
 #include "engines/rocksdb/presence/column_family_filter.h"
 #include "engines/rocksdb/presence/presence_filtered_db.h"
 #include "engines/rocksdb/presence/read_epochs.h"
 #include "engines/rocksdb/presence/saved_filters.h"
+#include "engines/rocksdb/presence/writers_lock.h"
 #include "rocksdb/db.h"
 #include "rocksdb/listener.h"
 
@@ -81,7 +81,7 @@ class PresenceCore {
   // Every write holds this shared from before it adds its keys until the
   // base database returns, so that a filter installed under it exclusively
   // receives every write the snapshot after it does not see.
-  absl::Mutex& writers() { return writers_; }
+  WritersLock& writers() { return writers_; }
 
   // New column families: an empty filter, or (imported) a rebuild.
   void AddColumnFamily(rocksdb::ColumnFamilyHandle* handle, bool imported);
@@ -139,7 +139,7 @@ class PresenceCore {
   std::mutex filters_mutex_;  // guards owned_filters_ and additions
   std::vector<std::unique_ptr<ColumnFamilyFilter>> owned_filters_;
 
-  absl::Mutex writers_;
+  WritersLock writers_;
   ReadEpochs epochs_;
   std::mutex save_mutex_;  // one save at a time
 

@@ -1,6 +1,8 @@
 #include "engines/rocksdb/presence/presence_filtered_db.h"
 
 #include <cmath>
+#include <mutex>
+#include <shared_mutex>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -81,6 +83,12 @@ absl::Status ValidatePresenceFilterOptions(
         absl::StrCat("PresenceFilterOptions.rebuild_fpp_ratio must be a "
                      "finite number above 1, not ",
                      options.rebuild_fpp_ratio));
+  }
+  if (options.save_interval.count() < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("PresenceFilterOptions.save_interval must not be "
+                     "negative, not ",
+                     options.save_interval.count(), " ms"));
   }
   // The filter's own checks: an fpp 100 bits/key cannot reach, a body too
   // large for its key count.
@@ -374,7 +382,7 @@ rocksdb::Status PresenceFilteredDB::Put(
     const rocksdb::WriteOptions& options,
     rocksdb::ColumnFamilyHandle* column_family, const rocksdb::Slice& key,
     const rocksdb::Slice& value) {
-  absl::ReaderMutexLock lock(&core_->writers());
+  std::shared_lock<presence_internal::WritersLock> lock(core_->writers());
   AddKey(core_.get(), column_family, key);
   return db_->Put(options, column_family, key, value);
 }
@@ -383,7 +391,7 @@ rocksdb::Status PresenceFilteredDB::Put(
     const rocksdb::WriteOptions& options,
     rocksdb::ColumnFamilyHandle* column_family, const rocksdb::Slice& key,
     const rocksdb::Slice& ts, const rocksdb::Slice& value) {
-  absl::ReaderMutexLock lock(&core_->writers());
+  std::shared_lock<presence_internal::WritersLock> lock(core_->writers());
   AddKey(core_.get(), column_family, key);
   return db_->Put(options, column_family, key, ts, value);
 }
@@ -392,7 +400,7 @@ rocksdb::Status PresenceFilteredDB::PutEntity(
     const rocksdb::WriteOptions& options,
     rocksdb::ColumnFamilyHandle* column_family, const rocksdb::Slice& key,
     const rocksdb::WideColumns& columns) {
-  absl::ReaderMutexLock lock(&core_->writers());
+  std::shared_lock<presence_internal::WritersLock> lock(core_->writers());
   AddKey(core_.get(), column_family, key);
   return db_->PutEntity(options, column_family, key, columns);
 }
@@ -401,7 +409,7 @@ rocksdb::Status PresenceFilteredDB::PutEntity(
 rocksdb::Status PresenceFilteredDB::PutEntity(
     const rocksdb::WriteOptions& options, const rocksdb::Slice& key,
     const rocksdb::AttributeGroups& attribute_groups) {
-  absl::ReaderMutexLock lock(&core_->writers());
+  std::shared_lock<presence_internal::WritersLock> lock(core_->writers());
   for (const rocksdb::AttributeGroup& group : attribute_groups) {
     AddKey(core_.get(), group.column_family(), key);
   }
@@ -413,7 +421,7 @@ rocksdb::Status PresenceFilteredDB::Merge(
     const rocksdb::WriteOptions& options,
     rocksdb::ColumnFamilyHandle* column_family, const rocksdb::Slice& key,
     const rocksdb::Slice& value) {
-  absl::ReaderMutexLock lock(&core_->writers());
+  std::shared_lock<presence_internal::WritersLock> lock(core_->writers());
   AddKey(core_.get(), column_family, key);
   return db_->Merge(options, column_family, key, value);
 }
@@ -423,7 +431,7 @@ rocksdb::Status PresenceFilteredDB::Write(const rocksdb::WriteOptions& options,
   std::vector<presence_internal::KeyInColumnFamily> keys;
   absl::Status readable = presence_internal::VisibleKeysOf(*updates, &keys);
   if (!readable.ok()) return ToRocksDb(readable);
-  absl::ReaderMutexLock lock(&core_->writers());
+  std::shared_lock<presence_internal::WritersLock> lock(core_->writers());
   for (const presence_internal::KeyInColumnFamily& entry : keys) {
     ColumnFamilyFilter* filter = core_->FilterOf(entry.column_family_id);
     if (filter != nullptr) filter->Add(entry.key);
@@ -462,7 +470,7 @@ rocksdb::Status PresenceFilteredDB::IngestExternalFile(
     rocksdb::ColumnFamilyHandle* column_family,
     const std::vector<std::string>& external_files,
     const rocksdb::IngestExternalFileOptions& options) {
-  absl::ReaderMutexLock lock(&core_->writers());
+  std::shared_lock<presence_internal::WritersLock> lock(core_->writers());
   rocksdb::Status added =
       AddFileKeys(core_.get(), db_, column_family, external_files);
   if (!added.ok()) return added;
@@ -471,7 +479,7 @@ rocksdb::Status PresenceFilteredDB::IngestExternalFile(
 
 rocksdb::Status PresenceFilteredDB::IngestExternalFiles(
     const std::vector<rocksdb::IngestExternalFileArg>& args) {
-  absl::ReaderMutexLock lock(&core_->writers());
+  std::shared_lock<presence_internal::WritersLock> lock(core_->writers());
   for (const rocksdb::IngestExternalFileArg& arg : args) {
     rocksdb::Status added =
         AddFileKeys(core_.get(), db_, arg.column_family, arg.external_files);

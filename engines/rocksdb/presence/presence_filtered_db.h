@@ -57,15 +57,15 @@
 // (PresenceFilterFileName) with what they cover: the database's identity,
 // the latest sequence number and each column family's live table files
 // (number and size) at the moment of the save, in a checksummed envelope
-// written to a temporary file, synced and renamed. Saves follow every flush
-// and compaction (coalesced, on a background thread) and CloseAndSave. At
-// open a saved filter is restored and the tables it does not list are read
-// into it; with no saved filter, a damaged one, one of another database, or
-// a column family it lacks, that column family's filter is rebuilt from a
-// full scan at a snapshot, with a progress line at least every
-// kProgressInterval. Until a column family's filter serves, its lookups go
-// through RocksDB (State() says which); writes go to the filter being
-// rebuilt throughout.
+// written to a temporary file, synced and renamed. Saves follow flushes and
+// compactions (at most one per save_interval, on a background thread) and
+// CloseAndSave. At open a saved filter is restored and the tables it does
+// not list are read into it; with no saved filter, a damaged one, one of
+// another database, or a column family it lacks, that column family's
+// filter is rebuilt from a full scan at a snapshot, with a progress line at
+// least every kProgressInterval. Until a column family's filter serves, its
+// lookups go through RocksDB (State() says which); writes go to the filter
+// being rebuilt throughout.
 //
 // Rebuilds: deletions and growth past the expected key count raise a
 // filter's rate. After each flush or compaction, a filter whose estimated
@@ -143,10 +143,13 @@ struct PresenceFilterOptions {
   // A filter whose estimated rate passes this multiple of fpp is rebuilt;
   // above 1.
   double rebuild_fpp_ratio = 2.0;
-  // Save after every flush and compaction (coalesced). False: saves happen
-  // only at CloseAndSave and SaveFilters, and after a crash the tables
-  // written since the last save are read at open.
+  // Save after flushes and compactions, at most once per save_interval
+  // (saves write the whole filter; a shorter interval leaves fewer tables to
+  // read at open after a crash). False: saves happen only at CloseAndSave
+  // and SaveFilters, and after a crash the tables written since the last
+  // save are read at open.
   bool save_after_background_work = true;
+  std::chrono::milliseconds save_interval = std::chrono::seconds(1);
   // Receives progress lines of recoveries and rebuilds. Null: they go to the
   // database's info log.
   std::function<void(const std::string&)> progress;

@@ -131,7 +131,7 @@ TEST(PresenceFilterOptionsTest, InvalidOptionsAreRefusedNamingTheValue) {
     PresenceFilterOptions options;
     const char* named;
   };
-  std::vector<Case> cases(6);
+  std::vector<Case> cases(7);
   cases[0].options.fpp = 0;
   cases[0].named = "fpp";
   cases[1].options.fpp = 1.5;
@@ -144,6 +144,8 @@ TEST(PresenceFilterOptionsTest, InvalidOptionsAreRefusedNamingTheValue) {
   cases[4].named = "rebuild_fpp_ratio";
   cases[5].options.fpp = 1e-40;
   cases[5].named = "1e-40";
+  cases[6].options.save_interval = std::chrono::milliseconds(-1);
+  cases[6].named = "save_interval";
   TempDir dir;
   for (const Case& c : cases) {
     absl::Status status = ValidatePresenceFilterOptions(c.options);
