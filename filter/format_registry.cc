@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
@@ -11,13 +12,14 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/strings/str_join.h"
-#include "absl/synchronization/mutex.h"
 
 namespace sstfilter {
 namespace {
 
 struct Registry {
-  absl::Mutex mu;
+  // std::mutex, not absl::Mutex: Debian's Abseil is built without TSan's
+  // annotations, so TSan would not see its locking.
+  std::mutex mu;
   std::map<std::string, const FilterFormat*, std::less<>> formats
       ABSL_GUARDED_BY(mu);
   std::map<std::string, PolicyFactoryFunction> factories ABSL_GUARDED_BY(mu);
@@ -36,14 +38,14 @@ Registry& TheRegistry() {
 
 const FilterFormat* FindFilterFormat(absl::string_view name) {
   Registry& r = TheRegistry();
-  absl::MutexLock lock(&r.mu);
+  std::lock_guard<std::mutex> lock(r.mu);
   auto it = r.formats.find(name);
   return it == r.formats.end() ? nullptr : it->second;
 }
 
 std::vector<const FilterFormat*> RegisteredFilterFormats() {
   Registry& r = TheRegistry();
-  absl::MutexLock lock(&r.mu);
+  std::lock_guard<std::mutex> lock(r.mu);
   std::vector<const FilterFormat*> formats;
   for (const auto& [name, format] : r.formats) formats.push_back(format);
   return formats;
@@ -51,7 +53,7 @@ std::vector<const FilterFormat*> RegisteredFilterFormats() {
 
 std::string RegisteredFormatNames() {
   Registry& r = TheRegistry();
-  absl::MutexLock lock(&r.mu);
+  std::lock_guard<std::mutex> lock(r.mu);
   std::vector<absl::string_view> names;
   for (const auto& entry : r.formats) names.push_back(entry.first);
   return absl::StrJoin(names, ", ");
@@ -59,7 +61,7 @@ std::string RegisteredFormatNames() {
 
 std::vector<RegisteredPolicyFactory> RegisteredPolicyFactories() {
   Registry& r = TheRegistry();
-  absl::MutexLock lock(&r.mu);
+  std::lock_guard<std::mutex> lock(r.mu);
   std::vector<RegisteredPolicyFactory> factories;
   for (const auto& [name, factory] : r.factories)
     factories.push_back({name.c_str(), factory});
@@ -68,14 +70,14 @@ std::vector<RegisteredPolicyFactory> RegisteredPolicyFactories() {
 
 PolicyFactoryFunction FindPolicyFactory(absl::string_view name) {
   Registry& r = TheRegistry();
-  absl::MutexLock lock(&r.mu);
+  std::lock_guard<std::mutex> lock(r.mu);
   const auto it = r.factories.find(std::string(name));
   return it == r.factories.end() ? nullptr : it->second;
 }
 
 std::optional<RegisteredSpecFamily> FindSpecFamily(absl::string_view name) {
   Registry& r = TheRegistry();
-  absl::MutexLock lock(&r.mu);
+  std::lock_guard<std::mutex> lock(r.mu);
   auto it = r.spec_families.find(name);
   if (it == r.spec_families.end()) return std::nullopt;
   return it->second;
@@ -83,7 +85,7 @@ std::optional<RegisteredSpecFamily> FindSpecFamily(absl::string_view name) {
 
 std::vector<RegisteredSpecFamily> RegisteredSpecFamilies() {
   Registry& r = TheRegistry();
-  absl::MutexLock lock(&r.mu);
+  std::lock_guard<std::mutex> lock(r.mu);
   std::vector<RegisteredSpecFamily> families;
   for (const auto& entry : r.spec_families) families.push_back(entry.second);
   return families;
@@ -91,7 +93,7 @@ std::vector<RegisteredSpecFamily> RegisteredSpecFamilies() {
 
 std::string RegisteredSpecFamilyNames() {
   Registry& r = TheRegistry();
-  absl::MutexLock lock(&r.mu);
+  std::lock_guard<std::mutex> lock(r.mu);
   std::vector<absl::string_view> names;
   for (const auto& entry : r.spec_families) names.push_back(entry.first);
   return absl::StrJoin(names, ", ");
@@ -101,7 +103,7 @@ namespace registry_internal {
 
 bool RegisterFormat(const FilterFormat& format) {
   Registry& r = TheRegistry();
-  absl::MutexLock lock(&r.mu);
+  std::lock_guard<std::mutex> lock(r.mu);
   auto [it, inserted] = r.formats.emplace(format.Name(), &format);
   if (!inserted && it->second != &format) {
     std::fprintf(stderr, "sstfilter: two filter formats named %s\n",
@@ -113,7 +115,7 @@ bool RegisterFormat(const FilterFormat& format) {
 
 bool RegisterPolicyFactory(const char* name, PolicyFactoryFunction factory) {
   Registry& r = TheRegistry();
-  absl::MutexLock lock(&r.mu);
+  std::lock_guard<std::mutex> lock(r.mu);
   r.factories.emplace(name, factory);
   return true;
 }
@@ -127,7 +129,7 @@ bool RegisterSpecFamily(const char* name, PolicyFactoryFunction factory) {
 bool RegisterSpecFamily(const char* name, std::vector<SpecParam> params,
                         SpecPolicyFactory factory) {
   Registry& r = TheRegistry();
-  absl::MutexLock lock(&r.mu);
+  std::lock_guard<std::mutex> lock(r.mu);
   auto [it, inserted] = r.spec_families.emplace(
       name, RegisteredSpecFamily{name, std::move(params), std::move(factory)});
   if (!inserted) {

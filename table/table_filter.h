@@ -85,6 +85,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -92,7 +93,6 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "absl/synchronization/mutex.h"
 #include "filter/filter_arena.h"
 #include "filter/prefix_extractor.h"
 #include "table/format.h"
@@ -238,7 +238,9 @@ class TableFilter {
   TableFilterInfo info_;
   mutable std::atomic<int> io_reads_{0};
   mutable std::atomic<uint64_t> io_bytes_{0};
-  mutable absl::Mutex corruption_mu_;
+  // std::mutex, not absl::Mutex: Debian's Abseil is built without TSan's
+  // annotations, so TSan would not see its locking.
+  mutable std::mutex corruption_mu_;
   mutable absl::Status corruption_ ABSL_GUARDED_BY(corruption_mu_);
   const std::unique_ptr<Events> events_;
   IndexKeys index_keys_ = IndexKeys::kInternal;
