@@ -51,8 +51,9 @@ constexpr char kPresenceSection[] = "presence";
 constexpr size_t kPresenceMultiGetBatch = 32;
 // Within a query's timing the two handles take turns of this many keys, each
 // asking the same keys, the first to ask alternating from block to block. A
-// pair of blocks lasts 1-150 ms, well inside one of this machine's spells of
-// speed (seconds), so a change of speed reaches both handles alike. Each
+// pair of blocks is far shorter than one of the machine's spells of speed
+// (docs/presence_filtered_db.md), so a change of speed reaches both handles
+// alike. Each
 // block of RocksDB's work leaves little of the wrapper's filter (several MB)
 // in the L2 cache and the TLB, so the wrapper starts every block cold; far
 // smaller blocks would charge it that refill far more often than a stream of
@@ -63,8 +64,8 @@ constexpr uint64_t kPresenceBlockKeys = 16'384;
 // they start, a few seconds per turn.
 constexpr uint64_t kPresenceFillKeys = 1'000'000;
 // Present-key lookups of each kind per round with direct reads, when
-// DbShape::lookups is more: each costs a device read (about 100 us), and the
-// figure it makes, a device read with or without the wrapper, needs no more.
+// DbShape::lookups is more: each costs a device read, and the figure it
+// makes, a device read with or without the wrapper, needs no more.
 constexpr uint64_t kPresenceDirectPresentLookups = 10'000;
 // The wrapper's filter: this rate, sized for the section's key count.
 constexpr double kPresenceFilterFpp = 0.01;
