@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
@@ -12,14 +11,13 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/strings/str_join.h"
+#include "util/mutex.h"
 
 namespace sstfilter {
 namespace {
 
 struct Registry {
-  // std::mutex, not absl::Mutex: Debian's Abseil is built without TSan's
-  // annotations, so TSan would not see its locking.
-  std::mutex mu;
+  Mutex mu;
   std::map<std::string, const FilterFormat*, std::less<>> formats
       ABSL_GUARDED_BY(mu);
   std::map<std::string, PolicyFactoryFunction> factories ABSL_GUARDED_BY(mu);
@@ -38,14 +36,14 @@ Registry& TheRegistry() {
 
 const FilterFormat* FindFilterFormat(absl::string_view name) {
   Registry& r = TheRegistry();
-  std::lock_guard<std::mutex> lock(r.mu);
+  MutexLock lock(&r.mu);
   auto it = r.formats.find(name);
   return it == r.formats.end() ? nullptr : it->second;
 }
 
 std::vector<const FilterFormat*> RegisteredFilterFormats() {
   Registry& r = TheRegistry();
-  std::lock_guard<std::mutex> lock(r.mu);
+  MutexLock lock(&r.mu);
   std::vector<const FilterFormat*> formats;
   for (const auto& [name, format] : r.formats) formats.push_back(format);
   return formats;
@@ -53,7 +51,7 @@ std::vector<const FilterFormat*> RegisteredFilterFormats() {
 
 std::string RegisteredFormatNames() {
   Registry& r = TheRegistry();
-  std::lock_guard<std::mutex> lock(r.mu);
+  MutexLock lock(&r.mu);
   std::vector<absl::string_view> names;
   for (const auto& entry : r.formats) names.push_back(entry.first);
   return absl::StrJoin(names, ", ");
@@ -61,7 +59,7 @@ std::string RegisteredFormatNames() {
 
 std::vector<RegisteredPolicyFactory> RegisteredPolicyFactories() {
   Registry& r = TheRegistry();
-  std::lock_guard<std::mutex> lock(r.mu);
+  MutexLock lock(&r.mu);
   std::vector<RegisteredPolicyFactory> factories;
   for (const auto& [name, factory] : r.factories)
     factories.push_back({name.c_str(), factory});
@@ -70,14 +68,14 @@ std::vector<RegisteredPolicyFactory> RegisteredPolicyFactories() {
 
 PolicyFactoryFunction FindPolicyFactory(absl::string_view name) {
   Registry& r = TheRegistry();
-  std::lock_guard<std::mutex> lock(r.mu);
+  MutexLock lock(&r.mu);
   const auto it = r.factories.find(std::string(name));
   return it == r.factories.end() ? nullptr : it->second;
 }
 
 std::optional<RegisteredSpecFamily> FindSpecFamily(absl::string_view name) {
   Registry& r = TheRegistry();
-  std::lock_guard<std::mutex> lock(r.mu);
+  MutexLock lock(&r.mu);
   auto it = r.spec_families.find(name);
   if (it == r.spec_families.end()) return std::nullopt;
   return it->second;
@@ -85,7 +83,7 @@ std::optional<RegisteredSpecFamily> FindSpecFamily(absl::string_view name) {
 
 std::vector<RegisteredSpecFamily> RegisteredSpecFamilies() {
   Registry& r = TheRegistry();
-  std::lock_guard<std::mutex> lock(r.mu);
+  MutexLock lock(&r.mu);
   std::vector<RegisteredSpecFamily> families;
   for (const auto& entry : r.spec_families) families.push_back(entry.second);
   return families;
@@ -93,7 +91,7 @@ std::vector<RegisteredSpecFamily> RegisteredSpecFamilies() {
 
 std::string RegisteredSpecFamilyNames() {
   Registry& r = TheRegistry();
-  std::lock_guard<std::mutex> lock(r.mu);
+  MutexLock lock(&r.mu);
   std::vector<absl::string_view> names;
   for (const auto& entry : r.spec_families) names.push_back(entry.first);
   return absl::StrJoin(names, ", ");
@@ -103,7 +101,7 @@ namespace registry_internal {
 
 bool RegisterFormat(const FilterFormat& format) {
   Registry& r = TheRegistry();
-  std::lock_guard<std::mutex> lock(r.mu);
+  MutexLock lock(&r.mu);
   auto [it, inserted] = r.formats.emplace(format.Name(), &format);
   if (!inserted && it->second != &format) {
     std::fprintf(stderr, "sstfilter: two filter formats named %s\n",
@@ -115,7 +113,7 @@ bool RegisterFormat(const FilterFormat& format) {
 
 bool RegisterPolicyFactory(const char* name, PolicyFactoryFunction factory) {
   Registry& r = TheRegistry();
-  std::lock_guard<std::mutex> lock(r.mu);
+  MutexLock lock(&r.mu);
   r.factories.emplace(name, factory);
   return true;
 }
@@ -129,7 +127,7 @@ bool RegisterSpecFamily(const char* name, PolicyFactoryFunction factory) {
 bool RegisterSpecFamily(const char* name, std::vector<SpecParam> params,
                         SpecPolicyFactory factory) {
   Registry& r = TheRegistry();
-  std::lock_guard<std::mutex> lock(r.mu);
+  MutexLock lock(&r.mu);
   auto [it, inserted] = r.spec_families.emplace(
       name, RegisteredSpecFamily{name, std::move(params), std::move(factory)});
   if (!inserted) {

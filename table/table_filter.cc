@@ -382,12 +382,12 @@ void TableFilter::CountRead(uint64_t bytes) const {
 }
 
 void TableFilter::RecordCorruption(const absl::Status& status) const {
-  std::lock_guard<std::mutex> lock(corruption_mu_);
+  MutexLock lock(&corruption_mu_);
   if (corruption_.ok()) corruption_ = status;
 }
 
 absl::Status TableFilter::corruption() const {
-  std::lock_guard<std::mutex> lock(corruption_mu_);
+  MutexLock lock(&corruption_mu_);
   return corruption_;
 }
 

@@ -85,7 +85,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -101,6 +100,7 @@
 #include "table/partitioned_filter_block.h"
 #include "table/random_access_file.h"
 #include "table/range_filter_block.h"
+#include "util/mutex.h"
 
 namespace sstfilter {
 
@@ -238,9 +238,7 @@ class TableFilter {
   TableFilterInfo info_;
   mutable std::atomic<int> io_reads_{0};
   mutable std::atomic<uint64_t> io_bytes_{0};
-  // std::mutex, not absl::Mutex: Debian's Abseil is built without TSan's
-  // annotations, so TSan would not see its locking.
-  mutable std::mutex corruption_mu_;
+  mutable Mutex corruption_mu_;
   mutable absl::Status corruption_ ABSL_GUARDED_BY(corruption_mu_);
   const std::unique_ptr<Events> events_;
   IndexKeys index_keys_ = IndexKeys::kInternal;
