@@ -34,14 +34,18 @@ packages=(
   gnuplot-nox          # filter_bench --plot
   libhiredis-dev       # hiredis: the Redis client of engines/redis
   redis-server         # Redis 7.0: the tests of engines/redis start their own servers
+  ccache               # .ci/run's CMake build keeps its objects between runs
 )
+# The CMake build (cmake -S . -B build): CMake 3.25 and make. A machine may have them from
+# elsewhere: a command on the PATH is enough.
+for tool in cmake make; do
+  command -v "$tool" >/dev/null 2>&1 || packages+=("$tool")
+done
 if $rocksdb9; then
-  # npm fetches RocksDB 9.7.4's source from the npm registry, cmake configures it,
-  # make builds it. A machine may have them from elsewhere (npm with a nodejs that
-  # conflicts with Debian's npm package): a command on the PATH is enough.
-  for tool in npm cmake make; do
-    command -v "$tool" >/dev/null 2>&1 || packages+=("$tool")
-  done
+  # npm fetches RocksDB 9.7.4's source from the npm registry (cmake configures it, make
+  # builds it). A machine may have npm from elsewhere (with a nodejs that conflicts with
+  # Debian's npm package): a command on the PATH is enough.
+  command -v npm >/dev/null 2>&1 || packages+=(npm)
 fi
 
 # Runs the RocksDB 9.7.4 step when asked; it skips itself on a machine that has the build.

@@ -1,38 +1,10 @@
-// README.md's API example, compiled and run. The code between the START and END
-// markers must equal the example block in README.md (ReadmeShowsThisCode
-// checks), so the README cannot drift from code that builds and works.
-
-// [START readme_example]
-#include <iostream>
-#include <memory>
-#include <string>
-
-#include "absl/status/status.h"
-#include "absl/status/statusor.h"
-#include "filter/bloom/bloom.h"
-
-// Builds a filter for three keys at false-positive rate fpp, then asks it about
-// two keys. Invalid options come back as an error status, never a crash.
-absl::Status FilterExample(double fpp, std::ostream& out) {
-  absl::StatusOr<std::unique_ptr<const sstfilter::FilterPolicy>> policy =
-      sstfilter::NewBloomFilterPolicy(sstfilter::FilterOptions::Fpp(fpp));
-  if (!policy.ok()) return policy.status();  // InvalidArgumentError naming fpp
-
-  std::unique_ptr<sstfilter::FilterBuilder> builder = (*policy)->NewBuilder();
-  for (const char* key : {"apple", "banana", "cherry"}) builder->AddKey(key);
-  std::string filter;  // store these bytes, and (*policy)->Name(), in the table
-  builder->Finish(&filter);
-
-  std::unique_ptr<sstfilter::FilterReader> reader =
-      (*policy)->NewReader(filter);  // filter must outlive reader
-  out << "apple: " << reader->MayMatch("apple") << "\n";  // 1: added keys match
-  out << "durian: " << reader->MayMatch("durian") << "\n";  // 0, or 1 w.p. fpp
-  return absl::OkStatus();
-}
-// [END readme_example]
+// README.md's API example (examples/readme/filter_example.cc), run. That the
+// README shows exactly that file's code between its markers is checked here
+// too, so the README cannot drift from code that builds and works.
 
 #include <sstream>
 
+#include "examples/readme/filter_example.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "util/testing/readme.h"
@@ -58,7 +30,7 @@ TEST(ReadmeExampleTest, ReportsBadOptions) {
 
 // The BUILD snippet in that section names the target the example needs.
 TEST(ReadmeExampleTest, ReadmeShowsThisCode) {
-  test::ExpectReadmeShows("## API example", "tests/readme_example_test.cc",
+  test::ExpectReadmeShows("## API example", "examples/readme/filter_example.cc",
                           "readme_example", "//filter:bloom");
 }
 

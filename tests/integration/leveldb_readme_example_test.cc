@@ -1,5 +1,5 @@
-// README.md's "Inside LevelDB" example, compiled and run. The code between
-// the START and END markers must equal the example block in README.md
+// engines/leveldb/README.md's example, compiled and run. The code between
+// the START and END markers must equal the example block there
 // (ReadmeShowsThisCode checks).
 
 // [START leveldb_readme_example]
@@ -80,7 +80,7 @@ TEST(LevelDbReadmeExampleTest, ReportsAnUnopenableDatabase) {
 }
 
 TEST(LevelDbReadmeExampleTest, ReadmeShowsThisCode) {
-  test::ExpectReadmeShows("## Inside LevelDB",
+  test::ExpectReadmeShows("engines/leveldb/README.md", "## Example",
                           "tests/integration/leveldb_readme_example_test.cc",
                           "leveldb_readme_example", "//engines/leveldb");
 }

@@ -1,0 +1,54 @@
+// The Bazel and CMake builds of the tree must describe the same targets. This
+// compares them: the Bazel side as `bazel query --output=build` prints its
+// rules, the CMake side as the configure step records its rules
+// (sstfilter_rules.tsv, written by cmake/sstfilter_rules.cmake).
+//
+// A rule matches when the kind, package and name correspond and the sources,
+// headers, dependencies, public visibility and test-only flag are equal.
+// Names: a CMake rule has the Bazel target's name, except
+//   - a name that two Bazel packages use is prefixed with its package's last
+//     folder (`presence_readme_example_test`), and
+//   - the engine adapters named after their engine (//engines/rocksdb,
+//     //engines/leveldb) are `rocksdb_adapter` and `leveldb_adapter`, so that
+//     `sstfilter::rocksdb` is never read as RocksDB itself.
+// Libraries are named in dependency lists as `sstfilter::<name>`; external
+// dependencies by the targets their CMake packages export (kExternalTargets).
+
+#ifndef SSTFILTER_TESTS_LAYOUT_BUILD_DRIFT_H_
+#define SSTFILTER_TESTS_LAYOUT_BUILD_DRIFT_H_
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace sstfilter::layout {
+
+// One rule of either build, in the CMake build's terms.
+struct BuildRule {
+  std::string kind;     // cc_library, cc_binary, cc_test, sh_test, fuzz_test
+  std::string package;  // "filter/bloom"; "" for the root
+  std::string name;     // the CMake name
+  std::set<std::string> srcs;  // relative to the package
+  std::set<std::string> hdrs;
+  std::set<std::string> deps;  // sstfilter::<name> or an external target
+  bool is_public = false;      // Bazel: //visibility:public and not testonly
+  bool testonly = false;       // for libraries and binaries
+};
+
+// The rules `bazel query --output=build` printed. Aliases among them are
+// followed when naming dependencies.
+absl::StatusOr<std::vector<BuildRule>> ParseBazelQuery(absl::string_view text);
+
+// The rules of sstfilter_rules.tsv.
+absl::StatusOr<std::vector<BuildRule>> ParseCMakeRules(absl::string_view text);
+
+// One line per difference; empty when the builds agree.
+std::vector<std::string> CompareBuilds(const std::vector<BuildRule>& bazel,
+                                       const std::vector<BuildRule>& cmake);
+
+}  // namespace sstfilter::layout
+
+#endif  // SSTFILTER_TESTS_LAYOUT_BUILD_DRIFT_H_
