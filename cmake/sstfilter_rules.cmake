@@ -183,14 +183,18 @@ endfunction()
 
 # An ALWAYSLINK library registers filter formats from static initializers that nothing
 # references, so every program that links it, here or through the installed package,
-# links the whole archive. As a link option (one option, deduplicated across the
-# dependency graph) rather than a link item: an archive named twice with --whole-archive
-# would define its symbols twice.
+# must keep it: a static archive is linked whole, a shared library is kept needed even
+# where the linker drops unreferenced ones (--as-needed, Debian's default). As link
+# options (each one option, deduplicated across the dependency graph) rather than link
+# items: an archive named twice with --whole-archive would define its symbols twice.
 # Named by its alias (sstfilter::<name>), which is also the installed package's name for
-# it, so the same expression holds in this build and in a consumer's.
+# it, so the same expressions hold in this build and in a consumer's.
 function(_sstfilter_always_link target key)
+  set(type "$<TARGET_PROPERTY:${key},TYPE>")
+  set(file "$<TARGET_FILE:${key}>")
   target_link_options(${target} INTERFACE
-    "$<$<STREQUAL:$<TARGET_PROPERTY:${key},TYPE>,STATIC_LIBRARY>:SHELL:-Wl,--whole-archive $<TARGET_FILE:${key}> -Wl,--no-whole-archive>")
+    "$<$<STREQUAL:${type},STATIC_LIBRARY>:SHELL:-Wl,--whole-archive ${file} -Wl,--no-whole-archive>"
+    "$<$<STREQUAL:${type},SHARED_LIBRARY>:SHELL:-Wl,--push-state,--no-as-needed ${file} -Wl,--pop-state>")
 endfunction()
 
 function(_sstfilter_absolute package files out)

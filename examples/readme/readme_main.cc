@@ -1,10 +1,14 @@
-// Runs README.md's API example and prints its answers: the program that the
-// consumer projects examples/cmake_find_package and examples/cmake_subdirectory
-// build, one against an installed sstfilter, the other from its source tree.
+// Runs README.md's API example and prints its answers, then the filter formats
+// that a reader finds by name (FindFilterFormat): the program that the consumer
+// projects examples/cmake_find_package and examples/cmake_subdirectory build,
+// one against an installed sstfilter, the other from its source tree. The
+// formats register themselves from static initializers, so the list shows that
+// a consumer's link kept them.
 
 #include <iostream>
 
 #include "absl/status/status.h"
+#include "filter/format_registry.h"
 #include "filter_example.h"
 #include "util/version.h"
 
@@ -15,5 +19,6 @@ int main() {
     std::cerr << "readme_example: " << status << "\n";
     return 1;
   }
+  std::cout << "formats: " << sstfilter::RegisteredFormatNames() << "\n";
   return 0;
 }
