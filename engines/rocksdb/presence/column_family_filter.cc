@@ -18,7 +18,7 @@ PresenceFilterStats ColumnFamilyFilter::Stats() const {
     stats.rebuilds = rebuilds_;
     stats.last_error = last_error_;
   }
-  const PresenceFilter* serving = serving_owned_.get();
+  const PresenceFilter* serving = this->serving();
   const PresenceFilter* building = building_.get();
   stats.state = serving != nullptr    ? PresenceFilterState::kServing
                 : building != nullptr ? PresenceFilterState::kRecovering

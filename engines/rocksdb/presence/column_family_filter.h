@@ -29,9 +29,10 @@ struct PresenceFilter {
       : keys(std::move(filter)) {}
 
   MutableBloomFilter keys;
-  // A rebuild at snapshot R holds every key visible at R or written since,
-  // but not keys deleted before R, which an older snapshot still sees:
-  // lookups at snapshots older than this go to RocksDB.
+  // A rebuild lacks keys whose value and deletion share one table, which a
+  // snapshot older than that deletion still sees: lookups at snapshots older
+  // than this (the latest sequence number once the tables were listed) go to
+  // RocksDB.
   rocksdb::SequenceNumber oldest_snapshot = 0;
 };
 
@@ -43,10 +44,24 @@ class ColumnFamilyFilter {
   uint32_t id() const { return id_; }
   const std::string& name() const { return name_; }
 
-  // The filter lookups probe, or null while recovering. Load it inside a
-  // ReadEpochs::Guard and use it only until the guard ends.
+  // The filter lookups probe, or null while recovering or after
+  // StopServing. Load it inside a ReadEpochs::Guard and use it only until
+  // the guard ends.
   const PresenceFilter* serving() const {
     return serving_.load(std::memory_order_seq_cst);
+  }
+  // Lookups stop probing the serving filter (writes still reach it) until
+  // PromoteBuilding publishes a new one, and a rebuild under way when this
+  // is called must not promote (LacksKeysSince). Any thread.
+  void StopServing() {
+    lacks_keys_count_.fetch_add(1, std::memory_order_seq_cst);
+    serving_.store(nullptr, std::memory_order_seq_cst);
+  }
+  // How often StopServing was called; a rebuild reads it under the writers
+  // lock, exclusive (no write in flight), before it lists the tables, and
+  // promotes only if it is unchanged.
+  uint64_t lacks_keys_count() const {
+    return lacks_keys_count_.load(std::memory_order_seq_cst);
   }
 
   // Adds keys to every filter a write must reach. REQUIRES: the writers lock,
@@ -119,6 +134,7 @@ class ColumnFamilyFilter {
   // serving_ publishes serving_owned_.get() to lookups.
   std::atomic<const PresenceFilter*> serving_{nullptr};
   std::unique_ptr<PresenceFilter> serving_owned_;
+  std::atomic<uint64_t> lacks_keys_count_{0};
   std::unique_ptr<PresenceFilter> building_;
 
   std::mutex handle_mutex_;

@@ -97,11 +97,50 @@ std::string Describe(const ColumnFamilyFilter& filter) {
   return absl::StrCat("presence filter of column family '", filter.name(), "'");
 }
 
-bool HasTimestamps(rocksdb::ColumnFamilyHandle* handle) {
-  return handle->GetComparator()->timestamp_size() > 0;
+absl::Status LacksKeysError(const ColumnFamilyFilter& filter) {
+  return absl::AbortedError(
+      absl::StrCat(Describe(filter),
+                   ": keys were written that it could not read; rebuilding "
+                   "again"));
+}
+
+// Whether a lookup with these options may be answered from a filter, which
+// holds every key an ordinary read of the current state can return.
+bool FilterMayAnswer(const rocksdb::ReadOptions& options) {
+  // Reads that can see more than that: keys under range tombstones, and
+  // history at a read timestamp.
+  if (options.ignore_range_deletions || options.timestamp != nullptr) {
+    return false;
+  }
+  // Tiers that stop at what is in memory answer Incomplete, not NotFound,
+  // for a key they cannot rule out: RocksDB's answer, which the filter's
+  // NotFound would not equal.
+  if (options.read_tier != rocksdb::kReadAllTier &&
+      options.read_tier != rocksdb::kPersistedTier) {
+    return false;
+  }
+#if ROCKSDB_MAJOR >= 9
+  // RocksDB refuses a lookup that names another activity (InvalidArgument).
+  if (options.io_activity != rocksdb::Env::IOActivity::kUnknown) return false;
+#endif
+  return true;
 }
 
 }  // namespace
+
+const char* WhyUnfiltered(rocksdb::ColumnFamilyHandle* handle) {
+  const rocksdb::Comparator* comparator = handle->GetComparator();
+  if (comparator->timestamp_size() > 0) {
+    return "its comparator carries user-defined timestamps";
+  }
+  if (comparator->CanKeysWithDifferentByteContentsBeEqual()) {
+    return "its comparator may call keys of different bytes equal";
+  }
+  if (handle->GetID() >= kMaxFilteredColumnFamilies) {
+    return "its id is past the filtered column families' limit";
+  }
+  return nullptr;
+}
 
 std::shared_ptr<rocksdb::EventListener> NewBackgroundWorkListener(
     std::shared_ptr<BackgroundSignal> signal) {
@@ -158,7 +197,11 @@ void PresenceCore::Start(
       ReadWholeFile(db_->GetEnv(), PresenceFilterFileName(path_));
   absl::StatusOr<SavedFilters> saved =
       bytes.ok() ? DecodeSavedFilters(*bytes) : bytes.status();
-  if (absl::IsNotFound(saved.status())) {
+  if (db_->GetDBOptions().best_efforts_recovery) {
+    // The open may have rolled the database back to tables the saved filter
+    // never covered, holding keys it may lack.
+    file_problem = PresenceRebuildReason::kRecoveryMayRollBack;
+  } else if (absl::IsNotFound(saved.status())) {
     file_problem = PresenceRebuildReason::kNoSavedFilter;
   } else if (!saved.ok()) {
     file_problem = PresenceRebuildReason::kDamaged;
@@ -183,7 +226,7 @@ void PresenceCore::Start(
 
   for (rocksdb::ColumnFamilyHandle* handle : handles) {
     const uint32_t id = handle->GetID();
-    if (id >= kMaxFilteredColumnFamilies || HasTimestamps(handle)) continue;
+    if (WhyUnfiltered(handle) != nullptr) continue;
     auto filter = std::make_unique<ColumnFamilyFilter>(id, handle->GetName());
     // The default column family's own handle lives as long as the database.
     filter->set_handle(id == 0 ? db_->DefaultColumnFamily() : handle);
@@ -237,22 +280,25 @@ void PresenceCore::Stop() {
   idle_.notify_all();
 }
 
+const PresenceFilter* PresenceCore::ServingFor(
+    const rocksdb::ReadOptions& options, rocksdb::ColumnFamilyHandle* handle) {
+  ColumnFamilyFilter* filter = FilterOf(handle);
+  if (filter == nullptr || !FilterMayAnswer(options)) return nullptr;
+  const PresenceFilter* serving = filter->serving();
+  if (serving == nullptr) return nullptr;
+  if (options.snapshot != nullptr &&
+      options.snapshot->GetSequenceNumber() < serving->oldest_snapshot) {
+    return nullptr;
+  }
+  return serving;
+}
+
 bool PresenceCore::RulesOut(const rocksdb::ReadOptions& options,
                             rocksdb::ColumnFamilyHandle* handle,
                             absl::string_view key) {
-  ColumnFamilyFilter* filter = FilterOf(handle);
-  if (filter == nullptr || options.ignore_range_deletions ||
-      options.timestamp != nullptr) {
-    return false;
-  }
   ReadEpochs::Guard guard(&epochs_);
-  const PresenceFilter* serving = filter->serving();
-  if (serving == nullptr) return false;
-  if (options.snapshot != nullptr &&
-      options.snapshot->GetSequenceNumber() < serving->oldest_snapshot) {
-    return false;
-  }
-  return !serving->keys.MayContain(key);
+  const PresenceFilter* serving = ServingFor(options, handle);
+  return serving != nullptr && !serving->keys.MayContain(key);
 }
 
 void PresenceCore::RulesOut(const rocksdb::ReadOptions& options,
@@ -260,18 +306,9 @@ void PresenceCore::RulesOut(const rocksdb::ReadOptions& options,
                             absl::Span<const absl::string_view> keys,
                             bool* results) {
   std::fill(results, results + keys.size(), false);
-  ColumnFamilyFilter* filter = FilterOf(handle);
-  if (filter == nullptr || options.ignore_range_deletions ||
-      options.timestamp != nullptr) {
-    return;
-  }
   ReadEpochs::Guard guard(&epochs_);
-  const PresenceFilter* serving = filter->serving();
-  if (serving == nullptr ||
-      (options.snapshot != nullptr &&
-       options.snapshot->GetSequenceNumber() < serving->oldest_snapshot)) {
-    return;
-  }
+  const PresenceFilter* serving = ServingFor(options, handle);
+  if (serving == nullptr) return;
   serving->keys.MayContain(keys, results);
   for (size_t i = 0; i < keys.size(); ++i) results[i] = !results[i];
 }
@@ -279,7 +316,7 @@ void PresenceCore::RulesOut(const rocksdb::ReadOptions& options,
 void PresenceCore::AddColumnFamily(rocksdb::ColumnFamilyHandle* handle,
                                    bool imported) {
   const uint32_t id = handle->GetID();
-  if (id >= kMaxFilteredColumnFamilies || HasTimestamps(handle)) return;
+  if (WhyUnfiltered(handle) != nullptr) return;
   auto filter = std::make_unique<ColumnFamilyFilter>(id, handle->GetName());
   filter->set_handle(handle);
   absl::StatusOr<std::unique_ptr<PresenceFilter>> fresh =
@@ -367,7 +404,11 @@ void PresenceCore::BackgroundLoop() {
 void PresenceCore::Run(const Task& task) {
   if (task.kind == Task::kRecover) {
     absl::Status recovered = Recover(task.filter, task.saved_tables);
-    if (recovered.ok() || Stopping() || task.filter->cancelled()) return;
+    // A filter found lacking keys has its rebuild queued already.
+    if (recovered.ok() || Stopping() || task.filter->cancelled() ||
+        absl::IsAborted(recovered)) {
+      return;
+    }
     Progress(absl::StrCat(Describe(*task.filter),
                           ": cannot read the tables its save does not cover (",
                           recovered.ToString(), "); rebuilding"));
@@ -378,6 +419,36 @@ void PresenceCore::Run(const Task& task) {
   Rebuild(task.filter, task.reason).IgnoreError();
 }
 
+absl::StatusOr<TablesRead> PresenceCore::ReadTables(
+    ColumnFamilyFilter* filter, rocksdb::ColumnFamilyHandle* handle,
+    const std::vector<SavedTable>& skip, const KeyScan& scan) {
+  // Tables stay on disk until they are read, whatever compactions do.
+  FileDeletionsPaused paused(db_);
+  // The memtables' keys (a WAL's replay, writes from before the filter was
+  // installed) become a table, read below.
+  absl::Status status =
+      FromRocksDbStatus(db_->Flush(rocksdb::FlushOptions(), handle),
+                        "flushing " + filter->name());
+  if (!status.ok()) return status;
+  std::vector<rocksdb::LiveFileMetaData> files;
+  db_->GetLiveFilesMetaData(&files);
+  TablesRead read;
+  // Every deletion a listed table holds is at or below this.
+  read.listed_at = db_->GetLatestSequenceNumber();
+  const rocksdb::Options options = db_->GetOptions(handle);
+  for (const rocksdb::LiveFileMetaData& file : files) {
+    if (file.column_family_name != filter->name()) continue;
+    const SavedTable table{file.file_number, file.size};
+    if (std::find(skip.begin(), skip.end(), table) != skip.end()) continue;
+    absl::StatusOr<uint64_t> added =
+        AddTableFileKeys(options, file.db_path + file.name, scan);
+    if (!added.ok()) return added.status();
+    ++read.tables;
+    read.keys += *added;
+  }
+  return read;
+}
+
 absl::Status PresenceCore::Recover(
     ColumnFamilyFilter* filter, const std::vector<SavedTable>& saved_tables) {
   std::lock_guard<std::mutex> handle_lock(filter->handle_mutex());
@@ -385,40 +456,25 @@ absl::Status PresenceCore::Recover(
   if (handle == nullptr) return absl::CancelledError("the handle is gone");
   ProgressLines lines([this](const std::string& line) { Progress(line); },
                       Describe(*filter) + ": reading tables the save misses");
+  uint64_t lacks_keys_count = 0;
+  {
+    std::unique_lock<WritersLock> lock(writers_);
+    lacks_keys_count = filter->lacks_keys_count();
+  }
   KeyScan scan;
   scan.filter = &filter->building()->keys;
   scan.stop = [this, filter] { return Stopping() || filter->cancelled(); };
   scan.progress = [&lines](uint64_t keys) { lines.Keys(keys); };
-
-  // Tables stay on disk until they are read, whatever compactions do.
-  FileDeletionsPaused paused(db_);
-  // A memtable replayed from the WAL becomes a table, read below.
-  absl::Status status =
-      FromRocksDbStatus(db_->Flush(rocksdb::FlushOptions(), handle),
-                        "flushing " + filter->name());
-  if (!status.ok()) return status;
-  std::vector<rocksdb::LiveFileMetaData> files;
-  db_->GetLiveFilesMetaData(&files);
-  const rocksdb::Options options = db_->GetOptions(handle);
-  uint64_t tables = 0;
-  uint64_t keys = 0;
-  for (const rocksdb::LiveFileMetaData& file : files) {
-    if (file.column_family_name != filter->name()) continue;
-    const SavedTable table{file.file_number, file.size};
-    if (std::find(saved_tables.begin(), saved_tables.end(), table) !=
-        saved_tables.end()) {
-      continue;
-    }
-    absl::StatusOr<uint64_t> added =
-        AddTableFileKeys(options, file.db_path + file.name, scan);
-    if (!added.ok()) return added.status();
-    ++tables;
-    keys += *added;
+  absl::StatusOr<TablesRead> read =
+      ReadTables(filter, handle, saved_tables, scan);
+  if (!read.ok()) return read.status();
+  if (filter->lacks_keys_count() != lacks_keys_count) {
+    return LacksKeysError(*filter);
   }
   Promote(filter);
-  Progress(absl::StrCat(Describe(*filter), ": restored; read ", tables,
-                        " tables the save did not cover (", keys, " keys) in ",
-                        lines.SecondsSinceStart(), " s"));
+  Progress(absl::StrCat(Describe(*filter), ": restored; read ", read->tables,
+                        " tables the save did not cover (", read->keys,
+                        " keys) in ", lines.SecondsSinceStart(), " s"));
   return absl::OkStatus();
 }
 
@@ -448,51 +504,50 @@ absl::Status PresenceCore::Rebuild(ColumnFamilyFilter* filter,
   std::lock_guard<std::mutex> handle_lock(filter->handle_mutex());
   rocksdb::ColumnFamilyHandle* handle = filter->handle();
   if (handle == nullptr) return finish(absl::CancelledError("handle gone"));
+  std::unique_ptr<PresenceFilter> fresh;
   if (!filter->has_building()) {
-    absl::StatusOr<std::unique_ptr<PresenceFilter>> fresh =
+    absl::StatusOr<std::unique_ptr<PresenceFilter>> made =
         NewFilter(RebuildKeys(filter));
-    if (!fresh.ok()) return finish(fresh.status());
-    // Every write that has not returned by now reaches the new filter; every
-    // one that has is in the snapshot taken next.
-    std::unique_lock<WritersLock> lock(writers_);
-    filter->InstallBuilding(*std::move(fresh));
+    if (!made.ok()) return finish(made.status());
+    fresh = *std::move(made);
   }
-  ProgressLines lines(
-      [this](const std::string& line) { Progress(line); },
-      absl::StrCat(Describe(*filter), ": rebuilding from a full scan (",
-                   PresenceRebuildReasonName(reason), ")"));
-  Progress(absl::StrCat(Describe(*filter), ": rebuilding from a full scan (",
-                        PresenceRebuildReasonName(reason), ")"));
-  const rocksdb::Snapshot* snapshot = db_->GetSnapshot();
-  rocksdb::ReadOptions read_options;
-  read_options.snapshot = snapshot;
-  read_options.fill_cache = false;
-  read_options.total_order_seek = true;  // every key, whatever the prefixes
+  uint64_t lacks_keys_count = 0;
+  {
+    // Every write that has not returned by now reaches the new filter; every
+    // one that has is in a memtable or a table read next.
+    std::unique_lock<WritersLock> lock(writers_);
+    if (fresh != nullptr) filter->InstallBuilding(std::move(fresh));
+    lacks_keys_count = filter->lacks_keys_count();
+  }
+  const std::string what =
+      absl::StrCat(Describe(*filter), ": rebuilding from its tables (",
+                   PresenceRebuildReasonName(reason), ")");
+  ProgressLines lines([this](const std::string& line) { Progress(line); },
+                      what);
+  Progress(what);
+  // Each live table is read on its own, as that table alone shows its keys,
+  // not through the column family's merged view: a key deleted in another
+  // table than the one holding its value stays in the new filter. So no
+  // table that leaves without a compaction (DeleteFilesInRange, a recovery
+  // that rolls back) can bring back a key the filter lacks. Only keys whose
+  // value and deletion share one table are left out, and an older snapshot
+  // that still sees them is answered by RocksDB (oldest_snapshot).
   KeyScan scan;
   scan.filter = &filter->building()->keys;
   scan.stop = [this, filter] { return Stopping() || filter->cancelled(); };
   scan.progress = [&lines](uint64_t keys) { lines.Keys(keys); };
-  absl::StatusOr<uint64_t> keys;
-  {
-    std::unique_ptr<rocksdb::Iterator> iterator(
-        db_->NewIterator(read_options, handle));
-    keys = AddIteratorKeys(iterator.get(), scan);
+  absl::StatusOr<TablesRead> read =
+      ReadTables(filter, handle, /*skip=*/{}, scan);
+  if (!read.ok()) return finish(read.status());
+  if (filter->lacks_keys_count() != lacks_keys_count) {
+    return finish(LacksKeysError(*filter));
   }
-  const rocksdb::SequenceNumber scanned_at = snapshot->GetSequenceNumber();
-  db_->ReleaseSnapshot(snapshot);
-  if (!keys.ok()) return finish(keys.status());
-  filter->set_last_scanned_keys(*keys);
-  // The new filter lacks keys deleted before the snapshot. Make those
-  // deletions durable before it can be saved, so that no crash brings such a
-  // key back with a filter that lacks it.
-  absl::Status flushed =
-      FromRocksDbStatus(db_->Flush(rocksdb::FlushOptions(), handle),
-                        "flushing " + filter->name());
-  if (!flushed.ok()) return finish(flushed);
-  filter->building()->oldest_snapshot = scanned_at;
+  filter->set_last_scanned_keys(read->keys);
+  filter->building()->oldest_snapshot = read->listed_at;
   Promote(filter);
-  Progress(absl::StrCat(Describe(*filter), ": rebuilt from ", *keys,
-                        " keys in ", lines.SecondsSinceStart(), " s"));
+  Progress(absl::StrCat(Describe(*filter), ": rebuilt from ", read->tables,
+                        " tables (", read->keys, " keys) in ",
+                        lines.SecondsSinceStart(), " s"));
   return finish(absl::OkStatus());
 }
 
@@ -616,6 +671,12 @@ absl::Status PresenceCore::WaitUntilServing(std::chrono::milliseconds timeout) {
   return absl::OkStatus();
 }
 
+void PresenceCore::StopServing(ColumnFamilyFilter* filter,
+                               PresenceRebuildReason reason) {
+  filter->StopServing();
+  Enqueue({Task::kRebuild, filter, reason, {}});
+}
+
 absl::Status PresenceCore::RequestRebuild(rocksdb::ColumnFamilyHandle* handle,
                                           PresenceRebuildReason reason) {
   ColumnFamilyFilter* filter = FilterOf(handle);
@@ -638,7 +699,12 @@ PresenceFilterState PresenceCore::State(rocksdb::ColumnFamilyHandle* handle) {
 
 PresenceFilterStats PresenceCore::Stats(rocksdb::ColumnFamilyHandle* handle) {
   ColumnFamilyFilter* filter = FilterOf(handle);
-  if (filter == nullptr) return PresenceFilterStats();
+  if (filter == nullptr) {
+    PresenceFilterStats stats;
+    const char* why = handle == nullptr ? nullptr : WhyUnfiltered(handle);
+    if (why != nullptr) stats.unfiltered_reason = why;
+    return stats;
+  }
   std::shared_lock<WritersLock> lock(writers_);
   return filter->Stats();
 }

@@ -22,6 +22,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "engines/rocksdb/presence/column_family_filter.h"
+#include "engines/rocksdb/presence/key_scans.h"
 #include "engines/rocksdb/presence/presence_filtered_db.h"
 #include "engines/rocksdb/presence/read_epochs.h"
 #include "engines/rocksdb/presence/saved_filters.h"
@@ -47,6 +48,17 @@ struct BackgroundSignal {
 std::shared_ptr<rocksdb::EventListener> NewBackgroundWorkListener(
     std::shared_ptr<BackgroundSignal> signal);
 
+// Why a column family gets no filter, or null when it gets one.
+const char* WhyUnfiltered(rocksdb::ColumnFamilyHandle* handle);
+
+// What ReadTables read.
+struct TablesRead {
+  uint64_t tables = 0;
+  uint64_t keys = 0;  // summed over the tables: a key may count more than once
+  // The latest sequence number once the tables were listed.
+  uint64_t listed_at = 0;
+};
+
 class PresenceCore {
  public:
   PresenceCore(const PresenceFilterOptions& options, std::string path,
@@ -69,6 +81,11 @@ class PresenceCore {
     if (column_family_id >= kMaxFilteredColumnFamilies) return nullptr;
     return filters_[column_family_id].load(std::memory_order_acquire);
   }
+  // The filter that may answer a lookup with options in the column family,
+  // or null: none, not serving yet, or options that see what a filter does
+  // not hold. REQUIRES: a ReadEpochs::Guard held while it is used.
+  const PresenceFilter* ServingFor(const rocksdb::ReadOptions& options,
+                                   rocksdb::ColumnFamilyHandle* handle);
   // True when the filter proves key absent from what options can see.
   bool RulesOut(const rocksdb::ReadOptions& options,
                 rocksdb::ColumnFamilyHandle* handle, absl::string_view key);
@@ -87,6 +104,10 @@ class PresenceCore {
   void AddColumnFamily(rocksdb::ColumnFamilyHandle* handle, bool imported);
   // Detaches the handle before the user destroys it.
   void ForgetHandle(rocksdb::ColumnFamilyHandle* handle);
+
+  // Lookups stop using the filter until a rebuild, queued now, replaces it:
+  // for a filter that may lack keys a write made visible.
+  void StopServing(ColumnFamilyFilter* filter, PresenceRebuildReason reason);
 
   absl::Status Save();
   absl::Status WaitUntilServing(std::chrono::milliseconds timeout);
@@ -116,10 +137,16 @@ class PresenceCore {
 
   void BackgroundLoop();
   void Run(const Task& task);
+  // Flushes the column family, then adds every key of each of its live
+  // tables, as that table alone shows them, except the tables in skip.
+  absl::StatusOr<TablesRead> ReadTables(ColumnFamilyFilter* filter,
+                                        rocksdb::ColumnFamilyHandle* handle,
+                                        const std::vector<SavedTable>& skip,
+                                        const KeyScan& scan);
   // Reads the tables the saved filter does not list, then serves.
   absl::Status Recover(ColumnFamilyFilter* filter,
                        const std::vector<SavedTable>& saved_tables);
-  // Scans the column family at a snapshot into a new filter, then swaps it in.
+  // Reads the column family's tables into a new filter, then swaps it in.
   absl::Status Rebuild(ColumnFamilyFilter* filter,
                        PresenceRebuildReason reason);
   // Makes the building filter serve and frees the one it replaces.

@@ -9,6 +9,7 @@
 #include "absl/strings/string_view.h"
 #include "engines/rocksdb/presence/batch_keys.h"
 #include "engines/rocksdb/presence/key_scans.h"
+#include "engines/rocksdb/presence/multi_get.h"
 #include "engines/rocksdb/presence/presence_core.h"
 #include "inmemory/mutable/mutable_bloom.h"
 
@@ -40,9 +41,6 @@ rocksdb::Status ToRocksDb(const absl::Status& status) {
   }
 }
 
-// Lookups of more keys than this build their lists on the heap.
-constexpr size_t kBatchOnStack = 64;
-
 }  // namespace
 
 const char* PresenceRebuildReasonName(PresenceRebuildReason reason) {
@@ -63,6 +61,10 @@ const char* PresenceRebuildReasonName(PresenceRebuildReason reason) {
       return "estimated rate above its bound";
     case PresenceRebuildReason::kRequested:
       return "requested";
+    case PresenceRebuildReason::kUnreadableIngestedFile:
+      return "a file being ingested could not be read";
+    case PresenceRebuildReason::kRecoveryMayRollBack:
+      return "opened with best_efforts_recovery, which may roll back";
   }
   return "unknown";
 }
@@ -199,6 +201,7 @@ rocksdb::Status PresenceFilteredDB::Get(
     rocksdb::PinnableSlice* value, std::string* timestamp) {
   if (timestamp == nullptr &&
       core_->RulesOut(options, column_family, View(key))) {
+    value->Reset();  // as RocksDB's Get leaves it on NotFound
     return rocksdb::Status::NotFound();
   }
   return db_->Get(options, column_family, key, value, timestamp);
@@ -209,85 +212,48 @@ rocksdb::Status PresenceFilteredDB::Get(
     rocksdb::ColumnFamilyHandle* column_family, const rocksdb::Slice& key,
     rocksdb::PinnableSlice* value) {
   if (core_->RulesOut(options, column_family, View(key))) {
+    value->Reset();  // as RocksDB's Get leaves it on NotFound
     return rocksdb::Status::NotFound();
   }
   return db_->Get(options, column_family, key, value);
 }
+
+rocksdb::Status PresenceFilteredDB::Get(
+    const rocksdb::ReadOptions& options,
+    rocksdb::ColumnFamilyHandle* column_family, const rocksdb::Slice& key,
+    rocksdb::PinnableSlice* value, std::string* timestamp) {
+  return db_->Get(options, column_family, key, value, timestamp);
+}
+
+void PresenceFilteredDB::MultiGet(const rocksdb::ReadOptions& options,
+                                  rocksdb::ColumnFamilyHandle* column_family,
+                                  size_t num_keys, const rocksdb::Slice* keys,
+                                  rocksdb::PinnableSlice* values,
+                                  std::string* timestamps,
+                                  rocksdb::Status* statuses,
+                                  bool sorted_input) {
+  db_->MultiGet(options, column_family, num_keys, keys, values, timestamps,
+                statuses, sorted_input);
+}
+
+void PresenceFilteredDB::MultiGet(
+    const rocksdb::ReadOptions& options, size_t num_keys,
+    rocksdb::ColumnFamilyHandle** column_families, const rocksdb::Slice* keys,
+    rocksdb::PinnableSlice* values, std::string* timestamps,
+    rocksdb::Status* statuses, bool sorted_input) {
+  db_->MultiGet(options, num_keys, column_families, keys, values, timestamps,
+                statuses, sorted_input);
+}
+
+bool PresenceFilteredDB::KeyMayExist(const rocksdb::ReadOptions& options,
+                                     rocksdb::ColumnFamilyHandle* column_family,
+                                     const rocksdb::Slice& key,
+                                     std::string* value, std::string* timestamp,
+                                     bool* value_found) {
+  return db_->KeyMayExist(options, column_family, key, value, timestamp,
+                          value_found);
+}
 #endif
-
-namespace {
-
-// The keys of a MultiGet the filter could not rule out, and where their
-// answers go back to.
-class MaybeKeys {
- public:
-  MaybeKeys(size_t num_keys, const rocksdb::Slice* keys) : num_keys_(num_keys) {
-    views_ = num_keys <= kBatchOnStack ? views_on_stack_ : new_views();
-    ruled_out_ = num_keys <= kBatchOnStack ? ruled_out_on_stack_ : new_bools();
-    for (size_t i = 0; i < num_keys; ++i) views_[i] = View(keys[i]);
-  }
-  absl::Span<const absl::string_view> views() const {
-    return {views_, num_keys_};
-  }
-  bool* ruled_out() { return ruled_out_; }
-
- private:
-  absl::string_view* new_views() {
-    heap_views_.resize(num_keys_);
-    return heap_views_.data();
-  }
-  bool* new_bools() {
-    heap_bools_.reset(new bool[num_keys_]);
-    return heap_bools_.get();
-  }
-
-  size_t num_keys_;
-  absl::string_view views_on_stack_[kBatchOnStack];
-  bool ruled_out_on_stack_[kBatchOnStack];
-  std::vector<absl::string_view> heap_views_;
-  std::unique_ptr<bool[]> heap_bools_;
-  absl::string_view* views_;
-  bool* ruled_out_;
-};
-
-// Runs lookup on the keys not ruled out, as one smaller batch, and answers
-// NotFound for the rest. lookup(n, keys, values, statuses).
-template <typename Lookup>
-void LookUpSurvivors(size_t num_keys, const rocksdb::Slice* keys,
-                     rocksdb::PinnableSlice* values, rocksdb::Status* statuses,
-                     const bool* ruled_out, Lookup lookup) {
-  std::vector<size_t> survivors;
-  survivors.reserve(num_keys);
-  for (size_t i = 0; i < num_keys; ++i) {
-    if (ruled_out[i]) {
-      values[i].Reset();
-      statuses[i] = rocksdb::Status::NotFound();
-    } else {
-      survivors.push_back(i);
-    }
-  }
-  if (survivors.empty()) return;
-  std::vector<rocksdb::Slice> survivor_keys;
-  survivor_keys.reserve(survivors.size());
-  for (size_t i : survivors) survivor_keys.push_back(keys[i]);
-  std::vector<rocksdb::PinnableSlice> survivor_values(survivors.size());
-  std::vector<rocksdb::Status> survivor_statuses(survivors.size());
-  lookup(survivors.size(), survivor_keys.data(), survivor_values.data(),
-         survivor_statuses.data(), survivors);
-  for (size_t j = 0; j < survivors.size(); ++j) {
-    values[survivors[j]] = std::move(survivor_values[j]);
-    statuses[survivors[j]] = std::move(survivor_statuses[j]);
-  }
-}
-
-bool AnyTrue(const bool* flags, size_t n) {
-  for (size_t i = 0; i < n; ++i) {
-    if (flags[i]) return true;
-  }
-  return false;
-}
-
-}  // namespace
 
 #if ROCKSDB_MAJOR >= 9
 void PresenceFilteredDB::MultiGet(
@@ -295,40 +261,21 @@ void PresenceFilteredDB::MultiGet(
     rocksdb::ColumnFamilyHandle** column_families, const rocksdb::Slice* keys,
     rocksdb::PinnableSlice* values, std::string* timestamps,
     rocksdb::Status* statuses, bool sorted_input) {
-  bool one_family = true;
-  for (size_t i = 1; i < num_keys && one_family; ++i) {
-    one_family = column_families[i] == column_families[0];
-  }
-  MaybeKeys maybe(num_keys, keys);
-  if (timestamps != nullptr || num_keys == 0) {
-    std::fill(maybe.ruled_out(), maybe.ruled_out() + num_keys, false);
-  } else if (one_family) {
-    core_->RulesOut(options, column_families[0], maybe.views(),
-                    maybe.ruled_out());
-  } else {
-    for (size_t i = 0; i < num_keys; ++i) {
-      maybe.ruled_out()[i] =
-          core_->RulesOut(options, column_families[i], maybe.views()[i]);
-    }
-  }
-  if (!AnyTrue(maybe.ruled_out(), num_keys)) {
+  if (timestamps != nullptr) {
     db_->MultiGet(options, num_keys, column_families, keys, values, timestamps,
                   statuses, sorted_input);
     return;
   }
-  LookUpSurvivors(num_keys, keys, values, statuses, maybe.ruled_out(),
-                  [&](size_t n, const rocksdb::Slice* survivor_keys,
-                      rocksdb::PinnableSlice* survivor_values,
-                      rocksdb::Status* survivor_statuses,
-                      const std::vector<size_t>& survivors) {
-                    std::vector<rocksdb::ColumnFamilyHandle*> families;
-                    families.reserve(n);
-                    for (size_t i : survivors)
-                      families.push_back(column_families[i]);
-                    db_->MultiGet(options, n, families.data(), survivor_keys,
-                                  survivor_values, /*timestamps=*/nullptr,
-                                  survivor_statuses, sorted_input);
-                  });
+  presence_internal::MultiGetThroughFilter(
+      core_.get(), db_, options, num_keys, {nullptr, column_families}, keys,
+      values, statuses,
+      [&](const rocksdb::ReadOptions& run_options, size_t n,
+          rocksdb::ColumnFamilyHandle** families,
+          const rocksdb::Slice* run_keys, rocksdb::PinnableSlice* run_values,
+          rocksdb::Status* run_statuses) {
+        db_->MultiGet(run_options, n, families, run_keys, run_values,
+                      /*timestamps=*/nullptr, run_statuses, sorted_input);
+      });
 }
 #else
 void PresenceFilteredDB::MultiGet(const rocksdb::ReadOptions& options,
@@ -337,20 +284,33 @@ void PresenceFilteredDB::MultiGet(const rocksdb::ReadOptions& options,
                                   rocksdb::PinnableSlice* values,
                                   rocksdb::Status* statuses,
                                   bool sorted_input) {
-  MaybeKeys maybe(num_keys, keys);
-  core_->RulesOut(options, column_family, maybe.views(), maybe.ruled_out());
-  if (!AnyTrue(maybe.ruled_out(), num_keys)) {
-    db_->MultiGet(options, column_family, num_keys, keys, values, statuses,
-                  sorted_input);
-    return;
-  }
-  LookUpSurvivors(
-      num_keys, keys, values, statuses, maybe.ruled_out(),
-      [&](size_t n, const rocksdb::Slice* survivor_keys,
-          rocksdb::PinnableSlice* survivor_values,
-          rocksdb::Status* survivor_statuses, const std::vector<size_t>&) {
-        db_->MultiGet(options, column_family, n, survivor_keys, survivor_values,
-                      survivor_statuses, sorted_input);
+  presence_internal::MultiGetThroughFilter(
+      core_.get(), db_, options, num_keys, {column_family, nullptr}, keys,
+      values, statuses,
+      [&](const rocksdb::ReadOptions& run_options, size_t n,
+          rocksdb::ColumnFamilyHandle**, const rocksdb::Slice* run_keys,
+          rocksdb::PinnableSlice* run_values, rocksdb::Status* run_statuses) {
+        db_->MultiGet(run_options, column_family, n, run_keys, run_values,
+                      run_statuses, sorted_input);
+      });
+}
+
+void PresenceFilteredDB::MultiGet(const rocksdb::ReadOptions& options,
+                                  size_t num_keys,
+                                  rocksdb::ColumnFamilyHandle** column_families,
+                                  const rocksdb::Slice* keys,
+                                  rocksdb::PinnableSlice* values,
+                                  rocksdb::Status* statuses,
+                                  bool sorted_input) {
+  presence_internal::MultiGetThroughFilter(
+      core_.get(), db_, options, num_keys, {nullptr, column_families}, keys,
+      values, statuses,
+      [&](const rocksdb::ReadOptions& run_options, size_t n,
+          rocksdb::ColumnFamilyHandle** families,
+          const rocksdb::Slice* run_keys, rocksdb::PinnableSlice* run_values,
+          rocksdb::Status* run_statuses) {
+        db_->MultiGet(run_options, n, families, run_keys, run_values,
+                      run_statuses, sorted_input);
       });
 }
 #endif
@@ -368,11 +328,19 @@ bool PresenceFilteredDB::KeyMayExist(const rocksdb::ReadOptions& options,
 
 namespace {
 
+// The column family a write names: RocksDB writes a null handle's keys to the
+// default column family (its WriteBatch takes a null handle as id 0), or
+// refuses the write; either way the default filter may take the key.
+uint32_t WrittenColumnFamily(rocksdb::ColumnFamilyHandle* column_family) {
+  return column_family == nullptr ? 0 : column_family->GetID();
+}
+
 // Adds key to the column family's filter, if it has one. REQUIRES: the
 // writers lock, shared.
 void AddKey(PresenceCore* core, rocksdb::ColumnFamilyHandle* column_family,
             const rocksdb::Slice& key) {
-  ColumnFamilyFilter* filter = core->FilterOf(column_family);
+  ColumnFamilyFilter* filter =
+      core->FilterOf(WrittenColumnFamily(column_family));
   if (filter != nullptr) filter->Add(View(key));
 }
 
@@ -426,8 +394,19 @@ rocksdb::Status PresenceFilteredDB::Merge(
   return db_->Merge(options, column_family, key, value);
 }
 
+rocksdb::Status PresenceFilteredDB::Merge(
+    const rocksdb::WriteOptions& options,
+    rocksdb::ColumnFamilyHandle* column_family, const rocksdb::Slice& key,
+    const rocksdb::Slice& ts, const rocksdb::Slice& value) {
+  std::shared_lock<presence_internal::WritersLock> lock(core_->writers());
+  AddKey(core_.get(), column_family, key);
+  return db_->Merge(options, column_family, key, ts, value);
+}
+
 rocksdb::Status PresenceFilteredDB::Write(const rocksdb::WriteOptions& options,
                                           rocksdb::WriteBatch* updates) {
+  // RocksDB's own answer to a missing batch (InvalidArgument).
+  if (updates == nullptr) return db_->Write(options, updates);
   std::vector<presence_internal::KeyInColumnFamily> keys;
   absl::Status readable = presence_internal::VisibleKeysOf(*updates, &keys);
   if (!readable.ok()) return ToRocksDb(readable);
@@ -441,14 +420,19 @@ rocksdb::Status PresenceFilteredDB::Write(const rocksdb::WriteOptions& options,
 
 namespace {
 
-// Adds every key of the files to the column family's filter. REQUIRES: the
-// writers lock, shared.
-rocksdb::Status AddFileKeys(PresenceCore* core, rocksdb::DB* db,
-                            rocksdb::ColumnFamilyHandle* column_family,
-                            const std::vector<std::string>& files) {
-  ColumnFamilyFilter* filter = core->FilterOf(column_family);
-  if (filter == nullptr) return rocksdb::Status::OK();
-  const rocksdb::Options options = db->GetOptions(column_family);
+// Adds every key of the files to the column family's filter. A file it
+// cannot read leaves the filter lacking keys the ingestion may make visible:
+// the filter then stops serving until a rebuild has read the tables, and
+// RocksDB's own answer to the ingestion stands. REQUIRES: the writers lock,
+// shared.
+void AddFileKeys(PresenceCore* core, rocksdb::DB* db,
+                 rocksdb::ColumnFamilyHandle* column_family,
+                 const std::vector<std::string>& files) {
+  ColumnFamilyFilter* filter =
+      core->FilterOf(WrittenColumnFamily(column_family));
+  if (filter == nullptr) return;
+  const rocksdb::Options options = db->GetOptions(
+      column_family == nullptr ? db->DefaultColumnFamily() : column_family);
   for (const std::string& file : files) {
     // Every filter a write reaches: the serving one and one being rebuilt.
     for (presence_internal::PresenceFilter* target :
@@ -458,10 +442,13 @@ rocksdb::Status AddFileKeys(PresenceCore* core, rocksdb::DB* db,
       scan.filter = &target->keys;
       absl::StatusOr<uint64_t> added =
           presence_internal::AddTableFileKeys(options, file, scan);
-      if (!added.ok()) return ToRocksDb(added.status());
+      if (!added.ok()) {
+        core->StopServing(filter,
+                          PresenceRebuildReason::kUnreadableIngestedFile);
+        return;
+      }
     }
   }
-  return rocksdb::Status::OK();
 }
 
 }  // namespace
@@ -471,9 +458,7 @@ rocksdb::Status PresenceFilteredDB::IngestExternalFile(
     const std::vector<std::string>& external_files,
     const rocksdb::IngestExternalFileOptions& options) {
   std::shared_lock<presence_internal::WritersLock> lock(core_->writers());
-  rocksdb::Status added =
-      AddFileKeys(core_.get(), db_, column_family, external_files);
-  if (!added.ok()) return added;
+  AddFileKeys(core_.get(), db_, column_family, external_files);
   return db_->IngestExternalFile(column_family, external_files, options);
 }
 
@@ -481,9 +466,7 @@ rocksdb::Status PresenceFilteredDB::IngestExternalFiles(
     const std::vector<rocksdb::IngestExternalFileArg>& args) {
   std::shared_lock<presence_internal::WritersLock> lock(core_->writers());
   for (const rocksdb::IngestExternalFileArg& arg : args) {
-    rocksdb::Status added =
-        AddFileKeys(core_.get(), db_, arg.column_family, arg.external_files);
-    if (!added.ok()) return added;
+    AddFileKeys(core_.get(), db_, arg.column_family, arg.external_files);
   }
   return db_->IngestExternalFiles(args);
 }
@@ -540,6 +523,16 @@ rocksdb::Status PresenceFilteredDB::CreateColumnFamilyWithImport(
   return status;
 }
 #endif
+
+rocksdb::Status PresenceFilteredDB::NewDefaultReplayer(
+    const std::vector<rocksdb::ColumnFamilyHandle*>&,
+    std::unique_ptr<rocksdb::TraceReader>&&,
+    std::unique_ptr<rocksdb::Replayer>*) {
+  return rocksdb::Status::NotSupported(
+      "PresenceFilteredDB: a replayer writes into the base database, past "
+      "the presence filters; replay through GetBaseDB() with the wrapper "
+      "closed, then reopen it (the tables it wrote are read at open)");
+}
 
 rocksdb::Status PresenceFilteredDB::DestroyColumnFamilyHandle(
     rocksdb::ColumnFamilyHandle* column_family) {

@@ -108,14 +108,16 @@ class PresenceCore;
 
 // Why a column family's filter is being (or was last) rebuilt.
 enum class PresenceRebuildReason {
-  kNone,              // restored from the saved filter
-  kNoSavedFilter,     // no saved file, or no record for the column family
-  kDamaged,           // the saved file or record failed its checks
-  kOtherDatabase,     // the saved file names another database identity
-  kUnreadableTables,  // a table the save does not cover could not be read
-  kImported,          // CreateColumnFamilyWithImport
-  kRateAboveTarget,   // estimated rate above rebuild_fpp_ratio times fpp
-  kRequested,         // RebuildFilter
+  kNone,                    // restored from the saved filter
+  kNoSavedFilter,           // no saved file, or no record for the column family
+  kDamaged,                 // the saved file or record failed its checks
+  kOtherDatabase,           // the saved file names another database identity
+  kUnreadableTables,        // a table the save does not cover could not be read
+  kImported,                // CreateColumnFamilyWithImport
+  kRateAboveTarget,         // estimated rate above rebuild_fpp_ratio times fpp
+  kRequested,               // RebuildFilter
+  kRecoveryMayRollBack,     // opened with best_efforts_recovery
+  kUnreadableIngestedFile,  // a file being ingested could not be read
 };
 const char* PresenceRebuildReasonName(PresenceRebuildReason reason);
 
@@ -187,6 +189,7 @@ struct PresenceFilterStats {
   double expected_fpp = 0;        // of the serving filter, from its fill
   uint64_t rebuilds = 0;          // finished in this process
   absl::Status last_error;        // of the last recovery or rebuild
+  std::string unfiltered_reason;  // why a column family gets no filter
 };
 
 class PresenceFilteredDB : public rocksdb::StackableDB {
@@ -243,6 +246,12 @@ class PresenceFilteredDB : public rocksdb::StackableDB {
                       rocksdb::ColumnFamilyHandle* column_family,
                       const rocksdb::Slice& key,
                       rocksdb::PinnableSlice* value) override;
+  // With a timestamp: to RocksDB (StackableDB of this release does not
+  // forward it, and DB's default answers NotSupported).
+  rocksdb::Status Get(const rocksdb::ReadOptions& options,
+                      rocksdb::ColumnFamilyHandle* column_family,
+                      const rocksdb::Slice& key, rocksdb::PinnableSlice* value,
+                      std::string* timestamp) override;
 #endif
   using rocksdb::StackableDB::MultiGet;
 #if ROCKSDB_MAJOR >= 9
@@ -256,12 +265,35 @@ class PresenceFilteredDB : public rocksdb::StackableDB {
                 rocksdb::ColumnFamilyHandle* column_family, size_t num_keys,
                 const rocksdb::Slice* keys, rocksdb::PinnableSlice* values,
                 rocksdb::Status* statuses, bool sorted_input = false) override;
+  void MultiGet(const rocksdb::ReadOptions& options, size_t num_keys,
+                rocksdb::ColumnFamilyHandle** column_families,
+                const rocksdb::Slice* keys, rocksdb::PinnableSlice* values,
+                rocksdb::Status* statuses, bool sorted_input = false) override;
+  // With timestamps: to RocksDB.
+  void MultiGet(const rocksdb::ReadOptions& options,
+                rocksdb::ColumnFamilyHandle* column_family, size_t num_keys,
+                const rocksdb::Slice* keys, rocksdb::PinnableSlice* values,
+                std::string* timestamps, rocksdb::Status* statuses,
+                bool sorted_input = false) override;
+  void MultiGet(const rocksdb::ReadOptions& options, size_t num_keys,
+                rocksdb::ColumnFamilyHandle** column_families,
+                const rocksdb::Slice* keys, rocksdb::PinnableSlice* values,
+                std::string* timestamps, rocksdb::Status* statuses,
+                bool sorted_input = false) override;
 #endif
   using rocksdb::StackableDB::KeyMayExist;
   bool KeyMayExist(const rocksdb::ReadOptions& options,
                    rocksdb::ColumnFamilyHandle* column_family,
                    const rocksdb::Slice& key, std::string* value,
                    bool* value_found = nullptr) override;
+#if ROCKSDB_MAJOR < 9
+  // With a timestamp: to RocksDB.
+  bool KeyMayExist(const rocksdb::ReadOptions& options,
+                   rocksdb::ColumnFamilyHandle* column_family,
+                   const rocksdb::Slice& key, std::string* value,
+                   std::string* timestamp,
+                   bool* value_found = nullptr) override;
+#endif
 
   // Writes: each adds its keys to the filter before writing.
   using rocksdb::StackableDB::Put;
@@ -287,6 +319,10 @@ class PresenceFilteredDB : public rocksdb::StackableDB {
   rocksdb::Status Merge(const rocksdb::WriteOptions& options,
                         rocksdb::ColumnFamilyHandle* column_family,
                         const rocksdb::Slice& key,
+                        const rocksdb::Slice& value) override;
+  rocksdb::Status Merge(const rocksdb::WriteOptions& options,
+                        rocksdb::ColumnFamilyHandle* column_family,
+                        const rocksdb::Slice& key, const rocksdb::Slice& ts,
                         const rocksdb::Slice& value) override;
   rocksdb::Status Write(const rocksdb::WriteOptions& options,
                         rocksdb::WriteBatch* updates) override;
@@ -325,6 +361,14 @@ class PresenceFilteredDB : public rocksdb::StackableDB {
 #endif
   rocksdb::Status DestroyColumnFamilyHandle(
       rocksdb::ColumnFamilyHandle* column_family) override;
+
+  // Refused (NotSupported): a replayer writes into the base database, past
+  // the filters.
+  using rocksdb::StackableDB::NewDefaultReplayer;
+  rocksdb::Status NewDefaultReplayer(
+      const std::vector<rocksdb::ColumnFamilyHandle*>& handles,
+      std::unique_ptr<rocksdb::TraceReader>&& reader,
+      std::unique_ptr<rocksdb::Replayer>* replayer) override;
 
  private:
   PresenceFilteredDB(rocksdb::DB* db,
