@@ -20,13 +20,23 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "rocksdb/comparator.h"
 #include "rocksdb/db.h"
 #include "rocksdb/merge_operator.h"
 #include "rocksdb/options.h"
 #include "rocksdb/sst_file_writer.h"
 #include "rocksdb/statistics.h"
+#include "rocksdb/version.h"
 #include "rocksdb/write_batch.h"
 #include "table/testing/real_tables.h"
+
+#if ROCKSDB_MAJOR < 8
+namespace rocksdb {
+// RocksDB 7's library exports its timestamp-aware comparator (keys carry a
+// fixed64 timestamp after them) without declaring it in a public header.
+const Comparator* BytewiseComparatorWithU64Ts();
+}  // namespace rocksdb
+#endif
 
 namespace sstfilter {
 namespace {
@@ -433,6 +443,101 @@ TEST(PresenceFilteredDbTest, SnapshotsOlderThanARebuildGoToRocksDb) {
   ignoring_range_deletions.ignore_range_deletions = true;
   EXPECT_TRUE(db->Get(ignoring_range_deletions, Key(1), &value).IsNotFound());
   db->ReleaseSnapshot(before_delete);
+}
+
+// What a lookup answered, for comparing the wrapper's answers with RocksDB's.
+std::string Answer(const rocksdb::Status& status, const std::string& value) {
+  return status.ok() ? "value \"" + value + "\"" : status.ToString();
+}
+
+// A fixed64 timestamp, as BytewiseComparatorWithU64Ts orders them.
+std::string Timestamp(uint64_t t) {
+  std::string bytes(8, '\0');
+  for (int i = 0; i < 8; ++i) bytes[i] = static_cast<char>(t >> (8 * i));
+  return bytes;
+}
+
+// Lookups with ReadOptions::timestamp go to RocksDB and get its answer: in a
+// column family whose comparator carries timestamps (which has no filter)
+// and in a plain one (where RocksDB refuses the timestamp, and the filter's
+// NotFound would differ).
+TEST(PresenceFilteredDbTest, LookupsWithATimestampAnswerAsRocksDb) {
+  constexpr int kKeys = 200;
+  TempDir dir;
+  rocksdb::DBOptions db_options = BaseOptions();
+  db_options.create_missing_column_families = true;
+  rocksdb::ColumnFamilyOptions timestamped = BaseOptions();
+  timestamped.comparator = rocksdb::BytewiseComparatorWithU64Ts();
+  std::vector<rocksdb::ColumnFamilyHandle*> families;
+  absl::StatusOr<std::unique_ptr<PresenceFilteredDB>> opened =
+      PresenceFilteredDB::Open(
+          db_options, dir.path(),
+          {{rocksdb::kDefaultColumnFamilyName, BaseOptions()},
+           {"timestamped", timestamped}},
+          &families, SmallFilter());
+  ASSERT_TRUE(opened.ok()) << opened.status();
+  std::unique_ptr<PresenceFilteredDB> db = *std::move(opened);
+  ASSERT_TRUE(db->WaitUntilServing(kWait).ok());
+  rocksdb::ColumnFamilyHandle* plain = families[0];
+  rocksdb::ColumnFamilyHandle* with_timestamps = families[1];
+  EXPECT_EQ(db->State(plain), PresenceFilterState::kServing);
+  EXPECT_EQ(db->State(with_timestamps), PresenceFilterState::kUnfiltered);
+
+  PutKeys(db.get(), 0, kKeys);
+  for (int i = 0; i < kKeys; ++i) {
+    ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), with_timestamps, Key(i),
+                        Timestamp(10), Value(Key(i)))
+                    .ok());
+  }
+  ASSERT_TRUE(db->Flush(rocksdb::FlushOptions(), with_timestamps).ok());
+  std::vector<std::string> keys;
+  for (int i = 0; i < kKeys; ++i) {
+    keys.push_back(Key(i));
+    keys.push_back(AbsentKey(i));
+  }
+  // The plain family's filter would rule the absent keys out.
+  EXPECT_GE(RuledOut(db.get(), kKeys), kKeys * 9 / 10);
+
+  rocksdb::DB* base = db->GetBaseDB();
+  int differ = 0;
+  std::string first_difference;
+  const std::string read_times[] = {Timestamp(5), Timestamp(20)};
+  for (rocksdb::ColumnFamilyHandle* family : {plain, with_timestamps}) {
+    for (const std::string& read_time : read_times) {
+      const rocksdb::Slice timestamp(read_time);
+      rocksdb::ReadOptions options;
+      options.timestamp = &timestamp;
+      std::vector<rocksdb::Slice> slices(keys.begin(), keys.end());
+      std::vector<rocksdb::PinnableSlice> values(keys.size());
+      std::vector<rocksdb::Status> statuses(keys.size());
+      db->MultiGet(options, family, keys.size(), slices.data(), values.data(),
+                   statuses.data());
+      std::vector<rocksdb::PinnableSlice> base_values(keys.size());
+      std::vector<rocksdb::Status> base_statuses(keys.size());
+      base->MultiGet(options, family, keys.size(), slices.data(),
+                     base_values.data(), base_statuses.data());
+      for (size_t k = 0; k < keys.size(); ++k) {
+        std::string got;
+        std::string expected;
+        const std::string get =
+            Answer(db->Get(options, family, keys[k], &got), got);
+        const std::string base_get =
+            Answer(base->Get(options, family, keys[k], &expected), expected);
+        const std::string multi_get = Answer(statuses[k], values[k].ToString());
+        const std::string base_multi_get =
+            Answer(base_statuses[k], base_values[k].ToString());
+        if ((get != base_get || multi_get != base_multi_get) && differ++ == 0) {
+          first_difference = absl::StrCat(
+              family->GetName(), " ", keys[k], ": Get ", get, ", RocksDB ",
+              base_get, "; MultiGet ", multi_get, ", RocksDB ", base_multi_get);
+        }
+      }
+    }
+  }
+  EXPECT_EQ(differ, 0) << "first: " << first_difference;
+  for (rocksdb::ColumnFamilyHandle* family : families) {
+    ASSERT_TRUE(db->DestroyColumnFamilyHandle(family).ok());
+  }
 }
 
 TEST(PresenceFilteredDbTest, AFilterPastItsRateIsRebuiltLarger) {
