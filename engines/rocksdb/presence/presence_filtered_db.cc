@@ -1,5 +1,6 @@
 #include "engines/rocksdb/presence/presence_filtered_db.h"
 
+#include <algorithm>
 #include <cmath>
 #include <mutex>
 #include <shared_mutex>
@@ -40,6 +41,33 @@ rocksdb::Status ToRocksDb(const absl::Status& status) {
       return rocksdb::Status::IOError(message);
   }
 }
+
+// RocksDB 9 answers a lookup or a Merge naming a null column family handle
+// with InvalidArgument; 7.8.3 fails an assertion or dereferences the null.
+// Under 7.8.3 the wrapper gives the later release's answer instead of a
+// crash.
+constexpr bool kGuardNullHandles = ROCKSDB_MAJOR < 9;
+
+rocksdb::Status NullHandleError() {
+  return rocksdb::Status::InvalidArgument(
+      "column family handle cannot be null");
+}
+
+#if ROCKSDB_MAJOR < 9
+// Answers every key of a MultiGet with NullHandleError.
+void RefuseAll(size_t num_keys, rocksdb::PinnableSlice* values,
+               rocksdb::Status* statuses) {
+  for (size_t i = 0; i < num_keys; ++i) {
+    values[i].Reset();
+    statuses[i] = NullHandleError();
+  }
+}
+
+bool AnyNull(rocksdb::ColumnFamilyHandle** column_families, size_t num_keys) {
+  return std::find(column_families, column_families + num_keys, nullptr) !=
+         column_families + num_keys;
+}
+#endif
 
 }  // namespace
 
@@ -211,6 +239,10 @@ rocksdb::Status PresenceFilteredDB::Get(
     const rocksdb::ReadOptions& options,
     rocksdb::ColumnFamilyHandle* column_family, const rocksdb::Slice& key,
     rocksdb::PinnableSlice* value) {
+  if (kGuardNullHandles && column_family == nullptr) {
+    value->Reset();
+    return NullHandleError();
+  }
   if (core_->RulesOut(options, column_family, View(key))) {
     value->Reset();  // as RocksDB's Get leaves it on NotFound
     return rocksdb::Status::NotFound();
@@ -222,6 +254,10 @@ rocksdb::Status PresenceFilteredDB::Get(
     const rocksdb::ReadOptions& options,
     rocksdb::ColumnFamilyHandle* column_family, const rocksdb::Slice& key,
     rocksdb::PinnableSlice* value, std::string* timestamp) {
+  if (kGuardNullHandles && column_family == nullptr) {
+    value->Reset();
+    return NullHandleError();
+  }
   return db_->Get(options, column_family, key, value, timestamp);
 }
 
@@ -232,6 +268,9 @@ void PresenceFilteredDB::MultiGet(const rocksdb::ReadOptions& options,
                                   std::string* timestamps,
                                   rocksdb::Status* statuses,
                                   bool sorted_input) {
+  if (kGuardNullHandles && column_family == nullptr) {
+    return RefuseAll(num_keys, values, statuses);
+  }
   db_->MultiGet(options, column_family, num_keys, keys, values, timestamps,
                 statuses, sorted_input);
 }
@@ -241,6 +280,9 @@ void PresenceFilteredDB::MultiGet(
     rocksdb::ColumnFamilyHandle** column_families, const rocksdb::Slice* keys,
     rocksdb::PinnableSlice* values, std::string* timestamps,
     rocksdb::Status* statuses, bool sorted_input) {
+  if (kGuardNullHandles && AnyNull(column_families, num_keys)) {
+    return RefuseAll(num_keys, values, statuses);
+  }
   db_->MultiGet(options, num_keys, column_families, keys, values, timestamps,
                 statuses, sorted_input);
 }
@@ -250,6 +292,10 @@ bool PresenceFilteredDB::KeyMayExist(const rocksdb::ReadOptions& options,
                                      const rocksdb::Slice& key,
                                      std::string* value, std::string* timestamp,
                                      bool* value_found) {
+  if (kGuardNullHandles && column_family == nullptr) {
+    if (value_found != nullptr) *value_found = false;
+    return false;
+  }
   return db_->KeyMayExist(options, column_family, key, value, timestamp,
                           value_found);
 }
@@ -284,6 +330,9 @@ void PresenceFilteredDB::MultiGet(const rocksdb::ReadOptions& options,
                                   rocksdb::PinnableSlice* values,
                                   rocksdb::Status* statuses,
                                   bool sorted_input) {
+  if (kGuardNullHandles && column_family == nullptr) {
+    return RefuseAll(num_keys, values, statuses);
+  }
   presence_internal::MultiGetThroughFilter(
       core_.get(), db_, options, num_keys, {column_family, nullptr}, keys,
       values, statuses,
@@ -302,6 +351,9 @@ void PresenceFilteredDB::MultiGet(const rocksdb::ReadOptions& options,
                                   rocksdb::PinnableSlice* values,
                                   rocksdb::Status* statuses,
                                   bool sorted_input) {
+  if (kGuardNullHandles && AnyNull(column_families, num_keys)) {
+    return RefuseAll(num_keys, values, statuses);
+  }
   presence_internal::MultiGetThroughFilter(
       core_.get(), db_, options, num_keys, {nullptr, column_families}, keys,
       values, statuses,
@@ -319,6 +371,10 @@ bool PresenceFilteredDB::KeyMayExist(const rocksdb::ReadOptions& options,
                                      rocksdb::ColumnFamilyHandle* column_family,
                                      const rocksdb::Slice& key,
                                      std::string* value, bool* value_found) {
+  if (kGuardNullHandles && column_family == nullptr) {
+    if (value_found != nullptr) *value_found = false;
+    return false;
+  }
   if (core_->RulesOut(options, column_family, View(key))) {
     if (value_found != nullptr) *value_found = false;
     return false;
@@ -389,6 +445,7 @@ rocksdb::Status PresenceFilteredDB::Merge(
     const rocksdb::WriteOptions& options,
     rocksdb::ColumnFamilyHandle* column_family, const rocksdb::Slice& key,
     const rocksdb::Slice& value) {
+  if (kGuardNullHandles && column_family == nullptr) return NullHandleError();
   std::shared_lock<presence_internal::WritersLock> lock(core_->writers());
   AddKey(core_.get(), column_family, key);
   return db_->Merge(options, column_family, key, value);
@@ -398,6 +455,7 @@ rocksdb::Status PresenceFilteredDB::Merge(
     const rocksdb::WriteOptions& options,
     rocksdb::ColumnFamilyHandle* column_family, const rocksdb::Slice& key,
     const rocksdb::Slice& ts, const rocksdb::Slice& value) {
+  if (kGuardNullHandles && column_family == nullptr) return NullHandleError();
   std::shared_lock<presence_internal::WritersLock> lock(core_->writers());
   AddKey(core_.get(), column_family, key);
   return db_->Merge(options, column_family, key, ts, value);

@@ -73,9 +73,10 @@ std::string GetThrough(rocksdb::DB* db, const rocksdb::ReadOptions& options,
 }
 
 // How many of keys the wrapper answers unlike its base database.
-int Disagreements(PresenceFilteredDB* db, rocksdb::ColumnFamilyHandle* family,
-                  const std::vector<std::string>& keys,
-                  const rocksdb::ReadOptions& options = rocksdb::ReadOptions()) {
+int Disagreements(
+    PresenceFilteredDB* db, rocksdb::ColumnFamilyHandle* family,
+    const std::vector<std::string>& keys,
+    const rocksdb::ReadOptions& options = rocksdb::ReadOptions()) {
   int differ = 0;
   for (const std::string& key : keys) {
     const std::string wrapper = GetThrough(db, options, family, key);
@@ -171,8 +172,8 @@ TEST(PresencePromiseTest, AComparatorThatCallsDifferentBytesEqualGetsNoFilter) {
   ASSERT_NE(db, nullptr);
   EXPECT_EQ(db->State(db->DefaultColumnFamily()),
             PresenceFilterState::kUnfiltered);
-  EXPECT_NE(db->Stats(db->DefaultColumnFamily()).unfiltered_reason.find(
-                "different bytes equal"),
+  EXPECT_NE(db->Stats(db->DefaultColumnFamily())
+                .unfiltered_reason.find("different bytes equal"),
             std::string::npos);
   std::vector<std::string> lower;
   for (int i = 0; i < 1000; ++i) {
@@ -195,9 +196,9 @@ TEST(PresencePromiseTest, AComparatorDeclaringBytesDistinctKeepsItsFilter) {
   EXPECT_EQ(db->State(db->DefaultColumnFamily()),
             PresenceFilterState::kServing);
   ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), "present", "v").ok());
-  EXPECT_EQ(Disagreements(db.get(), db->DefaultColumnFamily(),
-                          {"present", "absent"}),
-            0);
+  EXPECT_EQ(
+      Disagreements(db.get(), db->DefaultColumnFamily(), {"present", "absent"}),
+      0);
 }
 
 // A null column family handle: RocksDB 7.8.3 writes such a key to the
@@ -228,6 +229,40 @@ TEST(PresencePromiseTest, ANullHandleBehavesAsTheHostRelease) {
   EXPECT_EQ(db->Stats(db->DefaultColumnFamily()).last_rebuild,
             PresenceRebuildReason::kNone);
   EXPECT_EQ(Disagreements(db.get(), db->DefaultColumnFamily(), keys), 0);
+}
+
+// Lookups and Merge naming a null handle: RocksDB 9.7.4 answers
+// InvalidArgument, which the wrapper gives too; 7.8.3 would abort (an
+// assertion) or dereference the null, so the wrapper gives 9.7.4's answer.
+TEST(PresencePromiseTest, LookupsWithANullHandleGetAnErrorNeverACrash) {
+  TempDir dir;
+  std::unique_ptr<PresenceFilteredDB> db = OpenServing(dir.path());
+  ASSERT_NE(db, nullptr);
+  ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), "k", "v").ok());
+  std::vector<std::string> answers;
+  rocksdb::PinnableSlice value;
+  answers.push_back(
+      db->Get(rocksdb::ReadOptions(), nullptr, "k", &value).ToString());
+  const rocksdb::Slice keys[] = {"k", "absent"};
+  rocksdb::PinnableSlice values[2];
+  rocksdb::Status statuses[2];
+  db->MultiGet(rocksdb::ReadOptions(), nullptr, 2, keys, values, statuses);
+  answers.push_back(statuses[0].ToString());
+  answers.push_back(statuses[1].ToString());
+  answers.push_back(
+      db->Merge(rocksdb::WriteOptions(), nullptr, "k", "w").ToString());
+  for (const std::string& answer : answers) {
+    EXPECT_EQ(answer, "Invalid argument: column family handle cannot be null");
+  }
+#if ROCKSDB_MAJOR >= 9
+  rocksdb::DB* base = db->GetBaseDB();
+  EXPECT_EQ(base->Get(rocksdb::ReadOptions(), nullptr, "k", &value).ToString(),
+            answers[0]);
+  base->MultiGet(rocksdb::ReadOptions(), nullptr, 2, keys, values, statuses);
+  EXPECT_EQ(statuses[0].ToString(), answers[1]);
+  EXPECT_EQ(base->Merge(rocksdb::WriteOptions(), nullptr, "k", "w").ToString(),
+            answers[3]);
+#endif
 }
 
 TEST(PresencePromiseTest, BadArgumentsGetRocksDbsOwnError) {
@@ -335,8 +370,8 @@ TEST(PresencePromiseTest, TimestampedLookupsAnswerAsRocksDb) {
   const rocksdb::Slice read_ts(ts);
   rocksdb::ReadOptions at_ts;
   at_ts.timestamp = &read_ts;
-  for (rocksdb::DB* target : {static_cast<rocksdb::DB*>(db.get()),
-                              db->GetBaseDB()}) {
+  for (rocksdb::DB* target :
+       {static_cast<rocksdb::DB*>(db.get()), db->GetBaseDB()}) {
     SCOPED_TRACE(target == db.get() ? "wrapper" : "base");
     rocksdb::PinnableSlice value;
     std::string timestamp;
@@ -387,11 +422,10 @@ TEST(PresencePromiseTest, MultiGetFillsTheCallersOwnBuffers) {
     db_to_ask->MultiGet(rocksdb::ReadOptions(), db->DefaultColumnFamily(),
                         kKeys, slices.data(), values.data(), statuses.data());
     for (size_t i = 0; i < kKeys; ++i) {
-      answers[target].push_back(
-          absl::StrCat(statuses[i].ToString(), " slice '", values[i].ToString(),
-                       "' buffer '", buffers[i], "' pinned ",
-                       values[i].IsPinned(), " self ",
-                       values[i].GetSelf() == &buffers[i]));
+      answers[target].push_back(absl::StrCat(
+          statuses[i].ToString(), " slice '", values[i].ToString(),
+          "' buffer '", buffers[i], "' pinned ", values[i].IsPinned(), " self ",
+          values[i].GetSelf() == &buffers[i]));
     }
   }
   for (size_t i = 0; i < kKeys; ++i) {
@@ -426,8 +460,8 @@ TEST(PresencePromiseTest, AnUnreadableIngestionGetsRocksDbsAnswer) {
   std::unique_ptr<PresenceFilteredDB> db = OpenServing(dir.path());
   ASSERT_NE(db, nullptr);
   const std::vector<std::string> missing = {files.File("missing.sst")};
-  const rocksdb::Status wrapper = db->IngestExternalFile(
-      missing, rocksdb::IngestExternalFileOptions());
+  const rocksdb::Status wrapper =
+      db->IngestExternalFile(missing, rocksdb::IngestExternalFileOptions());
   const rocksdb::Status base = db->GetBaseDB()->IngestExternalFile(
       missing, rocksdb::IngestExternalFileOptions());
   EXPECT_FALSE(wrapper.ok());
