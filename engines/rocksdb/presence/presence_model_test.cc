@@ -1,11 +1,12 @@
 // PresenceFilteredDB against a model: writer threads each own a part of the
 // key space and keep a std::map of what it must hold, while reader threads
 // look up keys whose writes were acknowledged, one reader chases writes the
-// base database has made visible but whose Put has not returned, and a
-// maintenance thread flushes, compacts, saves and rebuilds. Between rounds
-// the database is reopened every way it can be (a saved close, a close
-// without a save, a damaged saved file, no saved file) and checked against
-// the model key by key and by a full scan. Runs under TSan (tag "tsan").
+// base database has made visible but whose Put or ingestion has not
+// returned, and a maintenance thread flushes, compacts, saves and rebuilds.
+// Between rounds the database is reopened every way it can be (a saved
+// close, a close without a save, a damaged saved file, no saved file) and
+// checked against the model key by key and by a full scan. Runs under TSan
+// (tag "tsan").
 
 #include <algorithm>
 #include <atomic>
@@ -13,6 +14,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -29,10 +31,12 @@
 #include "inmemory/mutable/mutable_bloom.h"
 #include "rocksdb/db.h"
 #include "rocksdb/env.h"
+#include "rocksdb/listener.h"
 #include "rocksdb/merge_operator.h"
 #include "rocksdb/options.h"
 #include "rocksdb/sst_file_reader.h"
 #include "rocksdb/sst_file_writer.h"
+#include "rocksdb/statistics.h"
 #include "rocksdb/version.h"
 #include "rocksdb/write_batch.h"
 #include "table/testing/real_tables.h"
@@ -64,6 +68,14 @@ constexpr int kOpsPerRound = 600;  // per writer
 constexpr int kKeysPerWriter = 150;
 constexpr int kFamilies = 2;
 constexpr int kSavesReopenedPerRound = 12;
+// Each round, the visibility checks must have looked a key up through the
+// wrapper while the write that made it visible was still under way, for at
+// least this many kept keys' Puts and this many ingestions. A round makes
+// about 310 such Puts and 35 ingestions; with their windows held open
+// (HoldWindowOpen) the checks looked into at least 290 and 23 a round, also
+// with two runs of the test sharing two cores.
+constexpr uint64_t kMinPutWindowsPerRound = 200;
+constexpr uint64_t kMinIngestionWindowsPerRound = 15;
 constexpr std::chrono::milliseconds kWait{120000};
 
 class AppendOperator : public rocksdb::AssociativeMergeOperator {
@@ -106,6 +118,52 @@ std::string PoolKey(int writer, int i) {
   return absl::StrCat("w", writer, "/k", 1000 + i);
 }
 std::string NeverWrittenKey(uint64_t i) { return absl::StrCat("never/", i); }
+
+// Set on a writer thread while it makes a write whose window the
+// visibility checks must look into (from the moment RocksDB makes the write
+// visible to the moment it returns); says whether they have. RocksDB calls
+// back on the writing thread inside that window (below), and the callbacks
+// hold it open until the checks have looked, for at most
+// kLongestWindowHeld. Left to the scheduler, the checks looked into 0 to 4
+// kept keys' Puts a round.
+thread_local std::function<bool()> window_looked_into;
+constexpr std::chrono::milliseconds kLongestWindowHeld{20};
+
+void HoldWindowOpen() {
+  if (!window_looked_into) return;
+  const auto deadline = std::chrono::steady_clock::now() + kLongestWindowHeld;
+  while (!window_looked_into() && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
+}
+
+// RocksDB records a write's DB_WRITE time as the write returns, after its
+// keys became visible. Records nothing.
+class WriteWindowStatistics : public rocksdb::Statistics {
+ public:
+  const char* Name() const override { return "WriteWindowStatistics"; }
+  uint64_t getTickerCount(uint32_t) const override { return 0; }
+  void histogramData(uint32_t, rocksdb::HistogramData* data) const override {
+    *data = rocksdb::HistogramData();
+  }
+  void recordTick(uint32_t, uint64_t) override {}
+  void setTickerCount(uint32_t, uint64_t) override {}
+  uint64_t getAndResetTickerCount(uint32_t) override { return 0; }
+  void recordInHistogram(uint32_t histogram, uint64_t) override {
+    if (histogram == rocksdb::DB_WRITE) HoldWindowOpen();
+  }
+};
+
+// RocksDB tells listeners of an ingestion on the ingesting thread, after
+// the file's keys became visible and before IngestExternalFile returns.
+class IngestionWindowListener : public rocksdb::EventListener {
+ public:
+  const char* Name() const override { return "IngestionWindowListener"; }
+  void OnExternalFileIngested(
+      rocksdb::DB*, const rocksdb::ExternalFileIngestionInfo&) override {
+    HoldWindowOpen();
+  }
+};
 
 // Counts the rebuilds the filters' estimated rates triggered.
 class RebuildCounter : public PresenceFilterListener {
@@ -214,6 +272,8 @@ Database Open(const std::string& path, const OpenOptions& how = {}) {
   options.create_if_missing = true;
   options.create_missing_column_families = true;
   options.env = how.env;
+  options.statistics = std::make_shared<WriteWindowStatistics>();
+  options.listeners.push_back(std::make_shared<IngestionWindowListener>());
   PresenceFilterOptions filter_options;
   filter_options.listener = Rebuilds();
   filter_options.progress = [](const std::string&) {};
@@ -245,6 +305,16 @@ struct Writer {
   // Kept keys [0, kept) were acknowledged; writing_kept is being written.
   std::atomic<int> kept{0};
   std::atomic<int> writing_kept{-1};
+  // Odd while an ingestion is under way: ingesting (guarded by
+  // ingesting_mutex) then holds its file's keys and their values, set before
+  // ingestions turns odd.
+  std::atomic<uint64_t> ingestions{0};
+  std::mutex ingesting_mutex;
+  std::map<std::string, std::string> ingesting;
+  // The last Put (kept key index) and ingestion (ingestions) whose window
+  // the visibility checks looked into.
+  std::atomic<int> put_looked_into{-1};
+  std::atomic<uint64_t> ingestion_looked_into{0};
   std::string failure;  // the first wrong answer this writer saw
 };
 
@@ -280,6 +350,8 @@ class ModelRun {
   // One round of concurrent work; returns the first failure, if any.
   std::string RunRound(int round) {
     stop_.store(false);
+    put_windows_.store(0);
+    ingestion_windows_.store(0);
     std::vector<std::thread> threads;
     for (Writer& writer : writers_) {
       threads.emplace_back(
@@ -363,9 +435,11 @@ class ModelRun {
     return "";
   }
 
-  uint64_t visible_before_acknowledged() const {
-    return visible_before_acknowledged_.load();
-  }
+  // In the last round, the kept keys' Puts and the ingestions that a
+  // lookup through the wrapper began in while RocksDB already showed their
+  // keys and they had not returned.
+  uint64_t put_windows() const { return put_windows_.load(); }
+  uint64_t ingestion_windows() const { return ingestion_windows_.load(); }
 
  private:
   rocksdb::ColumnFamilyHandle* FamilyHandle(int family) const {
@@ -452,7 +526,11 @@ class ModelRun {
         const int i = writer->kept.load();
         const std::string kept = KeptKey(writer->id, i);
         writer->writing_kept.store(i);
+        window_looked_into = [writer, i] {
+          return writer->put_looked_into.load() == i;
+        };
         status = db->Put(rocksdb::WriteOptions(), kept, KeptValue(kept));
+        window_looked_into = nullptr;
         writer->writing_kept.store(-1);
         if (status.ok()) writer->kept.store(i + 1);
         continue;
@@ -489,8 +567,18 @@ class ModelRun {
     if (status.ok()) {
       rocksdb::IngestExternalFileOptions ingest;
       ingest.move_files = true;
+      {
+        std::lock_guard<std::mutex> lock(writer->ingesting_mutex);
+        writer->ingesting = entries;
+      }
+      const uint64_t ingestion = writer->ingestions.fetch_add(1) + 1;  // odd
+      window_looked_into = [writer, ingestion] {
+        return writer->ingestion_looked_into.load() == ingestion;
+      };
       status =
           database_->db->IngestExternalFile(FamilyHandle(0), {path}, ingest);
+      window_looked_into = nullptr;
+      writer->ingestions.fetch_add(1);
     }
     if (status.ok()) {
       for (const auto& [key, value] : entries) writer->model[0][key] = value;
@@ -543,29 +631,86 @@ class ModelRun {
     }
   }
 
-  // A kept key the base database already shows, while its Put has not yet
-  // returned, must be found through the wrapper: the filter holds a key
-  // before its write becomes visible, not after.
+  // A key the base database already shows must be found through the
+  // wrapper while the write that made it visible has not returned: a kept
+  // key's Put, or the ingestion of a file holding the key. The filter holds
+  // a key before its write becomes visible, not after.
   void VisibilityLoop(std::string* failure) {
     rocksdb::DB* base = database_->db->GetBaseDB();
     while (!stop_.load() && failure->empty()) {
       for (Writer& writer : writers_) {
-        const int i = writer.writing_kept.load();
-        if (i < 0) continue;
-        const std::string key = KeptKey(writer.id, i);
-        std::string value;
-        if (!base->Get(rocksdb::ReadOptions(), key, &value).ok()) continue;
-        ++visible_before_acknowledged_;
-        rocksdb::Status through =
-            database_->db->Get(rocksdb::ReadOptions(), key, &value);
-        if (!through.ok()) {
-          *failure = absl::StrCat("key ", key,
-                                  " is visible in RocksDB but the wrapper "
-                                  "answers ",
-                                  through.ToString());
+        const int put = CheckPutUnderWay(base, &writer, failure);
+        if (put >= 0 && writer.put_looked_into.exchange(put) != put) {
+          ++put_windows_;
+        }
+        uint64_t ingestion = 0;
+        if (CheckIngestionUnderWay(base, &writer, &ingestion, failure) &&
+            writer.ingestion_looked_into.exchange(ingestion) != ingestion) {
+          ++ingestion_windows_;
         }
       }
     }
+  }
+
+  // Looks up the kept key the writer is putting, if RocksDB shows it.
+  // Returns its index if the lookup began before the Put returned, else -1.
+  int CheckPutUnderWay(rocksdb::DB* base, Writer* writer,
+                       std::string* failure) {
+    const int i = writer->writing_kept.load();
+    if (i < 0 || !failure->empty()) return -1;
+    const std::string key = KeptKey(writer->id, i);
+    std::string value;
+    if (!base->Get(rocksdb::ReadOptions(), key, &value).ok()) return -1;
+    const bool under_way = writer->writing_kept.load() == i;
+    rocksdb::Status through =
+        database_->db->Get(rocksdb::ReadOptions(), key, &value);
+    // Kept keys are never deleted: visible once, found ever after.
+    if (!through.ok()) {
+      *failure = absl::StrCat("key ", key,
+                              " is visible in RocksDB but the wrapper "
+                              "answers ",
+                              through.ToString());
+    }
+    return under_way ? i : -1;
+  }
+
+  // Looks up the keys of the file the writer is ingesting that RocksDB shows
+  // with the file's values. Returns whether a lookup began before the
+  // ingestion returned; *ingestion says which of the writer's it was.
+  bool CheckIngestionUnderWay(rocksdb::DB* base, Writer* writer,
+                              uint64_t* ingestion, std::string* failure) {
+    *ingestion = writer->ingestions.load();
+    if (*ingestion % 2 == 0 || !failure->empty()) return false;
+    std::map<std::string, std::string> entries;
+    {
+      std::lock_guard<std::mutex> lock(writer->ingesting_mutex);
+      entries = writer->ingesting;
+    }
+    // The entries may already be those of the writer's next ingestion.
+    if (writer->ingestions.load() != *ingestion) return false;
+    bool looked_up = false;
+    for (const auto& [key, ingested] : entries) {
+      std::string value;
+      if (!base->Get(rocksdb::ReadOptions(), key, &value).ok() ||
+          value != ingested) {
+        continue;
+      }
+      rocksdb::Status through =
+          database_->db->Get(rocksdb::ReadOptions(), key, &value);
+      // Only the writer writes its keys, and not before its ingestion
+      // returns; after that it may delete the key.
+      if (writer->ingestions.load() != *ingestion) break;
+      looked_up = true;
+      if (!through.ok() || value != ingested) {
+        *failure = absl::StrCat(
+            "key ", key,
+            " is visible in RocksDB while the ingestion of its file is under "
+            "way, but the wrapper answers ",
+            Describe(through, value), " instead of \"", ingested, "\"");
+        break;
+      }
+    }
+    return looked_up;
   }
 
   void MaintenanceLoop(int round, std::string* failure) {
@@ -596,7 +741,8 @@ class ModelRun {
   const std::string scratch_;
   Writer writers_[kWriters];
   std::atomic<bool> stop_{false};
-  std::atomic<uint64_t> visible_before_acknowledged_{0};
+  std::atomic<uint64_t> put_windows_{0};
+  std::atomic<uint64_t> ingestion_windows_{0};
 };
 
 enum class Reopening { kSavedClose, kNoSave, kDamagedSave, kNoSavedFile };
@@ -620,6 +766,15 @@ TEST(PresenceModelTest, ConcurrentWorkAndEveryReopeningMatchTheModel) {
     SCOPED_TRACE(absl::StrCat("round ", round));
     const std::string failure = run.RunRound(round);
     ASSERT_EQ(failure, "");
+    std::printf(
+        "round %d: looked into the windows of %llu Puts and %llu "
+        "ingestions\n",
+        round, static_cast<unsigned long long>(run.put_windows()),
+        static_cast<unsigned long long>(run.ingestion_windows()));
+    // Else the visibility checks did not test the order of the filter's
+    // update and the write.
+    EXPECT_GE(run.put_windows(), kMinPutWindowsPerRound);
+    EXPECT_GE(run.ingestion_windows(), kMinIngestionWindowsPerRound);
     ASSERT_EQ(run.CheckEverything(), "");
     ASSERT_TRUE(database.db->WaitUntilServing(kWait).ok());
 
@@ -668,9 +823,6 @@ TEST(PresenceModelTest, ConcurrentWorkAndEveryReopeningMatchTheModel) {
   // The run exercised what it claims to: a filter that stopped being
   // accurate enough was rebuilt at least once.
   EXPECT_GT(Rebuilds()->rate_rebuilds.load(), 0u);
-  std::printf(
-      "writes seen visible before their Put returned: %llu\n",
-      static_cast<unsigned long long>(run.visible_before_acknowledged()));
   database.Close(/*save=*/true);
 }
 
