@@ -27,12 +27,14 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_join.h"
 #include "engines/rocksdb/presence/presence_filtered_db.h"
 #include "gtest/gtest.h"
 #include "rocksdb/env.h"
 #include "table/testing/real_tables.h"
 #include "tests/crash/crash_db.h"
 #include "tests/crash/leveldb_power_loss_env.h"
+#include "tests/crash/rebuild_causes.h"
 #include "tests/crash/reopen_checks.h"
 #include "tests/crash/rocksdb_power_loss_fs.h"
 #include "tests/crash/synced_files.h"
@@ -240,18 +242,24 @@ TEST_P(PowerLossTest, SyncedWritesSurvivePowerLoss) {
     total.bytes_cut += dropped->bytes_cut;
     total.files_removed += dropped->files_removed;
 
+    // Outlives the database it listens to.
+    RebuildCauses rebuilds;
     absl::StatusOr<std::unique_ptr<CrashDb>> db =
-        CrashDb::Open(config, dir.path(), power.envs());
+        CrashDb::Open(config, dir.path(), power.envs(),
+                      config.presence_filtered ? &rebuilds : nullptr);
     ASSERT_TRUE(db.ok()) << db.status();
     ASSERT_EQ(CheckReopened(db->get(), model, maybe, kNeverWrittenKeys),
               absl::OkStatus());
-    if (PresenceFilteredDB* presence = (*db)->presence_filtered_db()) {
-      // A save is synced before its rename: a power loss leaves the old
-      // saved file or the new one, never a damaged one.
-      EXPECT_NE(presence->Stats(presence->DefaultColumnFamily()).last_rebuild,
-                PresenceRebuildReason::kDamaged)
-          << presence->Stats(presence->DefaultColumnFamily())
-                 .last_error.ToString();
+    // A save is synced before its rename: a power loss leaves the old saved
+    // file or the new one, never a damaged one. Every rebuild begun since
+    // the open is checked (the open's has ended once CheckReopened saw the
+    // filter serve), not only Stats().last_rebuild, which a rebuild for the
+    // rate begun after the open's would replace.
+    for (const std::string& cause : rebuilds.causes()) {
+      EXPECT_NE(cause,
+                PresenceRebuildReasonName(PresenceRebuildReason::kDamaged))
+          << "the saved filter was damaged at the reopen; rebuilds since: "
+          << absl::StrJoin(rebuilds.causes(), ", ");
     }
     ASSERT_EQ(ResolveMaybe(maybe, (*db)->AsLookup(), &model), absl::OkStatus());
     if (loss + 1 == power_losses) {
