@@ -47,6 +47,21 @@ class Flags {
   bool* flags_ = on_stack_;
 };
 
+// True when RocksDB refuses the whole batch: one key's column family handle
+// is null, or carries timestamps the read does not give; RocksDB then
+// answers that key InvalidArgument and every other Incomplete, which a
+// NotFound from the filter would contradict.
+bool FailsAsAWhole(MultiGetFamilies families, size_t num_keys) {
+  if (families.each == nullptr) return false;
+  for (size_t i = 0; i < num_keys; ++i) {
+    if (families.each[i] == nullptr ||
+        families.each[i]->GetComparator()->timestamp_size() > 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
 void RuleOut(PresenceCore* core, const rocksdb::ReadOptions& options,
              size_t num_keys, MultiGetFamilies families,
              const rocksdb::Slice* keys, bool* ruled_out) {
@@ -107,6 +122,10 @@ void MultiGetThroughFilter(PresenceCore* core, rocksdb::DB* base,
                            rocksdb::PinnableSlice* values,
                            rocksdb::Status* statuses,
                            const MultiGetLookup& lookup) {
+  if (FailsAsAWhole(families, num_keys)) {
+    lookup(options, num_keys, families.each, keys, values, statuses);
+    return;
+  }
   Flags flags(num_keys);
   bool* ruled_out = flags.get();
   if (num_keys > 0) {
