@@ -287,18 +287,22 @@ void PresenceFilteredDB::MultiGet(
                 statuses, sorted_input);
 }
 
-bool PresenceFilteredDB::KeyMayExist(const rocksdb::ReadOptions& options,
-                                     rocksdb::ColumnFamilyHandle* column_family,
-                                     const rocksdb::Slice& key,
-                                     std::string* value, std::string* timestamp,
-                                     bool* value_found) {
-  if (kGuardNullHandles && column_family == nullptr) {
-    if (value_found != nullptr) *value_found = false;
-    return false;
+std::vector<rocksdb::Status> PresenceFilteredDB::MultiGet(
+    const rocksdb::ReadOptions& options,
+    const std::vector<rocksdb::ColumnFamilyHandle*>& column_families,
+    const std::vector<rocksdb::Slice>& keys, std::vector<std::string>* values,
+    std::vector<std::string>* timestamps) {
+  if (kGuardNullHandles &&
+      std::find(column_families.begin(), column_families.end(), nullptr) !=
+          column_families.end()) {
+    values->assign(keys.size(), std::string());
+    timestamps->assign(keys.size(), std::string());
+    return std::vector<rocksdb::Status>(keys.size(), NullHandleError());
   }
-  return db_->KeyMayExist(options, column_family, key, value, timestamp,
-                          value_found);
+  return db_->MultiGet(options, column_families, keys, values, timestamps);
 }
+
+rocksdb::Status PresenceFilteredDB::Resume() { return db_->Resume(); }
 #endif
 
 #if ROCKSDB_MAJOR >= 9
@@ -382,6 +386,19 @@ bool PresenceFilteredDB::KeyMayExist(const rocksdb::ReadOptions& options,
   return db_->KeyMayExist(options, column_family, key, value, value_found);
 }
 
+bool PresenceFilteredDB::KeyMayExist(const rocksdb::ReadOptions& options,
+                                     rocksdb::ColumnFamilyHandle* column_family,
+                                     const rocksdb::Slice& key,
+                                     std::string* value, std::string* timestamp,
+                                     bool* value_found) {
+  if (kGuardNullHandles && column_family == nullptr) {
+    if (value_found != nullptr) *value_found = false;
+    return false;
+  }
+  return db_->KeyMayExist(options, column_family, key, value, timestamp,
+                          value_found);
+}
+
 namespace {
 
 // The column family a write names: RocksDB writes a null handle's keys to the
@@ -398,6 +415,17 @@ void AddKey(PresenceCore* core, rocksdb::ColumnFamilyHandle* column_family,
   ColumnFamilyFilter* filter =
       core->FilterOf(WrittenColumnFamily(column_family));
   if (filter != nullptr) filter->Add(View(key));
+}
+
+// Adds a batch's keys to their column families' filters. REQUIRES: the
+// writers lock, shared.
+void AddBatchKeys(
+    PresenceCore* core,
+    const std::vector<presence_internal::KeyInColumnFamily>& keys) {
+  for (const presence_internal::KeyInColumnFamily& entry : keys) {
+    ColumnFamilyFilter* filter = core->FilterOf(entry.column_family_id);
+    if (filter != nullptr) filter->Add(entry.key);
+  }
 }
 
 }  // namespace
@@ -469,12 +497,25 @@ rocksdb::Status PresenceFilteredDB::Write(const rocksdb::WriteOptions& options,
   absl::Status readable = presence_internal::VisibleKeysOf(*updates, &keys);
   if (!readable.ok()) return ToRocksDb(readable);
   std::shared_lock<presence_internal::WritersLock> lock(core_->writers());
-  for (const presence_internal::KeyInColumnFamily& entry : keys) {
-    ColumnFamilyFilter* filter = core_->FilterOf(entry.column_family_id);
-    if (filter != nullptr) filter->Add(entry.key);
-  }
+  AddBatchKeys(core_.get(), keys);
   return db_->Write(options, updates);
 }
+
+#if ROCKSDB_MAJOR >= 9
+rocksdb::Status PresenceFilteredDB::WriteWithCallback(
+    const rocksdb::WriteOptions& options, rocksdb::WriteBatch* updates,
+    rocksdb::UserWriteCallback* user_write_cb) {
+  if (updates == nullptr) {
+    return db_->WriteWithCallback(options, updates, user_write_cb);
+  }
+  std::vector<presence_internal::KeyInColumnFamily> keys;
+  absl::Status readable = presence_internal::VisibleKeysOf(*updates, &keys);
+  if (!readable.ok()) return ToRocksDb(readable);
+  std::shared_lock<presence_internal::WritersLock> lock(core_->writers());
+  AddBatchKeys(core_.get(), keys);
+  return db_->WriteWithCallback(options, updates, user_write_cb);
+}
+#endif
 
 namespace {
 
@@ -581,6 +622,17 @@ rocksdb::Status PresenceFilteredDB::CreateColumnFamilyWithImport(
   return status;
 }
 #endif
+
+void PresenceFilteredDB::GetAllColumnFamilyMetaData(
+    std::vector<rocksdb::ColumnFamilyMetaData>* metadata) {
+  db_->GetAllColumnFamilyMetaData(metadata);
+}
+
+rocksdb::Status PresenceFilteredDB::GetStatsHistory(
+    uint64_t start_time, uint64_t end_time,
+    std::unique_ptr<rocksdb::StatsHistoryIterator>* stats_iterator) {
+  return db_->GetStatsHistory(start_time, end_time, stats_iterator);
+}
 
 rocksdb::Status PresenceFilteredDB::NewDefaultReplayer(
     const std::vector<rocksdb::ColumnFamilyHandle*>&,

@@ -25,33 +25,48 @@
 // crashes, power loss, reopenings and rebuilds. The filter may answer
 // "maybe" for an absent key; the lookup then goes to RocksDB.
 //
-// Covered (the key is in the filter before the write can be seen):
-//  - Put, Merge and PutEntity (every overload), and Write of a WriteBatch,
-//    through this object. A batch holding an entry the filter cannot account
-//    for (a record type this version does not know) is refused with
-//    InvalidArgument, never written unfiltered.
-//  - IngestExternalFile and IngestExternalFiles through this object: the
-//    files' keys are added before they are ingested.
-//  - CreateColumnFamily (an empty filter) and CreateColumnFamilyWithImport
-//    (its filter is rebuilt from a scan; its lookups go through RocksDB
-//    meanwhile).
-//  - Anything written while this object was not open (a plain
-//    rocksdb::DB::Open in between, an ingestion there, a crash before a save):
-//    at open, keys of tables the saved filter does not cover are added from
-//    those tables, and the memtable replayed from the WAL is flushed into one.
-//  - Delete, SingleDelete and DeleteRange need nothing: a filter may keep a
-//    deleted key.
-// Not covered (lookups may then miss keys such writes made):
-//  - writes through GetBaseDB() or another handle to the same database while
-//    this object is open: a TransactionDB or OptimisticTransactionDB opened
-//    on it, a secondary or read-only instance's catch-up (those instances
-//    are not wrapped at all), WriteWithCallback (refused by the base DB).
-//  - column families whose comparator carries user-defined timestamps: they
-//    get no filter, and every lookup in them goes to RocksDB.
-// Lookups that always go to RocksDB, because a rebuilt filter may lack keys
-// they could see: a ReadOptions with a snapshot older than the filter's last
-// rebuild, with a timestamp, or with ignore_range_deletions. Iterators,
-// GetEntity, GetMergeOperands and the vector forms of MultiGet pass through.
+// What each virtual method of rocksdb::DB does here, for both RocksDB
+// releases (db_api_coverage_test lists every method of each and fails on
+// one it lacks):
+//  - Filtered: Get, MultiGet and KeyMayExist without a timestamp. A key the
+//    filter rules out answers NotFound without entering RocksDB.
+//  - Covered writes, whose keys are in the filter before they can be seen:
+//    Put, Merge and PutEntity (every form); Write and WriteWithCallback of a
+//    WriteBatch (a batch holding a record the filter cannot account for is
+//    refused with InvalidArgument, never written unfiltered);
+//    IngestExternalFile and IngestExternalFiles (the files' keys first; a
+//    file the filter cannot read stops the filter until a rebuild has read
+//    the tables, and RocksDB's own answer stands); CreateColumnFamily and
+//    CreateColumnFamilies (an empty filter); CreateColumnFamilyWithImport
+//    (rebuilt from its tables, RocksDB answering meanwhile).
+//  - Refused: NewDefaultReplayer (NotSupported), which would replay a trace
+//    into the base database, past the filters.
+//  - Passed through to RocksDB: everything else. Delete, SingleDelete and
+//    DeleteRange need nothing (a filter may keep a deleted key); iterators,
+//    GetEntity, GetMergeOperands, timestamped lookups, properties, flushes,
+//    compactions and file operations are RocksDB's own.
+// A null column family handle: a write adds its key to the default column
+// family's filter (RocksDB 7.8.3 writes it there; 9.7.4 refuses it); a
+// lookup or Merge answers InvalidArgument "column family handle cannot be
+// null", 9.7.4's answer, where 7.8.3 itself would abort.
+// Anything written while this object was not open (a plain rocksdb::DB::Open
+// in between, an ingestion there, a crash before a save) is read at open:
+// the tables the saved filter does not cover, after the memtable replayed
+// from the WAL is flushed into one.
+// Not covered (lookups may then miss keys such writes made): writes through
+// GetBaseDB(), GetRootDB() or another handle to the same database while this
+// object is open: a TransactionDB or OptimisticTransactionDB opened on it, a
+// secondary instance's catch-up, and writes through the rocksdb::DB* that
+// RocksDB hands an EventListener (its own object, not this one).
+// Column families without a filter, every lookup in them going to RocksDB:
+// a comparator with user-defined timestamps, and one that may call keys of
+// different bytes equal (Comparator::CanKeysWithDifferentByteContentsBeEqual,
+// true unless the comparator declares otherwise): the filter hashes bytes.
+// Lookups that go to RocksDB because the filter could answer otherwise than
+// RocksDB: a snapshot older than the filter's last rebuild, a read
+// timestamp, ignore_range_deletions, a read tier that stops at memory
+// (RocksDB answers Incomplete), an io_activity, and a MultiGet naming a null
+// handle or a timestamped column family (RocksDB fails it whole).
 //
 // Persistence: the filters are saved in the database directory
 // (PresenceFilterFileName) with what they cover: the database's identity,
@@ -61,20 +76,25 @@
 // compactions (at most one per save_interval, on a background thread) and
 // CloseAndSave. At open a saved filter is restored and the tables it does
 // not list are read into it; with no saved filter, a damaged one, one of
-// another database, or a column family it lacks, that column family's
-// filter is rebuilt from a full scan at a snapshot, with a progress line at
-// least every kProgressInterval. Until a column family's filter serves, its
+// another database, a column family it lacks, or an open with
+// best_efforts_recovery (which may roll back to tables no save covered),
+// that column family's filter is rebuilt, with a progress line at least
+// every kProgressInterval. Until a column family's filter serves, its
 // lookups go through RocksDB (State() says which); writes go to the filter
 // being rebuilt throughout.
 //
 // Rebuilds: deletions and growth past the expected key count raise a
 // filter's rate. After each flush or compaction, a filter whose estimated
 // rate (fill-based, MutableBloomFilter::ExpectedFpp) passes
-// rebuild_fpp_ratio times its target is rebuilt in the background from a
-// snapshot, sized for the keys the column family then holds, while writes go
-// to both filters; the new filter is swapped in atomically, and the database
-// is flushed before the new filter is saved, so that no crash can bring back
-// a deleted key the new filter lacks.
+// rebuild_fpp_ratio times its target is rebuilt in the background, sized
+// for the keys the column family then holds, while writes go to both
+// filters, and swapped in atomically. A rebuild flushes the column family
+// and reads each live table on its own, not the merged view: a key deleted
+// in another table than its value's stays in the filter, so no table that
+// leaves without a compaction (DeleteFilesInRange) can bring back a key the
+// filter lacks. Only keys whose value and point deletion share a table are
+// left out; a snapshot older than the rebuild, which may still see them,
+// reads from RocksDB.
 //
 // Memory: each column family's filter takes MutableBloomFilter's body for
 // its key count at fpp (1.24 bytes per key at 1%), twice that during a
@@ -286,13 +306,19 @@ class PresenceFilteredDB : public rocksdb::StackableDB {
                    rocksdb::ColumnFamilyHandle* column_family,
                    const rocksdb::Slice& key, std::string* value,
                    bool* value_found = nullptr) override;
-#if ROCKSDB_MAJOR < 9
-  // With a timestamp: to RocksDB.
+  // With a timestamp: to RocksDB (StackableDB does not forward it).
   bool KeyMayExist(const rocksdb::ReadOptions& options,
                    rocksdb::ColumnFamilyHandle* column_family,
                    const rocksdb::Slice& key, std::string* value,
                    std::string* timestamp,
                    bool* value_found = nullptr) override;
+#if ROCKSDB_MAJOR < 9
+  // With timestamps: to RocksDB.
+  std::vector<rocksdb::Status> MultiGet(
+      const rocksdb::ReadOptions& options,
+      const std::vector<rocksdb::ColumnFamilyHandle*>& column_families,
+      const std::vector<rocksdb::Slice>& keys, std::vector<std::string>* values,
+      std::vector<std::string>* timestamps) override;
 #endif
 
   // Writes: each adds its keys to the filter before writing.
@@ -326,6 +352,11 @@ class PresenceFilteredDB : public rocksdb::StackableDB {
                         const rocksdb::Slice& value) override;
   rocksdb::Status Write(const rocksdb::WriteOptions& options,
                         rocksdb::WriteBatch* updates) override;
+#if ROCKSDB_MAJOR >= 9
+  rocksdb::Status WriteWithCallback(
+      const rocksdb::WriteOptions& options, rocksdb::WriteBatch* updates,
+      rocksdb::UserWriteCallback* user_write_cb) override;
+#endif
   using rocksdb::StackableDB::IngestExternalFile;
   rocksdb::Status IngestExternalFile(
       rocksdb::ColumnFamilyHandle* column_family,
@@ -361,6 +392,17 @@ class PresenceFilteredDB : public rocksdb::StackableDB {
 #endif
   rocksdb::Status DestroyColumnFamilyHandle(
       rocksdb::ColumnFamilyHandle* column_family) override;
+
+  // To RocksDB: StackableDB of this release does not forward these, and
+  // DB's defaults answer nothing or NotSupported.
+  void GetAllColumnFamilyMetaData(
+      std::vector<rocksdb::ColumnFamilyMetaData>* metadata) override;
+  rocksdb::Status GetStatsHistory(
+      uint64_t start_time, uint64_t end_time,
+      std::unique_ptr<rocksdb::StatsHistoryIterator>* stats_iterator) override;
+#if ROCKSDB_MAJOR < 9
+  rocksdb::Status Resume() override;
+#endif
 
   // Refused (NotSupported): a replayer writes into the base database, past
   // the filters.
