@@ -108,6 +108,26 @@ std::string LastFolder(const std::string& package) {
   return slash == std::string::npos ? package : package.substr(slash + 1);
 }
 
+// "  <attribute> = <value>," as its name and value. Not a std::regex:
+// libstdc++'s matcher recurses once per character, and a long value (the
+// data of a fuzz target with a corpus of hundreds of files) overflows the
+// stack.
+bool ParseAttribute(absl::string_view line, std::string* name,
+                    std::string* value) {
+  if (!absl::ConsumePrefix(&line, "  ") || !absl::ConsumeSuffix(&line, ",")) {
+    return false;
+  }
+  const size_t equals = line.find(" = ");
+  if (equals == 0 || equals == absl::string_view::npos) return false;
+  const absl::string_view attribute = line.substr(0, equals);
+  for (char c : attribute) {
+    if (!(c == '_' || (c >= 'a' && c <= 'z'))) return false;
+  }
+  *name = std::string(attribute);
+  *value = std::string(line.substr(equals + 3));
+  return true;
+}
+
 }  // namespace
 
 absl::StatusOr<std::vector<BuildRule>> ParseBazelQuery(absl::string_view text) {
@@ -120,8 +140,6 @@ absl::StatusOr<std::vector<BuildRule>> ParseBazelQuery(absl::string_view text) {
   static const std::regex* const kLocation =
       new std::regex("^# (.*)/BUILD(\\.bazel)?:[0-9]+:[0-9]+$");
   static const std::regex* const kKind = new std::regex("^([a-z_]+)\\($");
-  static const std::regex* const kAttr =
-      new std::regex("^  ([a-z_]+) = (.*),$");
   std::vector<QueryRule> rules;
   std::string workspace;  // the common prefix of the BUILD files' folders
   std::vector<std::string> folders;
@@ -129,6 +147,8 @@ absl::StatusOr<std::vector<BuildRule>> ParseBazelQuery(absl::string_view text) {
   for (absl::string_view line_view : absl::StrSplit(text, '\n')) {
     const std::string line(line_view);
     std::smatch match;
+    std::string name;
+    std::string value;
     if (std::regex_match(line, match, *kLocation)) {
       rules.emplace_back();
       current = &rules.back();
@@ -136,8 +156,8 @@ absl::StatusOr<std::vector<BuildRule>> ParseBazelQuery(absl::string_view text) {
     } else if (current != nullptr && current->kind.empty() &&
                std::regex_match(line, match, *kKind)) {
       current->kind = match[1];
-    } else if (current != nullptr && std::regex_match(line, match, *kAttr)) {
-      current->attrs[match[1]] = match[2];
+    } else if (current != nullptr && ParseAttribute(line, &name, &value)) {
+      current->attrs[name] = value;
     } else if (current != nullptr && absl::StartsWith(line, "#   ") &&
                absl::StrContains(line, "/tests/fuzz/fuzz.bzl:")) {
       current->from_fuzz_macro = true;

@@ -128,6 +128,22 @@ TEST(BuildDriftTest, ReadsEveryRuleButAliases) {
   EXPECT_FALSE((*bazel)[1].is_public);  // //:__subpackages__ only
 }
 
+// A fuzz target's data lists every corpus file: hundreds of labels on one
+// line, which a recursive matcher would overflow the stack on.
+TEST(BuildDriftTest, AnAttributeOfHundredsOfLabelsIsRead) {
+  std::string corpus;
+  for (int i = 0; i < 5000; ++i) {
+    absl::StrAppend(&corpus, i == 0 ? "" : ", ", "\"//tests/fuzz:corpus/seed_",
+                    i, "\"");
+  }
+  const std::string query = absl::StrReplaceAll(
+      kQuery, {{"  srcs = [\"//util:hash.cc\"],",
+                absl::StrCat("  srcs = [\"//util:hash.cc\"],\n  data = [",
+                             corpus, "],")}});
+  ASSERT_GT(query.size(), 100000u);
+  EXPECT_THAT(Differences(query, kRules), IsEmpty());
+}
+
 TEST(BuildDriftTest, ASourceAddedToBazelOnlyIsReported) {
   const std::string query = absl::StrReplaceAll(
       kQuery,
