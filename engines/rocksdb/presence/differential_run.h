@@ -58,6 +58,9 @@ struct DifferentialOptions {
   // The operations that take milliseconds (reopening, checkpoints, imports,
   // waiting for rebuilds) run on one request in this many; 1: on every one.
   int costly_every = 1;
+  // Flushes, compactions, DeleteFilesInRange, ingestions and column family
+  // creations and drops (a fraction of a millisecond each) likewise.
+  int maintenance_every = 1;
 };
 
 class DifferentialRun {
