@@ -17,12 +17,12 @@
 
 #define SSTFILTER_VERSION_MAJOR 1
 #define SSTFILTER_VERSION_MINOR 4
-#define SSTFILTER_VERSION_PATCH 0
+#define SSTFILTER_VERSION_PATCH 1
 
 namespace sstfilter {
 
 // "MAJOR.MINOR.PATCH", the macros above as a string.
-inline constexpr char kVersionString[] = "1.4.0";
+inline constexpr char kVersionString[] = "1.4.1";
 
 }  // namespace sstfilter
 
