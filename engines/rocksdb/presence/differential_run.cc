@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "engines/rocksdb/presence/case_blind_comparator.h"
 #include "rocksdb/comparator.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/merge_operator.h"
@@ -65,22 +66,7 @@ std::string SingleKey(uint8_t byte) {
 // calls keys of different bytes equal (and so gets no filter).
 constexpr absl::string_view kCaseBlindPrefix = "ci";
 
-class CaseBlindComparator : public rocksdb::Comparator {
- public:
-  const char* Name() const override { return "sstfilter.test.CaseBlind"; }
-  int Compare(const rocksdb::Slice& a, const rocksdb::Slice& b) const override {
-    const size_t n = std::min(a.size(), b.size());
-    for (size_t i = 0; i < n; ++i) {
-      const int x = std::tolower(static_cast<unsigned char>(a[i]));
-      const int y = std::tolower(static_cast<unsigned char>(b[i]));
-      if (x != y) return x < y ? -1 : 1;
-    }
-    return a.size() == b.size() ? 0 : (a.size() < b.size() ? -1 : 1);
-  }
-  void FindShortestSeparator(std::string*,
-                             const rocksdb::Slice&) const override {}
-  void FindShortSuccessor(std::string*) const override {}
-};
+using presence_testing::CaseBlindComparator;
 
 // Joins merge operands with ',', keeping the last kMergedLength bytes, so
 // that an answer shows the latest operands and a long run's values stay

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "engines/rocksdb/presence/presence_testing.h"
 #include "gtest/gtest.h"
 #include "rocksdb/comparator.h"
 #include "rocksdb/db.h"
@@ -41,9 +42,10 @@ const Comparator* BytewiseComparatorWithU64Ts();
 namespace sstfilter {
 namespace {
 
+using presence_testing::SmallFilter;
 using test::TempDir;
 
-constexpr std::chrono::milliseconds kWait{60000};
+constexpr std::chrono::milliseconds kWait = presence_testing::kServingWait;
 
 std::string Key(int i) { return absl::StrCat("key-", i); }
 std::string AbsentKey(int i) { return absl::StrCat("absent-", i); }
@@ -71,23 +73,10 @@ rocksdb::Options BaseOptions() {
   return options;
 }
 
-PresenceFilterOptions SmallFilter() {
-  PresenceFilterOptions options;
-  options.expected_keys = 10000;
-  options.progress = [](const std::string&) {};
-  return options;
-}
-
 std::unique_ptr<PresenceFilteredDB> OpenServing(
     const std::string& path, const rocksdb::Options& options = BaseOptions(),
     const PresenceFilterOptions& filter_options = SmallFilter()) {
-  absl::StatusOr<std::unique_ptr<PresenceFilteredDB>> db =
-      PresenceFilteredDB::Open(options, path, filter_options);
-  EXPECT_TRUE(db.ok()) << db.status();
-  if (!db.ok()) return nullptr;
-  absl::Status serving = (*db)->WaitUntilServing(kWait);
-  EXPECT_TRUE(serving.ok()) << serving;
-  return *std::move(db);
+  return presence_testing::OpenServing(path, options, filter_options);
 }
 
 uint64_t GetsThatReachedRocksDb(rocksdb::DB* db) {

@@ -14,7 +14,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "engines/rocksdb/presence/case_blind_comparator.h"
 #include "engines/rocksdb/presence/presence_filtered_db.h"
+#include "engines/rocksdb/presence/presence_testing.h"
 #include "gtest/gtest.h"
 #include "rocksdb/comparator.h"
 #include "rocksdb/convenience.h"
@@ -28,16 +30,10 @@
 namespace sstfilter {
 namespace {
 
+using presence_testing::SmallFilter;
 using test::TempDir;
 
-constexpr std::chrono::milliseconds kWait{60000};
-
-PresenceFilterOptions SmallFilter() {
-  PresenceFilterOptions options;
-  options.expected_keys = 10000;
-  options.progress = [](const std::string&) {};
-  return options;
-}
+constexpr std::chrono::milliseconds kWait = presence_testing::kServingWait;
 
 rocksdb::Options BaseOptions() {
   rocksdb::Options options;
@@ -49,13 +45,7 @@ rocksdb::Options BaseOptions() {
 std::unique_ptr<PresenceFilteredDB> OpenServing(
     const std::string& path, const rocksdb::Options& options = BaseOptions(),
     const PresenceFilterOptions& filter_options = SmallFilter()) {
-  absl::StatusOr<std::unique_ptr<PresenceFilteredDB>> db =
-      PresenceFilteredDB::Open(options, path, filter_options);
-  EXPECT_TRUE(db.ok()) << db.status();
-  if (!db.ok()) return nullptr;
-  absl::Status serving = (*db)->WaitUntilServing(kWait);
-  EXPECT_TRUE(serving.ok()) << serving;
-  return *std::move(db);
+  return presence_testing::OpenServing(path, options, filter_options);
 }
 
 // What a Get answered: its status and value, as one printable string.
@@ -91,26 +81,10 @@ int Disagreements(
   return differ;
 }
 
-// Orders keys ignoring ASCII case, so that "KEY1" and "key1" are one key.
-class CaseInsensitiveComparator : public rocksdb::Comparator {
- public:
-  const char* Name() const override { return "sstfilter.test.CaseInsensitive"; }
-  int Compare(const rocksdb::Slice& a, const rocksdb::Slice& b) const override {
-    const size_t n = std::min(a.size(), b.size());
-    for (size_t i = 0; i < n; ++i) {
-      const int x = std::tolower(static_cast<unsigned char>(a[i]));
-      const int y = std::tolower(static_cast<unsigned char>(b[i]));
-      if (x != y) return x < y ? -1 : 1;
-    }
-    return a.size() == b.size() ? 0 : (a.size() < b.size() ? -1 : 1);
-  }
-  void FindShortestSeparator(std::string*,
-                             const rocksdb::Slice&) const override {}
-  void FindShortSuccessor(std::string*) const override {}
-};
+using presence_testing::CaseBlindComparator;
 
 // Bytewise order, declaring that only equal bytes are equal keys.
-class DeclaredBytewiseComparator : public CaseInsensitiveComparator {
+class DeclaredBytewiseComparator : public CaseBlindComparator {
  public:
   const char* Name() const override { return "sstfilter.test.Bytewise"; }
   int Compare(const rocksdb::Slice& a, const rocksdb::Slice& b) const override {
@@ -165,7 +139,7 @@ class U64TimestampComparator : public rocksdb::Comparator {
 
 TEST(PresencePromiseTest, AComparatorThatCallsDifferentBytesEqualGetsNoFilter) {
   TempDir dir;
-  CaseInsensitiveComparator comparator;
+  CaseBlindComparator comparator;
   rocksdb::Options options = BaseOptions();
   options.comparator = &comparator;
   std::unique_ptr<PresenceFilteredDB> db = OpenServing(dir.path(), options);
