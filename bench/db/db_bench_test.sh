@@ -259,8 +259,9 @@ done
 
 # The presence section, named alone: both table filters under PresenceFilteredDB, every
 # query by RocksDB alone and through the wrapper, with the data in the page cache and with
-# direct reads; the fill, open and rebuild turns; targets checked; and the markdown of
-# docs/presence_filtered_db.md printed from its JSON.
+# direct reads; the mixed sweep of present and absent keys; the fill, open and rebuild
+# turns; targets checked; and the markdown of docs/presence_filtered_db.md printed from
+# its JSON.
 "$bench" --sections=presence --keys=20000 --lookups=500 --reps=2 --dir="$tmp" --format=json \
   >"$tmp/presence" 2>"$tmp/err" || fail "presence run: $(cat "$tmp/err")"
 python3 - "$tmp/presence" <<'PY' || fail "presence rows: $(cat "$tmp/presence")"
@@ -286,6 +287,18 @@ for r in rows:
                 # handle may say otherwise.
                 assert f[who]["found"] == (0 if q.endswith("absent") else 2 * keys), (q, who, f)
             assert f["ratio"] > 0, (q, f)
+    mixes = r["mixed_get"]
+    assert [x["present_percent"] for x in mixes] == [0, 50, 90, 100], mixes
+    for x in mixes:
+        keys = x["keys_per_round"]
+        assert keys == 250, x
+        # Both handles find exactly the present keys: none at 0%, all at 100%.
+        found = x["plain"]["found"]
+        assert x["wrapped"]["found"] == found, x
+        share = found / (2 * keys)
+        assert abs(share - x["present_percent"] / 100) < 0.1, x
+        assert len(x["plain"]["rounds"]) == len(x["wrapped"]["rounds"]) == 2, x
+        assert x["plain"]["per_second"] > 0 and x["ratio"] > 0, x
     fill = r["fill"]
     assert fill["keys_per_turn"] == 20000 and fill["ratio"] > 0, fill
     assert all(len(fill[w]["rounds"]) == 2 for w in ("plain", "wrapped")), fill
@@ -303,14 +316,17 @@ for r in rows:
     assert m["bytes"] > 0 and m["sized_for_keys"] >= 20000, m
     assert 0.5 < m["bytes_per_key"] < 4 and 15000 < m["approximate_keys"] < 25000, m
     targets = r["targets"]
-    assert len(targets) == 4 and all(isinstance(t["met"], bool) for t in targets), targets
-    assert targets[3]["stated_at_keys"] == 10000000, targets
+    assert len(targets) == 8 and all(isinstance(t["met"], bool) for t in targets), targets
+    assert [t["target"].startswith("mixed Get/s at") for t in targets].count(True) == 4, targets
+    assert targets[-1]["stated_at_keys"] == 10000000, targets
 PY
 "$bench" --presence_markdown_from="$tmp/presence" >"$tmp/presence.md" 2>"$tmp/err" ||
   fail "--presence_markdown_from: $(cat "$tmp/err")"
 for line in '^\*\*20000 keys\*\* of 16 bytes' '^\| presence.sstfilter.hybrid \| direct' \
             '^\| presence.rocksdb.bloom \| page cache \| Get, absent keys \| 500 \|' \
-            '^\| presence.rocksdb.bloom \| absent Get/s .* >= 10× \| [0-9.]+× \| (met|missed) \|'; do
+            '^\| presence.rocksdb.bloom \| absent Get/s .* >= 10× \| [0-9.]+× \| (met|missed) \|' \
+            '^\| presence.sstfilter.hybrid \| 90% \| [0-9]+ \| [0-9]+ \| [0-9.]+× \|$' \
+            '^\| presence.sstfilter.hybrid \| mixed Get/s at 50% present, wrapper / RocksDB >= 0.98× \|'; do
   grep -qE "$line" "$tmp/presence.md" || fail "no markdown line '$line': $(cat "$tmp/presence.md")"
 done
 echo '{"section":"presence","keys":1}' >"$tmp/presence.bad"

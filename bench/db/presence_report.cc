@@ -39,6 +39,11 @@ const char* QueryTitle(PresenceQuery query) {
   return "?";
 }
 
+// A mix of the mixed sweep as the text table names it.
+std::string MixTitle(int percent) {
+  return absl::StrFormat("Get, %d%% present", percent);
+}
+
 std::string RocksDbVersion() {
   return absl::StrFormat("%d.%d.%d", ROCKSDB_MAJOR, ROCKSDB_MINOR,
                          ROCKSDB_PATCH);
@@ -89,6 +94,23 @@ Json LookupsJson(const PresenceLookups& lookups) {
   return json;
 }
 
+// One object per mix, in kPresenceMixPercents' order.
+Json MixedJson(const PresenceMixedGets& mixed) {
+  Json json = Json::array();
+  for (size_t m = 0; m < kPresenceMixes; ++m) {
+    const Json pair = PairJson(mixed.per_second[m], "per_second");
+    Json figures = {{"present_percent", kPresenceMixPercents[m]},
+                    {"keys_per_round", mixed.keys_per_round},
+                    {"plain", pair["plain"]},
+                    {"wrapped", pair["wrapped"]}};
+    figures["plain"]["found"] = mixed.found_plain[m];
+    figures["wrapped"]["found"] = mixed.found_wrapped[m];
+    figures["ratio"] = mixed.per_second[m].MedianRatio();
+    json.push_back(std::move(figures));
+  }
+  return json;
+}
+
 Json SecondsJson(const std::vector<double>& rounds) {
   return {{"seconds", rounds.empty() ? 0.0 : Median(rounds)},
           {"rounds", rounds}};
@@ -101,15 +123,16 @@ class RowReader {
   explicit RowReader(const Json& row) : row_(row) {}
 
   const Json& Get(std::initializer_list<const char*> path) {
-    const Json* at = &row_;
-    for (const char* name : path) {
-      if (!at->is_object() || !at->contains(name)) {
-        Missing(path);
-        return null_;
-      }
-      at = &(*at)[name];
+    const Json* at = Find(path);
+    if (at == nullptr) {
+      Missing(path);
+      return null_;
     }
     return *at;
+  }
+  // Whether the row has the field: for fields that older rows lack.
+  bool Has(std::initializer_list<const char*> path) const {
+    return Find(path) != nullptr;
   }
   double Number(std::initializer_list<const char*> path) {
     const Json& value = Get(path);
@@ -139,6 +162,14 @@ class RowReader {
   const std::string& missing() const { return missing_; }
 
  private:
+  const Json* Find(std::initializer_list<const char*> path) const {
+    const Json* at = &row_;
+    for (const char* name : path) {
+      if (!at->is_object() || !at->contains(name)) return nullptr;
+      at = &(*at)[name];
+    }
+    return at;
+  }
   void Missing(std::initializer_list<const char*> path) {
     if (missing_.empty()) missing_ = absl::StrJoin(path, ".");
   }
@@ -159,6 +190,45 @@ std::string MarkdownQueryLine(RowReader& row, const std::string& config,
                          row.Number({mode, name, "plain", "per_second"}),
                          row.Number({mode, name, "wrapped", "per_second"}),
                          row.Number({mode, name, "ratio"}));
+}
+
+// The mixed sweep's table, of the rows that have one (none when no row has:
+// rows written before the sweep existed).
+absl::Status PrintMarkdownMixed(std::vector<RowReader>& readers,
+                                std::ostream& out) {
+  bool headed = false;
+  for (RowReader& row : readers) {
+    if (!row.Has({"mixed_get"})) continue;
+    const std::string config = row.String({"config"});
+    const Json& mixes = row.Get({"mixed_get"});
+    if (!mixes.is_array() || mixes.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(config, ": mixed_get is not a list of mixes"));
+    }
+    for (const Json& mix : mixes) {
+      RowReader figures(mix);
+      if (!headed) {
+        out << absl::StrFormat(
+            "\nGet of present and absent keys mixed, with the data in the page "
+            "cache: %d keys of each mix per round, each present or absent by "
+            "a hash of its draw, asked of both handles as above.\n\n"
+            "| config | %% present | RocksDB alone Get/s | wrapper Get/s | "
+            "wrapper / RocksDB |\n|---|---|---|---|---|\n",
+            figures.Count({"keys_per_round"}));
+        headed = true;
+      }
+      out << absl::StrFormat("| %s | %d%% | %.0f | %.0f | %.3f× |\n", config,
+                             figures.Count({"present_percent"}),
+                             figures.Number({"plain", "per_second"}),
+                             figures.Number({"wrapped", "per_second"}),
+                             figures.Number({"ratio"}));
+      if (!figures.missing().empty()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(config, ": a mix lacks ", figures.missing()));
+      }
+    }
+  }
+  return absl::OkStatus();
 }
 
 absl::Status PrintMarkdownGroup(const std::vector<Json>& rows,
@@ -201,6 +271,8 @@ absl::Status PrintMarkdownGroup(const std::vector<Json>& rows,
       }
     }
   }
+  absl::Status mixed = PrintMarkdownMixed(readers, out);
+  if (!mixed.ok()) return mixed;
   out << "\n| config | fill keys | RocksDB alone keys/s | wrapper keys/s | "
          "wrapper / RocksDB | wrapper saving only at close keys/s | "
          "its ratio | write stalls s: RocksDB alone / wrapper | wrapper's "
@@ -296,6 +368,11 @@ std::vector<PresenceTargetCheck> CheckPresenceTargets(
   at_least("present Get/s with the data in the page cache, wrapper / RocksDB",
            rates[static_cast<size_t>(PresenceQuery::kGetPresent)].MedianRatio(),
            kPresentGetTarget);
+  for (size_t m = 0; m < kPresenceMixes; ++m) {
+    at_least(absl::StrFormat("mixed Get/s at %d%% present, wrapper / RocksDB",
+                             kPresenceMixPercents[m]),
+             result.mixed.per_second[m].MedianRatio(), kMixedGetTarget);
+  }
   at_least("fill keys/s, wrapper / RocksDB",
            result.fill_keys_per_second.MedianRatio(), kFillTarget);
   PresenceTargetCheck reopen;
@@ -325,13 +402,15 @@ void PrintPresenceTable(const DbShape& shape,
       "(the same table files) by RocksDB alone, both at once, and asks both "
       "the same fresh keys in alternating blocks of %d (%d rounds): %d keys of "
       "each query per round (with direct reads %d of present keys); MultiGet "
-      "in batches of %d. Fills, of fresh databases, alternate whole turns. "
-      "Figures are medians of the rounds, ratios the median of each round's "
-      "wrapper / RocksDB.\n",
+      "in batches of %d; with the data in the page cache, %d Gets of each mix "
+      "of present and absent keys per round, each key's kind a hash of its "
+      "draw. Fills, of fresh databases, alternate whole turns. Figures are "
+      "medians of the rounds, ratios the median of each round's wrapper / "
+      "RocksDB.\n",
       RocksDbVersion(), first.built.keys, shape.value_bytes, kPresenceFilterFpp,
       first.expected_keys, kPresenceBlockKeys, shape.reps, shape.lookups,
       std::min(shape.lookups, kPresenceDirectPresentLookups),
-      kPresenceMultiGetBatch);
+      kPresenceMultiGetBatch, first.mixed.keys_per_round);
   out << absl::StrFormat(
       "machine: %s (%s); load averages %s at the first round, %s after the "
       "last\n\n",
@@ -340,17 +419,22 @@ void PrintPresenceTable(const DbShape& shape,
   out << absl::StrFormat("%-26s %-9s %-24s %12s %12s %8s\n", "config", "reads",
                          "query", "RocksDB/s", "wrapper/s", "ratio");
   for (const PresenceResult& r : results) {
+    const auto line = [&](const char* reads, const std::string& query,
+                          const PresencePair& pair) {
+      out << absl::StrFormat("%-26s %-9s %-24s %12.0f %12.0f %8.3f\n",
+                             r.built.config, reads, query, pair.PlainMedian(),
+                             pair.WrappedMedian(), pair.MedianRatio());
+    };
     const auto lines = [&](const char* reads, const PresenceLookups& lookups) {
       for (const PresenceQuery query : kQueries) {
-        const PresencePair& pair =
-            lookups.per_second[static_cast<size_t>(query)];
-        out << absl::StrFormat("%-26s %-9s %-24s %12.0f %12.0f %8.3f\n",
-                               r.built.config, reads, QueryTitle(query),
-                               pair.PlainMedian(), pair.WrappedMedian(),
-                               pair.MedianRatio());
+        line(reads, QueryTitle(query),
+             lookups.per_second[static_cast<size_t>(query)]);
       }
     };
     lines("cache", r.buffered);
+    for (size_t m = 0; m < kPresenceMixes; ++m) {
+      line("cache", MixTitle(kPresenceMixPercents[m]), r.mixed.per_second[m]);
+    }
     if (r.direct.has_value()) {
       lines(r.direct->direct ? "direct" : "buffered*", r.direct->lookups);
     }
@@ -447,6 +531,7 @@ void PrintPresenceJson(const DbShape& shape,
     row["bits_per_key"] = r.built.bits_per_key;
     row["files_per_level"] = r.built.files_per_level;
     row["buffered"] = LookupsJson(r.buffered);
+    row["mixed_get"] = MixedJson(r.mixed);  // the data in the page cache
     if (r.direct.has_value()) {
       Json direct = LookupsJson(r.direct->lookups);
       direct["direct"] = r.direct->direct;

@@ -10,6 +10,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/string_view.h"
 #include "bench/db/lookups.h"
 #include "bench/db/rocksdb_build.h"
 #include "bench/db/rocksdb_store.h"
@@ -47,6 +48,12 @@ constexpr uint64_t kWarmupDrawBase =
 // history), and are not timed.
 constexpr uint64_t kWarmupLookups = 10'000;
 constexpr uint64_t kWarmupShare = 10;
+// The mixed sweep's draws follow the warm-up's, a range for each mix, fresh
+// for every round as the queries' are.
+constexpr uint64_t kMixedDrawBase = kWarmupDrawBase + kDrawsPerMeasurement;
+// Salts the hash that decides a mixed draw's kind, so that it is independent
+// of the one that picks a present draw's key (lookups.cc's).
+constexpr uint64_t kMixedKindSalt = 0x9e3779b97f4a7c15ULL;
 
 constexpr std::array<PresenceQuery, kPresenceQueries> kQueries = {
     PresenceQuery::kGetAbsent, PresenceQuery::kGetPresent,
@@ -66,12 +73,24 @@ std::string PresenceConfigName(const std::string& table_filter) {
   return absl::StrCat(kPresenceSection, ".", table_filter);
 }
 
-// What a handle answered to a run of queries of one kind.
+// Whether draw `draw` of the mixed sweep asks a present key (else an absent
+// one), with probability percent / 100: a hash of the draw rather than a
+// pattern of it, so that no branch predictor learns which Gets find their key.
+bool MixedDrawPresent(uint64_t draw, int percent) {
+  return Mix64(draw ^ kMixedKindSalt) % 100 < static_cast<uint64_t>(percent);
+}
+
+// What a handle answered to a run of queries.
 struct QueryTally {
   double seconds = 0;
   uint64_t found = 0;
   uint64_t errors = 0;
   std::string first_error;
+  // The keys asked that are present, and those of them found; the rest of the
+  // keys are absent. Counted key by key in the mixed sweep; the other queries'
+  // keys are all of one kind (OfOneKind).
+  uint64_t present = 0;
+  uint64_t present_found = 0;
 
   void Count(const rocksdb::Status& status) {
     if (status.ok()) {
@@ -80,14 +99,40 @@ struct QueryTally {
       if (errors++ == 0) first_error = status.ToString();
     }
   }
+  // Count, of a key whose kind the caller knows.
+  void CountOfKind(const rocksdb::Status& status, bool present_key) {
+    Count(status);
+    if (present_key) {
+      ++present;
+      present_found += status.ok() ? 1 : 0;
+    }
+  }
+  // After a run of `count` keys all present or all absent: counts them.
+  void OfOneKind(bool present_keys, uint64_t count) {
+    present = present_keys ? count : 0;
+    present_found = present_keys ? found : 0;
+  }
+  void Add(const QueryTally& other) {
+    seconds += other.seconds;
+    found += other.found;
+    if (errors == 0) first_error = other.first_error;
+    errors += other.errors;
+    present += other.present;
+    present_found += other.present_found;
+  }
 };
+
+rocksdb::ReadOptions LookupReadOptions() {
+  rocksdb::ReadOptions read;
+  read.fill_cache = false;  // every data block a lookup needs is read
+  return read;
+}
 
 // Plain RocksDB and the wrapper are both asked through rocksdb::DB's virtual
 // calls, as an application holding a rocksdb::DB* would.
 QueryTally TimeGets(rocksdb::DB* db, QueryMaker make_query, uint64_t first_draw,
                     uint64_t count, uint64_t num_keys) {
-  rocksdb::ReadOptions read;
-  read.fill_cache = false;  // every data block a lookup needs is read
+  const rocksdb::ReadOptions read = LookupReadOptions();
   rocksdb::ColumnFamilyHandle* const column_family = db->DefaultColumnFamily();
   rocksdb::PinnableSlice value;
   char key[kMaxKeyBytes];
@@ -105,8 +150,7 @@ QueryTally TimeGets(rocksdb::DB* db, QueryMaker make_query, uint64_t first_draw,
 QueryTally TimeMultiGets(rocksdb::DB* db, QueryMaker make_query,
                          uint64_t first_draw, uint64_t count,
                          uint64_t num_keys) {
-  rocksdb::ReadOptions read;
-  read.fill_cache = false;
+  const rocksdb::ReadOptions read = LookupReadOptions();
   rocksdb::ColumnFamilyHandle* const column_family = db->DefaultColumnFamily();
   char keys[kPresenceMultiGetBatch][kMaxKeyBytes];
   std::array<rocksdb::Slice, kPresenceMultiGetBatch> slices;
@@ -133,13 +177,38 @@ QueryTally TimeMultiGets(rocksdb::DB* db, QueryMaker make_query,
   return tally;
 }
 
+// Gets of draws from first_draw on, each of a present key or an absent one
+// as MixedDrawPresent says, made as Random16Query makes either kind.
+QueryTally TimeMixedGets(rocksdb::DB* db, int percent, uint64_t first_draw,
+                         uint64_t count, uint64_t num_keys) {
+  const QueryMaker absent = Random16Query(LookupKind::kAbsent);
+  const QueryMaker present = Random16Query(LookupKind::kPresent);
+  const rocksdb::ReadOptions read = LookupReadOptions();
+  rocksdb::ColumnFamilyHandle* const column_family = db->DefaultColumnFamily();
+  rocksdb::PinnableSlice value;
+  char key[kMaxKeyBytes];
+  QueryTally tally;
+  const auto start = std::chrono::steady_clock::now();
+  for (uint64_t draw = first_draw; draw < first_draw + count; ++draw) {
+    const bool present_key = MixedDrawPresent(draw, percent);
+    const size_t len = (present_key ? present : absent)(draw, num_keys, key);
+    tally.CountOfKind(
+        db->Get(read, column_family, rocksdb::Slice(key, len), &value),
+        present_key);
+    value.Reset();
+  }
+  tally.seconds = SecondsSince(start);
+  return tally;
+}
+
 // Asks `count` queries from first_draw on of both handles, in blocks of
 // kPresenceBlockKeys taken in turn (handle (block + first_handle) % 2 first),
 // and returns each handle's tally: seconds summed over its blocks.
+// time_block(handle, first_draw, keys) times one block of one handle.
+template <typename TimeBlock>
 std::array<QueryTally, 2> TimeInterleaved(
-    const std::array<rocksdb::DB*, 2>& handles, bool batched,
-    QueryMaker make_query, uint64_t first_draw, uint64_t count,
-    uint64_t num_keys, int first_handle) {
+    const std::array<rocksdb::DB*, 2>& handles, uint64_t first_draw,
+    uint64_t count, int first_handle, const TimeBlock& time_block) {
   std::array<QueryTally, 2> tallies;
   for (uint64_t done = 0, block = 0; done < count;
        done += kPresenceBlockKeys, ++block) {
@@ -147,19 +216,33 @@ std::array<QueryTally, 2> TimeInterleaved(
     for (int turn = 0; turn < 2; ++turn) {
       const size_t h = static_cast<size_t>(
           (static_cast<int>(block % 2) + first_handle + turn) % 2);
-      const QueryTally tally =
-          batched ? TimeMultiGets(handles[h], make_query, first_draw + done,
-                                  keys, num_keys)
-                  : TimeGets(handles[h], make_query, first_draw + done, keys,
-                             num_keys);
-      QueryTally& sum = tallies[h];
-      sum.seconds += tally.seconds;
-      sum.found += tally.found;
-      if (sum.errors == 0) sum.first_error = tally.first_error;
-      sum.errors += tally.errors;
+      tallies[h].Add(time_block(handles[h], first_draw + done, keys));
     }
   }
   return tallies;
+}
+
+// Whether a handle's tally of `count` keys answered every key as its kind
+// says: an absent key NotFound, a present key found, and no error.
+absl::Status CheckAnswers(const QueryTally& tally, absl::string_view query,
+                          const char* who, uint64_t count) {
+  if (tally.errors != 0) {
+    return absl::InternalError(
+        absl::StrFormat("%s %s: %d of %d keys answered with an error, first %s",
+                        query, who, tally.errors, count, tally.first_error));
+  }
+  const uint64_t absent_found = tally.found - tally.present_found;
+  if (absent_found != 0) {
+    return absl::InternalError(
+        absl::StrFormat("%s %s: %d of %d absent keys found", query, who,
+                        absent_found, count - tally.present));
+  }
+  if (tally.present_found != tally.present) {
+    return absl::DataLossError(
+        absl::StrFormat("%s %s: %d of %d present keys not found", query, who,
+                        tally.present - tally.present_found, tally.present));
+  }
+  return absl::OkStatus();
 }
 
 // Removes the wrapper's saved filter from path, and any file of it a save
@@ -278,6 +361,10 @@ class PresenceDb {
 constexpr size_t kPlain = 0;
 constexpr size_t kWrapped = 1;
 
+const char* HandleName(size_t handle) {
+  return handle == kWrapped ? "through the wrapper" : "by RocksDB alone";
+}
+
 class PresenceRun {
  public:
   PresenceRun(const DbShape& shape, const Progress& progress)
@@ -388,12 +475,13 @@ class PresenceRun {
 
   // Opens RocksDB alone on the checkpoint and the wrapper on the database
   // with `options` (which first alternates with the round), recording each
-  // open's seconds in *open_seconds when given; times every query of both;
-  // then closes both, the wrapper with CloseAndSave.
+  // open's seconds in *open_seconds when given; times every query of both,
+  // and the mixed sweep into *mixed when given; then closes both, the wrapper
+  // with CloseAndSave.
   absl::Status QueryRound(int round, int measurement,
                           const rocksdb::Options& options,
                           PresencePair* open_seconds, PresenceDb* db,
-                          PresenceLookups* lookups) {
+                          PresenceLookups* lookups, PresenceMixedGets* mixed) {
     std::unique_ptr<rocksdb::DB> plain;
     std::unique_ptr<PresenceFilteredDB> filtered;
     const bool plain_first = round % 2 == 0;
@@ -417,8 +505,11 @@ class PresenceRun {
       }
     }
     NoteRestore(filtered.get(), db);
-    absl::Status status =
-        TimeQueries(round, measurement, {plain.get(), filtered.get()}, lookups);
+    const std::array<rocksdb::DB*, 2> handles = {plain.get(), filtered.get()};
+    absl::Status status = TimeQueries(round, measurement, handles, lookups);
+    if (status.ok() && mixed != nullptr) {
+      status = TimeMixedSweep(round, handles, mixed);
+    }
     if (measurement == kBufferedMeasurement && status.ok()) {
       const PresenceFilterStats stats =
           filtered->Stats(filtered->DefaultColumnFamily());
@@ -460,29 +551,20 @@ class PresenceRun {
           (static_cast<uint64_t>(measurement) * kPresenceQueries + q) *
               kDrawsPerMeasurement +
           static_cast<uint64_t>(round) * count;
-      const std::array<QueryTally, 2> tallies =
-          TimeInterleaved(handles, IsBatched(query), make_query, first_draw,
-                          count, shape_.keys, round % 2);
+      const bool batched = IsBatched(query);
+      std::array<QueryTally, 2> tallies = TimeInterleaved(
+          handles, first_draw, count, round % 2,
+          [&](rocksdb::DB* db, uint64_t first, uint64_t keys) {
+            return batched
+                       ? TimeMultiGets(db, make_query, first, keys, shape_.keys)
+                       : TimeGets(db, make_query, first, keys, shape_.keys);
+          });
       for (const size_t h : {kPlain, kWrapped}) {
-        const QueryTally& tally = tallies[h];
-        const char* who =
-            h == kWrapped ? "through the wrapper" : "by RocksDB alone";
-        if (tally.errors != 0) {
-          return absl::InternalError(absl::StrFormat(
-              "%s %s: %d of %d keys answered with an error, first %s",
-              PresenceQueryName(query), who, tally.errors, count,
-              tally.first_error));
-        }
-        if (IsAbsent(query) && tally.found != 0) {
-          return absl::InternalError(absl::StrFormat(
-              "%s %s: %d of %d absent keys found", PresenceQueryName(query),
-              who, tally.found, count));
-        }
-        if (!IsAbsent(query) && tally.found != count) {
-          return absl::DataLossError(absl::StrFormat(
-              "%s %s: %d of %d present keys not found",
-              PresenceQueryName(query), who, count - tally.found, count));
-        }
+        QueryTally& tally = tallies[h];
+        tally.OfOneKind(!IsAbsent(query), count);
+        absl::Status checked =
+            CheckAnswers(tally, PresenceQueryName(query), HandleName(h), count);
+        if (!checked.ok()) return checked;
         PresencePair& rates = lookups->per_second[q];
         (h == kWrapped ? rates.wrapped : rates.plain)
             .push_back(static_cast<double>(count) / tally.seconds);
@@ -493,11 +575,43 @@ class PresenceRun {
     return absl::OkStatus();
   }
 
+  // Times the mixed sweep of a round after TimeQueries (which warmed both
+  // handles up): each mix in turn, both handles in turns of
+  // kPresenceBlockKeys keys, checking every answer against its key's kind.
+  absl::Status TimeMixedSweep(int round,
+                              const std::array<rocksdb::DB*, 2>& handles,
+                              PresenceMixedGets* mixed) {
+    const uint64_t count = mixed->keys_per_round;
+    for (size_t m = 0; m < kPresenceMixes; ++m) {
+      const int percent = kPresenceMixPercents[m];
+      const uint64_t first_draw = kMixedDrawBase + m * kDrawsPerMeasurement +
+                                  static_cast<uint64_t>(round) * count;
+      const std::array<QueryTally, 2> tallies = TimeInterleaved(
+          handles, first_draw, count, round % 2,
+          [&](rocksdb::DB* db, uint64_t first, uint64_t keys) {
+            return TimeMixedGets(db, percent, first, keys, shape_.keys);
+          });
+      for (const size_t h : {kPlain, kWrapped}) {
+        const QueryTally& tally = tallies[h];
+        absl::Status checked =
+            CheckAnswers(tally, absl::StrFormat("get, %d%% present", percent),
+                         HandleName(h), count);
+        if (!checked.ok()) return checked;
+        PresencePair& rates = mixed->per_second[m];
+        (h == kWrapped ? rates.wrapped : rates.plain)
+            .push_back(static_cast<double>(count) / tally.seconds);
+        (h == kWrapped ? mixed->found_wrapped : mixed->found_plain)[m] +=
+            tally.found;
+      }
+    }
+    return absl::OkStatus();
+  }
+
   absl::Status BufferedRound(int round, PresenceDb* db) {
     PresenceResult& result = db->result();
-    return QueryRound(round, kBufferedMeasurement,
-                      RocksDbLookupOptions(db->config(), shape_),
-                      &result.open_seconds, db, &result.buffered);
+    return QueryRound(
+        round, kBufferedMeasurement, RocksDbLookupOptions(db->config(), shape_),
+        &result.open_seconds, db, &result.buffered, &result.mixed);
   }
 
   absl::Status DirectRound(int round, PresenceDb* db) {
@@ -532,7 +646,7 @@ class PresenceRun {
                       RocksDbDirectReadOptions(db->config(), shape_,
                                                result.direct->block_cache_bytes,
                                                result.direct->direct),
-                      nullptr, db, &result.direct->lookups);
+                      nullptr, db, &result.direct->lookups, nullptr);
   }
 
   // Writes the section's fill keys into a fresh database of db's options,
@@ -704,8 +818,10 @@ absl::StatusOr<std::vector<PresenceResult>> RunPresenceSection(
   bloom_db = absl::StatusOr<std::unique_ptr<PresenceDb>>(nullptr);
 
   for (const auto& db : dbs) {
-    PresenceLookups& buffered = db->result().buffered;
-    buffered.keys_per_round.fill(shape.lookups);
+    PresenceResult& result = db->result();
+    result.buffered.keys_per_round.fill(shape.lookups);
+    result.mixed.keys_per_round =
+        std::max<uint64_t>(1, shape.lookups / kPresenceMixedShare);
   }
   const std::string load_at_start = LoadAverages();
   for (int round = 0; round < shape.reps; ++round) {

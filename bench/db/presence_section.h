@@ -16,7 +16,9 @@
 //    options), and both are asked Get and batched MultiGet of fresh absent
 //    and present keys, the same keys, in alternating blocks of about a
 //    thousand keys, so that this machine's drift (10-60%, and two speeds
-//    switching from one second to the next) reaches both alike;
+//    switching from one second to the next) reaches both alike; with the data
+//    in the page cache, also a sweep of Gets of present and absent keys mixed
+//    (kPresenceMixPercents), each key's kind a hash of its draw;
 //  - open: each handle's open above, RocksDB's own against the wrapper's
 //    Open + WaitUntilServing of the database it closed with CloseAndSave;
 //    and a rebuild: the saved filter deleted, Open + WaitUntilServing (a
@@ -69,6 +71,13 @@ constexpr uint64_t kPresenceFillKeys = 1'000'000;
 constexpr uint64_t kPresenceDirectPresentLookups = 10'000;
 // The wrapper's filter: this rate, sized for the section's key count.
 constexpr double kPresenceFilterFpp = 0.01;
+// The mixed sweep's mixes: the share of present keys among its Gets, in %.
+constexpr std::array<int, 4> kPresenceMixPercents = {0, 50, 90, 100};
+constexpr size_t kPresenceMixes = kPresenceMixPercents.size();
+// Each mix asks 1/kPresenceMixedShare of DbShape::lookups per round: four
+// mixes of the full count would add about a third to the section's time, and
+// half of it still spans several blocks of each handle.
+constexpr uint64_t kPresenceMixedShare = 2;
 
 // "presence.rocksdb.bloom" and "presence.sstfilter.hybrid": the table filter
 // under the wrapper.
@@ -111,11 +120,23 @@ struct PresenceLookups {
   std::array<uint64_t, kPresenceQueries> found_wrapped{};
 };
 
+// The mixed sweep, with the data in the page cache: Gets whose keys are
+// present with probability kPresenceMixPercents[m] / 100, the rest absent.
+struct PresenceMixedGets {
+  std::array<PresencePair, kPresenceMixes> per_second;
+  // Keys each handle is asked per round of each mix, and found over every
+  // round.
+  uint64_t keys_per_round = 0;
+  std::array<uint64_t, kPresenceMixes> found_plain{};
+  std::array<uint64_t, kPresenceMixes> found_wrapped{};
+};
+
 struct PresenceResult {
   DbResult built;            // the tree, as RocksDB built it
   std::string table_filter;  // kRocksDbBloomConfig or kHybridConfig
   uint64_t expected_keys = 0;
   PresenceLookups buffered;  // the data in the page cache
+  PresenceMixedGets mixed;   // the data in the page cache too
   // Direct reads (DirectReadFigures' options): whether the file system took
   // O_DIRECT (else RocksDB's refusal), and the block cache.
   struct Direct {
