@@ -6,6 +6,10 @@
 #include <limits>
 #include <new>
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "filter/internal/cpu_features.h"
@@ -16,6 +20,23 @@ namespace mutable_internal {
 using filter_internal::kCacheLineBytes;
 
 constexpr uint64_t kWordsPerLine = kCacheLineBytes / sizeof(uint64_t);
+// x86-64's huge page: the TLB maps it with one entry.
+constexpr size_t kHugePageBytes = size_t{2} << 20;
+
+// Memory for bytes, on a cache line; arrays of a huge page or more start on
+// one and ask for huge pages over their whole huge-page spans (the kernel
+// keeps to 4 KiB pages where it has none to give, or where
+// /sys/kernel/mm/transparent_hugepage/enabled says never).
+void* AllocateAligned(size_t bytes) {
+  if (bytes < kHugePageBytes) return std::aligned_alloc(kCacheLineBytes, bytes);
+  void* memory = nullptr;
+  if (posix_memalign(&memory, kHugePageBytes, bytes) != 0) return nullptr;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  // Advice only: an error leaves the memory as it was.
+  madvise(memory, bytes / kHugePageBytes * kHugePageBytes, MADV_HUGEPAGE);
+#endif
+  return memory;
+}
 
 absl::StatusOr<CacheAlignedWords> CacheAlignedWords::Allocate(
     uint64_t num_words) {
@@ -29,9 +50,9 @@ absl::StatusOr<CacheAlignedWords> CacheAlignedWords::Allocate(
         "CacheAlignedWords: ", num_words, " words exceed the address space"));
   }
   const size_t bytes = static_cast<size_t>(num_words) * sizeof(uint64_t);
-  // aligned_alloc, not new: it reports failure as nullptr (this library does
-  // not use exceptions), and its size is a multiple of the alignment.
-  void* memory = std::aligned_alloc(kCacheLineBytes, bytes);
+  // Not new: these report failure as nullptr (this library does not use
+  // exceptions), and bytes is a multiple of the cache line.
+  void* memory = AllocateAligned(bytes);
   if (memory == nullptr) {
     return absl::ResourceExhaustedError(
         absl::StrCat("CacheAlignedWords: cannot allocate ", bytes, " bytes"));

@@ -296,9 +296,21 @@ const PresenceFilter* PresenceCore::ServingFor(
 bool PresenceCore::RulesOut(const rocksdb::ReadOptions& options,
                             rocksdb::ColumnFamilyHandle* handle,
                             absl::string_view key) {
-  ReadEpochs::Guard guard(&epochs_);
-  const PresenceFilter* serving = ServingFor(options, handle);
-  return serving != nullptr && !serving->keys.MayContain(key);
+  ProbeSampling::Slot* sampling = nullptr;
+  if (options_.skip_probes_when_mostly_present) {
+    sampling = sampling_.Mine();
+    if (!ProbeSampling::ShouldProbe(sampling)) return false;
+  }
+  bool ruled_out = false;
+  {
+    ReadEpochs::Guard guard(&epochs_);
+    if (!guard.active()) return false;
+    const PresenceFilter* serving = ServingFor(options, handle);
+    if (serving == nullptr) return false;
+    ruled_out = !serving->keys.MayContain(key);
+  }
+  ProbeSampling::Record(sampling, ruled_out);
+  return ruled_out;
 }
 
 void PresenceCore::RulesOut(const rocksdb::ReadOptions& options,
@@ -307,6 +319,7 @@ void PresenceCore::RulesOut(const rocksdb::ReadOptions& options,
                             bool* results) {
   std::fill(results, results + keys.size(), false);
   ReadEpochs::Guard guard(&epochs_);
+  if (!guard.active()) return;
   const PresenceFilter* serving = ServingFor(options, handle);
   if (serving == nullptr) return;
   serving->keys.MayContain(keys, results);
@@ -580,6 +593,7 @@ void PresenceCore::CheckRates() {
       building = filter->has_building();
       last_rebuild = filter->last_rebuild();
       ReadEpochs::Guard guard(&epochs_);
+      if (!guard.active()) return;  // no slot for this thread: check later
       const PresenceFilter* current = filter->serving();
       serving = current != nullptr;
       if (serving && !building) rate = current->keys.ExpectedFpp();
@@ -615,6 +629,11 @@ absl::Status PresenceCore::Save() {
   for (ColumnFamilyFilter* filter : filters) {
     {
       ReadEpochs::Guard guard(&epochs_);
+      if (!guard.active()) {
+        return absl::ResourceExhaustedError(
+            "not saved: more threads are alive than a presence filter's "
+            "readers can number (65,536)");
+      }
       const PresenceFilter* serving = filter->serving();
       if (serving != nullptr) {
         SavedColumnFamily record;

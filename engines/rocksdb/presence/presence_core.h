@@ -24,6 +24,7 @@
 #include "engines/rocksdb/presence/column_family_filter.h"
 #include "engines/rocksdb/presence/key_scans.h"
 #include "engines/rocksdb/presence/presence_filtered_db.h"
+#include "engines/rocksdb/presence/probe_sampling.h"
 #include "engines/rocksdb/presence/read_epochs.h"
 #include "engines/rocksdb/presence/saved_filters.h"
 #include "engines/rocksdb/presence/writers_lock.h"
@@ -168,6 +169,7 @@ class PresenceCore {
 
   WritersLock writers_;
   ReadEpochs epochs_;
+  ProbeSampling sampling_;
   std::mutex save_mutex_;  // one save at a time
 
   // Background work, guarded by signal_->mutex.

@@ -172,6 +172,11 @@ struct PresenceFilterOptions {
   // save are read at open.
   bool save_after_background_work = true;
   std::chrono::milliseconds save_interval = std::chrono::seconds(1);
+  // While fewer than a quarter of a thread's recent probes ruled a key out,
+  // its Gets and KeyMayExists probe only one lookup in 16 and send the rest
+  // straight to RocksDB (a probe costs a cache miss that a found key pays for
+  // nothing). False: every lookup probes. Answers are the same either way.
+  bool skip_probes_when_mostly_present = true;
   // Receives progress lines of recoveries and rebuilds. Null: they go to the
   // database's info log.
   std::function<void(const std::string&)> progress;

@@ -207,6 +207,28 @@ TEST(PresenceFilteredDbTest, MultiGetAnswersEachKeyAsGetDoes) {
   }
 }
 
+// The default: a thread whose lookups are mostly of present keys probes one
+// lookup in ProbeSampling::kSampleEvery, and probes every lookup again soon
+// after absent keys come back. Answers never change.
+TEST(PresenceFilteredDbTest, MostlyPresentLookupsSkipProbesUntilAbsentReturn) {
+  TempDir dir;
+  PresenceFilterOptions skipping = SmallFilter();
+  skipping.skip_probes_when_mostly_present = true;
+  std::unique_ptr<PresenceFilteredDB> db =
+      OpenServing(dir.path(), BaseOptions(), skipping);
+  ASSERT_NE(db, nullptr);
+  PutKeys(db.get(), 0, 2000);
+  ASSERT_TRUE(db->Flush(rocksdb::FlushOptions()).ok());
+  EXPECT_GE(RuledOut(db.get(), 500), 475) << "absent keys first: all probed";
+
+  ExpectKeys(db.get(), 0, 2000);
+  // The lookups just after: one in 16 probed, so most reach RocksDB.
+  EXPECT_LE(RuledOut(db.get(), 64), 16);
+  // Within a few hundred absent lookups every lookup probes again.
+  RuledOut(db.get(), 400);
+  EXPECT_GE(RuledOut(db.get(), 500), 475);
+}
+
 TEST(PresenceFilteredDbTest, ASavedCloseReopensWithoutARebuild) {
   TempDir dir;
   {

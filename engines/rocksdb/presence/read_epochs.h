@@ -1,41 +1,64 @@
 // Lets the thread that swaps a column family's filter free the old one only
-// once no lookup can still be probing it, without a lock or a shared counter
-// on the lookup path: each lookup marks itself in one of several cache-line
-// slots (chosen per thread) for the current epoch, and the swapping thread
-// moves to the next epoch and waits until the old epoch's marks are gone.
-// Two epochs alternate, so lookups that start during the wait never delay it.
+// once no lookup can still be probing it, without a locked instruction on the
+// lookup path: each lookup writes the current epoch into its thread's own
+// slot (util/thread_slots.h) and clears it when done; the swapping thread
+// advances the epoch and waits until no slot holds an older one.
 //
-// Why it is safe: the swapper unpublishes the old filter, then advances the
-// epoch, then sees each slot's old-epoch count at zero; all three, and every
-// lookup's mark and its load of the filter pointer, are sequentially
-// consistent. A lookup whose mark the swapper did not see therefore marked
-// itself after the check, and its load comes later still, so it loads the
-// new filter.
+// Why it is safe: the swapper unpublishes the old filter, advances the epoch,
+// runs HeavyFence, then reads every slot; a lookup stores its mark, runs
+// LightFence, then loads the filter pointer (util/asymmetric_fence.h). So a
+// lookup whose mark the swapper read as clear marked itself after the fence
+// and loads the unpublished pointer; one that read the advanced epoch loads
+// it too (the advance releases the unpublishing); only marks of older epochs
+// are waited for, and a lookup that starts during the wait never delays it.
 
 #ifndef SSTFILTER_ENGINES_ROCKSDB_PRESENCE_READ_EPOCHS_H_
 #define SSTFILTER_ENGINES_ROCKSDB_PRESENCE_READ_EPOCHS_H_
 
 #include <atomic>
-#include <cstddef>
 #include <cstdint>
 #include <mutex>
+
+#include "util/asymmetric_fence.h"
+#include "util/thread_slots.h"
 
 namespace sstfilter {
 namespace presence_internal {
 
+// A thread's mark: the epoch in which it started reading, or 0.
+struct alignas(64) EpochSlot {
+  std::atomic<uint64_t> epoch{0};
+};
+
 class ReadEpochs {
  public:
   // Marks the calling thread as possibly reading filters from construction to
-  // destruction.
+  // destruction. Guards nest: an inner one keeps the outer's mark.
   class Guard {
    public:
-    explicit Guard(ReadEpochs* epochs);
-    ~Guard() { counter_->fetch_sub(1, std::memory_order_release); }
+    explicit Guard(ReadEpochs* epochs) : slot_(epochs->slots_.Mine()) {
+      if (slot_ == nullptr) return;
+      outer_epoch_ = slot_->epoch.load(std::memory_order_relaxed);
+      if (outer_epoch_ != 0) return;
+      slot_->epoch.store(epochs->epoch_.load(std::memory_order_acquire),
+                         std::memory_order_relaxed);
+      LightFence();
+    }
+    ~Guard() {
+      if (slot_ != nullptr && outer_epoch_ == 0) {
+        slot_->epoch.store(0, std::memory_order_release);
+      }
+    }
     Guard(const Guard&) = delete;
     Guard& operator=(const Guard&) = delete;
 
+    // False when the thread has no slot (more threads alive than
+    // ThreadSlots serves): then no filter may be read under this guard.
+    bool active() const { return slot_ != nullptr; }
+
    private:
-    std::atomic<int64_t>* counter_;
+    EpochSlot* slot_;
+    uint64_t outer_epoch_ = 0;
   };
 
   // Returns once every Guard that existed when it was called is gone.
@@ -44,15 +67,9 @@ class ReadEpochs {
   void WaitForReaders();
 
  private:
-  // More slots than the cores a database server usually has, so that threads
-  // rarely share a cache line.
-  static constexpr size_t kSlots = 64;
-  struct alignas(64) Slot {
-    std::atomic<int64_t> readers[2] = {};
-  };
-
-  Slot slots_[kSlots];
-  std::atomic<uint64_t> epoch_{0};
+  ThreadSlots<EpochSlot> slots_;
+  // 0 marks a slot clear, so epochs start at 1.
+  std::atomic<uint64_t> epoch_{1};
   std::mutex waiter_;
 };
 
