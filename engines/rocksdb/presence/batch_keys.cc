@@ -11,7 +11,7 @@ namespace {
 
 class VisibleKeys : public rocksdb::WriteBatch::Handler {
  public:
-  explicit VisibleKeys(std::vector<KeyInColumnFamily>* keys) : keys_(keys) {}
+  explicit VisibleKeys(BatchKeys* keys) : keys_(keys) {}
 
   rocksdb::Status PutCF(uint32_t id, const rocksdb::Slice& key,
                         const rocksdb::Slice&) override {
@@ -46,17 +46,23 @@ class VisibleKeys : public rocksdb::WriteBatch::Handler {
 
  private:
   rocksdb::Status Visible(uint32_t id, const rocksdb::Slice& key) {
-    keys_->push_back({id, absl::string_view(key.data(), key.size())});
+    keys_->column_family_ids.push_back(id);
+    keys_->keys.push_back(absl::string_view(key.data(), key.size()));
     return rocksdb::Status::OK();
   }
 
-  std::vector<KeyInColumnFamily>* keys_;
+  BatchKeys* keys_;
 };
 
 }  // namespace
 
-absl::Status VisibleKeysOf(const rocksdb::WriteBatch& batch,
-                           std::vector<KeyInColumnFamily>* keys) {
+absl::Status VisibleKeysOf(const rocksdb::WriteBatch& batch, BatchKeys* keys) {
+  keys->column_family_ids.clear();
+  keys->keys.clear();
+  // Every record of most batches makes a key visible.
+  const size_t records = static_cast<size_t>(batch.Count());
+  keys->column_family_ids.reserve(records);
+  keys->keys.reserve(records);
   VisibleKeys handler(keys);
   rocksdb::Status status = batch.Iterate(&handler);
   if (status.ok()) return absl::OkStatus();

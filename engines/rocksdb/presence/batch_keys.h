@@ -5,7 +5,6 @@
 #define SSTFILTER_ENGINES_ROCKSDB_PRESENCE_BATCH_KEYS_H_
 
 #include <cstdint>
-#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -15,17 +14,19 @@
 namespace sstfilter {
 namespace presence_internal {
 
-struct KeyInColumnFamily {
-  uint32_t column_family_id;
-  absl::string_view key;  // into the batch's bytes
+// keys[i] (into the batch's bytes) is written to column family
+// column_family_ids[i]: two arrays, so that a run of one column family's keys
+// is a span for the filter's batched Add.
+struct BatchKeys {
+  std::vector<uint32_t> column_family_ids;
+  std::vector<absl::string_view> keys;
 };
 
-// Appends the key of every entry that makes a key visible (Put, TimedPut,
-// PutEntity, Merge) to *keys; deletions add nothing. InvalidArgumentError
+// Sets *keys to the key of every entry that makes a key visible (Put,
+// TimedPut, PutEntity, Merge); deletions add nothing. InvalidArgumentError
 // naming the record for an entry that is neither (a blob index, a
 // transaction marker), which the filter cannot account for.
-absl::Status VisibleKeysOf(const rocksdb::WriteBatch& batch,
-                           std::vector<KeyInColumnFamily>* keys);
+absl::Status VisibleKeysOf(const rocksdb::WriteBatch& batch, BatchKeys* keys);
 
 }  // namespace presence_internal
 }  // namespace sstfilter
