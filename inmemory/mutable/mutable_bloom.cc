@@ -28,6 +28,19 @@ using mutable_internal::kWordsPerBlock;
 using mutable_internal::ProbeMasks;
 using mutable_internal::SingleWriterAddToBlock;
 
+namespace {
+
+// The bits set in the block at words.
+int BlockBitsSet(const std::atomic<uint64_t>* words) {
+  int set = 0;
+  for (int w = 0; w < kWordsPerBlock; ++w) {
+    set += __builtin_popcountll(words[w].load(std::memory_order_relaxed));
+  }
+  return set;
+}
+
+}  // namespace
+
 absl::StatusOr<MutableBloomFilter> MutableBloomFilter::Create(
     const FilterOptions& options, uint64_t expected_keys) {
   if (absl::Status status = ValidateFilterOptions(options); !status.ok())
@@ -136,12 +149,7 @@ FillHistogram MutableBloomFilter::Fill() const {
   FillHistogram fill;
   const std::atomic<uint64_t>* words = words_.data();
   for (uint64_t block = 0; block < num_blocks_; ++block) {
-    int set = 0;
-    for (int w = 0; w < kWordsPerBlock; ++w) {
-      set += __builtin_popcountll(
-          words[block * kWordsPerBlock + w].load(std::memory_order_relaxed));
-    }
-    ++fill.blocks[set];
+    ++fill.blocks[BlockBitsSet(&words[block * kWordsPerBlock])];
   }
   return fill;
 }
@@ -156,6 +164,16 @@ uint64_t MutableBloomFilter::ApproximateCount() const {
 
 double MutableBloomFilter::ExpectedFpp() const {
   return mutable_internal::FppFromFill(Fill(), num_probes_);
+}
+
+double MutableBloomFilter::SampledExpectedFpp(uint64_t max_blocks) const {
+  const uint64_t stride = (num_blocks_ + max_blocks - 1) / max_blocks;
+  FillHistogram fill;
+  const std::atomic<uint64_t>* words = words_.data();
+  for (uint64_t block = 0; block < num_blocks_; block += stride) {
+    ++fill.blocks[BlockBitsSet(&words[block * kWordsPerBlock])];
+  }
+  return mutable_internal::FppFromFill(fill, num_probes_);
 }
 
 absl::Status MutableBloomFilter::Union(const MutableBloomFilter& other) {

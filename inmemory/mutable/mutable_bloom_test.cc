@@ -283,6 +283,12 @@ TEST(MutableBloomTest, ExpectedFppAgainstMeasured) {
       AddKeys(&filter, 0, added, target - added);
       added = target;
       const double expected = filter.ExpectedFpp();
+      // The sampled estimate: every block when asked for as many, and close
+      // from 4,096 of them (a fifth of this filter's).
+      EXPECT_EQ(filter.SampledExpectedFpp(filter.NumBits() / 512), expected);
+      const double sampled = filter.SampledExpectedFpp(4096);
+      std::printf("SampledExpectedFpp(4096) %.5f%%\n", 100 * sampled);
+      EXPECT_NEAR(sampled, expected, 0.05 * expected) << fpp << " " << added;
       const uint64_t false_positives = CountMatches(filter, 1, kAbsent);
       std::printf("Fpp(%g), %llu keys: ExpectedFpp %.5f%%, measured %.5f%%\n",
                   fpp, static_cast<unsigned long long>(added), 100 * expected,

@@ -596,7 +596,9 @@ void PresenceCore::CheckRates() {
       if (!guard.active()) return;  // no slot for this thread: check later
       const PresenceFilter* current = filter->serving();
       serving = current != nullptr;
-      if (serving && !building) rate = current->keys.ExpectedFpp();
+      if (serving && !building) {
+        rate = current->keys.SampledExpectedFpp(kRateCheckBlocks);
+      }
     }
     if (building) continue;
     if (!serving) {

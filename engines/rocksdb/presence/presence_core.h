@@ -38,6 +38,11 @@ namespace presence_internal {
 // per column family ever created; a database rarely has more than a few).
 constexpr uint32_t kMaxFilteredColumnFamilies = 4096;
 
+// A rate check, after every flush and compaction, reads this many of a
+// filter's blocks (256 KiB) rather than the whole filter: a fill flushing
+// 1 MB memtables flushes dozens of times a second.
+constexpr uint64_t kRateCheckBlocks = 4096;
+
 // Wakes the background thread when RocksDB finishes a flush or compaction.
 // Shared with the EventListener RocksDB keeps, which may outlive the core.
 struct BackgroundSignal {
