@@ -29,7 +29,9 @@
 // releases (db_api_coverage_test lists every method of each and fails on
 // one it lacks):
 //  - Filtered: Get, MultiGet and KeyMayExist without a timestamp. A key the
-//    filter rules out answers NotFound without entering RocksDB.
+//    filter rules out answers NotFound without entering RocksDB. A thread
+//    whose keys are mostly found probes only some of its Gets
+//    (PresenceFilterOptions::skip_probes_when_mostly_present).
 //  - Covered writes, whose keys are in the filter before they can be seen:
 //    Put, Merge and PutEntity (every form); Write and WriteWithCallback of a
 //    WriteBatch (a batch holding a record the filter cannot account for is
@@ -85,10 +87,10 @@
 //
 // Rebuilds: deletions and growth past the expected key count raise a
 // filter's rate. After each flush or compaction, a filter whose estimated
-// rate (fill-based, MutableBloomFilter::ExpectedFpp) passes
-// rebuild_fpp_ratio times its target is rebuilt in the background, sized
-// for the keys the column family then holds, while writes go to both
-// filters, and swapped in atomically. A rebuild flushes the column family
+// rate (from the fill of 4,096 of its blocks,
+// MutableBloomFilter::SampledExpectedFpp) passes rebuild_fpp_ratio times its
+// target is rebuilt in the background, sized for the keys the column family
+// then holds, while writes go to both filters, and swapped in atomically. A rebuild flushes the column family
 // and reads each live table on its own, not the merged view: a key deleted
 // in another table than its value's stays in the filter, so no table that
 // leaves without a compaction (DeleteFilesInRange) can bring back a key the
