@@ -146,9 +146,22 @@ TEST_F(SstProbeTest, RocksDbTables) {
 
 TEST_F(SstProbeTest, UsageErrors) {
   ExpectOneErrorLine(RunProbe(dir_, {}), kExitUsage, {"FILE"});
-  // Abseil's flag parser exits 1 with its own one-line message.
-  ExpectOneErrorLine(RunProbe(dir_, {"--no_such_flag", "x"}), 1,
-                     {"no_such_flag"});
+  // An unknown flag, wherever it stands, is a usage error too; Abseil's
+  // parser alone would exit 1.
+  ExpectOneErrorLine(RunProbe(dir_, {"--nope", "x", "k"}), kExitUsage,
+                     {"unknown flag", "--nope"});
+  ExpectOneErrorLine(RunProbe(dir_, {"x", "-no_such_flag=1", "k"}), kExitUsage,
+                     {"unknown flag", "--no_such_flag"});
+  // After "--" every argument is positional; Abseil's usage flags are known.
+  ExpectOneErrorLine(RunProbe(dir_, {"--", dir_.File("x"), "--nope"}),
+                     kExitBadInput, {dir_.File("x")});
+  const ProbeRun help = RunProbe(dir_, {"--help"});
+  EXPECT_NE(help.exit_status, kExitUsage) << help.err;
+  EXPECT_TRUE(absl::StrContains(help.out, "--range_before")) << help.out;
+  // A value Abseil's parser refuses for a known flag still exits 1, with the
+  // parser's own one-line message.
+  ExpectOneErrorLine(RunProbe(dir_, {"--tail_prefetch_bytes=lots", "x", "k"}),
+                     1, {"tail_prefetch_bytes"});
   ExpectOneErrorLine(RunProbe(dir_, {"--format=xml", "x", "k"}), kExitUsage,
                      {"xml"});
 }
