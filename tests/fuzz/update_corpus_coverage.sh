@@ -11,6 +11,9 @@
 #   BAZEL="bazel --output_base=$HOME/.cache/bazel-fuzz" tests/fuzz/update_corpus_coverage.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# fuzz_coverage LOG KIND: libFuzzer's coverage on a fuzzer's INITED or DONE line, read
+# as .ci/run's fuzz step reads it.
+source tests/fuzz/fuzz_log.sh
 
 read -r -a bazel <<<"${BAZEL:-bazel}"
 out=tests/fuzz/corpus_coverage.txt
@@ -45,8 +48,7 @@ trap 'rm -rf "$work"' EXIT
     lowest=""
     for run in $(seq "$runs"); do
       "$bin_dir/$pkg/$name" -runs=0 "$work/$name" >"$work/$name.log" 2>&1
-      coverage=$(sed -n 's/^#[0-9]*[[:space:]]*INITED .*cov: \([0-9]*\) ft: \([0-9]*\).*/\1 \2/p' \
-        "$work/$name.log")
+      coverage=$(fuzz_coverage "$work/$name.log" INITED)
       if [ -z "$coverage" ]; then
         echo "$t: no INITED line; its output:" >&2
         tail -n 20 "$work/$name.log" >&2
