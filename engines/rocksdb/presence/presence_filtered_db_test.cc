@@ -42,6 +42,7 @@ const Comparator* BytewiseComparatorWithU64Ts();
 namespace sstfilter {
 namespace {
 
+using presence_testing::AppendOperator;
 using presence_testing::SmallFilter;
 using test::TempDir;
 
@@ -50,20 +51,6 @@ constexpr std::chrono::milliseconds kWait = presence_testing::kServingWait;
 std::string Key(int i) { return absl::StrCat("key-", i); }
 std::string AbsentKey(int i) { return absl::StrCat("absent-", i); }
 std::string Value(const std::string& key) { return "v" + key; }
-
-// Appends merge operands with ',' so that a test sees every operand.
-class AppendOperator : public rocksdb::AssociativeMergeOperator {
- public:
-  bool Merge(const rocksdb::Slice&, const rocksdb::Slice* existing,
-             const rocksdb::Slice& value, std::string* new_value,
-             rocksdb::Logger*) const override {
-    *new_value = existing == nullptr
-                     ? value.ToString()
-                     : existing->ToString() + "," + value.ToString();
-    return true;
-  }
-  const char* Name() const override { return "AppendOperator"; }
-};
 
 rocksdb::Options BaseOptions() {
   rocksdb::Options options;

@@ -26,6 +26,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engines/rocksdb/presence/presence_filtered_db.h"
+#include "engines/rocksdb/presence/presence_testing.h"
 #include "engines/rocksdb/presence/saved_filters.h"
 #include "gtest/gtest.h"
 #include "inmemory/mutable/mutable_bloom.h"
@@ -58,6 +59,7 @@ extern "C" const char* __tsan_default_suppressions() {
 namespace sstfilter {
 namespace {
 
+using presence_testing::AppendOperator;
 using test::Random;
 using test::TempDir;
 
@@ -77,19 +79,6 @@ constexpr int kSavesReopenedPerRound = 12;
 constexpr uint64_t kMinPutWindowsPerRound = 200;
 constexpr uint64_t kMinIngestionWindowsPerRound = 15;
 constexpr std::chrono::milliseconds kWait{120000};
-
-class AppendOperator : public rocksdb::AssociativeMergeOperator {
- public:
-  bool Merge(const rocksdb::Slice&, const rocksdb::Slice* existing,
-             const rocksdb::Slice& value, std::string* new_value,
-             rocksdb::Logger*) const override {
-    *new_value = existing == nullptr
-                     ? value.ToString()
-                     : existing->ToString() + "," + value.ToString();
-    return true;
-  }
-  const char* Name() const override { return "AppendOperator"; }
-};
 
 rocksdb::ColumnFamilyOptions FamilyOptions() {
   rocksdb::ColumnFamilyOptions options;

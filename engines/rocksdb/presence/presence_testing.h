@@ -1,5 +1,5 @@
-// What the presence tests share: a filter sized for small test databases and
-// an open that waits until the filters serve.
+// What the presence tests share: a filter sized for small test databases, an
+// open that waits until the filters serve, and a merge operator.
 
 #ifndef SSTFILTER_ENGINES_ROCKSDB_PRESENCE_PRESENCE_TESTING_H_
 #define SSTFILTER_ENGINES_ROCKSDB_PRESENCE_PRESENCE_TESTING_H_
@@ -12,7 +12,9 @@
 #include "absl/status/statusor.h"
 #include "engines/rocksdb/presence/presence_filtered_db.h"
 #include "gtest/gtest.h"
+#include "rocksdb/merge_operator.h"
 #include "rocksdb/options.h"
+#include "rocksdb/slice.h"
 
 namespace sstfilter {
 namespace presence_testing {
@@ -44,6 +46,20 @@ inline std::unique_ptr<PresenceFilteredDB> OpenServing(
   EXPECT_TRUE(serving.ok()) << serving;
   return *std::move(db);
 }
+
+// Appends merge operands with ',' so that a test sees every operand.
+class AppendOperator : public rocksdb::AssociativeMergeOperator {
+ public:
+  bool Merge(const rocksdb::Slice&, const rocksdb::Slice* existing,
+             const rocksdb::Slice& value, std::string* new_value,
+             rocksdb::Logger*) const override {
+    *new_value = existing == nullptr
+                     ? value.ToString()
+                     : existing->ToString() + "," + value.ToString();
+    return true;
+  }
+  const char* Name() const override { return "AppendOperator"; }
+};
 
 }  // namespace presence_testing
 }  // namespace sstfilter
