@@ -52,6 +52,9 @@ TEST(CacheAlignedWordsTest, LargeArraysStartOnAHugePageAndAskForHugePages) {
   const auto address = reinterpret_cast<uintptr_t>(words->data());
   EXPECT_EQ(address % kHugePageBytes, 0u);
   EXPECT_EQ(words->data()[num_words - 1], 0u);
+  if (!std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled")) {
+    GTEST_SKIP() << "this kernel has no transparent huge pages";
+  }
   const std::string flags = VmFlagsOf(address);
   if (flags.empty()) GTEST_SKIP() << "no /proc/self/smaps here";
   // MADV_HUGEPAGE shows as "hg" in the mapping's flags.
