@@ -716,8 +716,16 @@ class ModelRun {
                          nullptr, nullptr)
             .PermitUncheckedError();
       } else if (what == 2) {
-        absl::Status rebuild = db->RebuildFilter(FamilyHandle(family));
-        if (!rebuild.ok()) *failure = rebuild.ToString();
+        // Requested rebuilds wait for the first rebuild for the rate: one
+        // queued or just done sizes the filter for the keys it holds, and
+        // the rate check after the next flush would find nothing to do.
+        if (Rebuilds()->rate_rebuilds.load() == 0) {
+          db->Flush(rocksdb::FlushOptions(), FamilyHandle(family))
+              .PermitUncheckedError();
+        } else {
+          absl::Status rebuild = db->RebuildFilter(FamilyHandle(family));
+          if (!rebuild.ok()) *failure = rebuild.ToString();
+        }
       } else {
         absl::Status saved = db->SaveFilters();
         if (!saved.ok()) *failure = "save: " + saved.ToString();
