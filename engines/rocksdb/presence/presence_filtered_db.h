@@ -90,13 +90,13 @@
 // rate (from the fill of 4,096 of its blocks,
 // MutableBloomFilter::SampledExpectedFpp) passes rebuild_fpp_ratio times its
 // target is rebuilt in the background, sized for the keys the column family
-// then holds, while writes go to both filters, and swapped in atomically. A rebuild flushes the column family
-// and reads each live table on its own, not the merged view: a key deleted
-// in another table than its value's stays in the filter, so no table that
-// leaves without a compaction (DeleteFilesInRange) can bring back a key the
-// filter lacks. Only keys whose value and point deletion share a table are
-// left out; a snapshot older than the rebuild, which may still see them,
-// reads from RocksDB.
+// then holds, while writes go to both filters, and swapped in atomically. A
+// rebuild flushes the column family and reads each live table on its own, not
+// the merged view: a key deleted in another table than its value's stays in the
+// filter, so no table that leaves without a compaction (DeleteFilesInRange) can
+// bring back a key the filter lacks. Only keys whose value and point deletion
+// share a table are left out; a snapshot older than the rebuild, which may
+// still see them, reads from RocksDB.
 //
 // Memory: each column family's filter takes MutableBloomFilter's body for
 // its key count at fpp (1.24 bytes per key at 1%), twice that during a
