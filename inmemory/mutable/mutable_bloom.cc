@@ -109,6 +109,7 @@ void MutableBloomFilter::AddInGroups(absl::Span<const absl::string_view> keys,
     for (size_t i = 0; i < count; ++i) {
       const bool changed =
           add_to_block(ProbeMasks(probe_hashes[i], num_probes_), blocks[i]);
+      if (changed) NoteChanged(blocks[i]);
       if (added != nullptr) added[start + i] = changed;
     }
   }
@@ -118,14 +119,23 @@ std::atomic<uint64_t>* MutableBloomFilter::WritableBlock(uint64_t hash) {
   return words_.data() + (view_.BlockOf(hash) - view_.words);
 }
 
+void MutableBloomFilter::NoteChanged(const std::atomic<uint64_t>* block) {
+  if (changes_ != nullptr) {
+    changes_->Mark(static_cast<uint64_t>(block - words_.data()) /
+                   kWordsPerBlock);
+  }
+}
+
 bool MutableBloomFilter::Add(absl::string_view key) {
   return AddHash(bloom_internal::KeyHash(key));
 }
 
 bool MutableBloomFilter::AddHash(uint64_t hash) {
-  return AtomicAddToBlock(
-      ProbeMasks(bloom_internal::ProbeHash(hash), num_probes_),
-      WritableBlock(hash));
+  std::atomic<uint64_t>* block = WritableBlock(hash);
+  const bool changed = AtomicAddToBlock(
+      ProbeMasks(bloom_internal::ProbeHash(hash), num_probes_), block);
+  if (changed) NoteChanged(block);
+  return changed;
 }
 
 void MutableBloomFilter::Add(absl::Span<const absl::string_view> keys,
@@ -135,9 +145,11 @@ void MutableBloomFilter::Add(absl::Span<const absl::string_view> keys,
 
 bool MutableBloomFilter::AddSingleWriter(absl::string_view key) {
   const uint64_t hash = bloom_internal::KeyHash(key);
-  return SingleWriterAddToBlock(
-      ProbeMasks(bloom_internal::ProbeHash(hash), num_probes_),
-      WritableBlock(hash));
+  std::atomic<uint64_t>* block = WritableBlock(hash);
+  const bool changed = SingleWriterAddToBlock(
+      ProbeMasks(bloom_internal::ProbeHash(hash), num_probes_), block);
+  if (changed) NoteChanged(block);
+  return changed;
 }
 
 void MutableBloomFilter::AddSingleWriter(
@@ -194,6 +206,7 @@ absl::Status MutableBloomFilter::Union(const MutableBloomFilter& other) {
     // As in Add: a word that already holds the bits is only read.
     if ((mine[w].load(std::memory_order_relaxed) & bits) != bits) {
       mine[w].fetch_or(bits, std::memory_order_relaxed);
+      NoteChanged(&mine[w - w % kWordsPerBlock]);
     }
   }
   return absl::OkStatus();

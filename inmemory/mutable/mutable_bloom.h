@@ -58,7 +58,9 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -67,6 +69,7 @@
 #include "filter/bloom/bloom_format.h"
 #include "filter/filter_policy.h"
 #include "inmemory/mutable/cache_aligned_words.h"
+#include "inmemory/mutable/changed_blocks.h"
 #include "inmemory/mutable/fill_estimates.h"
 #include "inmemory/mutable/query_paths.h"
 
@@ -209,6 +212,31 @@ class MutableBloomFilter {
   // that cannot be allocated.
   static absl::StatusOr<MutableBloomFilter> Restore(absl::string_view saved);
 
+  // Saving only what changed, for a filter saved again and again (a
+  // database's, once a second): after TrackChanges, every Add,
+  // AddSingleWriter and Union that sets a clear bit marks the bit's 64-byte
+  // block, and TakeChangedBlocks hands the marked blocks over. SaveBlocks
+  // writes their words and ApplySavedBlocks ORs them into a filter restored
+  // from an earlier Save, which then holds every key the blocks' filter held.
+  //
+  // TrackChanges: REQUIRES no other thread uses the filter yet.
+  // ResourceExhaustedError when the marks (a bit per block) cannot be
+  // allocated.
+  absl::Status TrackChanges();
+  // The blocks marked since TrackChanges or the last call, ascending, with
+  // their marks cleared. REQUIRES: TrackChanges, and no add running: an add
+  // marks its block after setting its bits, and one that found its bits set
+  // by another add still unmarked does not mark at all, so the caller holds
+  // adds off (as a lock over its writes does) while it takes.
+  std::vector<uint64_t> TakeChangedBlocks();
+  // The words of blocks (ascending, each below the block count), as they are
+  // now: adds running meanwhile are saved or not, key by key, as in Save.
+  std::string SaveBlocks(absl::Span<const uint64_t> blocks) const;
+  // ORs in the blocks SaveBlocks wrote (marking none). DataLossError naming
+  // what is wrong for any other bytes, or those of a filter with another block
+  // count; the filter is unchanged then.
+  absl::Status ApplySavedBlocks(absl::string_view saved);
+
   int NumProbes() const { return num_probes_; }
   // Configured bits/key (the body is rounded up to whole blocks).
   double BitsPerKey() const { return bits_per_key_; }
@@ -247,6 +275,8 @@ class MutableBloomFilter {
 
   // The block of hash, writable: words_ is this filter's own.
   std::atomic<uint64_t>* WritableBlock(uint64_t hash);
+  // Marks block (a WritableBlock) changed, when changes are tracked.
+  void NoteChanged(const std::atomic<uint64_t>* block);
   // The batched adds: add_to_block(masks, block) is AtomicAddToBlock or
   // SingleWriterAddToBlock (atomic_block.h).
   template <typename AddToBlock>
@@ -269,6 +299,8 @@ class MutableBloomFilter {
   bool self_checksum_;  // Freeze writes format version 2
   uint64_t num_blocks_;
   mutable_internal::CacheAlignedWords words_;
+  // Null until TrackChanges.
+  std::unique_ptr<mutable_internal::ChangedBlocks> changes_;
   // words_ and the shape, as the query paths take them; and the query code
   // for this CPU.
   mutable_internal::BodyView view_;
