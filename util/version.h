@@ -16,13 +16,13 @@
 #define SSTFILTER_UTIL_VERSION_H_
 
 #define SSTFILTER_VERSION_MAJOR 1
-#define SSTFILTER_VERSION_MINOR 5
+#define SSTFILTER_VERSION_MINOR 6
 #define SSTFILTER_VERSION_PATCH 0
 
 namespace sstfilter {
 
 // "MAJOR.MINOR.PATCH", the macros above as a string.
-inline constexpr char kVersionString[] = "1.5.0";
+inline constexpr char kVersionString[] = "1.6.0";
 
 }  // namespace sstfilter
 

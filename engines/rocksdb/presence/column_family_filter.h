@@ -25,15 +25,26 @@ namespace presence_internal {
 
 // A filter and the oldest snapshot it answers for.
 struct PresenceFilter {
+  // REQUIRES: filter tracks its changes (MutableBloomFilter::TrackChanges),
+  // for the saves that write only those.
   explicit PresenceFilter(MutableBloomFilter filter)
       : keys(std::move(filter)) {}
 
   MutableBloomFilter keys;
+  // Unique among a process's filters: a save tells by it whether the filter
+  // it saved in full still serves.
+  const uint64_t serial = NextSerial();
   // A rebuild lacks keys whose value and deletion share one table, which a
   // snapshot older than that deletion still sees: lookups at snapshots older
   // than this (the latest sequence number once the tables were listed) go to
   // RocksDB.
   rocksdb::SequenceNumber oldest_snapshot = 0;
+
+ private:
+  static uint64_t NextSerial() {
+    static std::atomic<uint64_t> next{1};
+    return next.fetch_add(1, std::memory_order_relaxed);
+  }
 };
 
 class ColumnFamilyFilter {

@@ -159,6 +159,9 @@ absl::StatusOr<std::unique_ptr<PresenceFilter>> PresenceCore::NewFilter(
   absl::StatusOr<MutableBloomFilter> filter = MutableBloomFilter::Create(
       FilterOptions::Fpp(options_.fpp), std::max(keys, options_.expected_keys));
   if (!filter.ok()) return filter.status();
+  if (absl::Status tracked = filter->TrackChanges(); !tracked.ok()) {
+    return tracked;
+  }
   return std::make_unique<PresenceFilter>(*std::move(filter));
 }
 
@@ -192,7 +195,7 @@ void PresenceCore::Start(
   // What the saved file says, or why it cannot be used.
   PresenceRebuildReason file_problem = PresenceRebuildReason::kNone;
   std::string file_error;
-  std::map<uint32_t, std::pair<SavedColumnFamily, std::string>> records;
+  std::map<uint32_t, SavedRecord> records;
   absl::StatusOr<std::string> bytes =
       ReadWholeFile(db_->GetEnv(), PresenceFilterFileName(path_));
   absl::StatusOr<SavedFilters> saved =
@@ -219,7 +222,10 @@ void PresenceCore::Start(
         break;
       }
       const uint32_t id = record->id;
-      records[id] = {*std::move(record), encoded};
+      records[id] = {*std::move(record), encoded, {}};
+    }
+    if (file_problem == PresenceRebuildReason::kNone) {
+      ReadChanges(*bytes, &records);
     }
   }
   if (!file_error.empty()) Progress("presence filters: " + file_error);
@@ -235,17 +241,16 @@ void PresenceCore::Start(
     auto record = records.find(id);
     if (reason == PresenceRebuildReason::kNone) {
       if (record == records.end() ||
-          record->second.first.name != filter->name()) {
+          record->second.decoded.name != filter->name()) {
         reason = PresenceRebuildReason::kNoSavedFilter;
       } else {
-        absl::StatusOr<MutableBloomFilter> restored =
-            MutableBloomFilter::Restore(record->second.first.filter);
+        absl::StatusOr<std::unique_ptr<PresenceFilter>> restored =
+            Restore(&record->second);
         if (restored.ok()) {
-          filter->InstallBuilding(
-              std::make_unique<PresenceFilter>(*std::move(restored)));
-          filter->last_record() = record->second.second;
+          filter->InstallBuilding(*std::move(restored));
+          filter->last_record() = record->second.encoded;
           Enqueue({Task::kRecover, filter.get(), PresenceRebuildReason::kNone,
-                   record->second.first.tables});
+                   record->second.decoded.tables});
         } else {
           Progress(Describe(*filter) + ": " + restored.status().ToString());
           reason = PresenceRebuildReason::kDamaged;
@@ -576,12 +581,15 @@ void PresenceCore::Promote(ColumnFamilyFilter* filter) {
   }
 }
 
-void PresenceCore::CheckRates() {
+std::vector<ColumnFamilyFilter*> PresenceCore::Filters() {
+  std::lock_guard<std::mutex> lock(filters_mutex_);
   std::vector<ColumnFamilyFilter*> filters;
-  {
-    std::lock_guard<std::mutex> lock(filters_mutex_);
-    for (const auto& filter : owned_filters_) filters.push_back(filter.get());
-  }
+  for (const auto& filter : owned_filters_) filters.push_back(filter.get());
+  return filters;
+}
+
+void PresenceCore::CheckRates() {
+  const std::vector<ColumnFamilyFilter*> filters = Filters();
   for (ColumnFamilyFilter* filter : filters) {
     if (filter->cancelled()) continue;
     bool serving = false;
@@ -611,56 +619,6 @@ void PresenceCore::CheckRates() {
                {}});
     }
   }
-}
-
-absl::Status PresenceCore::Save() {
-  std::lock_guard<std::mutex> one_save(save_mutex_);
-  if (options_.listener != nullptr) options_.listener->OnSaveBegin();
-  // The tables first, then the sequence number, then the filters: a table
-  // listed holds only writes the filters saved after it hold.
-  std::vector<rocksdb::LiveFileMetaData> files;
-  db_->GetLiveFilesMetaData(&files);
-  const rocksdb::SequenceNumber latest = db_->GetLatestSequenceNumber();
-  std::vector<ColumnFamilyFilter*> filters;
-  {
-    std::lock_guard<std::mutex> lock(filters_mutex_);
-    for (const auto& filter : owned_filters_) filters.push_back(filter.get());
-  }
-  SavedFilters saved;
-  saved.db_identity = db_identity_;
-  for (ColumnFamilyFilter* filter : filters) {
-    {
-      ReadEpochs::Guard guard(&epochs_);
-      if (!guard.active()) {
-        return absl::ResourceExhaustedError(
-            "not saved: more threads are alive than a presence filter's "
-            "readers can number (65,536)");
-      }
-      const PresenceFilter* serving = filter->serving();
-      if (serving != nullptr) {
-        SavedColumnFamily record;
-        record.id = filter->id();
-        record.name = filter->name();
-        record.latest_sequence = latest;
-        for (const rocksdb::LiveFileMetaData& file : files) {
-          if (file.column_family_name == filter->name()) {
-            record.tables.push_back({file.file_number, file.size});
-          }
-        }
-        record.filter = serving->keys.Save();
-        filter->last_record() = EncodeColumnFamilyRecord(record);
-      }
-    }
-    // A filter still recovering keeps its last save, which stays true: what
-    // was written since is in tables that save does not list.
-    if (!filter->last_record().empty()) {
-      saved.records.push_back(filter->last_record());
-    }
-  }
-  absl::Status status = WriteFileAtomically(
-      db_->GetEnv(), PresenceFilterFileName(path_), EncodeSavedFilters(saved));
-  if (options_.listener != nullptr) options_.listener->OnSaveEnd(status);
-  return status;
 }
 
 absl::Status PresenceCore::WaitUntilServing(std::chrono::milliseconds timeout) {
@@ -731,11 +689,7 @@ PresenceFilterStats PresenceCore::Stats(rocksdb::ColumnFamilyHandle* handle) {
 }
 
 absl::Status PresenceCore::FlushAll() {
-  std::vector<ColumnFamilyFilter*> filters;
-  {
-    std::lock_guard<std::mutex> lock(filters_mutex_);
-    for (const auto& filter : owned_filters_) filters.push_back(filter.get());
-  }
+  const std::vector<ColumnFamilyFilter*> filters = Filters();
   for (ColumnFamilyFilter* filter : filters) {
     std::lock_guard<std::mutex> handle_lock(filter->handle_mutex());
     if (filter->handle() == nullptr) continue;

@@ -29,6 +29,7 @@
 #include "engines/rocksdb/presence/saved_filters.h"
 #include "engines/rocksdb/presence/writers_lock.h"
 #include "rocksdb/db.h"
+#include "rocksdb/env.h"
 #include "rocksdb/listener.h"
 
 namespace sstfilter {
@@ -135,6 +136,21 @@ class PresenceCore {
   // A new filter sized for keys (at least options_.expected_keys).
   absl::StatusOr<std::unique_ptr<PresenceFilter>> NewFilter(
       uint64_t keys) const;
+  // A column family's record in the saved file, and the blocks its filter
+  // changed in the saves after it, in order.
+  struct SavedRecord {
+    SavedColumnFamily decoded;
+    std::string encoded;
+    std::vector<std::string> changed_blocks;
+  };
+  // Reads the changes appended after full_save (the saved file's bytes)
+  // into records: the latest tables and sequence number, and the blocks.
+  void ReadChanges(absl::string_view full_save,
+                   std::map<uint32_t, SavedRecord>* records);
+  // The filter of record, with its changes; record->encoded then says what
+  // it holds (for saves while it recovers).
+  absl::StatusOr<std::unique_ptr<PresenceFilter>> Restore(
+      SavedRecord* record) const;
   // Keys a rebuild of filter sizes for, from RocksDB's estimate and the
   // last scan.
   uint64_t RebuildKeys(ColumnFamilyFilter* filter);
@@ -159,6 +175,30 @@ class PresenceCore {
   void Promote(ColumnFamilyFilter* filter);
   // Queues a rebuild of each serving filter whose rate passed its bound.
   void CheckRates();
+  // Every column family's filter, in the order they were added.
+  std::vector<ColumnFamilyFilter*> Filters();
+
+  // Saves (presence_save.cc). REQUIRES: save_mutex_ held.
+  struct SaveSnapshot;
+  // The last full save, which the saves after it append changes to.
+  struct FullSave {
+    bool valid = false;  // false: the next save is a full one
+    std::string header;  // EncodeChangesHeader of it
+    uint64_t bytes = 0;
+    std::map<uint32_t, uint64_t> serials;  // column family id: filter serial
+    uint64_t changes_bytes = 0;            // appended since
+    std::unique_ptr<rocksdb::WritableFile> changes;  // once one is appended
+  };
+  absl::Status SaveLocked();
+  // True when the last full save holds every serving filter of snapshot,
+  // each changed since only in the blocks marked.
+  bool FullSaveHoldsFilters(const SaveSnapshot& snapshot) const;
+  // The record of snapshot's changes; the full save of it (and, in next,
+  // what it holds).
+  std::string ChangesOf(const SaveSnapshot& snapshot) const;
+  std::string FullSaveOf(const SaveSnapshot& snapshot, FullSave* next) const;
+  absl::Status AppendChanges(const std::string& record);
+  absl::Status WriteFullSave(const std::string& bytes, FullSave next);
   bool Stopping() const { return stopping_.load(std::memory_order_relaxed); }
 
   const PresenceFilterOptions options_;
@@ -176,6 +216,7 @@ class PresenceCore {
   ReadEpochs epochs_;
   ProbeSampling sampling_;
   std::mutex save_mutex_;  // one save at a time
+  FullSave full_save_;     // guarded by save_mutex_
 
   // Background work, guarded by signal_->mutex.
   std::deque<Task> tasks_;

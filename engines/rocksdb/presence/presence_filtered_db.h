@@ -74,7 +74,10 @@
 // (PresenceFilterFileName) with what they cover: the database's identity,
 // the latest sequence number and each column family's live table files
 // (number and size) at the moment of the save, in a checksummed envelope
-// written to a temporary file, synced and renamed. Saves follow flushes and
+// written to a temporary file, synced and renamed. The saves after such a
+// full save append, with a checksum and a sync, only the filter blocks
+// changed since the save before (ChangesFileName beside it), until the
+// changes would outgrow a full save. Saves follow flushes and
 // compactions (at most one per save_interval, on a background thread) and
 // CloseAndSave. At open a saved filter is restored and the tables it does
 // not list are read into it; with no saved filter, a damaged one, one of
@@ -168,8 +171,9 @@ struct PresenceFilterOptions {
   // above 1.
   double rebuild_fpp_ratio = 2.0;
   // Save after flushes and compactions, at most once per save_interval
-  // (saves write the whole filter; a shorter interval leaves fewer tables to
-  // read at open after a crash). False: saves happen only at CloseAndSave
+  // (a save writes the blocks changed since the last; a shorter interval
+  // leaves fewer tables to read at open after a crash). False: saves happen
+  // only at CloseAndSave
   // and SaveFilters, and after a crash the tables written since the last
   // save are read at open.
   bool save_after_background_work = true;

@@ -24,6 +24,8 @@
 #include <thread>
 #include <vector>
 
+#include "absl/status/statusor.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "engines/rocksdb/presence/presence_filtered_db.h"
 #include "engines/rocksdb/presence/presence_testing.h"
@@ -164,10 +166,18 @@ class RebuildCounter : public PresenceFilterListener {
   std::atomic<uint64_t> rate_rebuilds{0};
 };
 
-// Keeps the bytes of every saved-filters file a save renames into place, so
-// that a reopening can start from any of them: each is what a crash right
-// after that save would have left, with the database as it is now (a crash
-// later loses no acknowledged write), so each must lead to every key.
+// What a crash right after a save leaves: the full save, and the changes
+// appended to it since (empty when none).
+struct RecordedSave {
+  std::string full;
+  std::string changes;
+};
+
+// Keeps what each save leaves on disk (the saved-filters file a save renames
+// into place, or the changes file a save appends to), so that a reopening
+// can start from any of them: each is what a crash right after that save
+// would have left, with the database as it is now (a crash later loses no
+// acknowledged write), so each must lead to every key.
 class SavesRecorder : public rocksdb::EnvWrapper {
  public:
   explicit SavesRecorder(rocksdb::Env* base) : rocksdb::EnvWrapper(base) {}
@@ -175,28 +185,134 @@ class SavesRecorder : public rocksdb::EnvWrapper {
 
   rocksdb::Status RenameFile(const std::string& from,
                              const std::string& to) override {
-    if (to.size() >= kSuffix.size() &&
-        to.compare(to.size() - kSuffix.size(), kSuffix.size(), kSuffix) == 0) {
+    if (absl::EndsWith(to, kSuffix)) {
       std::string bytes;
       if (rocksdb::ReadFileToString(target(), from, &bytes).ok()) {
         std::lock_guard<std::mutex> lock(mutex_);
-        saves_.push_back(std::move(bytes));
+        current_ = {std::move(bytes), ""};
+        saves_.push_back(current_);
       }
     }
     return target()->RenameFile(from, to);
   }
 
+  rocksdb::Status NewWritableFile(const std::string& name,
+                                  std::unique_ptr<rocksdb::WritableFile>* file,
+                                  const rocksdb::EnvOptions& options) override {
+    rocksdb::Status status = target()->NewWritableFile(name, file, options);
+    if (status.ok() && absl::EndsWith(name, kChangesSuffix)) {
+      *file = std::make_unique<ChangesFile>(std::move(*file), this);
+    }
+    return status;
+  }
+
   // The saves recorded since the last call, and forgets them.
-  std::vector<std::string> TakeSaves() {
+  std::vector<RecordedSave> TakeSaves() {
     std::lock_guard<std::mutex> lock(mutex_);
     return std::move(saves_);
   }
 
  private:
-  static constexpr std::string_view kSuffix = "/SSTFILTER-PRESENCE";
+  // Records a save each time the changes file is synced.
+  class ChangesFile : public rocksdb::WritableFileWrapper {
+   public:
+    ChangesFile(std::unique_ptr<rocksdb::WritableFile> file,
+                SavesRecorder* recorder)
+        : rocksdb::WritableFileWrapper(file.get()),
+          file_(std::move(file)),
+          recorder_(recorder) {
+      std::lock_guard<std::mutex> lock(recorder_->mutex_);
+      recorder_->current_.changes.clear();
+    }
+    using rocksdb::WritableFileWrapper::Append;
+    rocksdb::Status Append(const rocksdb::Slice& data) override {
+      std::lock_guard<std::mutex> lock(recorder_->mutex_);
+      recorder_->current_.changes.append(data.data(), data.size());
+      return file_->Append(data);
+    }
+    rocksdb::Status Sync() override {
+      rocksdb::Status status = file_->Sync();
+      std::lock_guard<std::mutex> lock(recorder_->mutex_);
+      recorder_->saves_.push_back(recorder_->current_);
+      return status;
+    }
+
+   private:
+    std::unique_ptr<rocksdb::WritableFile> file_;
+    SavesRecorder* const recorder_;
+  };
+
+  static constexpr absl::string_view kSuffix = "/SSTFILTER-PRESENCE";
+  static constexpr absl::string_view kChangesSuffix =
+      "/SSTFILTER-PRESENCE-CHANGES";
   std::mutex mutex_;
-  std::vector<std::string> saves_;
+  RecordedSave current_;
+  std::vector<RecordedSave> saves_;
 };
+
+// Puts save's files in place in the database directory path.
+void WriteSave(rocksdb::Env* env, const std::string& path,
+               const RecordedSave& save) {
+  const std::string full = PresenceFilterFileName(path);
+  const std::string changes = presence_internal::ChangesFileName(full);
+  ASSERT_TRUE(rocksdb::WriteStringToFile(env, save.full, full, false).ok());
+  if (save.changes.empty()) {
+    env->DeleteFile(changes).PermitUncheckedError();
+  } else {
+    ASSERT_TRUE(
+        rocksdb::WriteStringToFile(env, save.changes, changes, false).ok());
+  }
+}
+
+// What save says of each column family: the tables it lists, and the filter
+// that holds their keys (the full save's, with every change after it).
+struct SavedState {
+  std::string name;
+  std::vector<presence_internal::SavedTable> tables;
+  MutableBloomFilter filter;
+};
+absl::StatusOr<std::vector<SavedState>> StateOf(const RecordedSave& save) {
+  absl::StatusOr<presence_internal::SavedFilters> file =
+      presence_internal::DecodeSavedFilters(save.full);
+  if (!file.ok()) return file.status();
+  std::map<uint32_t, SavedState> states;
+  for (const std::string& encoded : file->records) {
+    absl::StatusOr<presence_internal::SavedColumnFamily> record =
+        presence_internal::DecodeColumnFamilyRecord(encoded);
+    if (!record.ok()) return record.status();
+    absl::StatusOr<MutableBloomFilter> filter =
+        MutableBloomFilter::Restore(record->filter);
+    if (!filter.ok()) return filter.status();
+    states.emplace(record->id, SavedState{record->name, record->tables,
+                                          *std::move(filter)});
+  }
+  if (!save.changes.empty()) {
+    absl::StatusOr<presence_internal::SavedChanges> changes =
+        presence_internal::DecodeSavedChanges(save.changes, save.full);
+    if (!changes.ok()) return changes.status();
+    if (!changes->stopped.empty()) {
+      return absl::DataLossError("a recorded save is torn: " +
+                                 changes->stopped);
+    }
+    for (const auto& record : changes->records) {
+      for (const presence_internal::ChangedColumnFamily& changed : record) {
+        auto state = states.find(changed.id);
+        if (state == states.end()) {
+          return absl::DataLossError(
+              absl::StrCat("changes of column family ", changed.id,
+                           ", which the full save lacks"));
+        }
+        state->second.tables = changed.tables;
+        absl::Status applied =
+            state->second.filter.ApplySavedBlocks(changed.blocks);
+        if (!applied.ok()) return applied;
+      }
+    }
+  }
+  std::vector<SavedState> result;
+  for (auto& [id, state] : states) result.push_back(std::move(state));
+  return result;
+}
 
 SavesRecorder* Recorder() {
   static SavesRecorder* recorder = new SavesRecorder(rocksdb::Env::Default());
@@ -781,15 +897,13 @@ TEST(PresenceModelTest, ConcurrentWorkAndEveryReopeningMatchTheModel) {
     // Reopen from saves made while the round's threads were running (by the
     // maintenance thread, and after flushes and compactions) and at the
     // close. Without any, the reopenings below would check nothing.
-    std::vector<std::string> saves = Recorder()->TakeSaves();
+    std::vector<RecordedSave> saves = Recorder()->TakeSaves();
     ASSERT_FALSE(saves.empty()) << "no save was recorded";
-    const std::string last_save = saves.back();
+    const RecordedSave last_save = saves.back();
     Random pick(round);
     for (int s = 0; s < kSavesReopenedPerRound; ++s) {
-      const std::string& bytes = saves[pick.Uniform(saves.size())];
-      ASSERT_TRUE(rocksdb::WriteStringToFile(rocksdb::Env::Default(), bytes,
-                                             saved, /*should_sync=*/false)
-                      .ok());
+      WriteSave(rocksdb::Env::Default(), dir.path(),
+                saves[pick.Uniform(saves.size())]);
       database = Open(dir.path());
       ASSERT_NE(database.db, nullptr);
       ASSERT_TRUE(database.db->WaitUntilServing(kWait).ok());
@@ -797,9 +911,7 @@ TEST(PresenceModelTest, ConcurrentWorkAndEveryReopeningMatchTheModel) {
       database.Close(/*save=*/false);
     }
     Recorder()->TakeSaves();
-    ASSERT_TRUE(rocksdb::WriteStringToFile(rocksdb::Env::Default(), last_save,
-                                           saved, false)
-                    .ok());
+    WriteSave(rocksdb::Env::Default(), dir.path(), last_save);
     if (reopening == Reopening::kDamagedSave) Damage(saved);
     if (reopening == Reopening::kNoSavedFile) std::remove(saved.c_str());
     database = Open(dir.path());
@@ -873,7 +985,7 @@ TEST(PresenceModelTest, SavesTakenDuringFlushesCoverWhatTheyList) {
     ++saves_made;
   }
   for (std::thread& putter : putters) putter.join();
-  const std::vector<std::string> saves = recorder.TakeSaves();
+  const std::vector<RecordedSave> saves = recorder.TakeSaves();
   ASSERT_EQ(saves.size(), static_cast<size_t>(saves_made));
   ASSERT_GE(saves.size(), 2u);
 
@@ -886,17 +998,10 @@ TEST(PresenceModelTest, SavesTakenDuringFlushesCoverWhatTheyList) {
   // and this one is sized never to need one): check each table once.
   std::set<uint64_t> checked;
   for (size_t s = 0; s < saves.size(); ++s) {
-    absl::StatusOr<presence_internal::SavedFilters> file =
-        presence_internal::DecodeSavedFilters(saves[s]);
-    ASSERT_TRUE(file.ok()) << file.status();
-    for (const std::string& encoded : file->records) {
-      absl::StatusOr<presence_internal::SavedColumnFamily> record =
-          presence_internal::DecodeColumnFamilyRecord(encoded);
-      ASSERT_TRUE(record.ok()) << record.status();
-      absl::StatusOr<MutableBloomFilter> filter =
-          MutableBloomFilter::Restore(record->filter);
-      ASSERT_TRUE(filter.ok()) << filter.status();
-      for (const presence_internal::SavedTable& table : record->tables) {
+    absl::StatusOr<std::vector<SavedState>> states = StateOf(saves[s]);
+    ASSERT_TRUE(states.ok()) << states.status();
+    for (const SavedState& state : *states) {
+      for (const presence_internal::SavedTable& table : state.tables) {
         if (!checked.insert(table.file_number).second) continue;
         char name[32];
         std::snprintf(name, sizeof(name), "/%06llu.sst",
@@ -907,13 +1012,13 @@ TEST(PresenceModelTest, SavesTakenDuringFlushesCoverWhatTheyList) {
             reader.NewIterator(rocksdb::ReadOptions()));
         uint64_t lacking = 0;
         for (it->SeekToFirst(); it->Valid(); it->Next()) {
-          lacking += !filter->MayContain(
+          lacking += !state.filter.MayContain(
               absl::string_view(it->key().data(), it->key().size()));
         }
         ASSERT_TRUE(it->status().ok()) << it->status().ToString();
         ASSERT_EQ(lacking, 0u)
             << "save " << s << " of " << saves.size() << " lists table" << name
-            << " of family " << record->name
+            << " of family " << state.name
             << " but its filter lacks that many of the "
                "table's keys";
         ++tables_checked;
@@ -931,13 +1036,17 @@ TEST(PresenceModelTest, SavesTakenDuringFlushesCoverWhatTheyList) {
                   .ok());
   database.Close(/*save=*/false);
 
-  const std::string saved = PresenceFilterFileName(dir.path());
+  // Both kinds of save are checked: full ones, and ones that appended the
+  // changes since.
+  const auto appended = [](const RecordedSave& save) {
+    return !save.changes.empty();
+  };
+  EXPECT_TRUE(std::any_of(saves.begin(), saves.end(), appended));
+  EXPECT_FALSE(appended(saves.front()));
   for (int r = 0; r < kReopenings; ++r) {
     const size_t which = saves.size() * r / kReopenings;
     SCOPED_TRACE(absl::StrCat("reopened from save ", which));
-    ASSERT_TRUE(
-        rocksdb::WriteStringToFile(memory.get(), saves[which], saved, false)
-            .ok());
+    WriteSave(memory.get(), dir.path(), saves[which]);
     database = Open(dir.path(), large_filter);
     ASSERT_NE(database.db, nullptr);
     ASSERT_TRUE(database.db->WaitUntilServing(kWait).ok());

@@ -12,6 +12,7 @@ namespace presence_internal {
 namespace {
 
 constexpr absl::string_view kMagic = "SSTFPRS1";
+constexpr absl::string_view kChangesMagic = "SSTFPRC1";
 constexpr size_t kChecksumBytes = 4;
 
 absl::Status Lost(absl::string_view what) {
@@ -53,18 +54,125 @@ absl::Status FromRocksDb(const rocksdb::Status& status,
                              : absl::UnavailableError(message);
 }
 
+void PutTables(std::string* dst, const std::vector<SavedTable>& tables) {
+  PutVarint64(dst, tables.size());
+  for (const SavedTable& table : tables) {
+    PutVarint64(dst, table.file_number);
+    PutVarint64(dst, table.file_size);
+  }
+}
+
+// False when truncated, or when the count cannot fit the bytes left (each
+// table takes at least two: a count past that is damage, and must not size
+// an allocation).
+bool GetTables(absl::string_view* input, std::vector<SavedTable>* tables) {
+  uint64_t count = 0;
+  if (!GetVarint64(input, &count) || count > input->size() / 2) return false;
+  tables->resize(count);
+  for (SavedTable& table : *tables) {
+    if (!GetVarint64(input, &table.file_number) ||
+        !GetVarint64(input, &table.file_size)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+absl::StatusOr<std::vector<ChangedColumnFamily>> DecodeChangesRecord(
+    absl::string_view bytes) {
+  uint32_t count = 0;
+  if (!GetVarint32(&bytes, &count) || count > bytes.size()) {
+    return Lost("a record of changes has a truncated count");
+  }
+  std::vector<ChangedColumnFamily> record(count);
+  for (ChangedColumnFamily& changed : record) {
+    absl::string_view blocks;
+    if (!GetFixed32(&bytes, &changed.id) ||
+        !GetFixed64(&bytes, &changed.latest_sequence) ||
+        !GetTables(&bytes, &changed.tables) ||
+        !GetLengthPrefixed(&bytes, &blocks)) {
+      return Lost("a record of changes is truncated");
+    }
+    changed.blocks = std::string(blocks);
+  }
+  if (!bytes.empty()) return Lost("bytes follow a record's column families");
+  return record;
+}
+
 }  // namespace
+
+std::string ChangesFileName(const std::string& saved_file) {
+  return saved_file + "-CHANGES";
+}
+
+std::string EncodeChangesHeader(absl::string_view full_save) {
+  std::string out(kChangesMagic);
+  PutFixed64(&out, full_save.size());
+  PutFixed32(&out, full_save.size() < kChecksumBytes
+                       ? 0
+                       : DecodeFixed32(full_save.data() + full_save.size() -
+                                       kChecksumBytes));
+  return out;
+}
+
+std::string EncodeChangesRecord(
+    const std::vector<ChangedColumnFamily>& record) {
+  std::string bytes;
+  PutVarint32(&bytes, static_cast<uint32_t>(record.size()));
+  for (const ChangedColumnFamily& changed : record) {
+    PutFixed32(&bytes, changed.id);
+    PutFixed64(&bytes, changed.latest_sequence);
+    PutTables(&bytes, changed.tables);
+    PutLengthPrefixed(&bytes, changed.blocks);
+  }
+  std::string out;
+  PutLengthPrefixed(&out, bytes);
+  PutFixed32(&out, crc32c::Mask(crc32c::Value(bytes.data(), bytes.size())));
+  return out;
+}
+
+absl::StatusOr<SavedChanges> DecodeSavedChanges(absl::string_view bytes,
+                                                absl::string_view full_save) {
+  const std::string header = EncodeChangesHeader(full_save);
+  if (bytes.substr(0, kChangesMagic.size()) != kChangesMagic) {
+    return Lost("the changes file does not start with the magic SSTFPRC1");
+  }
+  if (bytes.substr(0, header.size()) != header) {
+    return absl::FailedPreconditionError(
+        "the changes file follows another save");
+  }
+  bytes.remove_prefix(header.size());
+  SavedChanges changes;
+  while (!bytes.empty()) {
+    const size_t number = changes.records.size();
+    absl::string_view record;
+    uint32_t stored = 0;
+    if (!GetLengthPrefixed(&bytes, &record) || !GetFixed32(&bytes, &stored)) {
+      changes.stopped = absl::StrCat("record ", number, " is torn");
+      break;
+    }
+    if (crc32c::Unmask(stored) != crc32c::Value(record.data(), record.size())) {
+      changes.stopped = absl::StrCat("record ", number, " is damaged (CRC32C)");
+      break;
+    }
+    absl::StatusOr<std::vector<ChangedColumnFamily>> decoded =
+        DecodeChangesRecord(record);
+    if (!decoded.ok()) {
+      changes.stopped =
+          absl::StrCat("record ", number, ": ", decoded.status().message());
+      break;
+    }
+    changes.records.push_back(*std::move(decoded));
+  }
+  return changes;
+}
 
 std::string EncodeColumnFamilyRecord(const SavedColumnFamily& record) {
   std::string out;
   PutFixed32(&out, record.id);
   PutLengthPrefixed(&out, record.name);
   PutFixed64(&out, record.latest_sequence);
-  PutVarint64(&out, record.tables.size());
-  for (const SavedTable& table : record.tables) {
-    PutVarint64(&out, table.file_number);
-    PutVarint64(&out, table.file_size);
-  }
+  PutTables(&out, record.tables);
   PutLengthPrefixed(&out, record.filter);
   return out;
 }
@@ -73,27 +181,14 @@ absl::StatusOr<SavedColumnFamily> DecodeColumnFamilyRecord(
     absl::string_view bytes) {
   SavedColumnFamily record;
   absl::string_view name;
-  uint64_t table_count = 0;
   if (!GetFixed32(&bytes, &record.id) || !GetLengthPrefixed(&bytes, &name) ||
-      !GetFixed64(&bytes, &record.latest_sequence) ||
-      !GetVarint64(&bytes, &table_count)) {
+      !GetFixed64(&bytes, &record.latest_sequence)) {
     return Lost("a column family's record is truncated");
   }
   record.name = std::string(name);
-  // Each table takes at least two bytes: a count past that is damage, and
-  // must not size an allocation.
-  if (table_count > bytes.size() / 2) {
-    return Lost(absl::StrCat("column family ", record.name, " lists ",
-                             table_count, " tables in ", bytes.size(),
-                             " bytes"));
-  }
-  record.tables.resize(table_count);
-  for (SavedTable& table : record.tables) {
-    if (!GetVarint64(&bytes, &table.file_number) ||
-        !GetVarint64(&bytes, &table.file_size)) {
-      return Lost(absl::StrCat("column family ", record.name,
-                               ": its table list is truncated"));
-    }
+  if (!GetTables(&bytes, &record.tables)) {
+    return Lost(absl::StrCat("column family ", record.name,
+                             ": its table list is truncated or too long"));
   }
   absl::string_view filter;
   if (!GetLengthPrefixed(&bytes, &filter) || !bytes.empty()) {

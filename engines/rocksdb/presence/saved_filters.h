@@ -15,6 +15,19 @@
 // The filter holds every key of the listed tables and every key written
 // before the sequence number; a table not listed (by number and size) may
 // hold keys it lacks.
+//
+// The changes since that save (ChangesFileName), appended one record
+// per later save, so that a save writes what changed rather than every
+// filter:
+//   "SSTFPRC1"                        8 bytes: magic and layout version
+//   fixed64, fixed32                  the save they follow: its size and its
+//                                     last four bytes (its checksum)
+//   per record: varint64 length, bytes, fixed32 masked CRC32C of the bytes
+// A record: varint32 column family count; per column family: fixed32 id,
+// fixed64 latest sequence number, varint64 table count, the tables as above,
+// varint64 length, bytes: MutableBloomFilter::SaveBlocks of the blocks its
+// filter changed since the record before. The save, with the records up to
+// any one ORed in, holds what that record's tables and sequence number say.
 
 #ifndef SSTFILTER_ENGINES_ROCKSDB_PRESENCE_SAVED_FILTERS_H_
 #define SSTFILTER_ENGINES_ROCKSDB_PRESENCE_SAVED_FILTERS_H_
@@ -59,6 +72,35 @@ struct SavedFilters {
   std::string db_identity;
   std::vector<std::string> records;  // EncodeColumnFamilyRecord each
 };
+
+// The file of changes beside the saved filters' file (PresenceFilterFileName).
+std::string ChangesFileName(const std::string& saved_file);
+
+struct ChangedColumnFamily {
+  uint32_t id = 0;
+  uint64_t latest_sequence = 0;
+  std::vector<SavedTable> tables;
+  std::string blocks;  // MutableBloomFilter::SaveBlocks
+};
+
+// The first bytes of a changes file that follows full_save (the bytes
+// EncodeSavedFilters made).
+std::string EncodeChangesHeader(absl::string_view full_save);
+// A record to append, framed with its length and CRC32C.
+std::string EncodeChangesRecord(const std::vector<ChangedColumnFamily>& record);
+
+struct SavedChanges {
+  std::vector<std::vector<ChangedColumnFamily>> records;  // in saved order
+  // Why records after these were not read (a crash tore the last append, or
+  // damage); empty when the file ends after a whole record.
+  std::string stopped;
+};
+// The records of a changes file that follows full_save. FailedPrecondition
+// when it follows another save (a crash between writing a save and removing
+// the changes before it); DataLossError for any bytes that are no changes
+// file.
+absl::StatusOr<SavedChanges> DecodeSavedChanges(absl::string_view bytes,
+                                                absl::string_view full_save);
 
 std::string EncodeSavedFilters(const SavedFilters& saved);
 // DataLossError naming what is wrong: truncated, damaged (CRC32C), another
