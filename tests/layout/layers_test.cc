@@ -83,12 +83,17 @@ TreeMap ReadMap(const std::string& text) {
 }
 
 // The layer of a package: that of the longest listed folder containing it.
+// The root ("//") holds only the root package, so that a new top-level folder
+// is in no layer until the map gives it one.
 const Layer* LayerOf(const TreeMap& map, const std::string& package) {
   const Layer* found = nullptr;
   size_t longest = 0;
   for (const auto& [folder, layer] : map.folder_layer) {
-    const bool contains = folder.empty() || package == folder ||
-                          absl::StartsWith(package, absl::StrCat(folder, "/"));
+    const bool contains =
+        folder.empty()
+            ? package.empty()
+            : package == folder ||
+                  absl::StartsWith(package, absl::StrCat(folder, "/"));
     if (contains && (found == nullptr || folder.size() > longest)) {
       found = &layer;
       longest = folder.size();
@@ -196,7 +201,9 @@ TEST(LayersParserTest, ReadsTheMapAndSkipsVisibility) {
   ASSERT_NE(LayerOf(map, "filter/bloom"), nullptr);
   EXPECT_EQ(LayerOf(map, "filter/bloom")->rank, 2);
   EXPECT_EQ(LayerOf(map, "")->rank, 0);
-  EXPECT_EQ(LayerOf(map, "utility"), LayerOf(map, ""));
+  // Folders the map does not list are in no layer, the root's neither.
+  EXPECT_EQ(LayerOf(map, "utility"), nullptr);
+  EXPECT_EQ(LayerOf(map, "newfolder/sub"), nullptr);
   EXPECT_EQ(NamedPackages("deps = [\"//filter/bloom\", \"//util:hash\"],\n"
                           "visibility = [\"//bench:__pkg__\"],\n"
                           "x = select({\"//conditions:default\": []})"),
