@@ -335,8 +335,8 @@ function(_sstfilter_define_test key)
 endfunction()
 
 # Writes every recorded rule, one per line, to sstfilter_rules.tsv in the build tree
-# for .ci/build_drift: kind, package, name, flags, sources, headers, dependencies
-# (tab-separated; lists space-separated).
+# for .ci/build_drift: kind, package, name, flags, sources, headers, dependencies, size,
+# shard count, labels, arguments, data (tab-separated; lists space-separated).
 function(_sstfilter_write_rules)
   get_property(rules GLOBAL PROPERTY SSTFILTER_RULES)
   set(text "")
@@ -352,7 +352,11 @@ function(_sstfilter_write_rules)
     list(JOIN arg_SRCS " " srcs)
     list(JOIN arg_HDRS " " hdrs)
     list(JOIN arg_DEPS " " deps)
-    string(APPEND text "${kind}\t${package}\t${arg_NAME}\t${flags}\t${srcs}\t${hdrs}\t${deps}\n")
+    list(JOIN arg_LABELS " " labels)
+    list(JOIN arg_ARGS " " args)
+    list(JOIN arg_DATA " " data)
+    string(APPEND text "${kind}\t${package}\t${arg_NAME}\t${flags}\t${srcs}\t${hdrs}\t${deps}"
+      "\t${arg_SIZE}\t${arg_SHARD_COUNT}\t${labels}\t${args}\t${data}\n")
   endforeach()
   file(WRITE "${PROJECT_BINARY_DIR}/sstfilter_rules.tsv" "${text}")
 endfunction()

@@ -128,6 +128,26 @@ bool ParseAttribute(absl::string_view line, std::string* name,
   return true;
 }
 
+bool IsTest(const std::string& kind) {
+  return kind == "cc_test" || kind == "sh_test" || kind == "fuzz_test";
+}
+
+// Bazel's default test size, and tests/fuzz/fuzz.bzl's.
+std::string DefaultSize(const std::string& kind) {
+  return kind == "fuzz_test" ? "small" : "medium";
+}
+
+// Whether text is prefix + inner + suffix, setting *inner.
+bool Unwrap(absl::string_view text, absl::string_view prefix,
+            absl::string_view suffix, std::string* inner) {
+  if (!absl::ConsumePrefix(&text, prefix) ||
+      !absl::ConsumeSuffix(&text, suffix)) {
+    return false;
+  }
+  *inner = std::string(text);
+  return true;
+}
+
 }  // namespace
 
 absl::StatusOr<std::vector<BuildRule>> ParseBazelQuery(absl::string_view text) {
@@ -285,6 +305,34 @@ absl::StatusOr<std::vector<BuildRule>> ParseBazelQuery(absl::string_view text) {
       }
       out.deps.insert(absl::StrCat("sstfilter::", it->second));
     }
+    std::set<std::string> tags;
+    for (const std::string& tag : Strings(attr("tags"))) tags.insert(tag);
+    out.manual = tags.erase("manual") > 0;
+    tags.erase("fuzz_target");
+    out.labels = tags;
+    if (IsTest(out.kind)) {
+      const std::vector<std::string> size = Strings(attr("size"));
+      out.size = size.empty() ? DefaultSize(out.kind) : size[0];
+      out.shard_count = attr("shard_count");
+    }
+    if (!rule.from_fuzz_macro) {
+      for (const std::string& arg : Strings(attr("args"))) {
+        std::string location;
+        if (Unwrap(arg, "$(location ", ")", &location)) {
+          const auto [package, name] = SplitLabel(location, rule.package);
+          auto it = cmake_name.find(Label(package, name));
+          out.args.push_back(absl::StrCat(
+              "location ", it == cmake_name.end() ? location : it->second));
+        } else {
+          out.args.push_back(arg);
+        }
+      }
+      for (const std::string& label : Strings(attr("data"))) {
+        const auto [package, name] = SplitLabel(label, rule.package);
+        out.data.insert(package.empty() ? name
+                                        : absl::StrCat(package, "/", name));
+      }
+    }
     const bool testonly = attr("testonly") == "True";
     if (rule.kind == "cc_library" || rule.kind == "cc_binary") {
       out.testonly = testonly;
@@ -297,6 +345,10 @@ absl::StatusOr<std::vector<BuildRule>> ParseBazelQuery(absl::string_view text) {
   return result;
 }
 
+// sstfilter_rules.tsv's columns: kind, package, name, flags, sources,
+// headers, dependencies, size, shard count, labels, arguments, data.
+constexpr size_t kCMakeFields = 12;
+
 absl::StatusOr<std::vector<BuildRule>> ParseCMakeRules(absl::string_view text) {
   std::vector<BuildRule> result;
   int line_number = 0;
@@ -304,10 +356,10 @@ absl::StatusOr<std::vector<BuildRule>> ParseCMakeRules(absl::string_view text) {
     ++line_number;
     if (line.empty()) continue;
     const std::vector<std::string> fields = absl::StrSplit(line, '\t');
-    if (fields.size() != 7) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("line ", line_number, " has ", fields.size(),
-                       " tab-separated fields, not 7: ", line));
+    if (fields.size() != kCMakeFields) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "line ", line_number, " has ", fields.size(),
+          " tab-separated fields, not ", kCMakeFields, ": ", line));
     }
     BuildRule rule;
     rule.kind = fields[0];
@@ -320,6 +372,20 @@ absl::StatusOr<std::vector<BuildRule>> ParseCMakeRules(absl::string_view text) {
     rule.srcs = absl::StrSplit(fields[4], ' ', absl::SkipEmpty());
     rule.hdrs = absl::StrSplit(fields[5], ' ', absl::SkipEmpty());
     rule.deps = absl::StrSplit(fields[6], ' ', absl::SkipEmpty());
+    rule.manual = flags.count("MANUAL") > 0;
+    rule.labels = absl::StrSplit(fields[9], ' ', absl::SkipEmpty());
+    if (IsTest(rule.kind)) {
+      rule.size = fields[7].empty() ? DefaultSize(rule.kind) : fields[7];
+      rule.shard_count = fields[8];
+    }
+    for (absl::string_view arg :
+         absl::StrSplit(fields[10], ' ', absl::SkipEmpty())) {
+      std::string target;
+      rule.args.push_back(Unwrap(arg, "$<TARGET_FILE:", ">", &target)
+                              ? absl::StrCat("location ", target)
+                              : std::string(arg));
+    }
+    rule.data = absl::StrSplit(fields[11], ' ', absl::SkipEmpty());
     result.push_back(std::move(rule));
   }
   return result;
@@ -348,6 +414,24 @@ void CompareSets(const std::string& what, const std::string& rule,
                                           " is in CMakeLists.txt only"));
     }
   }
+}
+
+// Bazel's data with each path under a folder CMake lists as data replaced by
+// that folder: Bazel names a corpus file by file (a glob), CMake by folder.
+std::set<std::string> DataUnder(const std::set<std::string>& bazel,
+                                const std::set<std::string>& cmake) {
+  std::set<std::string> result;
+  for (const std::string& path : bazel) {
+    std::string folder_listed = path;
+    for (const std::string& folder : cmake) {
+      if (absl::StartsWith(path, absl::StrCat(folder, "/"))) {
+        folder_listed = folder;
+        break;
+      }
+    }
+    result.insert(folder_listed);
+  }
+  return result;
 }
 
 }  // namespace
@@ -383,6 +467,30 @@ std::vector<std::string> CompareBuilds(const std::vector<BuildRule>& bazel,
           name, rule.is_public ? " is public in BUILD.bazel only"
                                : " is PUBLIC in CMakeLists.txt only"));
     }
+    if (rule.manual != other.manual) {
+      differences.push_back(absl::StrCat(
+          name, rule.manual ? " is manual in BUILD.bazel only"
+                            : " is MANUAL in CMakeLists.txt only"));
+    }
+    CompareSets("tag", name, rule.labels, other.labels, &differences);
+    if (rule.size != other.size) {
+      differences.push_back(absl::StrCat(name, " is ", rule.size,
+                                         " in BUILD.bazel, ", other.size,
+                                         " in CMakeLists.txt"));
+    }
+    if (rule.shard_count != other.shard_count) {
+      differences.push_back(absl::StrCat(
+          name, " has shard count '", rule.shard_count, "' in BUILD.bazel, '",
+          other.shard_count, "' in CMakeLists.txt"));
+    }
+    if (rule.args != other.args) {
+      differences.push_back(
+          absl::StrCat(name, " has arguments [", absl::StrJoin(rule.args, " "),
+                       "] in BUILD.bazel, [", absl::StrJoin(other.args, " "),
+                       "] in CMakeLists.txt"));
+    }
+    CompareSets("data", name, DataUnder(rule.data, other.data), other.data,
+                &differences);
     if (rule.testonly != other.testonly) {
       differences.push_back(absl::StrCat(
           name, rule.testonly ? " is testonly in BUILD.bazel only"

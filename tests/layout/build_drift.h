@@ -4,7 +4,8 @@
 // (sstfilter_rules.tsv, written by cmake/sstfilter_rules.cmake).
 //
 // A rule matches when the kind, package and name correspond and the sources,
-// headers, dependencies, public visibility and test-only flag are equal.
+// headers, dependencies, public visibility, test-only flag, manual tag,
+// other tags, and a test's size, shards, arguments and data are equal.
 // Names: a CMake rule has the Bazel target's name, except
 //   - a name that two Bazel packages use is prefixed with its package's last
 //     folder (`presence_readme_example_test`), and
@@ -36,6 +37,18 @@ struct BuildRule {
   std::set<std::string> deps;  // sstfilter::<name> or an external target
   bool is_public = false;      // Bazel: //visibility:public and not testonly
   bool testonly = false;       // for libraries and binaries
+  bool manual = false;         // Bazel's tag "manual", CMake's MANUAL
+  // Bazel's other tags but "fuzz_target" (which tests/fuzz/fuzz.bzl adds);
+  // CMake's LABELS.
+  std::set<std::string> labels;
+  std::string size;         // tests: Bazel's size, its default filled in
+  std::string shard_count;  // tests: empty for none
+  // A test's arguments and data, but a fuzz target's (both builds derive
+  // them from its corpus). An argument naming a target's file, Bazel's
+  // $(location :t) and CMake's $<TARGET_FILE:t>, reads "location <t>" with
+  // the CMake name; data are paths from the workspace root.
+  std::vector<std::string> args;
+  std::set<std::string> data;
 };
 
 // The rules `bazel query --output=build` printed. Aliases among them are

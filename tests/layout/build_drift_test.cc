@@ -16,7 +16,7 @@ using ::testing::IsEmpty;
 // What `bazel query --output=build` prints for a small tree: a public
 // library, an alias to it, a renamed adapter, two targets of one name, a fuzz
 // target from tests/fuzz/fuzz.bzl and a shell test.
-constexpr char kQuery[] = R"(# /src/ws/filter/bloom/BUILD.bazel:3:11
+constexpr char kQuery[] = R"query(# /src/ws/filter/bloom/BUILD.bazel:3:11
 cc_library(
   name = "bloom",
   visibility = ["//visibility:public"],
@@ -86,24 +86,32 @@ cc_library(
 sh_test(
   name = "bench_test",
   srcs = ["//bench:bench_test.sh"],
+  args = ["$(location //util:hash)", "--quick"],
+  data = ["//:README.md", "//bench:bench_lib.sh"],
+  size = "small",
+  shard_count = 2,
+  tags = ["manual", "benchmark"],
 )
-)";
+)query";
 
 // The sstfilter_rules.tsv of a CMake tree that agrees with kQuery.
+// Each line's last five fields: size, shard count, labels, arguments, data.
 constexpr char kRules[] =
     "cc_library\tfilter/bloom\tbloom\tPUBLIC HOT_PATH\tbloom.cc bloom_impl.h\t"
-    "bloom.h\tsstfilter::hash absl::statusor xxHash::xxhash\n"
-    "cc_library\tutil\thash\t\thash.cc\thash.h\t\n"
+    "bloom.h\tsstfilter::hash absl::statusor xxHash::xxhash\t\t\t\t\t\n"
+    "cc_library\tutil\thash\t\thash.cc\thash.h\t\t\t\t\t\t\n"
     "cc_library\tengines/rocksdb\trocksdb_adapter\tPUBLIC\tadapter.cc\t"
-    "adapter.h\tsstfilter::bloom RocksDB::rocksdb-shared\n"
+    "adapter.h\tsstfilter::bloom RocksDB::rocksdb-shared\t\t\t\t\t\n"
     "cc_test\ttests\ttests_readme_example_test\t\treadme_example_test.cc\t\t"
-    "sstfilter::rocksdb_adapter GTest::gtest_main\n"
+    "sstfilter::rocksdb_adapter GTest::gtest_main\t\t\t\t\t\n"
     "cc_test\tinmemory/mutable\tmutable_readme_example_test\t\t"
-    "readme_example_test.cc\t\tGTest::gtest_main\n"
+    "readme_example_test.cc\t\tGTest::gtest_main\tmedium\t\t\t\t\n"
     "fuzz_test\ttests/fuzz\tbloom_reader_fuzzer\t\tbloom_reader_fuzzer.cc\t\t"
-    "sstfilter::bloom\n"
-    "cc_library\ttests/fuzz\treplay_main\tTESTONLY\treplay_main.cc\t\t\n"
-    "sh_test\tbench\tbench_test\t\tbench_test.sh\t\t\n";
+    "sstfilter::bloom\t\t\t\t\t\n"
+    "cc_library\ttests/fuzz\treplay_main\tTESTONLY\treplay_main.cc\t\t\t\t\t"
+    "\t\t\n"
+    "sh_test\tbench\tbench_test\tMANUAL\tbench_test.sh\t\t\tsmall\t2\t"
+    "benchmark\t$<TARGET_FILE:hash> --quick\tREADME.md bench/bench_lib.sh\n";
 
 std::vector<std::string> Differences(const std::string& query,
                                      const std::string& rules) {
@@ -137,9 +145,11 @@ TEST(BuildDriftTest, AnAttributeOfHundredsOfLabelsIsRead) {
                     i, "\"");
   }
   const std::string query = absl::StrReplaceAll(
-      kQuery, {{"  srcs = [\"//util:hash.cc\"],",
-                absl::StrCat("  srcs = [\"//util:hash.cc\"],\n  data = [",
-                             corpus, "],")}});
+      kQuery,
+      {{"  srcs = [\"//tests/fuzz:bloom_reader_fuzzer.cc\"],",
+        absl::StrCat("  srcs = [\"//tests/fuzz:bloom_reader_fuzzer.cc\"],\n"
+                     "  data = [",
+                     corpus, "],")}});
   ASSERT_GT(query.size(), 100000u);
   EXPECT_THAT(Differences(query, kRules), IsEmpty());
 }
@@ -178,13 +188,35 @@ TEST(BuildDriftTest, HeadersAndDependenciesAreCompared) {
 }
 
 TEST(BuildDriftTest, ATargetInOneBuildOnlyIsReported) {
-  const std::string rules = absl::StrReplaceAll(
-      kRules, {{"sh_test\tbench\tbench_test\t\tbench_test.sh\t\t\n",
-                "cc_binary\tbench\tbench_tool\t\tbench_tool.cc\t\t\n"}});
+  std::string rules = kRules;
+  rules = rules.substr(0, rules.find("sh_test\tbench\tbench_test")) +
+          "cc_binary\tbench\tbench_tool\t\tbench_tool.cc\t\t\t\t\t\t\t\n";
   EXPECT_THAT(
       Differences(kQuery, rules),
       ElementsAre("sh_test bench:bench_test is in BUILD.bazel only",
                   "cc_binary bench:bench_tool is in CMakeLists.txt only"));
+}
+
+TEST(BuildDriftTest, TagsSizeShardsArgumentsAndDataAreCompared) {
+  const std::string rules = absl::StrReplaceAll(
+      kRules, {{"\tMANUAL\tbench_test.sh", "\t\tbench_test.sh"},
+               {"\tsmall\t2\tbenchmark\t", "\tlarge\t\ttsan\t"},
+               {"$<TARGET_FILE:hash> --quick", "--quick $<TARGET_FILE:hash>"},
+               {"README.md bench/bench_lib.sh", "README.md"}});
+  EXPECT_THAT(
+      Differences(kQuery, rules),
+      ElementsAre(
+          "sh_test bench:bench_test is manual in BUILD.bazel only",
+          "sh_test bench:bench_test: tag benchmark is in BUILD.bazel only",
+          "sh_test bench:bench_test: tag tsan is in CMakeLists.txt only",
+          "sh_test bench:bench_test is small in BUILD.bazel, large in "
+          "CMakeLists.txt",
+          "sh_test bench:bench_test has shard count '2' in BUILD.bazel, '' in "
+          "CMakeLists.txt",
+          "sh_test bench:bench_test has arguments [location hash --quick] in "
+          "BUILD.bazel, [--quick location hash] in CMakeLists.txt",
+          "sh_test bench:bench_test: data bench/bench_lib.sh is in BUILD.bazel "
+          "only"));
 }
 
 TEST(BuildDriftTest, PublicAndTestOnlyFlagsAreCompared) {
