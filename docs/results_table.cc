@@ -192,11 +192,10 @@ absl::StatusOr<std::string> ResultsTable(absl::string_view rows_json,
         "the run's description needs \"command\" and \"machine\"");
   }
 
+  // The run's date and commit stay in its JSON: a page says what was
+  // measured, not when.
   std::string out;
-  if (options.dated || options.about_only) {
-    absl::StrAppend(&out, "Run of ", Text(about, "date"), " at commit ",
-                    Text(about, "commit"), ": ");
-  }
+  if (options.about_only) absl::StrAppend(&out, "Run: ");
   absl::StrAppend(&out, "`", Text(about, "command"), "` on ",
                   Text(about, "machine"), ".");
   if (options.about_only) return absl::StrCat(out, "\n");
@@ -267,7 +266,7 @@ absl::StatusOr<std::string> RegenerateBlocks(absl::string_view markdown,
       continue;
     }
     if (open_line.has_value() && line == kEndMarker) {
-      // "<!-- results:begin RUN [dated] -->"
+      // "<!-- results:begin RUN [about] [impls=a,b] -->"
       absl::string_view spec = *open_line;
       absl::ConsumePrefix(&spec, kBeginMarker);
       absl::ConsumeSuffix(&spec, "-->");
@@ -280,9 +279,7 @@ absl::StatusOr<std::string> RegenerateBlocks(absl::string_view markdown,
       TableOptions options;
       for (size_t i = 1; i < words.size(); ++i) {
         absl::string_view word = words[i];
-        if (word == "dated") {
-          options.dated = true;
-        } else if (word == "about") {
+        if (word == "about") {
           options.about_only = true;
         } else if (absl::ConsumePrefix(&word, "impls=")) {
           options.impls = absl::StrSplit(word, ',', absl::SkipEmpty());

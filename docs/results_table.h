@@ -10,10 +10,10 @@
 //
 // "headline" names the run: docs/results/headline.json (filter_bench's
 // output) and docs/results/headline.run.json (how it was made: an object with
-// the strings "command" and "machine", and optionally "date" and "commit").
-// Words after the run's name change what is printed: "dated" adds the date
-// and commit; "about" prints only those, the command and the machine (where a
-// table lives in one file, another can name its run); "impls=a,b" keeps the
+// the strings "command" and "machine", and optionally "date" and "commit",
+// which no page prints). Words after the run's name change what is printed:
+// "about" prints only the command and the machine (where a table lives in
+// one file, another can name its run); "impls=a,b" keeps the
 // rows of those implementations, in the JSON's order (ratios still come from
 // the peers' rows).
 //
@@ -42,8 +42,7 @@ std::string RunJsonPath(absl::string_view run);   // docs/results/RUN.json
 std::string RunAboutPath(absl::string_view run);  // docs/results/RUN.run.json
 
 struct TableOptions {
-  bool dated = false;       // print the run's date and commit
-  bool about_only = false;  // print those, the command and the machine only
+  bool about_only = false;         // print the command and the machine only
   std::vector<std::string> impls;  // rows to print; empty: every row
 };
 
