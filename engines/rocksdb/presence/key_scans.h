@@ -12,6 +12,8 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "rocksdb/db.h"
 #include "rocksdb/options.h"
 
@@ -22,7 +24,8 @@ class MutableBloomFilter;
 namespace presence_internal {
 
 struct KeyScan {
-  MutableBloomFilter* filter = nullptr;  // receives every key
+  // Receives every key, a group at a time (the views last only the call).
+  std::function<void(absl::Span<const absl::string_view> keys)> add;
   // Polled between keys: true stops the scan with CancelledError.
   std::function<bool()> stop;
   // Told the running count of keys now and then, for progress lines.

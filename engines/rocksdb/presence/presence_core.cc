@@ -480,7 +480,10 @@ absl::Status PresenceCore::Recover(
     lacks_keys_count = filter->lacks_keys_count();
   }
   KeyScan scan;
-  scan.filter = &filter->building()->keys;
+  scan.add = [filter, building = filter->building()](
+                 absl::Span<const absl::string_view> keys) {
+    filter->AddTo(building, keys);
+  };
   scan.stop = [this, filter] { return Stopping() || filter->cancelled(); };
   scan.progress = [&lines](uint64_t keys) { lines.Keys(keys); };
   absl::StatusOr<TablesRead> read =
@@ -551,7 +554,10 @@ absl::Status PresenceCore::Rebuild(ColumnFamilyFilter* filter,
   // value and deletion share one table are left out, and an older snapshot
   // that still sees them is answered by RocksDB (oldest_snapshot).
   KeyScan scan;
-  scan.filter = &filter->building()->keys;
+  scan.add = [filter, building = filter->building()](
+                 absl::Span<const absl::string_view> keys) {
+    filter->AddTo(building, keys);
+  };
   scan.stop = [this, filter] { return Stopping() || filter->cancelled(); };
   scan.progress = [&lines](uint64_t keys) { lines.Keys(keys); };
   absl::StatusOr<TablesRead> read =

@@ -545,7 +545,10 @@ void AddFileKeys(PresenceCore* core, rocksdb::DB* db,
          {filter->serving_for_writes(), filter->building()}) {
       if (target == nullptr) continue;
       presence_internal::KeyScan scan;
-      scan.filter = &target->keys;
+      scan.add = [filter,
+                  target = target](absl::Span<const absl::string_view> keys) {
+        filter->AddTo(target, keys);
+      };
       absl::StatusOr<uint64_t> added =
           presence_internal::AddTableFileKeys(options, file, scan);
       if (!added.ok()) {
