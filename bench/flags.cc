@@ -21,9 +21,9 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "bench/built_filter.h"
-#include "bench/flag_check.h"
 #include "bench/impls.h"
 #include "bench/workload.h"
+#include "util/flag_check.h"
 
 // Every value flag is a string validated by MakeOptions, so Abseil never
 // rejects a value.

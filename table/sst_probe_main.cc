@@ -9,9 +9,8 @@
 // Exit status: 0 when every answer came from a sound filter (or the table has
 // none), 1 when the file could not be read as a table or its filter is corrupt
 // (then every key or range is reported as "may match", the safe answer), 2
-// for a usage error found here, an unknown flag included. A table without a
-// (range) filter answers "may match" with status 0. Abseil's parser exits 1
-// for a value it refuses for a known flag.
+// for a usage error, an unknown flag or a value a flag refuses included. A
+// table without a (range) filter answers "may match" with status 0.
 // table/table_format.md describes the output.
 
 #include <cstdio>
@@ -22,17 +21,16 @@
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
-#include "absl/flags/reflection.h"
 #include "absl/flags/usage.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/string_view.h"
-#include "absl/strings/strip.h"
 #include "filter/prefix_extractor.h"
 #include "nlohmann/json.hpp"
 #include "table/filter_summary.h"
 #include "table/table_filter.h"
+#include "util/flag_check.h"
 
 ABSL_FLAG(bool, stats, false,
           "print only the filter's summary (no keys needed)");
@@ -240,49 +238,6 @@ void PrintJson(const std::string& path, const std::vector<Answer>& answers,
   dump(summary);
 }
 
-// Flags Abseil's parser handles without registering them (--help and its
-// kind), so that absl::FindCommandLineFlag does not find them.
-bool IsUsageFlag(absl::string_view name) {
-  for (const char* usage :
-       {"help", "helpfull", "helpshort", "helppackage", "version",
-        "only_check_args", "helpon", "helpmatch"}) {
-    if (name == usage) return true;
-  }
-  return false;
-}
-
-// The first flag on the command line that nothing in the program defines, by
-// the name Abseil's parser would give it, or nullopt. The parser would exit 1
-// on it; the caller makes it a usage error like the others. As the parser
-// does: "--" ends the flags, --noNAME is known when NAME is, and a non-bool
-// flag without "=" takes the next argument as its value. A command line with
-// --undefok is left to the parser, as are flags read from a --flagfile.
-// (bench/flag_check.h checks the benchmark tools' flags, values included, but
-// takes no positional arguments and sits in a layer above this one.)
-std::optional<std::string> UnknownFlag(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i) {
-    absl::string_view arg = argv[i];
-    if (!absl::ConsumePrefix(&arg, "-") || arg.empty()) continue;  // positional
-    absl::ConsumePrefix(&arg, "-");
-    const size_t eq = arg.find('=');
-    const absl::string_view name = arg.substr(0, eq);
-    if (name.empty()) break;  // "--": the rest is positional
-    if (name == "undefok") return std::nullopt;
-    if (IsUsageFlag(name)) continue;
-    const absl::CommandLineFlag* flag = absl::FindCommandLineFlag(name);
-    if (flag == nullptr) {
-      absl::string_view positive = name;
-      if (absl::ConsumePrefix(&positive, "no") &&
-          absl::FindCommandLineFlag(positive) != nullptr) {
-        continue;  // the parser says whether the negative form suits it
-      }
-      return std::string(name);
-    }
-    if (eq == absl::string_view::npos && !flag->IsOfType<bool>()) ++i;
-  }
-  return std::nullopt;
-}
-
 enum class Question {
   kKey,          // may KEY be in the table?
   kPrefix,       // --prefix: may a key with the prefix KEY?
@@ -361,9 +316,10 @@ int Main(int argc, char** argv) {
       "Asks a LevelDB or RocksDB table's filter whether each KEY (or, with "
       "--prefix, any key with the prefix KEY; with --range, any key in "
       "[LO, HI]) may be in the table.");
-  if (const std::optional<std::string> unknown = UnknownFlag(argc, argv)) {
-    std::cerr << "sst_probe: unknown flag --" << *unknown
-              << " (--help for the flags)\n";
+  if (absl::Status flags =
+          CheckFlags(argc, argv, /*positional_arguments=*/true);
+      !flags.ok()) {
+    std::cerr << "sst_probe: " << flags.message() << "\n";
     return kExitUsage;
   }
   std::vector<char*> args = absl::ParseCommandLine(argc, argv);

@@ -158,10 +158,9 @@ TEST_F(SstProbeTest, UsageErrors) {
   const ProbeRun help = RunProbe(dir_, {"--help"});
   EXPECT_NE(help.exit_status, kExitUsage) << help.err;
   EXPECT_TRUE(absl::StrContains(help.out, "--range_before")) << help.out;
-  // A value Abseil's parser refuses for a known flag still exits 1, with the
-  // parser's own one-line message.
+  // So is a value a known flag's type refuses.
   ExpectOneErrorLine(RunProbe(dir_, {"--tail_prefetch_bytes=lots", "x", "k"}),
-                     1, {"tail_prefetch_bytes"});
+                     kExitUsage, {"tail_prefetch_bytes", "lots"});
   ExpectOneErrorLine(RunProbe(dir_, {"--format=xml", "x", "k"}), kExitUsage,
                      {"xml"});
 }

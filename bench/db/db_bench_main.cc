@@ -47,7 +47,7 @@
 #include "bench/db/presence_report.h"
 #include "bench/db/presence_section.h"
 #include "bench/db/section_report.h"
-#include "bench/flag_check.h"
+#include "util/flag_check.h"
 
 ABSL_FLAG(std::string, suite, sstfilter::bench::kDefaultDbSuite,
           "headline, full or deep: how many keys each database holds, in "

@@ -2,7 +2,7 @@
 
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "bench/flag_check.h"
+#include "util/flag_check.h"
 
 namespace sstfilter {
 namespace bench {

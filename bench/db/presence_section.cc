@@ -365,6 +365,20 @@ const char* HandleName(size_t handle) {
   return handle == kWrapped ? "through the wrapper" : "by RocksDB alone";
 }
 
+// Checks the tally of `count` keys that handle h answered for `query`, then
+// adds the handle's rate to rates and its found keys to *found_plain or
+// *found_wrapped.
+absl::Status RecordTally(const QueryTally& tally, absl::string_view query,
+                         size_t h, uint64_t count, PresencePair* rates,
+                         uint64_t* found_plain, uint64_t* found_wrapped) {
+  absl::Status checked = CheckAnswers(tally, query, HandleName(h), count);
+  if (!checked.ok()) return checked;
+  (h == kWrapped ? rates->wrapped : rates->plain)
+      .push_back(static_cast<double>(count) / tally.seconds);
+  *(h == kWrapped ? found_wrapped : found_plain) += tally.found;
+  return absl::OkStatus();
+}
+
 class PresenceRun {
  public:
   PresenceRun(const DbShape& shape, const Progress& progress)
@@ -560,16 +574,12 @@ class PresenceRun {
                        : TimeGets(db, make_query, first, keys, shape_.keys);
           });
       for (const size_t h : {kPlain, kWrapped}) {
-        QueryTally& tally = tallies[h];
-        tally.OfOneKind(!IsAbsent(query), count);
-        absl::Status checked =
-            CheckAnswers(tally, PresenceQueryName(query), HandleName(h), count);
-        if (!checked.ok()) return checked;
-        PresencePair& rates = lookups->per_second[q];
-        (h == kWrapped ? rates.wrapped : rates.plain)
-            .push_back(static_cast<double>(count) / tally.seconds);
-        (h == kWrapped ? lookups->found_wrapped : lookups->found_plain)[q] +=
-            tally.found;
+        tallies[h].OfOneKind(!IsAbsent(query), count);
+        absl::Status recorded =
+            RecordTally(tallies[h], PresenceQueryName(query), h, count,
+                        &lookups->per_second[q], &lookups->found_plain[q],
+                        &lookups->found_wrapped[q]);
+        if (!recorded.ok()) return recorded;
       }
     }
     return absl::OkStatus();
@@ -592,16 +602,11 @@ class PresenceRun {
             return TimeMixedGets(db, percent, first, keys, shape_.keys);
           });
       for (const size_t h : {kPlain, kWrapped}) {
-        const QueryTally& tally = tallies[h];
-        absl::Status checked =
-            CheckAnswers(tally, absl::StrFormat("get, %d%% present", percent),
-                         HandleName(h), count);
-        if (!checked.ok()) return checked;
-        PresencePair& rates = mixed->per_second[m];
-        (h == kWrapped ? rates.wrapped : rates.plain)
-            .push_back(static_cast<double>(count) / tally.seconds);
-        (h == kWrapped ? mixed->found_wrapped : mixed->found_plain)[m] +=
-            tally.found;
+        absl::Status recorded = RecordTally(
+            tallies[h], absl::StrFormat("get, %d%% present", percent), h, count,
+            &mixed->per_second[m], &mixed->found_plain[m],
+            &mixed->found_wrapped[m]);
+        if (!recorded.ok()) return recorded;
       }
     }
     return absl::OkStatus();

@@ -22,10 +22,10 @@
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
-#include "bench/flag_check.h"
 #include "bench/keys.h"
 #include "bench/mutable/mutable_bench.h"
 #include "bench/mutable/mutable_report.h"
+#include "util/flag_check.h"
 
 ABSL_FLAG(std::string, keys, "1e6,1e7",
           "key counts, comma-separated; each is a filter of that many keys");

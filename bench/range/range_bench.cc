@@ -38,11 +38,11 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "bench/flag_check.h"
 #include "filter/range/range_filter.h"
 #include "filter/rocksdb/rocksdb_bloom.h"
 #include "nlohmann/json.hpp"
 #include "util/coding.h"
+#include "util/flag_check.h"
 
 ABSL_FLAG(uint64_t, keys, 1000000, "keys in the filter");
 ABSL_FLAG(uint64_t, queries, 1000000,

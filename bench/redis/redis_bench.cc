@@ -35,12 +35,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
-#include "bench/flag_check.h"
 #include "engines/redis/redis_bloom.h"
 #include "engines/redis/redis_client.h"
 #include "engines/redis/redis_server.h"
 #include "filter/testing/filter_test_util.h"
 #include "nlohmann/json.hpp"
+#include "util/flag_check.h"
 #include "util/hash.h"
 
 ABSL_FLAG(std::string, keys, "1e6,1e7",

@@ -1,6 +1,4 @@
-// The command-line check the benchmark tools share (see flag_check.h).
-
-#include "bench/flag_check.h"
+#include "util/flag_check.h"
 
 #include <string>
 
@@ -10,7 +8,6 @@
 #include "absl/strings/strip.h"
 
 namespace sstfilter {
-namespace bench {
 
 absl::Status FlagError(absl::string_view flag, absl::string_view value,
                        absl::string_view why) {
@@ -49,14 +46,18 @@ bool IsUsageFlag(absl::string_view name) {
 
 }  // namespace
 
-absl::Status CheckFlags(int argc, char** argv) {
+absl::Status CheckFlags(int argc, char** argv, bool positional_arguments) {
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--") break;
     ArgFlag flag;
-    if (!SplitFlagArg(arg, &flag)) {
+    if (arg == "-" || !SplitFlagArg(arg, &flag)) {
+      if (positional_arguments) continue;
       return absl::InvalidArgumentError("unexpected argument '" + arg +
                                         "' (flags only)");
+    }
+    if (flag.name == "undefok" || flag.name == "flagfile") {
+      return absl::OkStatus();  // the parser's to judge
     }
     if (IsUsageFlag(flag.name)) continue;  // Abseil handles these itself
     absl::CommandLineFlag* found = absl::FindCommandLineFlag(flag.name);
@@ -86,5 +87,4 @@ absl::Status CheckFlags(int argc, char** argv) {
   return absl::OkStatus();
 }
 
-}  // namespace bench
 }  // namespace sstfilter
