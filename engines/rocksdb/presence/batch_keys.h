@@ -26,7 +26,16 @@ struct BatchKeys {
 // TimedPut, PutEntity, Merge); deletions add nothing. InvalidArgumentError
 // naming the record for an entry that is neither (a blob index, a
 // transaction marker), which the filter cannot account for.
+// A batch of the common records (puts, merges, entities, deletions) is read
+// from its bytes; any other asks RocksDB's own reading
+// (VisibleKeysThroughHandler), and the answer is the same.
 absl::Status VisibleKeysOf(const rocksdb::WriteBatch& batch, BatchKeys* keys);
+
+// VisibleKeysOf by WriteBatch::Iterate, a virtual call per record: knows
+// every kind of record, and is the reference the tests hold the faster
+// reading to.
+absl::Status VisibleKeysThroughHandler(const rocksdb::WriteBatch& batch,
+                                       BatchKeys* keys);
 
 }  // namespace presence_internal
 }  // namespace sstfilter
