@@ -273,6 +273,11 @@ absl::Status PrintMarkdownGroup(const std::vector<Json>& rows,
   }
   absl::Status mixed = PrintMarkdownMixed(readers, out);
   if (!mixed.ok()) return mixed;
+  out << absl::StrFormat(
+      "\nFills: %d turns of each kind a round, in rotating order; each figure "
+      "is the median of every round's turns, each ratio the median of their "
+      "pairs.\n",
+      first.Count({"fill", "turns_per_round"}));
   out << "\n| config | fill keys | RocksDB alone keys/s | wrapper keys/s | "
          "wrapper / RocksDB | wrapper saving only at close keys/s | "
          "its ratio | write stalls s: RocksDB alone / wrapper | wrapper's "
@@ -543,6 +548,7 @@ void PrintPresenceJson(const DbShape& shape,
     }
     Json fill = PairJson(r.fill_keys_per_second, "keys_per_second");
     fill["keys_per_turn"] = r.fill_keys;
+    fill["turns_per_round"] = kPresenceFillTurns;
     fill["ratio"] = r.fill_keys_per_second.MedianRatio();
     fill["stall_seconds"] = PairJson(r.fill_stall_seconds, "seconds");
     fill["wrapped_saving_at_close"] = {

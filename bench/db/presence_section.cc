@@ -428,10 +428,13 @@ class PresenceRun {
     constexpr std::array<FillHandle, 3> kFills = {
         FillHandle::kRocksDbAlone, FillHandle::kWrapper,
         FillHandle::kWrapperSavingAtClose};
-    for (size_t turn = 0; turn < kFills.size(); ++turn) {
-      const FillHandle fill =
-          kFills[(turn + static_cast<size_t>(round)) % kFills.size()];
-      if (status.ok()) status = FillTurn(fill, db);
+    for (int repeat = 0; repeat < kPresenceFillTurns; ++repeat) {
+      for (size_t turn = 0; turn < kFills.size(); ++turn) {
+        const FillHandle fill =
+            kFills[(turn + static_cast<size_t>(round + repeat)) %
+                   kFills.size()];
+        if (status.ok()) status = FillTurn(fill, db);
+      }
     }
     if (!status.ok()) {
       return absl::Status(status.code(),

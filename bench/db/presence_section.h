@@ -65,6 +65,10 @@ constexpr uint64_t kPresenceBlockKeys = 16'384;
 // keys when it has fewer): enough for dozens of flushes and the compactions
 // they start, a few seconds per turn.
 constexpr uint64_t kPresenceFillKeys = 1'000'000;
+// Fill turns of each kind per round, in rotating order: a turn's rate moves
+// by several percent with its flushes and compactions, so the fill ratio is
+// the median of this many pairs per round.
+constexpr int kPresenceFillTurns = 3;
 // Present-key lookups of each kind per round with direct reads, when
 // DbShape::lookups is more: each costs a device read, and the figure it
 // makes, a device read with or without the wrapper, needs no more.
