@@ -23,9 +23,12 @@
 
 namespace sstfilter {
 
-using bloom_internal::kBlockBytes;
 using mutable_internal::ChangedBlocks;
 using mutable_internal::kWordsPerBlock;
+
+namespace {
+constexpr uint64_t kBlockBytes = kWordsPerBlock * sizeof(uint64_t);
+}  // namespace
 
 absl::Status MutableBloomFilter::TrackChanges() {
   absl::StatusOr<std::unique_ptr<ChangedBlocks>> changes =

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <mutex>
 #include <shared_mutex>
 #include <utility>
@@ -467,6 +468,20 @@ absl::StatusOr<TablesRead> PresenceCore::ReadTables(
   return read;
 }
 
+namespace {
+
+// KeyScan::add for a scan filling filter's building filter, taking turns with
+// the writes that reach it.
+std::function<void(absl::Span<const absl::string_view>)> AddsToBuilding(
+    ColumnFamilyFilter* filter) {
+  return [filter, building = filter->building()](
+             absl::Span<const absl::string_view> keys) {
+    filter->AddTo(building, keys);
+  };
+}
+
+}  // namespace
+
 absl::Status PresenceCore::Recover(
     ColumnFamilyFilter* filter, const std::vector<SavedTable>& saved_tables) {
   std::lock_guard<std::mutex> handle_lock(filter->handle_mutex());
@@ -480,10 +495,7 @@ absl::Status PresenceCore::Recover(
     lacks_keys_count = filter->lacks_keys_count();
   }
   KeyScan scan;
-  scan.add = [filter, building = filter->building()](
-                 absl::Span<const absl::string_view> keys) {
-    filter->AddTo(building, keys);
-  };
+  scan.add = AddsToBuilding(filter);
   scan.stop = [this, filter] { return Stopping() || filter->cancelled(); };
   scan.progress = [&lines](uint64_t keys) { lines.Keys(keys); };
   absl::StatusOr<TablesRead> read =
@@ -554,10 +566,7 @@ absl::Status PresenceCore::Rebuild(ColumnFamilyFilter* filter,
   // value and deletion share one table are left out, and an older snapshot
   // that still sees them is answered by RocksDB (oldest_snapshot).
   KeyScan scan;
-  scan.add = [filter, building = filter->building()](
-                 absl::Span<const absl::string_view> keys) {
-    filter->AddTo(building, keys);
-  };
+  scan.add = AddsToBuilding(filter);
   scan.stop = [this, filter] { return Stopping() || filter->cancelled(); };
   scan.progress = [&lines](uint64_t keys) { lines.Keys(keys); };
   absl::StatusOr<TablesRead> read =
