@@ -1,18 +1,10 @@
 // Reads the key/value blocks of a table: the metaindex, the index and the
-// properties block (data blocks have the same layout; this library never
-// needs to read them).
+// properties block (entries with shared key prefixes, then restart points;
+// LevelDB's table/block_builder.cc, drawn in table/table_format.md). Data
+// blocks have the same layout, but this library never needs to read them.
 //
-// A block is a run of entries whose keys share prefixes with the key before,
-// then an array of restart points (entries whose key is stored whole), then
-// the number of restarts:
-//
-//   entry:   varint32 shared | varint32 non_shared | varint32 value_length
-//            | key bytes after the shared prefix | value
-//   trailer: fixed32 restart offset * num_restarts | fixed32 num_restarts
-//
-// (LevelDB's table/block_builder.cc; RocksDB 7.8.3 writes the same for the
-// blocks read here.) Parsing is total: malformed bytes end the iteration with
-// a DataLossError and never read outside the block.
+// Parsing is total: malformed bytes end the iteration with a DataLossError
+// and never read outside the block.
 
 #ifndef SSTFILTER_TABLE_BLOCK_H_
 #define SSTFILTER_TABLE_BLOCK_H_

@@ -4,14 +4,9 @@
 //   [contents: n bytes][type: 1 byte][fixed32 checksum of contents + type]
 //
 // LevelDB's checksum is always the masked CRC32C; a RocksDB footer names its
-// checksum type (RocksDB 7.8.3 and 9.7.4 write XXH3 by default). From RocksDB
-// format_version 6 the stored checksum also depends on where the block is
-// (BlockChecksumContext). Facts: LevelDB's doc/table_format.md and
-// table/format.cc; RocksDB 7.8.3 and 9.7.4 table/format.cc
-// (ComputeBuiltinChecksumWithLastByte), RocksDB 9.7.4 table/format.h
-// (ChecksumModifierForContext), table/block_based/reader_common.cc
-// (VerifyBlockChecksum) and block_based_table_builder.cc
-// (WriteMaybeCompressedBlock).
+// checksum type, and from format_version 6 the stored checksum also depends
+// on the block's offset (BlockChecksumContext). table/table_format.md has
+// each type's formula and the host source it comes from.
 
 #ifndef SSTFILTER_TABLE_BLOCK_TRAILER_H_
 #define SSTFILTER_TABLE_BLOCK_TRAILER_H_

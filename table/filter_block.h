@@ -1,20 +1,9 @@
 // A table's filter block: the filters of one table, on top of any
-// FilterPolicy, in the two layouts LevelDB and RocksDB write.
-//
-// Full filter block (RocksDB's "fullfilter."): one filter for every key of
-// the table; the block contents are exactly the policy's filter bytes.
-//
-// Per-2 KB filter block (LevelDB's "filter."; LevelDB 1.23
-// table/filter_block.cc and doc/table_format.md): one filter for the keys of
-// the data blocks that start in each 2^base_lg-byte range of file offsets:
-//
-//   [filter 0][filter 1]...[filter n-1]
-//   [fixed32 offset of filter 0]...[fixed32 offset of filter n-1]
-//   [fixed32 offset of the offset array][1 byte base_lg = 11]
-//
-// Filter i covers data blocks whose offset o has o >> base_lg == i; it ends
-// where filter i+1 begins (the last ends at the offset array). A range with
-// no data block gets an empty filter. table/table_format.md draws both layouts.
+// FilterPolicy, in the two layouts LevelDB and RocksDB write. A full filter
+// block (RocksDB's "fullfilter.") is exactly the policy's filter of every key;
+// a per-2 KB block (LevelDB's "filter.") holds one filter for the data blocks
+// that start in each 2^base_lg-byte range of file offsets, then an array of
+// their offsets. table/table_format.md draws both layouts.
 
 #ifndef SSTFILTER_TABLE_FILTER_BLOCK_H_
 #define SSTFILTER_TABLE_FILTER_BLOCK_H_

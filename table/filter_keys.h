@@ -1,12 +1,7 @@
 // What a table's filter holds for each key: the whole key, its prefix (for
-// prefix seeks), or both. RocksDB's names for the same choice are
-// whole_key_filtering and prefix_extractor (RocksDB 7.8.3
-// table/block_based/full_filter_block.cc); a table records it in two
-// properties, which table readers consult before asking the filter anything:
-//
-//   "rocksdb.prefix.extractor.name"                  PrefixExtractor::Name(),
-//                                                    or "nullptr"
-//   "rocksdb.block.based.table.whole.key.filtering"  "1" or "0"
+// prefix seeks), or both (RocksDB's whole_key_filtering and
+// prefix_extractor). A table records the choice in two properties, which
+// table readers consult before asking the filter anything.
 //
 // FilterKeyAdder feeds a FilterBuilder as RocksDB's builder does, so that
 // filters written here and by RocksDB hold the same strings: each whole key

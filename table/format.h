@@ -1,17 +1,11 @@
 // The fixed parts of a table file that lead to its filter: block handles and
-// the footer, in the encodings LevelDB 1.23 and RocksDB 7.8.3 and 9.7.4 write.
-//
-// A table file ends with a footer that points at the metaindex (names of meta
-// blocks such as the filter, each with a handle) and, up to RocksDB
-// format_version 5, at the index (one handle per data block); from
-// format_version 6 the index handle is the metaindex's "rocksdb.index" entry.
-// table/table_format.md draws every byte; the facts come from LevelDB's
-// doc/table_format.md and table/format.{h,cc} and RocksDB's
-// table/format.{h,cc} at tags v7.8.3 and v9.7.4.
+// the footer, in the encodings LevelDB and RocksDB (format_version 1..6)
+// write. The footer points at the metaindex and, up to format_version 5, at
+// the index; table/table_format.md draws every byte and names its sources.
 //
 // Decoders here are total: any bytes in, either a value or a DataLossError
-// saying what is wrong (UnimplementedError for a valid file of a kind this
-// library does not read, naming it).
+// saying what is wrong (UnimplementedError, naming it, for a valid file of a
+// kind this library does not read).
 
 #ifndef SSTFILTER_TABLE_FORMAT_H_
 #define SSTFILTER_TABLE_FORMAT_H_

@@ -1,15 +1,9 @@
 // The metaindex block (names of a table's meta blocks, each with its handle)
-// and RocksDB's properties block, as the table reader needs them.
-//
-// Metaindex keys that name a filter (LevelDB table/table.cc, RocksDB 7.8.3
-// block_based_table_reader.cc):
-//   "filter." + policy name            LevelDB's per-2 KB filter block
-//   "fullfilter." + policy name        RocksDB's one filter for the table
-//   "partitionedfilter." + policy name RocksDB's partitioned filters
-// RocksDB's properties block is named "rocksdb.properties". From
-// format_version 6 the index block is named "rocksdb.index" (RocksDB 9.7.4
-// table/meta_blocks.cc, kIndexBlockName; block_based_table_builder.cc adds it
-// instead of writing its handle into the footer).
+// and RocksDB's properties block, as the table reader needs them. A filter's
+// metaindex key is its layout's prefix ("filter.", "fullfilter.",
+// "partitionedfilter.") + the policy's name; from format_version 6 the index
+// block is the entry "rocksdb.index". table/table_format.md lists every key
+// and property read, with the host source of each.
 
 #ifndef SSTFILTER_TABLE_META_BLOCKS_H_
 #define SSTFILTER_TABLE_META_BLOCKS_H_

@@ -1,30 +1,11 @@
-// Partitioned filters: a table's filter cut into partitions of about a target
-// size, each a full filter of the keys of consecutive data blocks, plus a
-// partition index, so that a lookup reads one small partition instead of the
-// whole filter (RocksDB's partition_filters; facts from RocksDB 7.8.3
-// table/block_based/partitioned_filter_block.{h,cc}, block.cc and
-// format.cc):
-//
-//   [partition 0][trailer] ... [partition n-1][trailer]   full filters
-//   [partition index][trailer]     "partitionedfilter." + policy name
-//
-// The partition index is a key/value block (table/block.h) with one entry per
-// partition, in key order: the key is the separator the table's index holds
-// for the partition's last data block (>= every key of the partition, < every
-// key of the next), the value the partition's block handle. A key belongs to
-// the first partition whose separator is >= it; a key after the last
-// separator is in no partition. Separators are internal keys (user key +
-// 8-byte sequence/type tag) unless the table's property
-// "rocksdb.index.key.is.user.key" is nonzero. With
-// "rocksdb.index.value.is.delta.encoded" nonzero (RocksDB format_version >=
-// 4) an entry stores no value length, and an entry whose key shares bytes
-// with the one before stores only the zigzag varint of its size minus the
-// previous size: it starts where the previous partition's trailer ends.
-//
-// With prefixes (table/filter_keys.h), each partition holds the prefixes of
-// its keys; a partition cut just before a key also holds that key's prefix,
-// so that a prefix, looked up as the least key that has it, is found in the
-// partition its first key lies in or the one before.
+// Partitioned filters (RocksDB's partition_filters): a table's filter cut
+// into partitions of about a target size, each a full filter of the keys of
+// consecutive data blocks, plus a partition index (a key/value block,
+// table/block.h), so that a lookup reads one small partition instead of the
+// whole filter. A key belongs to the first partition whose separator is >=
+// it; a key after the last separator is in no partition. With prefixes, a
+// prefix is found in the partition of its first key or the one before.
+// table/table_format.md draws the index entries and separators.
 
 #ifndef SSTFILTER_TABLE_PARTITIONED_FILTER_BLOCK_H_
 #define SSTFILTER_TABLE_PARTITIONED_FILTER_BLOCK_H_

@@ -1,12 +1,8 @@
-// A partitioned filter as a table layout (table/table_filter_layout.h):
-// RocksDB's partitions, found through the partition index, each read from the
-// file when a key first needs it (or kept at Open when the tail read already
-// holds it), verified against its block trailer and its format's own check,
-// and kept for the table's life.
-//
-// Safety: a partition whose checksum fails, or that cannot be read, answers
-// "may match" for its keys and is reported to the table as corruption; the
-// other partitions still filter.
+// A partitioned filter as a table layout (table/table_filter_layout.h): each
+// partition is read when a key first needs it (or kept at Open when the tail
+// read holds it), verified, and kept for the table's life. A partition whose
+// checksum fails, or that cannot be read, answers "may match" for its keys
+// and is reported to the table as corruption; the others still filter.
 //
 // Thread safety: MayMatch, PartitionOf, LoadAll and Contents may be called
 // from any number of threads; each partition is read once.

@@ -1,24 +1,12 @@
 // A table's range filter (filter/range/range_filter.h): the meta block a table
-// writer adds, where a table reader finds the filter, and the filter as read.
-//
-// Write side: a table of our layer keeps its range filter as a meta block
-// named RangeFilterKey(format name) (table/range_filter_key.h), for example
-// "sstfilter.range." + kCheckedGrafiteName, beside its point filter. The
-// contents are exactly the policy's filter of the table's keys, uncompressed,
-// with the usual block trailer:
+// writer adds, named RangeFilterKey(format name) (table/range_filter_key.h),
+// and the filter a reader finds there (or in a RocksDB table's user property
+// of that name). One whose format this library does not read, or whose bytes
+// fail the format's own check, is never asked: every range may match.
 //
 //   RangeFilterBlockBuilder builder = ...New(*range_policy);
 //   for (each key of the table, in order) builder->AddKey(key);
 //   table->AddMetaBlock(builder->block_name(), WriteBlock(builder->Finish()));
-//
-// Read side: the first metaindex entry whose name has the prefix
-// kRangeFilterKeyPrefix; in a RocksDB table, whose properties collector built
-// the filter, the first user property with that prefix (its value is the
-// filter). A table has at most one of either in practice.
-//
-// Safety, as for point filters: a range filter of a format this library does
-// not read, or whose bytes fail the format's own check, is never asked:
-// every range may match.
 
 #ifndef SSTFILTER_TABLE_RANGE_FILTER_BLOCK_H_
 #define SSTFILTER_TABLE_RANGE_FILTER_BLOCK_H_

@@ -1,82 +1,12 @@
-// Answers "may this key (or this prefix) be in this table?" from a LevelDB
-// 1.23 or RocksDB 7.8.3 or 9.7.4 (format_version 1..6) table file, having read
-// only its tail: the footer, the metaindex, the properties, the filter block
-// (and, for LevelDB's per-2 KB layout, the index block, which says which data
-// block, and so which filter, a key belongs to; from format_version 6 the
-// metaindex's "rocksdb.index" entry locates it). A partitioned filter is read
-// one partition at a time, when a key first needs it. A table may also hold a
-// range filter (table/range_filter_block.h), which answers "may any key in
-// [lo, hi] be in this table?": a meta block named "sstfilter.range." + its
-// format name, or, in a RocksDB table, a user property of that name; it is
-// read at Open. Every block read is checked against its trailer's checksum
-// (at format_version 6, one that depends on the block's offset too).
-//
-// Example:
+// Answers "may this key, prefix or key range be in this table?" from a
+// LevelDB or RocksDB table file, reading only its tail. table/table_format.md
+// draws the bytes read and the answer to every malformed input.
 //
 //   absl::StatusOr<std::unique_ptr<sstfilter::TableFilter>> table =
 //       sstfilter::TableFilter::OpenFile("/db/000005.ldb", {});
 //   if (!table.ok()) return table.status();  // not a table, unreadable, ...
 //   if (!(*table)->KeyMayMatch("apple")) { /* skip this table */ }
 //   if (!(*table)->RangeMayMatch("apple", "apricot")) { /* skip it */ }
-//
-// Cost: Open makes one read of the file's last tail_prefetch_bytes (the
-// footer, metaindex, properties and index blocks, and the filter block when
-// it fits), plus one read for each of the filter (or partition index) and
-// index blocks and the range filter that do not lie inside that tail: 1 read
-// for most tables, at most 5 (tail, properties, filter, index, range
-// filter). RangeMayMatch reads nothing: one or two successor searches in the
-// range filter. KeyMayMatch reads nothing for a full or per-2 KB filter: a
-// binary search of the index block (per-2 KB layout only) and one filter
-// probe. With partitions, those inside the tail are kept at Open; the first
-// question that lands in another reads that partition (one read of its size)
-// and keeps it; later ones only search the partition index and probe. io()
-// reports the reads and bytes so far.
-//
-// Prefixes (table/filter_keys.h): a RocksDB table records the prefix
-// extractor its filter's prefixes were cut with and whether the filter holds
-// whole keys. PrefixMayMatch uses the prefixes only when the reader's
-// extractor (TableFilterOptions::prefix_extractor; when null, the table's
-// own, rebuilt from its name) has the table's name; KeyMayMatch on a table
-// whose filter holds prefixes only probes the key's prefix, cut with the
-// table's own extractor.
-//
-// Safety: a filter may say "maybe" wrongly, never "no" wrongly. So:
-//  - a filter block or partition index whose checksum fails, or a partition
-//    index that is malformed, out of key order or points outside the file,
-//    is never probed: every key may match, and corruption() returns the
-//    DataLossError (Open succeeds);
-//  - a partition whose checksum fails, or that cannot be read, answers "may
-//    match" for its keys, the others are still filtered, and corruption()
-//    returns its DataLossError (the first such error);
-//  - the same for a corrupt index block in the per-2 KB layout, or, at
-//    format_version 6, a metaindex without its "rocksdb.index" entry;
-//  - a table without a filter matches every key; a filter of prefixes only
-//    matches every key outside the extractor's domain, and every key when
-//    the extractor's name is not one this library rebuilds;
-//  - a prefix question about a table with no prefixes, with another
-//    extractor's, or given a string that is not a prefix the extractor cuts,
-//    matches;
-//  - a filter of a name no registered format reads (format_registry.h) is
-//    an error from Open;
-//  - a table without a range filter, or whose range filter is of a format
-//    that is not a registered range filter's, matches every range (the
-//    latter with a note in info()); a range filter block whose checksum
-//    fails, or whose bytes fail their format's own check (the CRC32C of
-//    format version 2), is never asked: every range may match, and
-//    corruption() returns the DataLossError (Open succeeds, and the point
-//    filter still answers).
-// Every parser is total: any bytes give a value or an error, never a crash.
-//
-// Keys are user keys, as the host stores them. In a LevelDB database's
-// tables the index holds internal keys (user key + 8-byte sequence/type
-// tag); tables written directly with leveldb::TableBuilder hold user keys
-// there (IndexKeys::kUser). A RocksDB table's properties say which its
-// partition index holds. The comparator is assumed bytewise (the default of
-// both stores).
-//
-// Thread safety: after Open, KeyMayMatch, PrefixMayMatch, RangeMayMatch,
-// RangeMayMatchBefore and every accessor may be called from any number of
-// threads; partitions are loaded once.
 
 #ifndef SSTFILTER_TABLE_TABLE_FILTER_H_
 #define SSTFILTER_TABLE_TABLE_FILTER_H_
@@ -114,6 +44,10 @@ struct TableFilterOptions {
   // prefetches its tail the same way; 256 KiB covers the filter of a table of
   // about 200,000 keys at 10 bits/key.
   size_t tail_prefetch_bytes = 256 * 1024;
+  // What the index holds: internal keys (user key + 8-byte sequence/type
+  // tag) in a LevelDB database's tables; user keys in tables written directly
+  // with leveldb::TableBuilder. A RocksDB table's properties say which its
+  // partition index holds.
   IndexKeys index_keys = IndexKeys::kInternal;
   // Where the filter block is kept: nullptr, a 64-byte-aligned heap buffer of
   // the table's own; else a copy in this arena (filter/filter_arena.h), in
@@ -154,6 +88,29 @@ struct IoStats {
   uint64_t bytes = 0;
 };
 
+// Keys are user keys, as the host stores them; the comparator is assumed
+// bytewise (the default of both stores).
+//
+// Cost: Open makes one read of the file's last tail_prefetch_bytes, plus one
+// read of each block it needs outside that tail (at most 5 reads in all).
+// Afterwards only a partition not read yet costs a read (one, of its size;
+// then it is kept). Otherwise KeyMayMatch is one filter probe (per-2 KB
+// layout: after a binary search of the index block) and RangeMayMatch one or
+// two successor searches. io() reports the reads and bytes so far.
+//
+// Errors: a filter may say "maybe" wrongly, never "no" wrongly. A filter,
+// partition index, partition, index block or range filter that fails its
+// checksum or is malformed is never probed: the keys or ranges it covers may
+// match, corruption() returns its DataLossError, and Open still succeeds. A
+// table without a filter matches every key, one without a usable range
+// filter every range; a filter of a name no registered format reads
+// (filter/format_registry.h) is an error from Open. Prefix questions are
+// answered only when the reader's extractor has the name the table records
+// (table/filter_keys.h); otherwise they match. Every parser is total: any
+// bytes give a value or an error, never a crash.
+//
+// Thread safety: after Open, every method may be called from any number of
+// threads; partitions are loaded once.
 class TableFilter {
  public:
   // Opens the table at path. Errors name the path and what is wrong: a
