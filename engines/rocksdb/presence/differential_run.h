@@ -2,17 +2,8 @@
 // itself as the oracle: each lookup through the wrapper is compared with the
 // base database's answer for the same key at the same moment, and every key
 // of every column family after each reopening. The differential test feeds
-// it random bytes; its fuzz target feeds it libFuzzer's.
-//
-// The operations cover writes of every kind (Put, Merge, PutEntity, deletes,
-// range deletes, batches of every public record type, null handles),
-// lookups (Get, MultiGet of one or many column families into own or caller
-// buffers, KeyMayExist, iterators) under snapshots and every read option a
-// filter must step aside for, and the database's life: flushes,
-// compactions, DeleteFilesInRange, ingestion (also of a missing file),
-// column families created, dropped and imported, rebuilds, saves, reopening
-// with and without a save, after a crash image, after a plain RocksDB open
-// in between, with best_efforts_recovery, and checkpoints.
+// it random bytes; its fuzz target feeds it libFuzzer's. The operations it
+// covers: README.md ("differential_run.h").
 
 #ifndef SSTFILTER_ENGINES_ROCKSDB_PRESENCE_DIFFERENTIAL_RUN_H_
 #define SSTFILTER_ENGINES_ROCKSDB_PRESENCE_DIFFERENTIAL_RUN_H_

@@ -1,113 +1,14 @@
-// A RocksDB database with one in-memory filter per column family in front of
-// it, holding every key the column family may hold: a Get, MultiGet or
-// KeyMayExist for a key the filter rules out answers NotFound without
-// entering RocksDB (no memtable, version, file search, index or filter
-// block). For workloads of absent-key point lookups: insert-if-absent,
-// deduplication, a cache-miss guard, join probes. Everything else passes
-// through to RocksDB unchanged.
+// A rocksdb::DB with one in-memory filter per column family in front of it:
+// a Get, MultiGet or KeyMayExist of a key the filter rules out answers
+// NotFound without entering RocksDB, never where RocksDB would find the key.
+// Keys enter the filter before Put, Merge, PutEntity, Write,
+// WriteWithCallback, IngestExternalFile, IngestExternalFiles,
+// CreateColumnFamily, CreateColumnFamilies and CreateColumnFamilyWithImport
+// make them visible; NewDefaultReplayer is refused; the rest passes through.
 //
-// Example:
-//
-//   rocksdb::Options options;
-//   options.create_if_missing = true;
-//   sstfilter::PresenceFilterOptions filter_options;  // 1% at 10^6 keys
-//   absl::StatusOr<std::unique_ptr<sstfilter::PresenceFilteredDB>> db =
-//       sstfilter::PresenceFilteredDB::Open(options, path, filter_options);
-//   if (!db.ok()) return db.status();
-//   (*db)->Put(rocksdb::WriteOptions(), "apple", "red");
-//   std::string value;
-//   (*db)->Get(rocksdb::ReadOptions(), "pear", &value);  // NotFound, 1 probe
-//   absl::Status closed = (*db)->CloseAndSave();
-//
-// The guarantee: a lookup through this object answers NotFound from the
-// filter only for a key that no write covered below made visible, so it
-// never answers NotFound where RocksDB would have found the key, across
-// crashes, power loss, reopenings and rebuilds. The filter may answer
-// "maybe" for an absent key; the lookup then goes to RocksDB.
-//
-// What each virtual method of rocksdb::DB does here, for both RocksDB
-// releases (db_api_coverage_test lists every method of each and fails on
-// one it lacks):
-//  - Filtered: Get, MultiGet and KeyMayExist without a timestamp. A key the
-//    filter rules out answers NotFound without entering RocksDB. A thread
-//    whose keys are mostly found probes only some of its Gets
-//    (PresenceFilterOptions::skip_probes_when_mostly_present).
-//  - Covered writes, whose keys are in the filter before they can be seen:
-//    Put, Merge and PutEntity (every form); Write and WriteWithCallback of a
-//    WriteBatch (a batch holding a record the filter cannot account for is
-//    refused with InvalidArgument, never written unfiltered);
-//    IngestExternalFile and IngestExternalFiles (the files' keys first; a
-//    file the filter cannot read stops the filter until a rebuild has read
-//    the tables, and RocksDB's own answer stands); CreateColumnFamily and
-//    CreateColumnFamilies (an empty filter); CreateColumnFamilyWithImport
-//    (rebuilt from its tables, RocksDB answering meanwhile).
-//  - Refused: NewDefaultReplayer (NotSupported), which would replay a trace
-//    into the base database, past the filters.
-//  - Passed through to RocksDB: everything else. Delete, SingleDelete and
-//    DeleteRange need nothing (a filter may keep a deleted key); iterators,
-//    GetEntity, GetMergeOperands, timestamped lookups, properties, flushes,
-//    compactions and file operations are RocksDB's own.
-// A null column family handle: a write adds its key to the default column
-// family's filter (RocksDB 7.8.3 writes it there; 9.7.4 refuses it); a
-// lookup or Merge answers InvalidArgument "column family handle cannot be
-// null", 9.7.4's answer, where 7.8.3 itself would abort.
-// Anything written while this object was not open (a plain rocksdb::DB::Open
-// in between, an ingestion there, a crash before a save) is read at open:
-// the tables the saved filter does not cover, after the memtable replayed
-// from the WAL is flushed into one.
-// Not covered (lookups may then miss keys such writes made): writes through
-// GetBaseDB(), GetRootDB() or another handle to the same database while this
-// object is open: a TransactionDB or OptimisticTransactionDB opened on it, a
-// secondary instance's catch-up, and writes through the rocksdb::DB* that
-// RocksDB hands an EventListener (its own object, not this one).
-// Column families without a filter, every lookup in them going to RocksDB:
-// a comparator with user-defined timestamps, and one that may call keys of
-// different bytes equal (Comparator::CanKeysWithDifferentByteContentsBeEqual,
-// true unless the comparator declares otherwise): the filter hashes bytes.
-// Lookups that go to RocksDB because the filter could answer otherwise than
-// RocksDB: a snapshot older than the filter's last rebuild, a read
-// timestamp, ignore_range_deletions, a read tier that stops at memory
-// (RocksDB answers Incomplete), an io_activity, and a MultiGet naming a null
-// handle or a timestamped column family (RocksDB fails it whole).
-//
-// Persistence: the filters are saved in the database directory
-// (PresenceFilterFileName) with what they cover: the database's identity,
-// the latest sequence number and each column family's live table files
-// (number and size) at the moment of the save, in a checksummed envelope
-// written to a temporary file, synced and renamed. The saves after such a
-// full save append, with a checksum and a sync, only the filter blocks
-// changed since the save before (ChangesFileName beside it), until the
-// changes would outgrow a full save. Saves follow flushes and
-// compactions (at most one per save_interval, on a background thread) and
-// CloseAndSave. At open a saved filter is restored and the tables it does
-// not list are read into it; with no saved filter, a damaged one, one of
-// another database, a column family it lacks, or an open with
-// best_efforts_recovery (which may roll back to tables no save covered),
-// that column family's filter is rebuilt, with a progress line at least
-// every kProgressInterval. Until a column family's filter serves, its
-// lookups go through RocksDB (State() says which); writes go to the filter
-// being rebuilt throughout.
-//
-// Rebuilds: deletions and growth past the expected key count raise a
-// filter's rate. After each flush or compaction, a filter whose estimated
-// rate (from the fill of 4,096 of its blocks,
-// MutableBloomFilter::SampledExpectedFpp) passes rebuild_fpp_ratio times its
-// target is rebuilt in the background, sized for the keys the column family
-// then holds, while writes go to both filters, and swapped in atomically. A
-// rebuild flushes the column family and reads each live table on its own, not
-// the merged view: a key deleted in another table than its value's stays in the
-// filter, so no table that leaves without a compaction (DeleteFilesInRange) can
-// bring back a key the filter lacks. Only keys whose value and point deletion
-// share a table are left out; a snapshot older than the rebuild, which may
-// still see them, reads from RocksDB.
-//
-// Memory: each column family's filter takes MutableBloomFilter's body for
-// its key count at fpp (1.24 bytes per key at 1%), twice that during a
-// rebuild. Cost per write: one filter Add (one cache line) and a shared
-// lock. Cost per ruled-out lookup: one hash and one cache-line probe.
-//
-// Thread safety: as rocksdb::DB: every method may run on any thread, except
-// that Close and CloseAndSave must not race other calls.
+//   auto db = sstfilter::PresenceFilteredDB::Open(options, path, {});
+//   (*db)->Get(rocksdb::ReadOptions(), "pear", &value);  // NotFound: a probe
+//   absl::Status saved = (*db)->CloseAndSave();
 
 #ifndef SSTFILTER_ENGINES_ROCKSDB_PRESENCE_PRESENCE_FILTERED_DB_H_
 #define SSTFILTER_ENGINES_ROCKSDB_PRESENCE_PRESENCE_FILTERED_DB_H_
@@ -223,6 +124,32 @@ struct PresenceFilterStats {
   std::string unfiltered_reason;  // why a column family gets no filter
 };
 
+// The guarantee: a lookup answers NotFound from the filter only for a key
+// that no covered write made visible, across crashes, power loss,
+// reopenings and rebuilds; a "maybe" goes to RocksDB. Writes made while this
+// object was closed are read at open. The filters are saved in the database
+// directory (PresenceFilterFileName) after flushes and compactions and at
+// CloseAndSave; a missing, damaged or foreign save, or best_efforts_recovery,
+// rebuilds a column family's filter, its lookups going to RocksDB meanwhile
+// (State()). Rebuilds also follow a rate past rebuild_fpp_ratio times fpp.
+//
+// Not covered (lookups may then miss keys those writes made): writes through
+// GetBaseDB(), GetRootDB() or another handle to the same database while this
+// object is open, such as a TransactionDB opened on it, a secondary
+// instance's catch-up, or the rocksdb::DB* RocksDB hands an EventListener.
+// A null column family handle: a write goes to the default column family's
+// filter; a lookup or Merge answers InvalidArgument.
+// Always to RocksDB: column families whose comparator has user-defined
+// timestamps or may call keys of different bytes equal; lookups with a
+// snapshot older than the last rebuild, a read timestamp,
+// ignore_range_deletions, a memory-only read tier or an io_activity, and a
+// MultiGet naming a null handle or a timestamped column family.
+//
+// Cost: MutableBloomFilter's body per column family for its key count at
+// fpp, twice that during a rebuild; one filter Add and a shared lock per
+// write; one hash and one cache-line probe per ruled-out lookup.
+// Thread safety: as rocksdb::DB, except that Close and CloseAndSave must not
+// race other calls.
 class PresenceFilteredDB : public rocksdb::StackableDB {
  public:
   // Opens the database at path as rocksdb::DB::Open does (its options are

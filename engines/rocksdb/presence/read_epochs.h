@@ -1,16 +1,8 @@
 // Lets the thread that swaps a column family's filter free the old one only
 // once no lookup can still be probing it, without a locked instruction on the
-// lookup path: each lookup writes the current epoch into its thread's own
-// slot (util/thread_slots.h) and clears it when done; the swapping thread
-// advances the epoch and waits until no slot holds an older one.
-//
-// Why it is safe: the swapper unpublishes the old filter, advances the epoch,
-// runs HeavyFence, then reads every slot; a lookup stores its mark, runs
-// LightFence, then loads the filter pointer (util/asymmetric_fence.h). So a
-// lookup whose mark the swapper read as clear marked itself after the fence
-// and loads the unpublished pointer; one that read the advanced epoch loads
-// it too (the advance releases the unpublishing); only marks of older epochs
-// are waited for, and a lookup that starts during the wait never delays it.
+// lookup path: each lookup marks its thread's slot with the current epoch
+// while it reads; the swapper advances the epoch and waits until no slot
+// holds an older one. Why it is safe: README.md ("read_epochs.h").
 
 #ifndef SSTFILTER_ENGINES_ROCKSDB_PRESENCE_READ_EPOCHS_H_
 #define SSTFILTER_ENGINES_ROCKSDB_PRESENCE_READ_EPOCHS_H_

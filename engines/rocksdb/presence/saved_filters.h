@@ -1,33 +1,8 @@
-// The file the filters are saved in (PresenceFilterFileName), and what each
-// saved filter covers.
-//
-// Layout (integers little-endian; varints as LevelDB's):
-//   "SSTFPRS1"                        8 bytes: magic and layout version
-//   varint32 length, bytes            the database's identity (IDENTITY)
-//   varint32 record count
-//   per record: varint64 length, bytes (a column family's record, below)
-//   fixed32                           masked CRC32C of everything before
-// A column family's record:
-//   fixed32 column family id; varint32 length, bytes: its name
-//   fixed64 the latest sequence number when the save began
-//   varint64 table count; per table: varint64 file number, varint64 size
-//   varint64 length, bytes: MutableBloomFilter::Save of its filter
-// The filter holds every key of the listed tables and every key written
-// before the sequence number; a table not listed (by number and size) may
-// hold keys it lacks.
-//
-// The changes since that save (ChangesFileName), appended one record
-// per later save, so that a save writes what changed rather than every
-// filter:
-//   "SSTFPRC1"                        8 bytes: magic and layout version
-//   fixed64, fixed32                  the save they follow: its size and its
-//                                     last four bytes (its checksum)
-//   per record: varint64 length, bytes, fixed32 masked CRC32C of the bytes
-// A record: varint32 column family count; per column family: fixed32 id,
-// fixed64 latest sequence number, varint64 table count, the tables as above,
-// varint64 length, bytes: MutableBloomFilter::SaveBlocks of the blocks its
-// filter changed since the record before. The save, with the records up to
-// any one ORed in, holds what that record's tables and sequence number say.
+// The file the filters are saved in (PresenceFilterFileName), the file of
+// changes appended after it (ChangesFileName), and what each saved filter
+// covers: the filter holds every key of the listed tables and every key
+// written before the sequence number; a table not listed (by number and
+// size) may hold keys it lacks. Both layouts: README.md ("saved_filters.h").
 
 #ifndef SSTFILTER_ENGINES_ROCKSDB_PRESENCE_SAVED_FILTERS_H_
 #define SSTFILTER_ENGINES_ROCKSDB_PRESENCE_SAVED_FILTERS_H_
