@@ -1,14 +1,8 @@
-// A full memory barrier split into a cheap half and a costly half, for a hot
-// path that stores then loads and a rare path that must see that store
-// (Dekker's pattern: each side stores, fences, then loads what the other
-// side stored; at least one of the two loads sees the other's store).
-//
-// LightFence, on the hot path, is a compiler barrier where Linux offers
-// membarrier(2)'s private expedited command; HeavyFence, on the rare path,
-// then makes every running thread of the process execute a full barrier
-// (an interrupt per CPU, some microseconds). Without that command both are
-// full fences. The pairing is what the kernel's membarrier(2) manual and
-// liburcu's "memb" flavour of read-copy-update rely on.
+// A full memory barrier split into a cheap half (LightFence, for a hot path
+// that stores then loads) and a costly half (HeavyFence, for a rare path that
+// must see that store): Dekker's pattern, where each side stores, fences,
+// then loads what the other side stored, and at least one of the two loads
+// sees the other's store. util/README.md says how each half is made.
 
 #ifndef SSTFILTER_UTIL_ASYMMETRIC_FENCE_H_
 #define SSTFILTER_UTIL_ASYMMETRIC_FENCE_H_

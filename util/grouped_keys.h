@@ -1,11 +1,7 @@
-// Keys in groups that share a fixed-length prefix, for prefix filters and
-// prefix seeks: key n of a group is the group's prefix (kGroupPrefixBytes
-// bytes, so a fixed-prefix extractor of that length cuts the group) followed
-// by a suffix of its own. Every key is a pure function of its style, a seed,
-// its group and its number, so db_bench streams 10^8 of them without storing
-// any, and a test makes the same set on every platform.
-//
-// Example:
+// Keys in groups that share a fixed-length prefix (kGroupPrefixBytes), for
+// prefix filters and prefix seeks. Every key is a pure function of its style,
+// a seed, its group and its number: the same set on every platform, streamed
+// without storing any.
 //
 //   const GroupedKeys keys = MakeGroupedKeys(GroupedKeysOptions(
 //       GroupKeyStyle::kBinary, /*groups=*/100, /*keys_per_group=*/16,

@@ -1,25 +1,13 @@
 // RocksDB's two filter hashes, so that sstfilter writes and reads RocksDB's
-// filters byte for byte without linking RocksDB.
+// filters byte for byte without linking RocksDB: RocksDbHash64 (RocksDB's
+// Hash64, of its FastLocalBloom and Ribbon filters; not released XXH3) and
+// RocksDbHash32 (RocksDB's Hash, of its legacy Bloom filter, with the seed
+// kRocksDbBloomSeed). Both are part of RocksDB's on-disk format and frozen;
+// rocksdb_hash_test.cc pins them against librocksdb. util/README.md says how
+// each differs from the hash it resembles.
 //
-// - RocksDbHash64: what RocksDB 7.8.3 calls Hash64 / GetSliceHash64
-//   (util/hash.cc), the hash of its FastLocalBloom and Ribbon filters. It is a
-//   frozen *preview* of XXH3-64 from xxHash 0.7.2 (RocksDB's util/xxph3.h,
-//   renamed XXPH3 there), and differs from released XXH3 (util/hash.h Hash64)
-//   for every input length: the short-input mixes, the long-input lane order
-//   and last stripe changed before xxHash 0.8.0, and RocksDB changed the empty
-//   input's result.
-// - RocksDbHash32: what RocksDB calls Hash (util/hash.cc), LevelDB's
-//   Murmur-like 32-bit hash except that the 1-3 tail bytes are read as *signed*
-//   chars (sign-extended), which LevelDB 1.23 no longer does. RocksDB's legacy
-//   Bloom filter (format_version < 5) hashes keys with it and the seed
-//   kRocksDbBloomSeed ("BloomHash" in RocksDB's util/hash.h).
-//
-// Both are part of RocksDB's on-disk format and frozen; rocksdb_hash_test.cc
-// pins them and checks them against librocksdb's exported functions.
-//
-// RocksDbHash64 is on the query path of every FastLocalBloom probe, so inputs
-// of up to 128 bytes are hashed inline (no call, no allocation); longer ones
-// call into rocksdb_hash.cc.
+// Cost: RocksDbHash64 hashes inputs of up to 128 bytes inline (no call, no
+// allocation); longer ones call into rocksdb_hash.cc.
 
 #ifndef SSTFILTER_UTIL_ROCKSDB_HASH_H_
 #define SSTFILTER_UTIL_ROCKSDB_HASH_H_

@@ -1,12 +1,10 @@
-// Per-thread slots for state that one thread writes on a hot path and another
-// thread reads rarely, each in a cache line of its own: a lookup marks itself
-// in its own slot with a plain store where a shared counter would need a
-// locked instruction, and the rare reader visits every slot.
+// Per-thread slots, each in a cache line of its own, for state that one
+// thread writes on a hot path (a plain store where a shared counter would need
+// a locked instruction) and another thread reads rarely, visiting every slot.
 //
-// Threads are numbered densely (ThisThreadIndex): an index is taken on a
-// thread's first call and freed when it exits, and a new thread takes the
-// smallest free one, so the slots grow with the threads alive at once, not
-// with every thread ever started. A slot outlives its thread and passes to
+// Threads are numbered densely (ThisThreadIndex): a thread takes the smallest
+// free index on its first call and frees it when it exits, so the slots grow
+// with the threads alive at once. A slot outlives its thread and passes to
 // the next thread given the same index; its owner leaves it as a new owner
 // may find it.
 

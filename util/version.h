@@ -6,11 +6,7 @@
 //   #endif
 //
 // Versions follow semantic versioning, with the compatibility promise of
-// README.md ("Compatibility"): a filter's bytes are frozen under its Name()
-// for as long as the name is read, in every release; within one major
-// version, source written against the public headers keeps compiling and
-// spec strings keep parsing to the same policies. CHANGELOG.md lists every
-// release's changes.
+// README.md ("Compatibility"); CHANGELOG.md lists every release's changes.
 
 #ifndef SSTFILTER_UTIL_VERSION_H_
 #define SSTFILTER_UTIL_VERSION_H_
