@@ -1,17 +1,9 @@
 // The rocksdb::FilterPolicy that the per-level policies share: each table is
-// built by the policy of the level RocksDB writes it to, and every table is
-// read by one reader (the levels' filters share a format).
-//
-// Which policy a table gets, from RocksDB's FilterBuildingContext
-// (7.8.3, 9.7.4):
-//  - a flush (reason kFlush) writes L0: levels[0];
-//  - level_at_creation i under kCompactionStyleLevel: levels[i], or the last
-//    level's for i at or past levels.size();
-//  - level_at_creation -1 (SstFileWriter, a file not yet placed) and the
-//    universal and FIFO styles, whose levels are not a leveled tree's runs:
-//    unknown_level.
-// A null policy builds no filter (GetBuilderWithContext returns null, which
-// RocksDB takes as "no filter" for that table).
+// built by the policy of the level RocksDB writes it to (a flush: levels[0];
+// level i under kCompactionStyleLevel: levels[i], the last for i past the
+// end; level -1, universal and FIFO: unknown_level), and every table is read
+// by one reader (the levels' filters share a format). A null policy builds
+// no filter for that table. Where the level comes from: README.md.
 
 #ifndef SSTFILTER_ENGINES_ROCKSDB_LEVEL_POLICY_H_
 #define SSTFILTER_ENGINES_ROCKSDB_LEVEL_POLICY_H_
