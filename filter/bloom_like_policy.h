@@ -1,9 +1,7 @@
-// The Bloom families' own accessor: the number of probes per key. The
-// generic FilterPolicy does not have it, since a filter of another family
-// (the compact filter) has no probes.
-//
-// The native, LevelDB and RocksDB Bloom policies are BloomLikeFilterPolicy;
-// ask any policy with AsBloomLike:
+// The Bloom families' own accessor: the number of probes per key, which the
+// generic FilterPolicy lacks (a compact filter has no probes). The native,
+// LevelDB and RocksDB Bloom policies are BloomLikeFilterPolicy; ask any
+// policy with AsBloomLike:
 //
 //   if (const sstfilter::BloomLikeFilterPolicy* bloom =
 //           sstfilter::AsBloomLike(**policy)) {

@@ -1,39 +1,12 @@
-// Memory for the filters a store keeps for queries. A query of a filter out of
-// cache can miss twice: on the line, and on the translation of its address. Its
-// block is at a random place in the filter, so once the filters held exceed
-// what the TLB covers with 4 KiB pages (a few MB), most queries also miss the
-// TLB and walk the page table, and in a virtual machine that walk is
-// two-dimensional. Copying filters into a FilterArena puts each at a 64-byte
-// boundary (so each of the native filter's blocks is one cache line) in memory
-// that asks Linux for transparent huge pages (madvise MADV_HUGEPAGE), which
-// cover 2 MiB per TLB entry.
-//
-// Use one for the filters of a store's open tables once they outgrow what the
-// TLB covers: a query out of cache then still misses on its line, but no
-// longer also walks the page table. docs/out_of_cache.md ("Huge pages")
-// measures what that saves.
-//
-// Example:
+// Memory for the filters a store keeps for queries: each copy starts at a
+// 64-byte boundary, in memory that asks Linux for transparent huge pages, so
+// a query out of cache misses on its line but no longer also walks the page
+// table. filter/README.md ("filter_arena.h") says why and when to use one.
 //
 //   sstfilter::FilterArena arena;
 //   absl::string_view held = arena.Copy(filter_block);
 //   std::unique_ptr<sstfilter::FilterReader> reader = policy->NewReader(held);
 //   // `held`, and so `reader`, are valid while `arena` lives.
-//
-// Memory: copies follow one another, each rounded up to 64 bytes, in regions
-// that start at 2 MiB boundaries and double in size (2 MiB, 4 MiB, ... up to
-// 1 GiB, or the size of one copy if larger). Only touched pages take memory,
-// so beyond the copies an arena takes at most one partly used 2 MiB page per
-// region (a copy that does not fit in what is left of a region goes to the
-// next). Huge pages are granted by the kernel when a copy first touches the
-// memory, if /sys/kernel/mm/transparent_hugepage/enabled is "always" or
-// "madvise" and a free 2 MiB page exists; otherwise the memory is ordinary
-// pages and everything works the same, only slower out of cache.
-// HugePageBytes() says what the kernel granted. Thread-safe: a lock is held
-// only to reserve a copy's space (once per filter loaded), the bytes are
-// copied outside it, and copies may be read from any thread. Space is given
-// back only when the arena is destroyed: an arena suits filters kept as long as
-// it, such as those of a store's open tables.
 
 #ifndef SSTFILTER_FILTER_FILTER_ARENA_H_
 #define SSTFILTER_FILTER_FILTER_ARENA_H_
@@ -46,6 +19,17 @@
 
 namespace sstfilter {
 
+// Memory: copies follow one another, each rounded up to kAlignment, in
+// regions that start at huge-page boundaries and double in size up to
+// kMaxRegionBytes (or the size of one copy if larger); beyond the copies an
+// arena takes at most one partly used huge page per region. Space is given
+// back only when the arena is destroyed. Where the kernel grants no huge
+// pages, everything works the same, only slower out of cache;
+// HugePageBytes() says what it granted.
+//
+// Thread safety: Allocate and Copy may be called from any thread (a lock is
+// held only to reserve a copy's space), and copies may be read from any
+// thread.
 class FilterArena {
  public:
   struct Options {

@@ -1,24 +1,12 @@
 // sstfilter's read side: a filter format reads the bytes a policy's builder
-// wrote (filter_policy.h is the build side).
+// wrote (filter_policy.h is the build side), for any filter of its persisted
+// name whatever options built it, taking its parameters from the filter's own
+// bytes. Formats are found by name in the registry (format_registry.h).
 //
-// A FilterFormat is what a table reader needs: the name a table persists
-// beside its filter, and a reader for any filter of that name, whatever
-// options built it. Each format takes its parameters (size, probes, seeds)
-// from the filter's own bytes and documents its trailer in its family's
-// README. Formats are found by name in the registry (format_registry.h).
-//
-// Example:
-//
-//   // stored_name: the Name() the table persisted beside the filter.
 //   const sstfilter::FilterFormat* format =
-//       sstfilter::FindFilterFormat(stored_name);
+//       sstfilter::FindFilterFormat(stored_name);  // the name the table kept
 //   if (format == nullptr) { /* a filter this library cannot read */ }
-//   std::unique_ptr<sstfilter::FilterReader> reader =
-//       format->NewReader(filter_bytes);
-//   if (reader->MayMatch(key)) { /* read the data block */ }
-//
-// Thread safety: a FilterFormat and a FilterReader are immutable and may be
-// shared across threads.
+//   if (format->NewReader(filter_bytes)->MayMatch(key)) { /* read it */ }
 
 #ifndef SSTFILTER_FILTER_FILTER_FORMAT_H_
 #define SSTFILTER_FILTER_FILTER_FORMAT_H_
@@ -40,7 +28,8 @@ namespace sstfilter {
 // read outside the buffer.
 //
 // REQUIRES: the filter bytes passed to FilterFormat::NewReader outlive the
-// reader.
+// reader. Thread safety: a reader is immutable and may be shared across
+// threads.
 class FilterReader {
  public:
   virtual ~FilterReader() = default;
@@ -80,7 +69,8 @@ struct FilterFacts {
   bool checksummed = false;
 };
 
-// A filter format: its persisted name and its reader. Immutable.
+// A filter format: its persisted name and its reader. Immutable, so it may be
+// shared across threads. Each family's README documents its format's trailer.
 class FilterFormat {
  public:
   virtual ~FilterFormat() = default;

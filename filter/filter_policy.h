@@ -1,34 +1,13 @@
 // sstfilter's build side: a filter policy is a format (filter_format.h, the
 // read side) plus the sizing that builds filters of it from a table's keys.
+// A reader's "no" is certain; its "maybe" is wrong at most with the
+// configured false-positive probability.
 //
-// A table builder hands the keys of one SSTable (or of one 2 KB stretch of
-// data blocks, in LevelDB's layout) to a policy's builder and stores the
-// filter bytes with the policy's Name(); a table reader later finds the
-// format by that name (format_registry.h) and asks the filter before reading
-// a data block. "No" is certain and saves a disk read; "maybe" is wrong at
-// most with the configured false-positive probability.
-//
-// Example (NewBloomFilterPolicy is in filter/bloom/bloom.h):
-//
-//   absl::StatusOr<std::unique_ptr<const sstfilter::FilterPolicy>> policy =
-//       sstfilter::NewBloomFilterPolicy(sstfilter::FilterOptions::Fpp(0.01));
-//   if (!policy.ok()) return policy.status();
-//   std::unique_ptr<sstfilter::FilterBuilder> builder =
-//       (*policy)->NewBuilder();
+//   std::unique_ptr<sstfilter::FilterBuilder> builder = policy->NewBuilder();
 //   builder->AddKey("apple");
-//   builder->AddKey("banana");
 //   std::string filter;
 //   builder->Finish(&filter);
-//   std::unique_ptr<sstfilter::FilterReader> reader =
-//       (*policy)->NewReader(filter);
-//   reader->MayMatch("apple");   // true: an added key always matches
-//   reader->MayMatch("cherry");  // false, except with probability ~1%
-//
-// Every policy factory has the signature of PolicyFactoryFunction below and
-// checks its options with ValidateFilterOptions first.
-//
-// Thread safety: a FilterPolicy is immutable and may be shared across
-// threads. A FilterBuilder is used by one thread at a time.
+//   policy->NewReader(filter)->MayMatch("apple");  // true: always
 
 #ifndef SSTFILTER_FILTER_FILTER_POLICY_H_
 #define SSTFILTER_FILTER_FILTER_POLICY_H_
@@ -122,7 +101,8 @@ absl::Status ValidateCompatibleFilterOptions(const FilterOptions& options,
 // Accumulates the keys of one filter. The sequence of calls must match the
 // regexp
 //   (AddKey* Finish)*
-// Finish leaves the builder empty, ready for the next filter.
+// Finish leaves the builder empty, ready for the next filter. A builder is
+// used by one thread at a time.
 class FilterBuilder {
  public:
   virtual ~FilterBuilder() = default;
@@ -138,8 +118,11 @@ class FilterBuilder {
   virtual void Finish(std::string* dst) = 0;
 };
 
-// A filter format and the sizing that builds its filters. Immutable; the
-// builders and readers it creates do not refer to it.
+// A filter format and the sizing that builds its filters. Immutable, so it may
+// be shared across threads; the builders and readers it creates do not refer
+// to it. Every factory (NewBloomFilterPolicy, ...) has the signature of
+// PolicyFactoryFunction below and checks its options with
+// ValidateFilterOptions first.
 class FilterPolicy {
  public:
   virtual ~FilterPolicy() = default;

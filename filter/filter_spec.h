@@ -1,45 +1,11 @@
 // One string names any filter policy, the same in code, options files, tools
-// and the engine adapters (as RocksDB's FilterPolicy::CreateFromString does):
+// and the engine adapters (as RocksDB's FilterPolicy::CreateFromString does).
+// filter/README.md ("Spec strings") lists every family and its params.
 //
 //   absl::StatusOr<std::unique_ptr<const sstfilter::FilterPolicy>> policy =
 //       sstfilter::NewFilterPolicyFromString("bloom:fpp=0.01");
 //   if (!policy.ok()) return policy.status();  // one line naming the fault
 //   (*policy)->ToString();  // "bloom:fpp=0.01", which parses back to it
-//
-// Grammar:
-//
-//   spec   := family (":" param)*
-//   param  := name "=" value
-//           | number            (first param only: bits_per_key=number)
-//
-// Colons separate params, so a tool can take a comma-separated list of specs.
-// Every family takes
-//
-//   bits_per_key=C   bits per key (FilterOptions::bits_per_key)
-//   fpp=P            target false-positive probability (FilterOptions::fpp)
-//   checksum=on|off  FilterOptions::self_checksum; unset: the family's default
-//
-// with exactly one of bits_per_key and fpp, and the family's own params
-// beyond them. The families linked into a program are those registered
-// (format_registry.h, RegisteredSpecFamilies); sstfilter's:
-//
-//   bloom                NewBloomFilterPolicy
-//   burr                 NewBumpedRibbonFilterPolicy
-//   hybrid               NewHybridFilterPolicy; family=native|compact
-//                        (default compact), max_build_bytes=N (default 0, no
-//                        cap)
-//   grafite              NewGrafiteFilterPolicy; max_range_length=L (the
-//                        range length fpp is a target for,
-//                        FilterOptions::max_range_length; unset: single keys)
-//   leveldb              NewLevelDbBloomFilterPolicy
-//   rocksdb.fastbloom    NewRocksDbFastLocalBloomFilterPolicy
-//   rocksdb.legacybloom  NewRocksDbLegacyBloomFilterPolicy
-//
-// Examples: "bloom:10", "burr:fpp=0.001", "hybrid:fpp=0.01:family=native",
-// "grafite:fpp=0.001:max_range_length=64", "bloom:fpp=0.01:checksum=off".
-//
-// Numbers are decimal (absl::SimpleAtod; "1e-3" is accepted); counts are
-// unsigned decimal integers. Names and words are case-sensitive.
 
 #ifndef SSTFILTER_FILTER_FILTER_SPEC_H_
 #define SSTFILTER_FILTER_FILTER_SPEC_H_
@@ -53,7 +19,21 @@
 
 namespace sstfilter {
 
-// The policy spec names. Returns InvalidArgumentError with one line naming the
+// The policy spec names, by the grammar
+//
+//   spec   := family (":" param)*
+//   param  := name "=" value
+//           | number            (first param only: bits_per_key=number)
+//
+// Every family takes bits_per_key=C or fpp=P (exactly one of them) and
+// checksum=on|off (FilterOptions::self_checksum; unset: the family's
+// default), and its own params beyond them. The families are those linked in
+// and registered (format_registry.h, RegisteredSpecFamilies). Numbers are
+// decimal (absl::SimpleAtod; "1e-3" is accepted); counts are unsigned decimal
+// integers; names and words are case-sensitive. Colons separate params, so a
+// tool can take a comma-separated list of specs.
+//
+// Returns InvalidArgumentError with one line naming the
 // offending part for an empty spec, an unknown family (listing the known
 // ones), an empty param (a trailing or doubled colon), a param the family does
 // not take, a param given twice, a value that is not a number, count or one of

@@ -1,19 +1,13 @@
 // Every filter format and policy factory a program links, registered by the
-// families themselves: a table reader (TableFilter, sst_probe, the store
-// adapters) finds a format by the name persisted beside a filter, and tests
-// walk every policy factory. A family registers in its own folder,
+// families themselves: a table reader finds a format by the name persisted
+// beside a filter, and tests walk every policy factory. A family registers in
+// its own folder, and is linked into every program that reads tables through
+// //filter:formats (alwayslink, so registration runs even when nothing calls
+// it). The lookups may be called from static initialization on, from any
+// thread.
 //
-//   // filter/bloom/bloom.cc
 //   SSTFILTER_REGISTER_FILTER_FORMAT(LocalBloom, LocalBloomFormat());
-//   SSTFILTER_REGISTER_POLICY_FACTORY(NewBloomFilterPolicy);
 //   SSTFILTER_REGISTER_SPEC_FAMILY(Bloom, "bloom", &NewBloomFilterPolicy);
-//
-// and is linked into every program that reads tables through //filter:formats
-// (its library is alwayslink, so registration runs even when nothing calls
-// it).
-//
-// Registration happens during static initialization; the lookups below may be
-// called from then on, from any thread.
 
 #ifndef SSTFILTER_FILTER_FORMAT_REGISTRY_H_
 #define SSTFILTER_FILTER_FORMAT_REGISTRY_H_

@@ -1,10 +1,8 @@
 // A spec string parsed: the family that builds a policy and the options it was
 // given, the form in which a policy names itself (FilterPolicy::ToString) and
-// a family's factory receives a spec. filter/filter_spec.h has the grammar and
-// the parser; this header is what the families need to take part.
-//
-// A family's typed factory names the policies it returns, so that policies
-// made in code print the same spec as policies made from a string:
+// a family's factory receives a spec (filter/filter_spec.h parses). A
+// family's typed factory names its policies, so that policies made in code
+// print the same spec as policies made from a string:
 //
 //   absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBloomFilterPolicy(
 //       const FilterOptions& options) {

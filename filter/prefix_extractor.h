@@ -1,33 +1,12 @@
 // A prefix extractor maps a key to the prefix a filter holds for it, so that
-// a seek or an iteration over one prefix can skip every table without it.
-// The two built-in extractors behave exactly as RocksDB's and carry RocksDB's
-// names (RocksDB 7.8.3 util/slice.cc, FixedPrefixTransform and
-// CappedPrefixTransform), so a table written by RocksDB with
-// NewFixedPrefixTransform(8) is read with NewFixedPrefixExtractor(8):
+// a seek or an iteration over one prefix can skip every table without it. The
+// built-in ones behave exactly as RocksDB's and carry RocksDB's names, so a
+// table RocksDB wrote with NewFixedPrefixTransform(8) is read with
+// NewFixedPrefixExtractor(8). filter/README.md has the rule for reading them.
 //
-//   extractor     InDomain(key)        Transform(key)              Name()
-//   fixed(n)      key.size() >= n      key's first n bytes
-//   rocksdb.FixedPrefix.<n> capped(n)     always               first min(n,
-//   size) bytes    rocksdb.CappedPrefix.<n>
-//
-// A key outside the domain has no prefix: nothing is added to a filter for it
-// and a prefix question about it cannot be answered (it "may match").
-//
-// RocksDB records the extractor a table was written with in the property
-// "rocksdb.prefix.extractor.name" ("nullptr" for none). A reader uses a
-// table's prefixes only when its own extractor has that name: prefixes cut
-// another way are different strings, and probing them could say "no" for a
-// prefix the table holds.
-//
-// Example:
-//
-//   absl::StatusOr<std::unique_ptr<const sstfilter::PrefixExtractor>> fixed =
+//   std::unique_ptr<const sstfilter::PrefixExtractor> fixed =
 //       sstfilter::NewFixedPrefixExtractor(8);
-//   if (fixed.ok() && (*fixed)->InDomain(key)) {
-//     absl::string_view prefix = (*fixed)->Transform(key);  // a view of key
-//   }
-//
-// Thread safety: extractors are immutable; share one among any threads.
+//   if (fixed->InDomain(key)) prefix = fixed->Transform(key);  // a view of key
 
 #ifndef SSTFILTER_FILTER_PREFIX_EXTRACTOR_H_
 #define SSTFILTER_FILTER_PREFIX_EXTRACTOR_H_
@@ -41,6 +20,9 @@
 
 namespace sstfilter {
 
+// A key outside the domain has no prefix: nothing is added to a filter for it
+// and a prefix question about it cannot be answered (it "may match").
+// Thread safety: extractors are immutable; share one among any threads.
 class PrefixExtractor {
  public:
   virtual ~PrefixExtractor() = default;

@@ -1,23 +1,13 @@
 // Verified builds: a finished filter is checked against every key it was built
-// from before a table stores it. A filter that answers "no" to one of its own
-// keys (a bug in a builder, a bit flipped in memory by faulty hardware) makes
-// every reader of the table miss that key: the data is lost for the user. The
-// check turns that into an error the writer sees, as RocksDB's
-// BlockBasedTableOptions::detect_filter_construct_corruption does for its own
-// filters (the RocksDB adapter offers the same, rocksdb_adapter.h).
-//
-// Example:
+// from before a table stores it, so that a filter that would answer "no" to
+// one of its own keys (a builder's bug, a bit flipped in memory) becomes an
+// error the writer sees instead of data lost to every reader (as RocksDB's
+// detect_filter_construct_corruption; the RocksDB adapter offers the same).
 //
 //   sstfilter::VerifiedFilterBuilder builder(**policy);
 //   for (const std::string& key : keys) builder.AddKey(key);
-//   std::string filter;
 //   absl::Status status = builder.Finish(&filter);
 //   if (!status.ok()) { /* DataLossError: do not write the table */ }
-//
-// Cost: the keys are kept until Finish, their bytes plus 8 bytes per key (an
-// offset), in two arrays that grow by doubling (so up to twice that while
-// building); then one query of the finished filter per key, in batches. The
-// figures: filter/hybrid/README.md, "Verified builds".
 
 #ifndef SSTFILTER_FILTER_VERIFIED_BUILD_H_
 #define SSTFILTER_FILTER_VERIFIED_BUILD_H_
@@ -58,6 +48,11 @@ class AddedKeys {
 // key added before handing it back. Not a FilterBuilder: its Finish can fail.
 // The call protocol is FilterBuilder's: (AddKey* Finish)*.
 // REQUIRES: policy outlives the builder.
+//
+// Cost: the keys are kept until Finish, their bytes plus 8 bytes per key (an
+// offset), in two arrays that grow by doubling (so up to twice that while
+// building); then one query of the finished filter per key, in batches
+// (filter/hybrid/README.md, "Verified builds", has the figures).
 class VerifiedFilterBuilder {
  public:
   explicit VerifiedFilterBuilder(const FilterPolicy& policy);
