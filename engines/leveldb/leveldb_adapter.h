@@ -1,47 +1,10 @@
 // Hands an sstfilter policy to LevelDB 1.23: the tables a database writes
-// carry its filters, and lookups ask them before reading a data block.
+// carry its filters, and lookups ask them before reading a data block. How
+// LevelDB calls the policy, and what a renamed policy costs: README.md.
 //
-// Example:
-//
-//   absl::StatusOr<std::unique_ptr<const sstfilter::FilterPolicy>> policy =
-//       sstfilter::NewBloomFilterPolicy(sstfilter::FilterOptions::Fpp(0.01));
-//   if (!policy.ok()) return policy.status();
 //   std::unique_ptr<leveldb::FilterPolicy> filter =
-//       sstfilter::AsLevelDbFilterPolicy(*std::move(policy));
-//   leveldb::Options options;
-//   options.filter_policy = filter.get();
-//   leveldb::DB* db;
-//   leveldb::Status s = leveldb::DB::Open(options, "/tmp/db", &db);
-//   ...
-//   delete db;  // before filter
-//
-// Lifetimes: leveldb::Options::filter_policy is a raw pointer, and LevelDB
-// keeps using it (in background compactions, in every lookup) until the DB is
-// deleted. REQUIRES: the returned object outlives every DB opened with it.
-//
-// How LevelDB uses it:
-//  - CreateFilter is called with the keys of each 2 KB stretch of a table's
-//    data blocks, from the thread that writes the table (a flush, a
-//    compaction, or DB::Open replaying the log). It appends the policy's
-//    filter for them. LevelDB strips its 8-byte sequence/type tag first: the
-//    policy sees user keys, in KeyMayMatch too.
-//  - KeyMayMatch is called once per lookup per table the lookup reaches, with
-//    the filter's bytes and no reader object: LevelDB's API has no place to
-//    keep one. It answers through FilterPolicy::KeyMayMatch, which parses the
-//    filter on every call; sstfilter's policies do that on the stack, reading
-//    a few trailer bytes, with no allocation.
-//  - Name() is persisted in each table as the metaindex key
-//    "filter.<Name()>". A table is read with a filter only when the name of
-//    the policy it is opened with matches that key: a database reopened with
-//    another policy (or none) ignores the old filters and reads a data block
-//    for every lookup until compactions rewrite the tables. Slower, never
-//    wrong.
-// LevelDB may call both from several threads at once; a FilterPolicy is
-// immutable and a builder is made per call, so that is safe.
-//
-// To read or write the tables of an existing LevelDB store, wrap
-// NewLevelDbBloomFilterPolicy (filter/leveldb/leveldb_bloom.h): its filters are
-// byte for byte LevelDB's own, under the same name.
+//       sstfilter::AsLevelDbFilterPolicy(std::move(*policy));
+//   options.filter_policy = filter.get();  // outlives every DB opened with it
 
 #ifndef SSTFILTER_ENGINES_LEVELDB_LEVELDB_ADAPTER_H_
 #define SSTFILTER_ENGINES_LEVELDB_LEVELDB_ADAPTER_H_
@@ -56,7 +19,11 @@
 namespace sstfilter {
 
 // Returns policy as a leveldb::FilterPolicy with the same Name(). The result
-// owns (a share of) policy. REQUIRES: policy != nullptr.
+// owns (a share of) policy and is safe to call from several threads at once.
+// REQUIRES: policy != nullptr; the result outlives every DB opened with it
+// (leveldb::Options::filter_policy is a raw pointer LevelDB uses until the
+// DB is deleted). For an existing LevelDB store's tables, wrap
+// NewLevelDbBloomFilterPolicy (filter/leveldb/leveldb_bloom.h).
 std::unique_ptr<leveldb::FilterPolicy> AsLevelDbFilterPolicy(
     std::shared_ptr<const FilterPolicy> policy);
 

@@ -1,57 +1,13 @@
 // A Bloom filter kept in Redis, shared by every process and machine that can
-// reach the server: a crawler's "seen URL" set, or a cache-penetration guard
-// that every application server consults. The filter is the native filter's
-// body (filter/bloom/README.md): every key's k probes fall in one 64-byte
-// block, so adding a key is one atomic command on one Redis key, and a query
-// is one read of one block. The body is cut into segments, Redis strings of
-// whole blocks, so a filter can pass Redis's 512 MB string limit and spread
-// over a Redis Cluster's nodes.
+// reach the server (a crawler's "seen URL" set, a cache-penetration guard):
+// the native filter's body in segments, so an add is one atomic command and
+// a query one read of one 64-byte block. Layout, commands, consistency and
+// sizing: README.md.
 //
-// Example:
-//
-//   sstfilter::RedisOptions redis;
-//   redis.endpoints = {{"127.0.0.1", 6379}};
 //   absl::StatusOr<std::unique_ptr<sstfilter::RedisBloomFilter>> seen =
-//       sstfilter::RedisBloomFilter::Create(
-//           redis, "crawler:seen", sstfilter::FilterOptions::Fpp(0.01),
-//           /*expected_keys=*/10000000);
-//   // Other processes: RedisBloomFilter::Open(redis, "crawler:seen").
-//   absl::StatusOr<bool> added = (*seen)->Add("https://example.com/");
+//       sstfilter::RedisBloomFilter::Create(redis, "crawler:seen",
+//           sstfilter::FilterOptions::Fpp(0.01), /*expected_keys=*/10000000);
 //   absl::StatusOr<bool> maybe = (*seen)->MayContain("https://example.com/");
-//   // *maybe is true; an unreachable server gives an error, never false.
-//
-// Keys in Redis: "<name>" holds the filter's description
-// (redis_bloom_meta.h); "<name>:0", "<name>:1", ... hold the segments, each
-// blocks_per_segment blocks (the last one fewer, and the wide last block of
-// a published filter). A name with a hash tag ("{crawler}:seen") keeps every
-// segment in one cluster slot; without one, the segments spread.
-//
-// Commands:
-//   Add        EVALSHA of a script that checks the segment's length
-//              (STRLEN) and sets the key's k bits with one BITFIELD ... SET
-//              u1: atomic, one round trip, and it never creates or extends a
-//              segment (a missing or resized segment is an error, not a
-//              silently new filter).
-//   MayContain GETRANGE of the key's block: one round trip, 64 bytes.
-//   batched    the same commands, pipelined per server.
-// A key whose Add has returned is seen by every later MayContain of any
-// client: each command runs atomically on the segment's master, and reads
-// go to masters only. (Redis replicates asynchronously: a failover may lose
-// the last adds, as it loses any write.)
-//
-// Sizing is MutableBloomFilter's (mutable_bloom.h): the same options and
-// expected key count give the same body, k and probes, so Export() of a
-// filter given the same keys is byte for byte MutableBloomFilter::Freeze().
-//
-// Failures are errors, never answers: an unreachable server, a timeout, a
-// cluster without the key's slot (RedisClient's retry policy runs first) is
-// UnavailableError; a segment that is missing, of the wrong type or the wrong
-// length, or a description that does not parse, is DataLossError naming the
-// Redis key. A query never answers false because of either.
-//
-// Thread safety: a RedisBloomFilter holds one connection per server and is
-// used by one thread at a time; open one per thread (Open reads the
-// description and checks each segment's length once).
 
 #ifndef SSTFILTER_ENGINES_REDIS_REDIS_BLOOM_H_
 #define SSTFILTER_ENGINES_REDIS_REDIS_BLOOM_H_
@@ -74,13 +30,20 @@ namespace sstfilter {
 
 class MutableBloomFilter;
 
-// Segments of at most 8 MB less 4 KB: 6.7 million keys at 1% each, a size
-// Redis copies and a cluster moves without stalling (a resharding moves a key
-// whole), and one that fits, with Redis's string header, in the allocator's
-// 8 MiB size class (jemalloc's next class is 10 MiB: exactly 8 MiB would
-// waste a fifth).
+// Segments of at most 8 MiB less 4 KiB: a size Redis copies and a cluster
+// moves without stalling, within the allocator's 8 MiB size class with
+// Redis's string header (README.md, "Layout in Redis").
 constexpr uint64_t kDefaultRedisSegmentBytes = (uint64_t{8} << 20) - 4096;
 
+// A key whose Add has returned is seen by every later MayContain of any
+// client while the server keeps its data (reads go to masters). Failures
+// are errors, never answers: UnavailableError when Redis cannot be reached
+// (after RedisClient's retries), DataLossError naming the Redis key for a
+// missing or malformed segment or description; a query never answers false
+// because of either. Export() equals MutableBloomFilter::Freeze() of a
+// filter of the same options given the same keys.
+// Thread safety: one connection per server, used by one thread at a time;
+// open one per thread.
 class RedisBloomFilter {
  public:
   // Creates an empty filter named `name` for expected_keys keys, sized as

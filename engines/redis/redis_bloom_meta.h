@@ -1,17 +1,7 @@
 // The description of a RedisBloomFilter, stored as the value of the filter's
-// own Redis key (its segments are the keys "<name>:0", "<name>:1", ...).
-// Layout (engines/redis/README.md), 46 bytes, integers little-endian:
-//
-//   offset  bytes  field
-//   0       8      magic "SSTFRBF1" (sstfilter Redis Bloom filter, version 1)
-//   8       8      body_bytes: the native filter's body
-//   16      8      blocks_per_segment: 64-byte blocks in each segment but
-//                  the last
-//   24      8      expected_keys
-//   32      8      bits_per_key, an IEEE-754 double
-//   40      1      num_probes (k)
-//   41      1      self_checksum: 1 if Export writes format version 2
-//   42      4      masked CRC32C of bytes 0-41 (util/crc32c.h)
+// own Redis key (its segments are the keys "<name>:0", "<name>:1", ...): 46
+// bytes, integers little-endian, ending in a masked CRC32C of the rest. The
+// layout, field by field: README.md ("Layout in Redis").
 
 #ifndef SSTFILTER_ENGINES_REDIS_REDIS_BLOOM_META_H_
 #define SSTFILTER_ENGINES_REDIS_REDIS_BLOOM_META_H_

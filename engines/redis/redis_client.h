@@ -1,21 +1,10 @@
-// A small synchronous Redis client over hiredis: one connection per server,
-// commands pipelined per connection, Redis Cluster routing by hash slot
-// (MOVED and ASK redirections followed), Lua scripts by SHA1, and a bounded
-// retry policy. It is what RedisBloomFilter (redis_bloom.h) talks through; it
-// speaks RESP2 and offers only what that filter needs.
-//
-// Failures are statuses, never silent: a server that cannot be reached, a
-// timeout, a connection lost mid-pipeline, or a cluster that answers
-// TRYAGAIN, CLUSTERDOWN, LOADING, MASTERDOWN or NOSCRIPT is retried up to
-// RedisOptions::max_attempts times in all, with a doubling pause between
-// attempts, then reported as UnavailableError naming the server and the last
-// error. Any other error reply (WRONGTYPE, ERR ...) is a reply, returned to
-// the caller, except NOAUTH and WRONGPASS (UnauthenticatedError) and NOPERM
-// (PermissionDeniedError), which end the call. Retries resend a command whose
-// reply was lost: only idempotent commands belong in a retried pipeline.
-//
-// Thread safety: none; a RedisClient is used by one thread at a time (as a
-// hiredis context is). Give each thread its own.
+// A small synchronous Redis client over hiredis, what RedisBloomFilter
+// talks through: one connection per server, commands pipelined, Redis
+// Cluster routing by hash slot (MOVED, ASK), Lua scripts by SHA1, RESP2.
+// Transient failures are retried up to RedisOptions::max_attempts, then
+// UnavailableError; retries resend a command whose reply was lost, so only
+// idempotent commands belong in a retried pipeline. Not thread-safe: one
+// RedisClient per thread, as a hiredis context.
 
 #ifndef SSTFILTER_ENGINES_REDIS_REDIS_CLIENT_H_
 #define SSTFILTER_ENGINES_REDIS_REDIS_CLIENT_H_
@@ -92,6 +81,13 @@ struct RedisCommand {
   int script = -1;
 };
 
+// Failures are statuses, never silent: an unreachable server, a timeout, a
+// connection lost mid-pipeline, or TRYAGAIN, CLUSTERDOWN, LOADING,
+// MASTERDOWN or NOSCRIPT is retried, with a doubling pause, then reported as
+// UnavailableError naming the server and the last error. Other error
+// replies (WRONGTYPE, ERR ...) are returned as replies, except NOAUTH and
+// WRONGPASS (UnauthenticatedError) and NOPERM (PermissionDeniedError),
+// which end the call.
 class RedisClient {
  public:
   // Validates options and connects (for a cluster: learns the slot map).
