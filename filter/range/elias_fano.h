@@ -1,14 +1,9 @@
-// Elias-Fano coding of a sorted set of distinct integers in [0, r) (Elias
-// 1974, Fano 1971), with the one query a range filter asks: is any value in
-// [lo, hi]? Value v is split into its low l bits, stored packed, and its high
-// part v >> l, stored in unary: value i sets bit (v_i >> l) + i of the high
-// vector, so the zero bits close the buckets of values sharing a high part.
-// n values then take n * (l + 1) + (r >> l) + 1 bits, about n * (2 + log2(r/n))
-// bits when l = floor(log2(r / n)).
-//
-// A select index samples every kSelectSample-th zero: the number of one bits
-// before it. A query jumps to the sample below its bucket and scans at most
-// about 2 * kSelectSample bits, then the few values of its bucket.
+// Elias-Fano coding of a sorted set of distinct integers in [0, r), with the
+// one query a range filter asks: is any value in [lo, hi]? n values take
+// about n * (2 + log2(r/n)) bits; a select index sampling every
+// kSelectSample-th zero bounds a query's scan to about 2 * kSelectSample
+// bits, then the few values of its bucket. filter/range/README.md ("Layout of
+// one filter") draws the words.
 //
 // Internal to the range filter family.
 

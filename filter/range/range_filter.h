@@ -1,50 +1,14 @@
 // sstfilter's range filter: answers "may any key in [lo, hi] be in this
 // table?", so that a short scan skips a table none of whose keys falls in the
-// scanned range, and "may this key be here?" as every other filter does. It
-// follows Grafite (Costa, Ferragina and Vinciguerra, "Grafite: Taming
-// Adversarial Queries with Optimal Range Filters", SIGMOD 2024): the keys'
-// codes are hashed into a reduced universe [0, r) by a hash that keeps
-// neighbouring codes neighbours, and the sorted hashes are stored with
-// Elias-Fano coding. A range of length l (l key codes) then matches wrongly
-// with probability at most l * n / r, whatever the keys and the queries
-// (correlated ranges, just after a present key, included): with B bits per
-// key, about l / 2^(B-2). Queries cost two hash evaluations and one
-// successor search; no query reads more than about 200 bytes of the filter.
+// range, and "may this key be here?" as every filter does. At B bits per key
+// a range of l key codes (range_key.h) matches wrongly with probability at
+// most about l / 2^(B-2), whatever the keys and the queries.
+// filter/range/README.md defines the format and its design.
 //
-// Keys are byte strings; the filter sees each through RangeKeyCode
-// (range_key.h), the big-endian value of its first 8 bytes, zero-padded. Keys
-// that share their first 8 bytes are one code to the filter: a range between
-// two of them matches when any of them is present. A range longer than
-// max_range_length() codes answers "may match": its bound would say nothing.
-//
-// Example:
-//
-//   absl::StatusOr<std::unique_ptr<const sstfilter::FilterPolicy>> policy =
-//       sstfilter::NewGrafiteFilterPolicy(
-//           sstfilter::FilterOptions::BitsPerKey(16));
-//   if (!policy.ok()) return policy.status();
-//   std::string filter;
-//   (*policy)->CreateFilter(sorted_or_not_keys, &filter);
+//   // filter: what a NewGrafiteFilterPolicy's builder wrote.
 //   std::unique_ptr<sstfilter::RangeFilterReader> reader =
 //       sstfilter::NewRangeFilterReader(filter);
 //   if (reader->RangeMayMatch("user0100", "user0199")) { /* read */ }
-//
-// Sizing: bits_per_key = B (at least kMinRangeBitsPerKey) gives
-// r = n * 2^(B - 2 - overhead) (the Elias-Fano cost of n values in [0, r) is
-// 2 + log2(r / n) bits each; the overhead is the select index, 1/8 bit per
-// key). fpp = p with max_range_length = L gives the B whose bound for ranges
-// of L codes is p. Build: 8 bytes per key added, then a sort. Duplicate keys
-// and keys in any order are accepted.
-//
-// Format: filter/range/README.md. Name(): kCheckedGrafiteName (format
-// version 2, with the CRC32C of filter/format_version_2.md) with
-// FilterOptions::self_checksum unset (the default) or true; kGrafiteName
-// with self_checksum false. Both constants are in grafite_format.h.
-//
-// Readers are immutable and thread-safe, and accept any bytes: too short to be
-// a filter -> matches nothing; unknown format or inconsistent trailer -> may
-// match everything; a version-2 filter whose CRC fails -> may match
-// everything, and Corruption() says why.
 
 #ifndef SSTFILTER_FILTER_RANGE_RANGE_FILTER_H_
 #define SSTFILTER_FILTER_RANGE_RANGE_FILTER_H_
@@ -74,6 +38,11 @@ constexpr double kMaxRangeBitsPerKey = 60.0;
 // value, for a budget outside [kMinRangeBitsPerKey, kMaxRangeBitsPerKey], an
 // fpp outside (0, 1) or one that needs such a budget, a max_range_length of
 // 0, or both or neither of bits_per_key and fpp.
+//
+// Build: 8 bytes per key added, then a sort; keys may come in any order and
+// repeat. Name(): kCheckedGrafiteName (format version 2, with the CRC32C of
+// filter/format_version_2.md) unless FilterOptions::self_checksum is false,
+// then kGrafiteName (both in grafite_format.h).
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewGrafiteFilterPolicy(
     const FilterOptions& options);
 
@@ -105,11 +74,14 @@ class RangeFilterReader : public FilterReader {
 // the formats NewRangeFilterReader reads.
 bool IsRangeFilterFormat(absl::string_view name);
 
-// A reader of a filter of either version, accepting any bytes (see above).
-// The reader refers to filter, which must outlive it. A version-2 filter's
-// CRC32C is verified (a pass over its bytes) unless checksum is kTrusted,
-// for bytes whose CRC the caller verified before (with the same call, or
-// VerifyRangeFilter) and that have not changed since.
+// A reader of a filter of either version, immutable and thread-safe. It
+// accepts any bytes: too short to be a filter, it matches nothing; of an
+// unknown format or with an inconsistent trailer, or a version-2 filter whose
+// CRC fails, it may match everything (and Corruption() says why, for the
+// CRC). The reader refers to filter, which must outlive it. A version-2
+// filter's CRC32C is verified (a pass over its bytes) unless checksum is
+// kTrusted, for bytes whose CRC the caller verified before (with the same call,
+// or VerifyRangeFilter) and that have not changed since.
 enum class RangeFilterChecksum { kVerify, kTrusted };
 std::unique_ptr<RangeFilterReader> NewRangeFilterReader(
     absl::string_view filter,

@@ -1,21 +1,11 @@
-// How the range filter sees a byte-string key: as a 64-bit code that keeps
-// the keys' bytewise order (the order of LevelDB's and RocksDB's default
-// comparator). The code of a key is the big-endian value of its first
-// kRangeKeyCodeBytes bytes, shorter keys padded with zero bytes:
-//
-//   "a"                 -> 0x6100000000000000
-//   "apple"             -> 0x6170706c65000000
-//   "apple pie, fresh"  -> 0x6170706c65207069  (bytes after the 8th ignored)
-//
-// The code is monotone: a <= b bytewise implies code(a) <= code(b). So every
-// key k in [lo, hi] has a code in [code(lo), code(hi)], and a filter that finds
-// no code there has no such key. Keys longer than 8 bytes that share their
-// first 8 share a code; so do a key and the same key with zero bytes
-// appended. A filter cannot tell such keys apart, which costs accuracy (a
-// range between them matches when any of them is present), never a key.
-//
-// A host whose keys all begin with the same bytes (a table id, a tenant)
-// should pass the keys' varying part; the filter has 8 bytes to look at.
+// How the range filter sees a byte-string key: as a 64-bit code, the
+// big-endian value of its first kRangeKeyCodeBytes bytes, zero-padded
+// ("apple" -> 0x6170706c65000000). The code is monotone: a <= b bytewise
+// implies code(a) <= code(b), so a filter that finds no code in
+// [code(lo), code(hi)] has no key in [lo, hi]. Keys that share their first 8
+// bytes share a code, which costs accuracy, never a key; a host whose keys
+// all begin with the same bytes (a table id, a tenant) should pass the keys'
+// varying part.
 
 #ifndef SSTFILTER_FILTER_RANGE_RANGE_KEY_H_
 #define SSTFILTER_FILTER_RANGE_RANGE_KEY_H_
