@@ -1,17 +1,9 @@
 // Times one repetition of a case for every implementation at once, block by
-// block.
-//
-// A shared virtual machine changes speed from one second to the next (another
-// guest on the same physical core, other jobs' memory traffic): the same loop
-// of in-cache queries measured 6 ns per key in one run and 11 in the next, and
-// within one run one figure of an implementation can be taken in the fast
-// state and the next in the slow one. Timing one implementation's figures
-// after another's would compare two machines. So every block of kQueryBlock
-// queries is asked of each implementation in turn, each followed by its memory
-// floor over the same block, with the order rotated from block to block; a
-// figure is the median over blocks. All implementations' figures, and their
-// floors, then come from the same stretches of time, and their ratios hold
-// whatever the machine does.
+// block: each turn of query blocks is asked of every implementation in turn,
+// each followed by its memory floor, the order rotated from turn to turn,
+// and a figure is the median over blocks, so that all figures come from the
+// same stretches of a shared machine's time. Why: filter_bench.md ("How it
+// measures, and why").
 
 #ifndef SSTFILTER_BENCH_BLOCK_TIMING_H_
 #define SSTFILTER_BENCH_BLOCK_TIMING_H_

@@ -1,48 +1,8 @@
 // One repetition of one implementation on one case: build and check its
 // filters, and run the queries and memory-floor loads that block_timing.h
-// times.
-//
-// An adapter (leveldb_adapter.h, rocksdb_adapter.h, sstfilter_adapter.h)
-// presents a library in this shape, with no virtual calls of its own, so that
-// the loops below pay only the library's own dispatch (the timer reads the
-// clock around a whole block, outside the one virtual call per block):
-//
-//   class Adapter {
-//     static constexpr bool kHasBatch;  // the library has a batch API
-//     class Builder {
-//       void Add(string_view key);
-//       absl::Status Finish(BuiltFilter* out);
-//     };
-//     class Reader {
-//       bool MayMatch(string_view key) const;
-//       void MayMatchBatch(const string_view* keys, int n, bool* out) const;
-//       double ExpectedFpp(size_t num_keys) const;
-//     };
-//     std::unique_ptr<Builder> NewBuilder() const;
-//     Reader NewReader(string_view filter) const;  // movable
-//     absl::Status CheckKind(string_view filter) const;  // what we asked for?
-//     double ConfiguredBitsPerKey() const;
-//     std::string Details() const;
-//   };
-//
-// What each figure means:
-//  - build: thread CPU ns per key to create the builder, add every key and
-//    finish, minus the time to make the keys.
-//  - single (positive, negative, mixed): ns per MayMatch over 2^20 queries
-//    issued back to back with independent keys, results summed into a
-//    checksum. The CPU may overlap consecutive queries (as in RocksDB's
-//    filter_bench "single" figures): one thread's query throughput, not the
-//    latency of an isolated query.
-//  - dependent: the mixed queries again, each completing before the next
-//    starts (QueryFence), so no two overlap: the latency of one query.
-//  - batched: ns per key through the library's batch API, kBatchSize keys per
-//    call.
-//  - memory floor: ns per key to load one random 64-byte line of a buffer the
-//    filters' size, independently (as single queries), each load waiting for
-//    the previous one (as dependent queries), or kBatchSize at a time with
-//    prefetches (as batches).
-// Query figures are medians over blocks of kQueryBlock queries
-// (block_timing.h).
+// times. An adapter (leveldb_adapter.h, rocksdb_adapter.h,
+// sstfilter_adapter.h) presents each library in the shape Runner below
+// takes. What each figure means: filter_bench.md ("What the table says").
 
 #ifndef SSTFILTER_BENCH_MEASURE_H_
 #define SSTFILTER_BENCH_MEASURE_H_
@@ -193,6 +153,27 @@ double GenerateKeysCpuNanos(const Workload& w, KeyChunk* chunk);
 constexpr size_t kQueryBlock = KeyChunk::kCapacity;  // a multiple of kBatchSize
 static_assert(kQueryBlock % kBatchSize == 0, "batches must not span blocks");
 
+// The ImplRunner of an adapter of this shape, with no virtual calls of its
+// own, so that the loops pay only the library's own dispatch (the timer reads
+// the clock around a whole block, outside the one virtual call per block):
+//
+//   class Adapter {
+//     static constexpr bool kHasBatch;  // the library has a batch API
+//     class Builder {
+//       void Add(string_view key);
+//       absl::Status Finish(BuiltFilter* out);
+//     };
+//     class Reader {
+//       bool MayMatch(string_view key) const;
+//       void MayMatchBatch(const string_view* keys, int n, bool* out) const;
+//       double ExpectedFpp(size_t num_keys) const;
+//     };
+//     std::unique_ptr<Builder> NewBuilder() const;
+//     Reader NewReader(string_view filter) const;  // movable
+//     absl::Status CheckKind(string_view filter) const;  // what we asked for?
+//     double ConfiguredBitsPerKey() const;
+//     std::string Details() const;
+//   };
 template <typename Adapter>
 class Runner final : public ImplRunner {
  public:

@@ -1,18 +1,10 @@
 // db_bench's partitioned-filter section: RocksDB tables whose filters are cut
-// into partitions of about metadata_block_size (4 KB) under a top-level
-// index (partition_filters, kTwoLevelIndexSearch), kept with the index blocks
-// in a block cache a quarter the size of the filters
-// (cache_index_and_filter_blocks; the top level pinned). A lookup of an
-// absent key then often finds its filter partition out of the cache, reads it
-// and inserts it, as in a store whose filters do not fit in memory.
-//
-// Each of DbConfigs::section_policies builds a database of random 16-byte
-// keys (the point lookups' keys, db_store.h) as one sorted run in the last
-// level (RocksDbTreeSpec::one_level), so that every configuration has the
-// same tree and a lookup asks one table's filter. Every one gets the same
-// cache, sized from the filter bytes kDbBitsPerKey gives. Lookups use
-// RocksDB's default ReadOptions: fill_cache is on, since without it no filter
-// partition enters the cache.
+// into partitions under a top-level index, kept with the index blocks in a
+// block cache a quarter the size of the filters, so that an absent-key
+// lookup often reads its filter partition, as in a store whose filters do
+// not fit in memory. Each configuration is one sorted run in the last level
+// (RocksDbTreeSpec::one_level). Options and columns: bench/db_bench.md
+// ("partitioned").
 
 #ifndef SSTFILTER_BENCH_DB_PARTITIONED_SECTION_H_
 #define SSTFILTER_BENCH_DB_PARTITIONED_SECTION_H_

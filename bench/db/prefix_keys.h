@@ -1,14 +1,8 @@
-// The keys of db_bench's prefix-seek section: groups of kKeysPerPrefix keys
-// that share a kPrefixBytes-byte prefix, as a prefix extractor
-// (rocksdb::NewFixedPrefixTransform(kPrefixBytes)) sees them, each key the
-// prefix and a suffix of its own.
-//
-// Key i belongs to group i / kKeysPerPrefix, so a database of n keys holds
-// the prefixes of groups 0 .. (n - 1) / kKeysPerPrefix, each for
-// kKeysPerPrefix keys (the last group for the remainder). Absent prefixes are
-// those of groups from kAbsentBase up (bench/keys.h), a disjoint range: a
-// group's prefix is a bijective mix of its number, so they are absent for
-// certain.
+// The keys of db_bench's prefix-seek section: key i is the kPrefixBytes-byte
+// prefix of group i / kKeysPerPrefix (a bijective mix of the group's number)
+// and a suffix of its own, so a database of n keys holds the prefixes of
+// groups 0 .. (n - 1) / kKeysPerPrefix. Absent prefixes are those of groups
+// from kAbsentBase up (bench/keys.h), absent for certain.
 
 #ifndef SSTFILTER_BENCH_DB_PREFIX_KEYS_H_
 #define SSTFILTER_BENCH_DB_PREFIX_KEYS_H_

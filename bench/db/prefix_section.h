@@ -1,18 +1,10 @@
 // db_bench's prefix-seek section: RocksDB with a fixed-length prefix
-// extractor (rocksdb::NewFixedPrefixTransform(kPrefixBytes)), keys laid out
-// in groups sharing a prefix (prefix_keys.h), and seeks to prefixes no key
-// has. With default ReadOptions a seek is in prefix mode: each table's filter
-// is asked for the prefix, and a table whose filter answers "no" is skipped
-// without reading a data block. Without a filter the table around the prefix
-// reads the data block where the prefix would be. Each database is one sorted
-// run in the last level (RocksDbTreeSpec::one_level), so that every
-// configuration has the same tree and a seek asks one table.
-//
-// Configurations: no filter; sstfilter's native filter and RocksDB's Bloom
-// holding prefixes only (whole_key_filtering = false), and holding whole
-// keys and prefixes (RocksDB's default, whole_key_filtering = true). The
-// policies are sized per filter entry (kDbBitsPerKey), so a prefix-only
-// filter holds one entry per kKeysPerPrefix keys and is that much smaller.
+// extractor (rocksdb::NewFixedPrefixTransform(kPrefixBytes)), keys in groups
+// sharing a prefix (prefix_keys.h), and seeks to prefixes no key has, with no
+// filter, and with RocksDB's and sstfilter's filters of prefixes only or of
+// whole keys and prefixes (kDbBitsPerKey per entry). Each database is one
+// sorted run in the last level. Configurations and columns:
+// bench/db_bench.md ("prefix").
 
 #ifndef SSTFILTER_BENCH_DB_PREFIX_SECTION_H_
 #define SSTFILTER_BENCH_DB_PREFIX_SECTION_H_

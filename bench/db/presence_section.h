@@ -1,34 +1,11 @@
 // db_bench's presence section: sstfilter::PresenceFilteredDB
-// (engines/rocksdb/presence/presence_filtered_db.h), one in-memory filter in
-// front of a whole RocksDB database, against the same database opened by
-// RocksDB alone.
-//
-// Two databases of the point section's keys (random 16-byte keys, db_store.h)
-// and tree (rocksdb_tree.h), one per table filter under the wrapper:
-// RocksDB's Bloom filter (kRocksDbBloomConfig) and sstfilter's hybrid policy
-// through the adapters (kHybridConfig, sized over the Bloom database's tree).
-// RocksDB builds each database once and takes a checkpoint of it: hard links
-// to the same table files, so the same inodes and the same page cache. Then
-// every round, for each database in turn:
-//  - the wrapper opens the database and RocksDB alone the checkpoint, both at
-//    once (which opens first alternates with the round), once with the data
-//    in the page cache and once with direct reads (DirectReadFigures'
-//    options), and both are asked Get and batched MultiGet of fresh absent
-//    and present keys, the same keys, in alternating blocks of about a
-//    thousand keys, so that this machine's drift (10-60%, and two speeds
-//    switching from one second to the next) reaches both alike; with the data
-//    in the page cache, also a sweep of Gets of present and absent keys mixed
-//    (kPresenceMixPercents), each key's kind a hash of its draw;
-//  - open: each handle's open above, RocksDB's own against the wrapper's
-//    Open + WaitUntilServing of the database it closed with CloseAndSave;
-//    and a rebuild: the saved filter deleted, Open + WaitUntilServing (a
-//    full scan);
-//  - fill: fresh databases of the same options, one written by RocksDB, one
-//    through the wrapper (sized for the section's key count, as the store it
-//    becomes), and one through the wrapper saving only at close, in turns
-//    whose order rotates with the round.
-// Every figure is the median of its rounds; every ratio the median of the
-// rounds' wrapped / plain ratios.
+// (engines/rocksdb/presence/presence_filtered_db.h) against the same table
+// files opened by RocksDB alone (a checkpoint: the same inodes and page
+// cache), one database per table filter (kRocksDbBloomConfig,
+// kHybridConfig). Each round times queries, mixed Gets, opens, a rebuild
+// and fills, the two handles in alternating blocks; every figure is the
+// median of its rounds, every ratio the median of the rounds' ratios. The
+// section in full: bench/db_bench.md ("presence").
 
 #ifndef SSTFILTER_BENCH_DB_PRESENCE_SECTION_H_
 #define SSTFILTER_BENCH_DB_PRESENCE_SECTION_H_

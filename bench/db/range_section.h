@@ -1,19 +1,9 @@
-// db_bench's range-scan section: short scans over ranges that hold no key,
-// the scans RocksDB answers by reading a data block of every table whose key
-// range overlaps them. Two databases of the same keys, each one sorted run in
-// the last level (RocksDbTreeSpec::one_level), so that the trees are the same
-// and a scan asks one table: one written
-// without range filters, scanned with plain bounded iterators; one written
-// with sstfilter's range filter in every table (a properties collector,
-// engines/rocksdb/rocksdb_range_filter.h), scanned with RangeScan's
-// table_filter, which skips the tables whose filter rules the range out.
-//
-// A scan is a fresh iterator over [lower, upper): lower an absent key
-// (fresh every scan), upper kScanCodes key codes above it
-// (filter/range/range_key.h), so the range is empty for certain but for a
-// key among 4 * 10^5 random ones landing in 16 codes of 2^64. For reference,
-// scans that find a key (lower a present key, fresh every scan) show what the
-// table_filter costs where it cannot skip the table.
+// db_bench's range-scan section: fresh iterators over short ranges that hold
+// no key (kScanCodes key codes above a fresh absent key), in two databases
+// of the same keys, each one sorted run in the last level: one without range
+// filters, one with sstfilter's range filter in every table, scanned with
+// RangeScan's table_filter. Scans that find a key show what the table_filter
+// costs where it cannot skip. The setup and figures: docs/range_filter.md.
 
 #ifndef SSTFILTER_BENCH_DB_RANGE_SECTION_H_
 #define SSTFILTER_BENCH_DB_RANGE_SECTION_H_

@@ -1,32 +1,8 @@
 // mutable_bench's measurements: for one key count, the mutable Bloom filter
 // (inmemory/mutable/mutable_bloom.h) against the immutable native filter built
-// from the same keys at the same fpp.
-//
-//  - build: thread CPU ns per key for NewBloomFilterPolicy's builder to add
-//    every key and finish, minus the time to make the keys (as filter_bench).
-//  - add, 1 thread: thread CPU ns per MutableBloomFilter::Add over the same
-//    keys, minus the time to make them; adds/s = 10^9 / that.
-//  - batch add: the same with the batched Add, 32 keys per call (a write
-//    batch), which prefetches each group's blocks before adding.
-//  - 1-writer add, 1-writer batch: the same two with AddSingleWriter, for a
-//    filter with one writer at a time (no locked instruction).
-//  - adds/s, 2 threads: two threads add one half of the keys each to a fresh
-//    filter at once; keys / the slower thread's CPU time (minus its key
-//    making), and keys / the wall time of the two (which another job on the
-//    machine also stretches).
-//  - query, batch: ns per absent key, single MayMatch/MayContain calls back to
-//    back, or batches of 32 (RocksDB's MultiGet batch). Every figure asks keys
-//    never asked before (a fresh range of absent-key indexes per filter, mode
-//    and repetition), made 1,024 at a time just before they are asked; the
-//    median over those blocks of 1,024.
-//
-// Before any figure counts, every added key is checked in both filters
-// (batched), and the filters filled by two threads, by batches and by the
-// single-writer adds must hold exactly the bits of the one filled a key at a
-// time: the bits do not depend on the order or the kind of the adds.
-// The immutable filter is copied to a 64-byte-aligned buffer, where the mutable
-// filter's words already are, so the two are compared on the same footing
-// (filter_bench's --placement measures what misalignment costs).
+// from the same keys at the same fpp. Every added key is checked in both
+// filters, and the filters filled in every way compared bit for bit, before
+// any figure counts. The figures and how they are taken: README.md.
 
 #ifndef SSTFILTER_BENCH_MUTABLE_MUTABLE_BENCH_H_
 #define SSTFILTER_BENCH_MUTABLE_MUTABLE_BENCH_H_
