@@ -1,15 +1,11 @@
 // The column check of burr_probe.h for x86-64 CPUs with AVX2: four columns
-// per 256-bit vector, where the scalar check spends about nine instructions
-// per column. AVX2 has no vector popcount, so a column's parity is taken
+// per 256-bit vector. AVX2 has no vector popcount, so a column's parity comes
 // from its bytes: a nibble lookup (vpshufb) gives each byte's parity, and a
-// sum of absolute differences against zero (vpsadbw) adds up each 64-bit
-// lane's odd bytes, whose low bit is the lane's parity.
+// sum of absolute differences (vpsadbw) adds up each lane's odd bytes.
 //
 // Every function here carries target("avx2,popcnt"): call them only after
 // CpuHasAvx2() returned true, from code that carries the same attribute (so
-// they inline).
-//
-// Internal header: include filter/burr/burr.h instead.
+// they inline). Internal header: include filter/burr/burr.h instead.
 
 #ifndef SSTFILTER_FILTER_BURR_BURR_PROBE_AVX2_H_
 #define SSTFILTER_FILTER_BURR_BURR_PROBE_AVX2_H_

@@ -1,15 +1,8 @@
 // The bumped Ribbon solver: turns the layer-0 hashes of a key set into the
 // filter's body (every layer's solution words, then every layer's
-// thresholds), layer by layer.
-//
-// A layer has fewer slots than keys. Each segment of a layer is solved on its
-// own: its keys' equations, sorted by start, are banded block by block (on-
-// the-fly Gaussian elimination, as RocksDB's Ribbon does); within a block the
-// keys are inserted from the highest start down, and when one fails, every
-// key of the block whose offset is below the next threshold value is taken
-// back out and bumped to the next layer, the threshold recorded for the
-// block. Back-substitution then yields the block's solution words. The keys
-// bumped from a layer become the next layer's keys, until none is bumped.
+// thresholds), layer by layer, each segment banded block by block and the
+// keys a block cannot hold bumped to the next layer. filter/burr/README.md
+// ("Building") describes the algorithm.
 //
 // Internal header: include filter/burr/burr.h instead.
 
