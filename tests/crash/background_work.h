@@ -1,17 +1,11 @@
 // What a crash test learns of a database's background work: each flush and
 // compaction (and, for a presence-filtered database, each save and rebuild
-// of its filter) as it begins and as it ends, so that a kill can be aimed at
-// one and the test can tell where a kill landed. Each engine reports through
-// its own hook: RocksDB through an EventListener
-// (rocksdb_background_listener.h), LevelDB, which has none, through an Env
-// that watches its table files (leveldb_table_writes_env.h), and
-// PresenceFilteredDB through its PresenceFilterListener
-// (presence_background_listener.h).
-//
-// For one id and kind, the calls follow the grammar: Began Ended?. An id is
-// unique among the windows of its kind that are open at once.
-// Thread-safe: engines call from their background threads (LevelDB also from
-// the thread that opens the database, when recovery writes a table).
+// of its filter) as it begins and ends, so that a kill can be aimed at one
+// and the test can tell where it landed. Each engine reports through its own
+// hook (README.md, "Where a kill lands"). For one id and kind the calls
+// follow Began Ended?; an id is unique among the open windows of its kind.
+// Thread-safe: engines call from their background threads (LevelDB also
+// from the thread that opens the database, when recovery writes a table).
 
 #ifndef SSTFILTER_TESTS_CRASH_BACKGROUND_WORK_H_
 #define SSTFILTER_TESTS_CRASH_BACKGROUND_WORK_H_

@@ -1,28 +1,11 @@
 // The kill test's rounds over one configuration, run by kill_test (a few
 // rounds, in every `bazel test //...`) and kill_long_test (hundreds, on
-// demand). crash_writer writes the workload into a LevelDB or RocksDB
-// database with one of sstfilter's policies, each write synced, while small
-// memtables and levels keep flushes and compactions (and so filter builds)
-// running; the test kills it with SIGKILL, many times over the same
-// directory. The rounds take turns: a kill on a timer, then one aimed at
-// each kind of the configuration's background work (BackgroundKindsOf: a
-// flush, a compaction, and for a presence-filtered database a save and a
-// rebuild of its filter; writer_process.h). After each kill the test
-// reopens the database the same way and checks that
-//  - the round acknowledged at least one write,
-//  - every acknowledged key holds its last acknowledged value (the one write
-//    in flight at the kill may or may not be there),
-//  - deleted keys and keys never written are NotFound (for a
-//    presence-filtered database through the wrapper, with Get and MultiGet,
-//    while its filter recovers and once it serves, and the serving filter
-//    rules out most never-written keys: reopen_checks.h),
-//  - a snapshot taken after recovery reads its own values while later writes
-//    overwrite and delete them,
-// and, at the end, that every table on disk carries the policy's filter and
-// that the filter matches every key the table holds, and that the kills
-// landed where they were aimed: for each kind of work, at least one kill
-// aimed at it landed inside it, and no fewer than half of those aimed at it.
-// The writer also checks snapshot reads while it writes.
+// demand): crash_writer writes the workload, each write synced, and is
+// killed with SIGKILL over one directory, on a timer or aimed at each kind
+// of background work (BackgroundKindsOf); after each kill the database is
+// reopened and checked (reopen_checks.h), and at the end every table's
+// filter and where the kills landed. What each round checks: README.md
+// (kill_test).
 
 #ifndef SSTFILTER_TESTS_CRASH_KILL_ROUNDS_H_
 #define SSTFILTER_TESTS_CRASH_KILL_ROUNDS_H_

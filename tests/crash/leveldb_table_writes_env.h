@@ -1,23 +1,12 @@
 // A leveldb::Env that reports each table LevelDB writes to a
-// BackgroundWorkListener (background_work.h). LevelDB has no event
-// listener, so the window of background work is the life of a table file
-// open for writing: from the NewWritableFile of "<number>.ldb" to the
-// file's Close (or its deletion, when a compaction abandons it), the table
-// and its filter written and synced. The id is the table's file number.
-//
-// Which kind: LevelDB 1.23 writes tables in exactly two places. A flush
-// (DBImpl::WriteLevel0Table, from a memtable, in the background or while
-// recovery replays a log) first logs "Level-0 table #<number>: started" to
-// its info log and then, on the same thread, creates that table; every
-// other table is a compaction's output (DBImpl::OpenCompactionOutputFile).
-// So this Env also wraps the info log LevelDB opens through it, and a table
-// whose number that line announced is a flush, any other a compaction.
-// A flush LevelDB runs between two keys of a compaction is reported inside
-// that compaction's window when the compaction's output is open.
-//
-// REQUIRES: the database leaves Options::info_log null (so that LevelDB
-// opens its info log through this Env); base and listener outlive the env,
-// and the env every database opened with it.
+// BackgroundWorkListener (background_work.h): the window is the life of a
+// "<number>.ldb" file open for writing (or until its deletion, when a
+// compaction abandons it), the id its file number; a table announced by the
+// info log's "Level-0 table #<number>: started" is a flush, any other a
+// compaction (README.md, "Where a kill lands"). A flush run between two keys
+// of a compaction is reported inside that compaction's window.
+// REQUIRES: Options::info_log is null (LevelDB opens it through this Env);
+// base and listener outlive the env, and the env every database using it.
 
 #ifndef SSTFILTER_TESTS_CRASH_LEVELDB_TABLE_WRITES_ENV_H_
 #define SSTFILTER_TESTS_CRASH_LEVELDB_TABLE_WRITES_ENV_H_

@@ -1,16 +1,10 @@
 // What the crash tests check of a database they have just reopened, after a
-// kill or a power loss: every acknowledged key holds its last acknowledged
-// value (or the outcome of an op that may or may not have landed), deleted
-// and never-written keys are NotFound (CheckDatabase).
-//
-// A presence-filtered database is checked through its PresenceFilteredDB,
-// with Get and with the batched MultiGet, twice: at once after the open,
-// while its filter may still be recovering (lookups then pass through to
-// RocksDB), and again once WaitUntilServing has returned, when the filter
-// answers. Then the filter must be serving, and must rule out most lookups
-// of keys the workload never wrote, with Get and with MultiGet: RocksDB's
-// statistics count the lookups that reach it, and the same lookups through
-// the base database, which all reach it, show that they count.
+// kill or a power loss (CheckDatabase): every acknowledged key holds its last
+// acknowledged value (or the outcome of an op that may or may not have
+// landed); deleted and never-written keys are NotFound. A presence-filtered
+// database is checked through the wrapper with Get and MultiGet, while its
+// filter recovers and once it serves, which must then rule out most
+// never-written keys (README.md, "The presence-filtered configuration").
 
 #ifndef SSTFILTER_TESTS_CRASH_REOPEN_CHECKS_H_
 #define SSTFILTER_TESTS_CRASH_REOPEN_CHECKS_H_

@@ -1,19 +1,9 @@
 // What a simulated power loss keeps: the bytes each file held at its last
 // sync. Both engines' wrappers (leveldb_power_loss_env.h,
 // rocksdb_power_loss_fs.h) report every file operation here, and at the
-// simulated power loss this cuts the files back to what a real one would
-// leave.
-//
-// The model, a journaling file system such as ext4 in its default mode, as
-// both engines rely on it:
-//  - a file's data is durable up to the length it had when its last Sync
-//    (or Fsync) began; what was appended after may be lost, and is;
-//  - a new file's name is durable once the file or its directory is synced;
-//    a file neither was synced for is removed;
-//  - renames and deletes are durable when they return (LevelDB renames its
-//    CURRENT file without syncing the directory; RocksDB syncs it).
-// Files that existed before the tracker saw them are left as they are.
-//
+// simulated power loss this cuts the files back to what a journaling file
+// system such as ext4 would leave; files that existed before the tracker saw
+// them are left as they are. The model: README.md ("The power-loss model").
 // Thread-safe: engines write, sync and rename from background threads.
 
 #ifndef SSTFILTER_TESTS_CRASH_SYNCED_FILES_H_
