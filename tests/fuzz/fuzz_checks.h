@@ -1,23 +1,12 @@
 // Checks shared by sstfilter's fuzz targets, and the macros that turn a policy
-// factory into a fuzz target with one line.
-//
-// Every check takes the fuzz input as raw bytes and either returns quietly or
-// reports a violated contract of filter/filter_policy.h. The libFuzzer entry
-// points made by the macros below abort on a violation (in every build mode, so
-// release builds of the fuzzers still catch a false negative); the same
-// functions are called directly by ordinary tests (see
-// planted_false_negative_test.cc).
-//
-// Adding a policy:
+// factory into a fuzz target with one line. Each check takes the fuzz input
+// as raw bytes and returns quietly or reports a violated contract of
+// filter/filter_policy.h; the macros' entry points abort on a violation in
+// every build mode, and ordinary tests call the checks directly. Adding a
+// target: README.md.
 //
 //   // tests/fuzz/bloom_reader_fuzzer.cc
 //   SSTFILTER_READER_FUZZER(sstfilter::NewBloomFilterPolicy)
-//   // tests/fuzz/bloom_roundtrip_fuzzer.cc
-//   SSTFILTER_ROUNDTRIP_FUZZER(sstfilter::NewBloomFilterPolicy)
-//
-// plus one sstfilter_fuzz_test() each in tests/fuzz/BUILD.bazel and a seed
-// corpus written by the target itself (`--write_corpus`, see
-// tests/fuzz/README.md).
 
 #ifndef SSTFILTER_TESTS_FUZZ_FUZZ_CHECKS_H_
 #define SSTFILTER_TESTS_FUZZ_FUZZ_CHECKS_H_

@@ -1,31 +1,9 @@
 // Small real tables, and edits of one of their blocks that keep the table's
 // checksums and handles valid, for table_edit_fuzzer: a mutation of a block's
 // contents reaches the parser behind the checksum instead of stopping at it.
-//
-// An edit script (every byte string decodes; missing bytes read as zero):
-//   [1 byte: table, mod the number of tables]
-//   [1 byte: block, mod the table's number of blocks (EditableBlock)]
-//   [1 byte: flags, see ScriptFlags]
-//   [1 byte: compression type byte, used with kSetType]
-//   ([1 byte: op, mod 3] [2 bytes: position, little-endian, mod size + 1]
-//    [1 byte: length L] [L bytes, for overwrite and insert])*
-// Ops: 0 overwrites L bytes at the position (growing the block when they
-// pass its end), 1 inserts L bytes there, 2 cuts L bytes there.
-//
-// The edited block gets its checksum recomputed, with the checksum type the
-// footer names and, at format_version 6, for the offset it is written at
-// (unless kStaleChecksum). A block whose size changed is written where it was
-// when it shrank, after the last block when it grew (a format_version 6
-// metaindex always goes after the last block: the footer finds it by its size,
-// ending where the footer starts), and the handle that points at it is
-// rewritten: in the footer (metaindex; the index below format_version 6), in
-// the metaindex (properties, filter block, partition index, and the index
-// from format_version 6: the metaindex is rebuilt uncompressed after the last
-// block), or in the partition index (a partition; rebuilt likewise, which
-// needs whole handles, so the partitions of a delta-encoded index keep their
-// size: cut or zero-padded back to it). The footer's edits are applied as they
-// are (at format_version 6 its own checksum then fails, unless the edit
-// changes nothing).
+// The script's format: ApplyEditScript. How an edited block is written back:
+// README.md ("table_edit.h").
+
 #ifndef SSTFILTER_TESTS_FUZZ_TABLE_EDIT_H_
 #define SSTFILTER_TESTS_FUZZ_TABLE_EDIT_H_
 
@@ -98,10 +76,22 @@ struct EditedTable {
   std::string file;
 };
 
-// Applies the script to one of BaseTables().
+// Applies the edit script to one of BaseTables(). The script (every byte
+// string decodes; missing bytes read as zero):
+//   [1 byte: table, mod the number of tables]
+//   [1 byte: block, mod the table's number of blocks (EditableBlock)]
+//   [1 byte: flags, see ScriptFlags]
+//   [1 byte: compression type byte, used with kSetType]
+//   ([1 byte: op, mod 3] [2 bytes: position, little-endian, mod size + 1]
+//    [1 byte: length L] [L bytes, for overwrite and insert])*
+// Ops: 0 overwrites L bytes at the position (growing the block when they
+// pass its end), 1 inserts L bytes there, 2 cuts L bytes there.
+//
+// The block's checksum and the handles that point at it are rewritten
+// (README.md, "table_edit.h").
 EditedTable ApplyEditScript(const uint8_t* data, size_t size);
 
-// A script (see above) with no edits, or the given ones.
+// A script (as ApplyEditScript reads) with no edits, or the given ones.
 struct Edit {
   uint8_t op;
   uint16_t position;

@@ -3,26 +3,7 @@
 // reach the filter, and table_edit_corpus_test, which requires the checked-in
 // corpus to reach it. An edit that stops at a checksum tests only that
 // checksum; one that reaches the filter tests the reader behind it.
-//
-// The checks, after the edit, when the table opens (any error from Open is
-// allowed), for every key of the table and some absent keys:
-//  - KeyMayMatch agrees with the batched reader of the same filter bytes
-//    (full filters and partitions);
-//  - a filter that cannot be used (a filter block or partition index that
-//    failed its checksum or did not parse, or a corrupt per-2 KB index)
-//    answers "may match" for every key, and so does a partition that could
-//    not be read, when corruption() reports it;
-//  - no key of the table is answered "no" while what TableFilter reads as
-//    the filter means what it meant before the edit: the same format name,
-//    layout, whole-key and prefix properties, index encoding, partition
-//    separators (and, per-2 KB, the same index block), and the same filter
-//    bytes (filter block or every partition). When the filter bytes changed
-//    and the rest did not, a format that checks its own bytes
-//    (self_checking_formats.h) must still not lose a key; any other format
-//    may. The same for PrefixMayMatch of their prefixes;
-//  - an edit that leaves the file as it was (no edits, or edits that undo
-//    each other) reopens to the same reading, and every key, present or
-//    absent, gets the answer the unedited table gives.
+
 #ifndef SSTFILTER_TESTS_FUZZ_TABLE_EDIT_CHECK_H_
 #define SSTFILTER_TESTS_FUZZ_TABLE_EDIT_CHECK_H_
 
@@ -61,8 +42,26 @@ struct EditOutcome {
   size_t table = 0;  // which of BaseTables() was edited
 };
 
-// Applies the edit script data[0, size) and checks the edited table as
-// described above.
+// Applies the edit script data[0, size) and checks the edited table.
+// The checks, after the edit, when the table opens (any error from Open is
+// allowed), for every key of the table and some absent keys:
+//  - KeyMayMatch agrees with the batched reader of the same filter bytes
+//    (full filters and partitions);
+//  - a filter that cannot be used (a filter block or partition index that
+//    failed its checksum or did not parse, or a corrupt per-2 KB index)
+//    answers "may match" for every key, and so does a partition that could
+//    not be read, when corruption() reports it;
+//  - no key of the table is answered "no" while what TableFilter reads as
+//    the filter means what it meant before the edit: the same format name,
+//    layout, whole-key and prefix properties, index encoding, partition
+//    separators (and, per-2 KB, the same index block), and the same filter
+//    bytes (filter block or every partition). When the filter bytes changed
+//    and the rest did not, a format that checks its own bytes
+//    (self_checking_formats.h) must still not lose a key; any other format
+//    may. The same for PrefixMayMatch of their prefixes;
+//  - an edit that leaves the file as it was (no edits, or edits that undo
+//    each other) reopens to the same reading, and every key, present or
+//    absent, gets the answer the unedited table gives.
 EditOutcome CheckEdit(const uint8_t* data, size_t size);
 
 // For every block of every base table, the edit script with no edits must
