@@ -1,28 +1,14 @@
 // Markdown tables of filter_bench results, made from its --format=json output
 // (one JSON object per line, one line per implementation and case), so that no
-// results table in the documentation is typed by hand.
-//
-// A markdown file holds each table between two marker lines:
+// results table in the documentation is typed by hand. A markdown file holds
+// each table between two marker lines naming its run, whose rows are
+// docs/results/RUN.json and whose command and machine
+// docs/results/RUN.run.json:
 //
 //   <!-- results:begin headline -->
-//   ...generated text...
 //   <!-- results:end -->
 //
-// "headline" names the run: docs/results/headline.json (filter_bench's
-// output) and docs/results/headline.run.json (how it was made: an object with
-// the strings "command" and "machine", and optionally "date" and "commit",
-// which no page prints). Words after the run's name change what is printed:
-// "about" prints only the command and the machine (where a table lives in
-// one file, another can name its run); "impls=a,b" keeps the
-// rows of those implementations, in the JSON's order (ratios still come from
-// the peers' rows).
-//
-// Rows are grouped into cases (workload, keys per filter, filters, size,
-// placement, huge pages) in the order filter_bench printed them; each row's
-// times are also given as ratios to rocksdb.fastbloom and leveldb in the same
-// case, where the case has them. Fields this program does not use are
-// ignored, and a figure that is missing or null prints as "–", so the table
-// survives new fields, new implementations and workloads without the peers.
+// The options after the run's name and the table's layout: docs/results.md.
 
 #ifndef SSTFILTER_DOCS_RESULTS_TABLE_H_
 #define SSTFILTER_DOCS_RESULTS_TABLE_H_
