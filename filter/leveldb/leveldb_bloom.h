@@ -1,31 +1,13 @@
-// A Bloom filter byte-compatible with LevelDB 1.23's built-in one
-// (leveldb::NewBloomFilterPolicy, whose name is kLevelDbBloomName below).
+// A Bloom filter byte-compatible with LevelDB's built-in one
+// (leveldb::NewBloomFilterPolicy, whose name is kLevelDbBloomName below): for
+// the same keys and an integer bits/key the filter bytes are LevelDB's, and
+// either side reads the other's filters. Use it to read and write tables of
+// an existing LevelDB store; new stores should prefer the native policy, as
+// large filters of this format are less accurate than configured.
+// filter/leveldb/README.md defines the format and its reader's rules.
 //
-// For the same keys and an integer bits/key, the filter bytes are identical to
-// LevelDB's, and either side reads the other's filters. Use it to read and
-// write tables of an existing LevelDB store. Large filters are less accurate
-// than configured: the probe sequence, derived from one 32-bit hash, drifts
-// from an ideal Bloom filter once the bit array passes about 2^18 bits
-// (LevelDB 1.23 itself: 1.46% false positives at 10 bits/key and 100,000 keys,
-// where the ideal is 0.84%), and 32-bit hash collisions add more at scale
-// (about 3% at 10^8 keys when 1% was configured). LevelDB's per-2 KB filters
-// hold far fewer keys. New stores should prefer the native policy.
-//
-// Format (one filter):
-//   [bit array: max(64, floor(n * bits_per_key)) bits, in whole bytes]
-//   [1 byte: k, the number of probes]
-// Key hash: LevelDbBloomHash (util/hash.h). Probe i (0-based) sets bit
-//   (h + i * delta) mod num_bits, delta = h rotated right by 17 bits,
-// with h + i * delta computed in 32 bits. Bit b is bit (b mod 8) of byte b / 8.
-//
-// ExpectedFpp() of a reader measures the filter against 2^16 evenly spread hash
-// values (the format stores no key count, and no formula captures LevelDB's
-// correlated probes); it costs that many probes.
-//
-// Reader rules, as LevelDB's: fewer than 2 bytes matches nothing (an empty
-// filter slice); k > 30 (including bytes >= 0x80) is reserved for other
-// encodings and matches everything; k = 0 matches everything (no probe can
-// fail).
+// Readers are total, as LevelDB's; ExpectedFpp() measures the filter against
+// 2^16 sample hash values, and costs that many probes.
 
 #ifndef SSTFILTER_FILTER_LEVELDB_LEVELDB_BLOOM_H_
 #define SSTFILTER_FILTER_LEVELDB_LEVELDB_BLOOM_H_

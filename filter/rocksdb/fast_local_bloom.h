@@ -1,13 +1,8 @@
-// RocksDB's FastLocalBloom filter (format_version 5, the default of RocksDB
-// 7.8.3): sizing, the probe rule, and its builder and reader. Facts from
-// RocksDB v7.8.3 util/bloom_impl.h (FastLocalBloomImpl) and
-// table/block_based/filter_policy.cc (FastLocalBloomBitsBuilder/Reader).
-//
-// A key's 64-bit hash h (RocksDbHash64) picks one 64-byte line with its low 32
-// bits, line = (low32(h) * num_lines) >> 32, and its high 32 bits give the k
-// probes inside the line: probe i tests bit (x_i >> 23) of the line, with
-// x_0 = high32(h) and x_{i+1} = x_i * 0x9e3779b9 (mod 2^32). Bit b of a line is
-// bit b % 8 of byte b / 8.
+// RocksDB's FastLocalBloom filter (format_version 5): sizing, the probe rule,
+// and its builder and reader. A key's 64-bit hash picks one 64-byte line with
+// its low 32 bits and gives the k probes inside the line with its high 32.
+// filter/rocksdb/README.md ("FastLocalBloom") has the rule and the RocksDB
+// sources it comes from.
 //
 // Internal header: include filter/rocksdb/rocksdb_bloom.h instead.
 

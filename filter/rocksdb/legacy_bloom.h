@@ -1,15 +1,9 @@
-// RocksDB's legacy full-filter Bloom (what RocksDB 7.8.3 writes for
-// format_version < 5): sizing, the probe rule, and its builder and reader.
-// Facts from RocksDB v7.8.3 util/bloom_impl.h (LegacyLocalityBloomImpl<false>,
-// LegacyNoLocalityBloomImpl::ChooseNumProbes) and
-// table/block_based/filter_policy.cc (LegacyBloomBitsBuilder/Reader).
-//
-// A key's 32-bit hash h (RocksDbBloomHash) picks line h % num_lines; probe i
-// (0-based) tests bit (h + i * delta) mod 2^log2(line bits) of that line, with
-// delta = h rotated right by 17 bits and the sum taken mod 2^32. Bit b of a
-// line is bit b % 8 of byte b / 8. RocksDB writes 64-byte lines; its reader
-// also takes other power-of-two line sizes (filters written where
-// CACHE_LINE_SIZE is 128 or 256 bytes), and so does this one.
+// RocksDB's legacy full-filter Bloom (format_version < 5): sizing, the probe
+// rule, and its builder and reader. A key's 32-bit hash picks a line and
+// steps through it; RocksDB writes 64-byte lines, and its reader (like this
+// one) also takes the other power-of-two line sizes of machines with longer
+// cache lines. filter/rocksdb/README.md ("Legacy Bloom") has the rule and the
+// RocksDB sources it comes from.
 //
 // Internal header: include filter/rocksdb/rocksdb_bloom.h instead.
 

@@ -1,24 +1,11 @@
 // RocksDB's FilterBitsBuilder and FilterBitsReader, declared with the exact
 // virtual layout of table/block_based/filter_policy_internal.h in each
-// supported release:
-//
-//   RocksDB 7.8 (tag v7.8.3; Debian 12's librocksdb-dev)
-//   RocksDB 9.7 (9.7.4; --config=rocksdb9): AddKeyAndAlt follows AddKey
-//
-// Since RocksDB 7.0 the public headers only forward-declare these classes, yet
-// FilterPolicy::GetBuilderWithContext and GetFilterBitsReader return them, and
-// the library implements them. Calling through these declarations is correct
-// only while the vtable order matches the library's, so this header refuses
-// any release not listed above: check that release's
-// filter_policy_internal.h, then add it here.
-//
-// Users: code that drives RocksDB's own filter builders and readers (the
-// benchmark, the differential tests of filter/rocksdb/), and adapters that
-// present an sstfilter policy to RocksDB as a rocksdb::FilterPolicy. Such code
-// should also check the 5-byte trailer of the filters it gets back
-// (filter/rocksdb/rocksdb_format.h), so that a mismatch cannot pass silently.
-// A builder written against this header implements AddKeyAndAlt when
-// SSTFILTER_ROCKSDB_HAS_ADD_KEY_AND_ALT is 1.
+// supported release (RocksDB 7.8 and 9.7), for code that drives RocksDB's own
+// filter builders and readers or presents an sstfilter policy to RocksDB.
+// Calling through these declarations is correct only while the vtable order
+// matches the library's, so this header refuses any other release.
+// filter/rocksdb/README.md ("FilterBitsBuilder and FilterBitsReader") says
+// why, and how to add a release.
 
 #ifndef SSTFILTER_FILTER_ROCKSDB_ROCKSDB_FILTER_BITS_H_
 #define SSTFILTER_FILTER_ROCKSDB_ROCKSDB_FILTER_BITS_H_
@@ -31,6 +18,10 @@
 #include "rocksdb/status.h"
 #include "rocksdb/version.h"
 
+// 1 where FilterBitsBuilder has AddKeyAndAlt (after AddKey; RocksDB 9.7): a
+// builder written against this header implements it then. Code that gets
+// filters back from RocksDB should also check their 5-byte trailer
+// (filter/rocksdb/rocksdb_format.h), so that a mismatch cannot pass silently.
 #if ROCKSDB_MAJOR == 7 && ROCKSDB_MINOR == 8
 #define SSTFILTER_ROCKSDB_HAS_ADD_KEY_AND_ALT 0
 #elif ROCKSDB_MAJOR == 9 && ROCKSDB_MINOR == 7

@@ -1,42 +1,13 @@
-// Reading any RocksDB 7.8.3 full filter: the 5-byte trailer says which format
-// the body is (all of them are stored under one name,
-// kRocksDbBuiltinFilterName), and the reader answers as RocksDB's
-// BuiltinFilterPolicy::GetFilterBitsReader would.
+// Reading any RocksDB full filter: the 5-byte trailer says which format the
+// body is (all are stored under kRocksDbBuiltinFilterName), and the reader
+// answers as RocksDB's BuiltinFilterPolicy::GetFilterBitsReader would.
+// filter/rocksdb/README.md has the decision table and each reader's rules.
 //
-// Example (a table reader, or the sst_probe tool):
-//
-//   absl::string_view filter = ...;  // a full filter block's contents
 //   const auto info = sstfilter::DescribeRocksDbFilter(filter);
-//   std::cout << sstfilter::RocksDbFilterFormatName(info.format)
-//             << " k=" << info.num_probes << " (" << info.reason << ")\n";
-//   std::unique_ptr<sstfilter::FilterReader> reader =
-//       sstfilter::NewRocksDbFilterReader(filter);
-//   if (!reader->MayMatch(key)) { /* the key is not in the table */ }
-//
-// Both functions are total: any bytes give an answer and nothing outside
-// the filter is read. Where RocksDB 7.8.3 itself would read outside the filter
-// or its result is undefined (four cases, in filter/rocksdb/README.md), the
-// answer is "may match".
-//
-// What each format's reader does:
-//   FastLocalBloom  probes as RocksDB (format_version 5); batched queries hash
-//                   and prefetch a step of keys before probing them.
-//                   ExpectedFpp: the filter's measured fill, line by line,
-//                   (bits set / 512)^k averaged over up to 2^16 evenly spaced
-//                   lines (exact for independent probes, which RocksDB's are
-//                   to within 0.5%).
-//   LegacyBloom     probes as RocksDB (format_version < 5), including lines of
-//                   a size other than 64 bytes. ExpectedFpp: the fraction of
-//                   2^16 evenly spread 32-bit hash values the filter matches
-//                   (its probes are correlated, so no formula of the fill
-//                   fits; sampling error about 4% relative at 1%).
-//   Ribbon          Standard128Ribbon queried exactly as RocksDB does (its
-//                   filters are read, not written); batched queries prefetch
-//                   a step of keys' segments first. ExpectedFpp: RocksDB's
-//                   estimate from the layout, 2^-columns weighted by the
-//                   share of blocks with each column count.
-//   AlwaysTrue      matches every key; ExpectedFpp 1.
-//   AlwaysFalse     matches no key; ExpectedFpp 0.
+//   std::cout << sstfilter::RocksDbFilterFormatName(info.format) << "\n";
+//   if (!sstfilter::NewRocksDbFilterReader(filter)->MayMatch(key)) {
+//     /* the key is not in the table */
+//   }
 
 #ifndef SSTFILTER_FILTER_ROCKSDB_ROCKSDB_READER_H_
 #define SSTFILTER_FILTER_ROCKSDB_ROCKSDB_READER_H_
@@ -78,11 +49,17 @@ struct RocksDbFilterInfo {
   uint32_t ribbon_seed = 0;    // Ribbon: ordinal hash seed, 0..255
 };
 
-// Parses the trailer: RocksDB 7.8.3's decision table, with the cases where
-// RocksDB would read outside the filter made "AlwaysTrue".
+// Parses the trailer: RocksDB's decision table, with the cases where RocksDB
+// would read outside the filter or its result is undefined made "AlwaysTrue"
+// (may match). Total: any bytes give an answer and nothing outside the
+// filter is read; the same holds for the readers below.
 RocksDbFilterInfo DescribeRocksDbFilter(absl::string_view filter);
 
-// A reader for any RocksDB full filter. REQUIRES: filter outlives the reader.
+// A reader for any RocksDB full filter, querying as RocksDB does. Its
+// ExpectedFpp is, for FastLocalBloom, computed from the filter's fill; for
+// legacy Bloom, sampled (no formula of the fill fits its correlated probes);
+// for Ribbon, RocksDB's estimate from the layout; 1 for AlwaysTrue and 0 for
+// AlwaysFalse. REQUIRES: filter outlives the reader.
 std::unique_ptr<FilterReader> NewRocksDbFilterReader(absl::string_view filter);
 
 namespace rocksdb_internal {
