@@ -3,15 +3,6 @@
 // by the program that writes them and the test that reads them
 // (rocksdb_golden_tables_test.cc), so that the default build, which links
 // Debian's RocksDB 7.8.3, proves it reads what 9.7.4 writes.
-//
-// Each table holds the same keys (GoldenKeys) and differs in the options that
-// change the bytes around the filter: format_version 5 or 6 (6 mixes each
-// block's offset into its checksum and checksums the footer), the block
-// checksum type, full or partitioned filters (partitions cut with the index's
-// or, with decouple_partitioned_filters, on their own), a prefix extractor
-// (RocksDB 9 adds key and prefix through AddKeyAndAlt), and whose filter:
-// RocksDB's own Bloom filter or sstfilter's native one through
-// AsRocksDbFilterPolicy.
 
 #ifndef SSTFILTER_TESTS_INTEGRATION_ROCKSDB_GOLDEN_TABLES_H_
 #define SSTFILTER_TESTS_INTEGRATION_ROCKSDB_GOLDEN_TABLES_H_
@@ -27,6 +18,14 @@ enum class Checksum { kCrc32c, kXxHash, kXxHash64, kXxh3 };
 enum class Partitioning { kFull, kPartitioned, kPartitionedDecoupled };
 enum class GoldenFilter { kRocksDbBloom, kSstfilterNative };
 
+// One table. Each holds the same keys (GoldenKeys) and differs in the
+// options that change the bytes around the filter: format_version 5 or 6 (6
+// mixes each block's offset into its checksum and checksums the footer), the
+// block checksum type, full or partitioned filters (partitions cut with the
+// index's or, with decouple_partitioned_filters, on their own), a prefix
+// extractor (RocksDB 9 adds key and prefix through AddKeyAndAlt), and whose
+// filter: RocksDB's own Bloom filter or sstfilter's native one through
+// AsRocksDbFilterPolicy.
 struct GoldenTable {
   const char* file;  // under testdata/rocksdb-9.7.4/
   int format_version;

@@ -1,19 +1,8 @@
 // The Bazel and CMake builds of the tree must describe the same targets. This
-// compares them: the Bazel side as `bazel query --output=build` prints its
-// rules, the CMake side as the configure step records its rules
-// (sstfilter_rules.tsv, written by cmake/sstfilter_rules.cmake).
-//
-// A rule matches when the kind, package and name correspond and the sources,
-// headers, dependencies, public visibility, test-only flag, manual tag,
-// other tags, and a test's size, shards, arguments and data are equal.
-// Names: a CMake rule has the Bazel target's name, except
-//   - a name that two Bazel packages use is prefixed with its package's last
-//     folder (`presence_readme_example_test`), and
-//   - the engine adapters named after their engine (//engines/rocksdb,
-//     //engines/leveldb) are `rocksdb_adapter` and `leveldb_adapter`, so that
-//     `sstfilter::rocksdb` is never read as RocksDB itself.
-// Libraries are named in dependency lists as `sstfilter::<name>`; external
-// dependencies by the targets their CMake packages export (kExternalTargets).
+// compares them (CompareBuilds): the Bazel side as `bazel query
+// --output=build` prints its rules, the CMake side as the configure step
+// records its rules (sstfilter_rules.tsv, written by
+// cmake/sstfilter_rules.cmake).
 
 #ifndef SSTFILTER_TESTS_LAYOUT_BUILD_DRIFT_H_
 #define SSTFILTER_TESTS_LAYOUT_BUILD_DRIFT_H_
@@ -58,7 +47,17 @@ absl::StatusOr<std::vector<BuildRule>> ParseBazelQuery(absl::string_view text);
 // The rules of sstfilter_rules.tsv.
 absl::StatusOr<std::vector<BuildRule>> ParseCMakeRules(absl::string_view text);
 
-// One line per difference; empty when the builds agree.
+// One line per difference; empty when the builds agree. A rule matches when
+// the kind, package and name correspond and the sources, headers,
+// dependencies, public visibility, test-only flag, manual tag, other tags,
+// and a test's size, shards, arguments and data are equal. A CMake rule has
+// the Bazel target's name, except that a name two Bazel packages use is
+// prefixed with its package's last folder (`presence_readme_example_test`),
+// and the engine adapters named after their engine (//engines/rocksdb,
+// //engines/leveldb) are `rocksdb_adapter` and `leveldb_adapter`, so that
+// `sstfilter::rocksdb` is never read as RocksDB itself. Libraries are named
+// in dependency lists as `sstfilter::<name>`; external dependencies by the
+// targets their CMake packages export (kExternalTargets).
 std::vector<std::string> CompareBuilds(const std::vector<BuildRule>& bazel,
                                        const std::vector<BuildRule>& cmake);
 
