@@ -1,14 +1,8 @@
 // Format version 2 of sstfilter's own families: a version-1 filter followed by
 // a CRC32C of all its bytes, so that a reader handed damaged bytes answers "may
-// match" instead of a wrong "no", in hosts that do not verify their block
-// checksums (LevelDB without paranoid_checks, RocksDB with verify_checksums =
-// false). filter/format_version_2.md defines the layout:
-//
-//   | inner filter (version 1) | pad: 0 or 1 byte | crc: 4 bytes | M | k |
-//
-// A reader object verifies the CRC once, when it is built; the one-call path
-// (KeyMayMatch(key, filter), LevelDB's) verifies it only before answering
-// "no", since a "may match" is safe whatever the bytes.
+// match" instead of a wrong "no" (filter/format_version_2.md defines it). A
+// reader object verifies the CRC once, when it is built; the one-call path
+// (KeyMayMatch(key, filter)) verifies it only before answering "no".
 //
 // Internal to the filter families: each registers a CheckedFormat over its
 // version-1 format and wraps its policies with NewCheckedPolicy.

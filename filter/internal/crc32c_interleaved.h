@@ -1,15 +1,7 @@
-// CRC32C of a filter's bytes, computed three streams at a time.
-//
-// A checked filter's CRC (checked_filter.h) is computed every time a reader
-// is created, and RocksDB creates one for every filter partition it loads
-// into its block cache: with partitions evicted as fast as they are loaded,
-// the CRC is paid on most lookups (docs/rocksdb_releases.md measures it).
-// util/crc32c.h's hardware loop issues one crc32 instruction after another,
-// each waiting for the last (3 cycles of latency, 1 of throughput on x86), so
-// it reaches a third of the instruction's throughput. Here three independent
-// streams of one stride each run side by side and are joined by shifting a
-// stream's CRC over the strides after it (a 32x32 GF(2) matrix applied as four
-// table lookups). The value is crc32c::Extend's, on every input.
+// CRC32C of a filter's bytes, computed three streams at a time: the value is
+// crc32c::Extend's on every input, at up to three times the throughput of
+// util/crc32c.h's loop, for the CRC a checked filter's reader verifies on
+// creation. filter/format_version_2.md ("Cost") says why and how.
 
 #ifndef SSTFILTER_FILTER_INTERNAL_CRC32C_INTERLEAVED_H_
 #define SSTFILTER_FILTER_INTERNAL_CRC32C_INTERLEAVED_H_

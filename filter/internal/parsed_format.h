@@ -2,18 +2,8 @@
 // (the native and compact formats' ParsedFilter), as a FilterFormat: every
 // call parses the filter, answers a malformed one by its verdict (verdict.h)
 // and hands a well-formed one to the query path fixed at construction.
-// KeyMayMatch costs one parse and one query, and builds no reader.
-//
-// The template arguments are the format's parsed form, its query paths (an
-// enum with kScalar and kAvx2, and kAvx512 where it has that path), its
-// parser, and what its Describe adds to the kind. Its readers are found in
-// Parsed's namespace, under the names both families use:
-//
-//   std::unique_ptr<FilterReader> NewScalarReader(const Parsed&);
-//   std::unique_ptr<FilterReader> NewAvx2Reader(const Parsed&);
-//   std::unique_ptr<FilterReader> NewAvx512Reader(const Parsed&);  // kAvx512
-//   bool ScalarMayMatch(const Parsed&, absl::string_view key);
-//   bool Avx2MayMatchOutOfLine(const Parsed&, absl::string_view key);
+// KeyMayMatch costs one parse and one query, and builds no reader. The
+// template's requirements on the format are stated on ParsedFormat below.
 //
 // Internal to the filter families.
 
@@ -38,6 +28,16 @@ template <typename Path>
 struct HasAvx512Path<Path, std::void_t<decltype(Path::kAvx512)>>
     : std::true_type {};
 
+// The template arguments are the format's parsed form, its query paths (an
+// enum with kScalar and kAvx2, and kAvx512 where it has that path), its
+// parser, and what its Describe adds to the kind. Its readers are found in
+// Parsed's namespace, under the names both families use:
+//
+//   std::unique_ptr<FilterReader> NewScalarReader(const Parsed&);
+//   std::unique_ptr<FilterReader> NewAvx2Reader(const Parsed&);
+//   std::unique_ptr<FilterReader> NewAvx512Reader(const Parsed&);  // kAvx512
+//   bool ScalarMayMatch(const Parsed&, absl::string_view key);
+//   bool Avx2MayMatchOutOfLine(const Parsed&, absl::string_view key);
 template <typename Parsed, typename Path, Parsed (*kParse)(absl::string_view),
           void (*kDescribe)(const Parsed&, FilterFacts*)>
 class ParsedFormat final : public FilterFormat {

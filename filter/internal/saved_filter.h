@@ -1,18 +1,11 @@
 // The envelope of a saved in-memory filter (MutableBloomFilter::Save,
 // ScalableBloomFilter::Save, CountingBloomFilter::Save): a header that says
 // what the bytes are and how many there are, the kind's own fields, and a
-// CRC32C of everything before it. inmemory/mutable/README.md and
-// inmemory/counting/README.md lay out each kind's fields:
-//
-//   | magic "SFSV" | version | kind | 0 0 | total bytes | fields | crc |
-//      4 bytes        1 byte    1 byte       8, LE         ...      4, LE
-//
-// Every integer is little-endian, every double its IEEE 754 bits as a
-// little-endian 64-bit integer; the CRC is masked as LevelDB and RocksDB mask
-// theirs (util/crc32c.h). Restore checks, in this order: the size against the
-// smallest saved filter, the magic, the version, the kind, the total against
-// the bytes given, then the CRC; only then does a kind read its fields, which
-// it validates whether or not the CRC matched (a CRC can be forged).
+// CRC32C of everything before it. inmemory/mutable/README.md draws the
+// envelope and inmemory/counting/README.md the counting filter's fields.
+// Restore checks the size, magic, version, kind and total, then the CRC; a
+// kind then validates its fields whether or not the CRC matched (a CRC can
+// be forged).
 //
 // Internal to the filter families.
 
