@@ -1,39 +1,13 @@
 // One format name for a tree whose levels hold different families: a hybrid
 // filter is the native filter's bytes (filter/bloom/) or the compact filter's
-// (filter/burr/), chosen per policy, stored under one name
-// (kCheckedHybridFormatName below, by default). A store whose policy picks the
-// family per level (the RocksDB per-level hybrid policy) then reads every
-// table's filter with the one format, which dispatches on the filter's marker
-// byte.
-//
-// Example:
+// (filter/burr/), chosen per policy, stored under one name and read by one
+// format that dispatches on the filter's marker byte. filter/hybrid/README.md
+// defines the format and its bounded build memory.
 //
 //   sstfilter::HybridOptions hybrid;
-//   hybrid.family = sstfilter::FilterFamily::kCompact;
 //   hybrid.max_build_bytes = 64 << 20;  // above it, the native filter
-//   hybrid.counters = std::make_shared<sstfilter::HybridCounters>();
-//   absl::StatusOr<std::unique_ptr<const sstfilter::FilterPolicy>> policy =
-//       sstfilter::NewHybridFilterPolicy(sstfilter::FilterOptions::Fpp(0.01),
-//                                        hybrid);
-//   if (!policy.ok()) return policy.status();
-//   std::string filter;
-//   (*policy)->CreateFilter(keys, &filter);
-//   // hybrid.counters->compact_builds is now 1 (or fallbacks, past the cap)
-//
-// Bounded build memory: the compact builder holds the keys' 8-byte hashes
-// until Finish and then solver buffers; with max_build_bytes set, a builder
-// whose projected peak for the keys added so far passes it builds the native
-// filter at the same false-positive rate instead, from the same hashes (no key
-// is hashed or kept twice). filter/hybrid/README.md gives the peak per key.
-//
-// Format: filter/hybrid/README.md. Name(): kCheckedHybridFormatName (format
-// version 2, with the CRC32C of filter/format_version_2.md) with
-// FilterOptions::self_checksum unset (the default) or true;
-// kHybridFormatName with self_checksum false.
-//
-// Thread safety: policies and readers are immutable and thread-safe; a builder
-// is used by one thread at a time; HybridCounters are atomics any thread may
-// read at any time.
+//   auto policy = sstfilter::NewHybridFilterPolicy(
+//       sstfilter::FilterOptions::Fpp(0.01), hybrid);
 
 #ifndef SSTFILTER_FILTER_HYBRID_HYBRID_H_
 #define SSTFILTER_FILTER_HYBRID_HYBRID_H_
@@ -73,7 +47,8 @@ struct HybridCounters {
 struct HybridBuildOptions {
   // Bytes a compact filter's build may hold at its peak (hashes + solver
   // buffers); 0 = no cap. When a table's build would exceed it, the builder
-  // builds the native filter at the same rate instead.
+  // builds the native filter at the same rate instead, from the same hashes
+  // (no key is hashed or kept twice).
   size_t max_build_bytes = 0;
   std::shared_ptr<HybridCounters> counters;  // may be null
 };
@@ -91,6 +66,11 @@ struct HybridOptions : HybridBuildOptions {
 // filter's rate (with FilterOptions::BitsPerKey(c), the rate c bits/key give
 // the compact filter: more bits in the native filter). Returns
 // InvalidArgumentError, naming the value, for options the family rejects.
+//
+// Name(): kCheckedHybridFormatName (format version 2) unless
+// FilterOptions::self_checksum is false, then kHybridFormatName. Thread
+// safety: policies and readers are immutable and thread-safe; a builder is
+// used by one thread at a time.
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewHybridFilterPolicy(
     const FilterOptions& options, const HybridOptions& hybrid = {});
 
