@@ -1,14 +1,12 @@
 // Markdown tables of filter_bench results, made from its --format=json output
 // (one JSON object per line, one line per implementation and case), so that no
 // results table in the documentation is typed by hand. A markdown file holds
-// each table between two marker lines naming its run, whose rows are
-// docs/results/RUN.json and whose command and machine
-// docs/results/RUN.run.json:
+// each table between two marker lines naming its run (rows in
+// docs/results/RUN.json, command and machine in RUN.run.json); the options
+// after the name and the table's layout: docs/results.md.
 //
 //   <!-- results:begin headline -->
 //   <!-- results:end -->
-//
-// The options after the run's name and the table's layout: docs/results.md.
 
 #ifndef SSTFILTER_DOCS_RESULTS_TABLE_H_
 #define SSTFILTER_DOCS_RESULTS_TABLE_H_

@@ -6,7 +6,6 @@
 //
 //   auto policy =
 //       sstfilter::NewBloomFilterPolicy(sstfilter::FilterOptions::Fpp(0.01));
-//   if (!policy.ok()) return policy.status();
 //   table_options.filter_policy =
 //       sstfilter::AsRocksDbFilterPolicy(std::move(*policy));
 

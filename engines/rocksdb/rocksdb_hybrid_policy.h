@@ -1,14 +1,12 @@
 // A rocksdb::FilterPolicy that gives each level of a RocksDB tree the filter
 // family and rate that spend a bits/key budget best over the whole tree
-// (engines/tree/tree_allocation.h): typically the native Bloom filter where
-// tables are few and short-lived, the compact filter where most keys are.
-// Every table's filter is stored under kCheckedHybridFormatName, whose
-// reader tells the two apart. Levels, trivial moves and build memory:
-// README.md ("rocksdb_hybrid_policy.h").
+// (engines/tree/tree_allocation.h), all stored under kCheckedHybridFormatName,
+// whose reader tells the families apart. Levels, trivial moves and build
+// memory: README.md ("rocksdb_hybrid_policy.h").
 //
-//   absl::StatusOr<std::shared_ptr<const rocksdb::FilterPolicy>> policy =
-//       sstfilter::NewRocksDbHybridFilterPolicy(*sstfilter::LeveledTree(7, 10),
-//                                               /*budget_bits_per_key=*/10);
+//   auto policy = sstfilter::NewRocksDbHybridFilterPolicy(
+//       *sstfilter::LeveledTree(7, 10), /*budget_bits_per_key=*/10);
+//   table_options.filter_policy = *policy;
 
 #ifndef SSTFILTER_ENGINES_ROCKSDB_ROCKSDB_HYBRID_POLICY_H_
 #define SSTFILTER_ENGINES_ROCKSDB_ROCKSDB_HYBRID_POLICY_H_

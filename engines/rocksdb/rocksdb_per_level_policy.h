@@ -5,9 +5,8 @@
 // tree[i] is RocksDB level i, L0 first; how tables get a level, and trivial
 // moves: README.md ("rocksdb_per_level_policy.h").
 //
-//   absl::StatusOr<std::shared_ptr<const rocksdb::FilterPolicy>> policy =
-//       sstfilter::NewRocksDbPerLevelFilterPolicy(
-//           *sstfilter::LeveledTree(7, 10), /*budget_bits_per_key=*/10);
+//   auto policy = sstfilter::NewRocksDbPerLevelFilterPolicy(
+//       *sstfilter::LeveledTree(7, 10), /*budget_bits_per_key=*/10);
 //   table_options.filter_policy = *policy;
 
 #ifndef SSTFILTER_ENGINES_ROCKSDB_ROCKSDB_PER_LEVEL_POLICY_H_

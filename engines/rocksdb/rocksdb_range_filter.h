@@ -4,9 +4,8 @@
 // keys fall in [iterate_lower_bound, iterate_upper_bound). Where RocksDB asks
 // it, correctness and cost: README.md ("rocksdb_range_filter.h").
 //
-//   options.table_properties_collector_factories.push_back(
-//       *sstfilter::NewRangeFilterCollectorFactory(
-//           sstfilter::FilterOptions::BitsPerKey(16)));
+//   auto collector = sstfilter::NewRangeFilterCollectorFactory(
+//       sstfilter::FilterOptions::BitsPerKey(16));  // for the DB options
 //   sstfilter::RangeScan scan("user0100", "user0200");  // [lower, upper)
 //   std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(scan.options()));
 

@@ -8,7 +8,6 @@
 //
 //   auto db = sstfilter::PresenceFilteredDB::Open(options, path, {});
 //   (*db)->Get(rocksdb::ReadOptions(), "pear", &value);  // NotFound: a probe
-//   absl::Status saved = (*db)->CloseAndSave();
 
 #ifndef SSTFILTER_ENGINES_ROCKSDB_PRESENCE_PRESENCE_FILTERED_DB_H_
 #define SSTFILTER_ENGINES_ROCKSDB_PRESENCE_PRESENCE_FILTERED_DB_H_
@@ -149,7 +148,8 @@ struct PresenceFilterStats {
 // fpp, twice that during a rebuild; one filter Add and a shared lock per
 // write; one hash and one cache-line probe per ruled-out lookup.
 // Thread safety: as rocksdb::DB, except that Close and CloseAndSave must not
-// race other calls.
+// race other calls. Close with CloseAndSave, so that the next open reads no
+// table.
 class PresenceFilteredDB : public rocksdb::StackableDB {
  public:
   // Opens the database at path as rocksdb::DB::Open does (its options are
