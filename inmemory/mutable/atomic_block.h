@@ -1,19 +1,10 @@
 // Setting and testing a key's probe bits in one regular 512-bit block of the
 // native Bloom format (filter/bloom/bloom_format.h), the block held as eight
 // std::atomic<uint64_t> words so that threads may add keys while others query.
-// Bit b of a block is bit b % 64 of word b / 64: for little-endian words that
-// is bit b % 8 of byte b / 8, the native byte addressing, so a block's words
-// written out little-endian are the native block (mutable_bloom_freeze.cc).
-//
-// Memory ordering: every access is relaxed. Bits are only ever set, never
-// cleared, so the modification order of a word is a chain of growing bit
-// sets. If an Add's return happens-before a query (same thread, or any
-// synchronisation the caller uses to say "the key is in"), C++'s write-read
-// and read-read coherence ([intro.races]) make each of the query's loads
-// return the value the Add wrote or observed, or a later one: a superset of
-// the key's bits. So the query matches, and no fence is needed: the filter
-// publishes nothing but its own bits (a key's payload is published by the
-// caller's own synchronisation, e.g. a memtable's skiplist).
+// Bit b of a block is bit b % 64 of word b / 64, so a block's words written
+// out little-endian are the native block. Every access is relaxed, and bits
+// are only ever set: a query that happens after an Add's return sees the
+// key's bits, with no fence (inmemory/mutable/README.md, "Memory ordering").
 //
 // Internal header of inmemory/mutable.
 

@@ -1,12 +1,9 @@
 // A zeroed array of 64-bit atomic words that starts on a 64-byte boundary, so
-// that each 64-byte block of a Bloom filter is exactly one cache line: a query
-// touches one line, and an add makes one line exclusive to its core. An
+// that each 64-byte block of a Bloom filter is exactly one cache line. An
 // array of 2 MiB or more starts on a 2 MiB boundary and asks Linux for
 // transparent huge pages over its whole 2 MiB spans, and over a last partial
-// span too when rounding up to it costs at most a quarter more memory: a
-// filter's probes land
-// on random lines, and with 4 KiB pages nearly each one would also miss the
-// TLB once the filter outgrows it (a few MiB).
+// span when rounding up to it costs at most a quarter more memory, so that
+// random probes do not also miss the TLB (filter/README.md, "filter_arena.h").
 //
 // Internal header of inmemory/mutable.
 

@@ -1,56 +1,13 @@
-// A Bloom filter that grows while it is queried: the filter of a memtable (the
-// part RocksDB's DynamicBloom plays), or an in-memory set for users of Guava's
-// BloomFilter.create(funnel, expectedInsertions, fpp) with put/mightContain.
-// Any number of threads may add keys at once, without a lock, while others
-// query; and when the memtable is flushed, Freeze() hands over the filter's
-// bytes in the native format, so the flushed table gets its filter without
-// hashing a key again.
-//
-// Example:
+// A Bloom filter that grows while it is queried: the filter of a memtable, or
+// an in-memory set for users of Guava's BloomFilter. Any number of threads may
+// add keys at once, without a lock, while others query; Freeze() hands over
+// the filter's bytes in the native format, so a flushed table gets its filter
+// without hashing a key again. inmemory/mutable/README.md has the design.
 //
 //   absl::StatusOr<sstfilter::MutableBloomFilter> filter =
 //       sstfilter::MutableBloomFilter::Create(
 //           sstfilter::FilterOptions::Fpp(0.01), /*expected_keys=*/1000000);
-//   if (!filter.ok()) return filter.status();
-//   filter->Add("apple");                  // any thread, no lock
-//   filter->MayContain("apple");           // true, on every thread after
-//   std::string table_filter = filter->Freeze();
-//   // Store table_filter under filter->FrozenFormatName()
-//   // (kCheckedLocalBloomName by default): that format's reader, the reader
-//   // of any NewBloomFilterPolicy with the same self_checksum, gives the
-//   // same answer for every key.
-//
-// Layout and hash are the native filter's (filter/bloom/README.md): XXH3-64 of
-// the key, all k probes in one 64-byte block chosen from the whole hash, probe
-// bits from its low 32 bits. The body is a whole number of 64-byte blocks in
-// 64-byte-aligned memory, so every block is one cache line, and each block is
-// held as eight std::atomic<uint64_t> words.
-//
-// Sizing: FilterOptions gives bits/key c and probes k exactly as
-// NewBloomFilterPolicy does (Fpp(0.01): c = 9.92, k = 6); the body is
-// ceil(expected_keys * c / 8) bytes rounded up to a multiple of 64 (at least
-// one block), so with expected_keys distinct keys the rate is at most the
-// native filter's. More keys than expected are accepted and raise the rate
-// (ExpectedFpp tells by how much); ScalableBloomFilter (scalable_bloom.h)
-// keeps a bound instead.
-//
-// Thread safety: every method may run concurrently with every other, on any
-// threads, except creation, moves and destruction. Adds are lock-free (an
-// atomic fetch_or on each word of the key's block that lacks one of its bits);
-// a key whose Add has returned matches every query that happens after it, on
-// any thread (atomic_block.h gives the memory-ordering argument). Freeze,
-// Save, Union, ApproximateCount and ExpectedFpp read each word once: concurrent
-// adds are seen or not, key by key, and every Add that happened before the call
-// is seen in full.
-//
-// Saving: Save() gives bytes from which Restore() makes the same filter again,
-// in this process or another (the layout is in inmemory/mutable/README.md,
-// "Saving and restoring"); Restore() of any other bytes is an error, never a
-// crash.
-//
-// Guava's names: put = Add, mightContain = MayContain, approximateElementCount
-// = ApproximateCount, expectedFpp = ExpectedFpp, putAll = Union, writeTo =
-// Save, readFrom = Restore.
+//   filter->Add("apple");  // any thread, no lock; MayContain is then true
 
 #ifndef SSTFILTER_INMEMORY_MUTABLE_MUTABLE_BLOOM_H_
 #define SSTFILTER_INMEMORY_MUTABLE_MUTABLE_BLOOM_H_
@@ -86,6 +43,24 @@ class SavedFieldReader;
 // count read from a corrupt file), not a limit of the layout.
 constexpr uint64_t kMaxMutableBloomBytes = uint64_t{1} << 40;  // bytes
 
+// Layout, hash and sizing are the native filter's (NewBloomFilterPolicy):
+// with expected_keys distinct keys the rate is at most the native filter's.
+// More keys than expected are accepted and raise the rate (ExpectedFpp tells
+// by how much); ScalableBloomFilter keeps a bound instead.
+//
+// Thread safety: every method may run concurrently with every other, on any
+// threads, except creation, moves and destruction. A key whose Add has
+// returned matches every query that happens after it, on any thread. Freeze,
+// Save, Union, ApproximateCount and ExpectedFpp read each word once:
+// concurrent adds are seen or not, key by key, and every Add that happened
+// before the call is seen in full.
+//
+// Freeze()'s bytes, stored under FrozenFormatName(), read with that format's
+// reader give the same answer as MayContain for every key. Restore() of bytes
+// other than Save()'s is an error, never a crash. Guava's names: put = Add,
+// mightContain = MayContain, approximateElementCount = ApproximateCount,
+// expectedFpp = ExpectedFpp, putAll = Union, writeTo = Save, readFrom =
+// Restore.
 class MutableBloomFilter {
  public:
   // A filter for expected_keys keys. InvalidArgumentError naming the value for

@@ -1,53 +1,13 @@
 // A Bloom filter with no key limit whose false-positive rate over all keys
-// stays within the configured bound however many keys arrive (Almeida, Baquero,
-// Preguica and Hutchison, "Scalable Bloom Filters", Information Processing
-// Letters 101(6), 2007, as RedisBloom's BF.RESERVE builds them). A filter sized
-// for n keys, as Guava's is, silently passes its rate once given more: at 10
-// times n a 1% filter answers "maybe" to 98% of absent keys (measured in
-// scalable_bloom_test.cc). This one adds a layer instead.
-//
-// Example:
+// stays within the configured bound however many keys arrive: a scalable
+// Bloom filter (Almeida et al., as RedisBloom's BF.RESERVE builds them), which
+// adds a layer where a filter sized for n keys would pass its rate.
+// inmemory/mutable/README.md has the design.
 //
 //   sstfilter::ScalableBloomOptions options;
-//   options.fpp = 0.01;             // over all keys, however many
-//   options.initial_keys = 100000;  // the first layer's share
-//   absl::StatusOr<std::unique_ptr<sstfilter::ScalableBloomFilter>> filter =
-//       sstfilter::ScalableBloomFilter::Create(options);
-//   if (!filter.ok()) return filter.status();
-//   absl::StatusOr<bool> added = (*filter)->Add("apple");
-//   if (!added.ok()) return added.status();  // only when memory runs out
-//   (*filter)->MayContain("apple");         // true
-//
-// Layers are MutableBloomFilters (mutable_bloom.h), all on the native layout
-// and hash. Layer i holds up to initial_keys * growth^i keys at rate
-//   p_i = p (1 - r) r^i / 1.05,
-// r the tightening ratio: the rates sum to less than p (a geometric series
-// whose limit is p / 1.05). The 1.05 is the native sizing's own promise
-// (filter/bloom/bloom.h: measured rate <= 1.05 times the target), so the bound
-// holds for the layers' measured rates, not only for the formula's. A key
-// matches if any layer matches it, so the rate over all keys is at most the
-// sum. Each new layer needs about log2(1/r) * 1.44 more bits per key than the
-// one before (1.5 at r = 0.5). Scalable filters cannot be frozen into one
-// native filter: each layer has its own size.
-//
-// Add first asks every layer, and a key one of them already matches is not
-// added again: repeated keys never fill a layer (RedisBloom does the same).
-// A new key goes into the newest layer; when it holds its capacity, the next
-// layer is made.
-//
-// Thread safety: every method may run concurrently with every other, on any
-// threads, except creation and destruction. Add takes no lock while the
-// newest layer has room: one shared atomic counter reserves a key's place in
-// the layer (so a layer never holds more than its capacity, whatever the
-// threads do), then the layer's lock-free Add. Making a layer takes a mutex;
-// other Adds that find the layer full wait for it. Layers are published with
-// release/acquire, so a query sees every layer that existed when an Add it
-// happens after returned, and through that layer the key (atomic_block.h).
-//
-// Saving: Save() gives bytes from which Restore() makes the same filter again
-// (RedisBloom's SCANDUMP and LOADCHUNK, in one piece rather than in chunks):
-// the options, and each layer's key count, shape and words. The layout is in
-// inmemory/mutable/README.md, "Saving and restoring".
+//   options.fpp = 0.01;  // over all keys, however many
+//   auto filter = sstfilter::ScalableBloomFilter::Create(options);
+//   absl::StatusOr<bool> added = (*filter)->Add("apple");  // error: no memory
 
 #ifndef SSTFILTER_INMEMORY_MUTABLE_SCALABLE_BLOOM_H_
 #define SSTFILTER_INMEMORY_MUTABLE_SCALABLE_BLOOM_H_
@@ -86,6 +46,20 @@ struct ScalableBloomOptions {
 // At most this many layers: with the defaults, initial_keys * (2^64 - 1) keys.
 constexpr size_t kMaxScalableLayers = 64;
 
+// Layers are MutableBloomFilters on the native layout; layer i holds up to
+// initial_keys * growth^i keys at rate p (1 - r) r^i / 1.05, r the
+// tightening ratio, so the rates sum to less than p, and a key matches if any
+// layer does. Add first asks every layer, so repeated keys never fill a
+// layer. Scalable filters cannot be frozen into one native filter.
+//
+// Thread safety: every method may run concurrently with every other, on any
+// threads, except creation and destruction. Add takes no lock while the
+// newest layer has room, and a layer never holds more than its capacity;
+// making a layer takes a mutex. A query sees every key whose Add happened
+// before it.
+//
+// Save() gives bytes from which Restore() makes the same filter again
+// (RedisBloom's SCANDUMP and LOADCHUNK, in one piece).
 class ScalableBloomFilter {
  public:
   // InvalidArgumentError naming the value for an fpp outside (0, 1),
