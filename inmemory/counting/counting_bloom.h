@@ -1,67 +1,13 @@
-// A counting Bloom filter: an in-memory set that can also remove keys (Fan,
-// Cao, Almeida and Broder, "Summary Cache", 2000). Each Bloom bit becomes a
-// 4-bit counter; Add increments a key's counters, Remove decrements them, and
-// MayContain asks whether they are all nonzero. For a set that changes, such
-// as the keys of a memtable or a cache, where a rebuilt immutable filter would
-// cost too much. (An SSTable's keys never change: use the native filter,
-// filter/bloom/bloom.h, in under a quarter of the memory.)
+// A counting Bloom filter: an in-memory set that can also remove keys, for a
+// set that changes (a memtable's keys, a cache) where a rebuilt immutable
+// filter would cost too much. Each Bloom bit becomes a 4-bit counter, all of
+// a key's in one 64-byte block. An SSTable's keys never change: use the native
+// filter (filter/bloom/bloom.h), in under a quarter of the memory.
+// inmemory/counting/README.md has the layout, sizing and counter width.
 //
-// Example:
-//
-//   absl::StatusOr<sstfilter::CountingBloomFilter> filter =
-//       sstfilter::CountingBloomFilter::Create(
-//           sstfilter::FilterOptions::Fpp(0.01), /*expected_keys=*/1000000);
-//   if (!filter.ok()) return filter.status();
-//   filter->Add("apple");
-//   filter->MayContain("apple");  // true
-//   filter->Remove("apple");      // true: its counters were all nonzero
-//   filter->MayContain("apple");  // false, except with probability ~1%
-//
-// Layout: all of a key's counters sit in one 64-byte block (128 counters),
-// the block chosen from the key's XXH3-64 hash by multiply-shift and the
-// counters by the native filter's probes (inmemory/counting/README.md), so
-// every operation touches one cache line.
-//
-// Sizing: counters = expected_keys * c, rounded up to whole blocks (at least
-// one). With FilterOptions::Fpp(p), c counters/key and k probes come from the
-// false-positive formula of this layout (a cache-local Bloom filter with
-// 128-bit blocks, util/bloom_math.h): c is the smallest that reaches p with the
-// best k; 10.85 counters/key and k = 6 at 1%, 7.83 and k = 5 at 3%. With
-// FilterOptions::BitsPerKey(c), c is the number of counters per key (one
-// counter replaces one Bloom bit), k the best for c. Memory is 4 bits per
-// counter: 43.4 bits (5.4 bytes) per expected key at 1%, plus the object.
-// The rate holds while at most expected_keys keys are present; past that it
-// grows as for any Bloom filter (ExpectedFpp() says by how much).
-//
-// Counters are 4 bits, the classic width: at the optimal k a counter reaches
-// 15 with probability about 5e-15 (inmemory/counting/README.md has the
-// computation for this layout; Fan et al. bound P(any counter >= 16) by
-// 1.37e-15 per counter for a standard counting filter), so wider counters
-// would double the memory for nothing. A counter that does reach 15 is
-// saturated: it is never incremented nor decremented again. It may then hold
-// less than the number of probes on it, but never reaches zero, so a Remove
-// can never cause a false negative for a key still present; each saturated
-// counter only adds a little to the false-positive rate, for the life of the
-// filter.
-//
-// Removing a key that was never added (or removing a key more often than it
-// was added) is a caller error that every counting Bloom filter shares: it
-// decrements counters other keys rely on and may cause false negatives for
-// them. Remove detects it when it is cheap to: if any of the key's counters is
-// zero (the key is certainly absent), or lower than the number of the key's
-// probes on it, Remove returns false and changes nothing. It cannot always
-// detect the removal of an absent key that is a false positive (probability
-// about fpp): remove only keys you added.
-//
-// Saving: Save() gives bytes from which Restore() makes an equal filter again
-// (operator==), in this process or another; the layout is in
-// inmemory/counting/README.md, "Saving and restoring". Restore() of any other
-// bytes is an error, never a crash.
-//
-// Thread safety: as for a standard container. Any number of threads may call
-// the const methods (MayContain, the statistics) concurrently; Add, Remove and
-// Clear need exclusive access (one writer, and no reader at the same time).
-// Wrap it in a lock for a shared mutable set.
+//   auto filter = sstfilter::CountingBloomFilter::Create(
+//       sstfilter::FilterOptions::Fpp(0.01), /*expected_keys=*/1000000);
+//   filter->Add("apple");  filter->Remove("apple");  // true: it was added
 
 #ifndef SSTFILTER_INMEMORY_COUNTING_COUNTING_BLOOM_H_
 #define SSTFILTER_INMEMORY_COUNTING_COUNTING_BLOOM_H_
@@ -79,6 +25,22 @@
 
 namespace sstfilter {
 
+// The rate holds while at most expected_keys keys are present; past that it
+// grows as for any Bloom filter (ExpectedFpp() says by how much). A counter
+// that reaches 15 saturates and never changes again: it never reaches zero,
+// so a Remove cannot cause a false negative for a key still present.
+//
+// Removing a key that was never added (or more often than it was added) is a
+// caller error: it decrements counters other keys rely on and may cause false
+// negatives for them. Remove returns false and changes nothing when any of
+// the key's counters is lower than its number of probes on it, but cannot
+// detect an absent key that is a false positive: remove only keys you added.
+//
+// Restore() of bytes other than Save()'s is an error, never a crash.
+//
+// Thread safety: as for a standard container. Any number of threads may call
+// the const methods (MayContain, the statistics) concurrently; Add, Remove and
+// Clear need exclusive access. Wrap it in a lock for a shared mutable set.
 class CountingBloomFilter {
  public:
   // Largest filter Create accepts, in bytes of counters: far above any set
