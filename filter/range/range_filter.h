@@ -5,9 +5,8 @@
 // most about l / 2^(B-2), whatever the keys and the queries.
 // filter/range/README.md defines the format and its design.
 //
-//   // filter: what a NewGrafiteFilterPolicy's builder wrote.
 //   std::unique_ptr<sstfilter::RangeFilterReader> reader =
-//       sstfilter::NewRangeFilterReader(filter);
+//       sstfilter::NewRangeFilterReader(filter);  // a Grafite policy's
 //   if (reader->RangeMayMatch("user0100", "user0199")) { /* read */ }
 
 #ifndef SSTFILTER_FILTER_RANGE_RANGE_FILTER_H_
