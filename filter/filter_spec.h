@@ -33,12 +33,12 @@ namespace sstfilter {
 // integers; names and words are case-sensitive. Colons separate params, so a
 // tool can take a comma-separated list of specs.
 //
-// Returns InvalidArgumentError with one line naming the
-// offending part for an empty spec, an unknown family (listing the known
-// ones), an empty param (a trailing or doubled colon), a param the family does
-// not take, a param given twice, a value that is not a number, count or one of
-// the param's words, both or neither of bits_per_key and fpp, and options the
-// family's factory rejects (its message, as ValidateFilterOptions's).
+// Returns InvalidArgumentError with one line naming the offending part for an
+// empty spec, an unknown family (listing the known ones), an empty param (a
+// trailing or doubled colon), a param the family does not take, a param given
+// twice, a value that is not a number, count or one of the param's words, both
+// or neither of bits_per_key and fpp, and options the family's factory rejects
+// (its message, as ValidateFilterOptions's).
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewFilterPolicyFromString(
     absl::string_view spec);
 
