@@ -24,10 +24,20 @@
 
 namespace sstfilter {
 namespace bloom_internal {
+
+// bloom::ParsedFilter in this namespace: ParsedFormat finds the readers
+// (bloom_reader.h) by argument-dependent lookup in its parsed type's
+// namespace, and the readers are internal while bloom::ParsedFilter is public.
+struct ParsedForReaders : ParsedFilter {};
+
 namespace {
 
+ParsedForReaders Parse(absl::string_view filter) {
+  return ParsedForReaders{ParseFilter(filter)};
+}
+
 // What Describe says of a well-formed filter beyond its kind.
-void DescribeParsed(const ParsedFilter& parsed, FilterFacts* facts) {
+void DescribeParsed(const ParsedForReaders& parsed, FilterFacts* facts) {
   facts->num_keys = static_cast<double>(parsed.num_keys);
   facts->body_bits = 8 * parsed.layout.body_bytes;
   facts->num_probes = parsed.num_probes;
@@ -36,7 +46,7 @@ void DescribeParsed(const ParsedFilter& parsed, FilterFacts* facts) {
 // The read side of sstfilter.LocalBloom1, its query path fixed at
 // construction.
 using LocalBloomFormat =
-    filter_internal::ParsedFormat<ParsedFilter, ProbePath, &ParseFilter,
+    filter_internal::ParsedFormat<ParsedForReaders, ProbePath, &Parse,
                                   &DescribeParsed>;
 
 class LocalBloomPolicy final : public BloomLikeFilterPolicy {
@@ -59,15 +69,6 @@ class LocalBloomPolicy final : public BloomLikeFilterPolicy {
 
 }  // namespace
 
-const FilterFormat& LocalBloomFormatFor(ProbePath path) {
-  static constexpr char kKind[] = "cache-local Bloom";
-  static const LocalBloomFormat* const scalar =
-      new LocalBloomFormat(kLocalBloomName, kKind, ProbePath::kScalar);
-  static const LocalBloomFormat* const best =
-      new LocalBloomFormat(kLocalBloomName, kKind, BestProbePath());
-  return path == ProbePath::kScalar ? *scalar : *best;
-}
-
 const filter_internal::CheckedFormat& CheckedLocalBloomFormatFor(
     ProbePath path) {
   using filter_internal::CheckedFormat;
@@ -75,6 +76,21 @@ const filter_internal::CheckedFormat& CheckedLocalBloomFormatFor(
       kCheckedLocalBloomName, LocalBloomFormatFor(ProbePath::kScalar));
   static const CheckedFormat* const best = new CheckedFormat(
       kCheckedLocalBloomName, LocalBloomFormatFor(BestProbePath()));
+  return path == ProbePath::kScalar ? *scalar : *best;
+}
+
+}  // namespace bloom_internal
+
+namespace bloom {
+
+const FilterFormat& LocalBloomFormatFor(ProbePath path) {
+  static constexpr char kKind[] = "cache-local Bloom";
+  static const bloom_internal::LocalBloomFormat* const scalar =
+      new bloom_internal::LocalBloomFormat(kLocalBloomName, kKind,
+                                           ProbePath::kScalar);
+  static const bloom_internal::LocalBloomFormat* const best =
+      new bloom_internal::LocalBloomFormat(kLocalBloomName, kKind,
+                                           BestProbePath());
   return path == ProbePath::kScalar ? *scalar : *best;
 }
 
@@ -87,25 +103,25 @@ NewBloomFilterPolicyWithPath(const FilterOptions& options, ProbePath path) {
   if (!ProbePathAvailable(path)) path = ProbePath::kScalar;
   return filter_internal::WithSelfChecksum(
       options,
-      std::unique_ptr<const FilterPolicy>(new LocalBloomPolicy(*sizing, path)),
-      CheckedLocalBloomFormatFor(path));
+      std::unique_ptr<const FilterPolicy>(
+          new bloom_internal::LocalBloomPolicy(*sizing, path)),
+      bloom_internal::CheckedLocalBloomFormatFor(path));
 }
 
-}  // namespace bloom_internal
+}  // namespace bloom
 
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBloomFilterPolicy(
     const FilterOptions& options) {
   return PolicySpec::Of("bloom", options)
-      .Name(bloom_internal::NewBloomFilterPolicyWithPath(
-          options, bloom_internal::BestProbePath()));
+      .Name(
+          bloom::NewBloomFilterPolicyWithPath(options, bloom::BestProbePath()));
 }
 
 SSTFILTER_REGISTER_FILTER_FORMAT(
-    LocalBloom,
-    bloom_internal::LocalBloomFormatFor(bloom_internal::BestProbePath()));
-SSTFILTER_REGISTER_FILTER_FORMAT(CheckedLocalBloom,
-                                 bloom_internal::CheckedLocalBloomFormatFor(
-                                     bloom_internal::BestProbePath()));
+    LocalBloom, bloom::LocalBloomFormatFor(bloom::BestProbePath()));
+SSTFILTER_REGISTER_FILTER_FORMAT(
+    CheckedLocalBloom,
+    bloom_internal::CheckedLocalBloomFormatFor(bloom::BestProbePath()));
 SSTFILTER_REGISTER_POLICY_FACTORY(NewBloomFilterPolicy);
 SSTFILTER_REGISTER_SPEC_FAMILY(Bloom, "bloom", &NewBloomFilterPolicy);
 

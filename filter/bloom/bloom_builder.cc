@@ -185,17 +185,22 @@ class LocalBloomBuilder final : public FilterBuilder {
 };
 
 }  // namespace
+}  // namespace bloom_internal
+
+namespace bloom {
 
 void AppendFilterFromHashes(const filter_internal::ChunkList& hashes,
                             double bits_per_key, int num_probes,
                             std::string* dst) {
-  AppendFilter(hashes, hashes.size(), bits_per_key, num_probes, dst);
+  bloom_internal::AppendFilter(hashes, hashes.size(), bits_per_key, num_probes,
+                               dst);
 }
 
 std::unique_ptr<FilterBuilder> NewLocalBloomBuilder(double bits_per_key,
                                                     int num_probes) {
-  return std::make_unique<LocalBloomBuilder>(bits_per_key, num_probes);
+  return std::make_unique<bloom_internal::LocalBloomBuilder>(bits_per_key,
+                                                             num_probes);
 }
 
-}  // namespace bloom_internal
+}  // namespace bloom
 }  // namespace sstfilter

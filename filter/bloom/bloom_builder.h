@@ -1,9 +1,8 @@
-// The native Bloom filter's builder: it keeps the 64-bit hash of each key
-// added, then sets every key's probe bits in a zeroed body, a block at a time
-// in hash order, and appends the trailer. Format in bloom_format.h; body size
-// in bloom_sizing.h.
-//
-// Internal header: include filter/bloom/bloom.h instead.
+// The native Bloom filter's builder, for wrappers that write native filters
+// themselves (the hybrid filter): it keeps the 64-bit hash of each key added,
+// then sets every key's probe bits in a zeroed body, a block at a time in hash
+// order, and appends the trailer. Format in bloom_format.h; sizing in
+// bloom_sizing.h.
 
 #ifndef SSTFILTER_FILTER_BLOOM_BLOOM_BUILDER_H_
 #define SSTFILTER_FILTER_BLOOM_BLOOM_BUILDER_H_
@@ -16,10 +15,10 @@
 #include "filter/internal/chunk_list.h"
 
 namespace sstfilter {
-namespace bloom_internal {
+namespace bloom {
 
-// A builder of filters with bits_per_key bits per key and num_probes probes per
-// key (as the policy's sizing chose them).
+// Returns a builder of filters with bits_per_key bits per key and num_probes
+// probes per key (as the policy's sizing chose them).
 std::unique_ptr<FilterBuilder> NewLocalBloomBuilder(double bits_per_key,
                                                     int num_probes);
 
@@ -32,6 +31,13 @@ std::unique_ptr<FilterBuilder> NewLocalBloomBuilder(double bits_per_key,
 void AppendFilterFromHashes(const filter_internal::ChunkList& hashes,
                             double bits_per_key, int num_probes,
                             std::string* dst);
+
+}  // namespace bloom
+
+namespace bloom_internal {
+
+using bloom::AppendFilterFromHashes;
+using bloom::NewLocalBloomBuilder;
 
 }  // namespace bloom_internal
 }  // namespace sstfilter

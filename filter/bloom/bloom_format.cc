@@ -10,11 +10,11 @@
 #include "util/coding.h"
 
 namespace sstfilter {
-namespace bloom_internal {
+namespace bloom {
 
 // The variable part of the trailer is num_keys' varint, at its shortest.
 constexpr filter_internal::TrailerSpec kTrailer = {
-    kMinFilterBytes,
+    bloom_internal::kMinFilterBytes,
     kFormatMarker,
     /*min_variable_bytes=*/1,
     /*max_variable_bytes=*/kMaxVarint64Bytes,
@@ -67,5 +67,5 @@ ParsedFilter ParseFilter(absl::string_view filter) {
   return parsed;
 }
 
-}  // namespace bloom_internal
+}  // namespace bloom
 }  // namespace sstfilter

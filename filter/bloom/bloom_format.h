@@ -1,10 +1,11 @@
-// The on-disk format of sstfilter's native Bloom filter (kLocalBloomName,
-// version 1), as constants and the pure functions that map a key
-// hash to bits. filter/bloom/README.md draws the layout; bloom_golden_test.cc
-// pins it. Everything here is frozen: a change is a new format (a new marker
-// and name).
+// The native Bloom filter's layout (format kLocalBloomName, version 1): its
+// constants, the key hash, and the pure functions that map a hash to a block
+// and bits, for the layers built on the same layout (the mutable and counting
+// filters, the Redis engine, the hybrid filter). Frozen: a change is a new
+// format. filter/bloom/README.md draws the layout.
 //
-// Internal header: include filter/bloom/bloom.h instead.
+//   const uint64_t hash = bloom::KeyHash(key);
+//   const uint64_t block = bloom::BlockIndex(hash, body_bits, num_blocks);
 
 #ifndef SSTFILTER_FILTER_BLOOM_BLOOM_FORMAT_H_
 #define SSTFILTER_FILTER_BLOOM_BLOOM_FORMAT_H_
@@ -22,7 +23,19 @@
 namespace sstfilter {
 namespace bloom_internal {
 
-// Persisted beside the filter; changes iff kFormatMarker does.
+// The bit of the body (0 .. body_bits-1) a key's hash maps to: the first step
+// of bloom::BlockIndex.
+inline uint64_t BodyBitOfHash(uint64_t hash, uint64_t body_bits) {
+  return static_cast<uint64_t>(
+      (static_cast<unsigned __int128>(hash) * body_bits) >> 64);
+}
+
+}  // namespace bloom_internal
+
+namespace bloom {
+
+// The format's name, persisted beside the filter; changes iff kFormatMarker
+// does.
 constexpr char kLocalBloomName[] = "sstfilter.LocalBloom1";
 
 // Format version 2: a version-1 filter with a CRC32C of its bytes
@@ -40,9 +53,6 @@ constexpr int kLog2BlockBits = 9;     // log2(kBlockBits)
 // Trailer after the body: varint64 num_keys (1 to kMaxVarint64Bytes bytes,
 // util/coding.h), then these three bytes.
 constexpr size_t kFixedTrailerBytes = 3;  // varint length byte, marker, k
-// Smallest well-formed filter: an empty body and a 1-byte varint. Anything
-// shorter is not a filter of any key set and matches nothing.
-constexpr size_t kMinFilterBytes = 1 + kFixedTrailerBytes;  // bytes
 
 // Bits per key a writer may use; a filter whose body implies more or fewer is
 // corrupt.
@@ -78,6 +88,7 @@ struct BodyLayout {
   uint64_t regular_blocks = 0;
 };
 
+// Returns the layout of a body of body_bytes bytes.
 // REQUIRES: body_bytes > 0 and body_bytes < 2^61.
 inline BodyLayout MakeBodyLayout(uint64_t body_bytes) {
   BodyLayout layout;
@@ -92,31 +103,26 @@ inline BodyLayout MakeBodyLayout(uint64_t body_bytes) {
   return layout;
 }
 
-// The bit of the body a key's hash maps to: the first step of BlockIndex.
-inline uint64_t BodyBitOfHash(uint64_t hash, uint64_t body_bits) {
-  return static_cast<uint64_t>(
-      (static_cast<unsigned __int128>(hash) * body_bits) >> 64);
-}
-
-// The block of a key: multiply-shift of the whole 64-bit hash onto the body's
-// bits (so a block's share of keys is its share of bits, the wide last block
-// included), then the regular block containing that bit. 128-bit product: exact
-// for any body size. REQUIRES: num_blocks == max(1, body_bits / kBlockBits) (as
-// MakeBodyLayout computes).
+// Returns the block of a key, below num_blocks: multiply-shift of the whole
+// 64-bit hash onto the body's bits (so a block's share of keys is its share of
+// bits, the wide last block included), then the regular block containing that
+// bit. 128-bit product: exact for any body size. REQUIRES: num_blocks == max(1,
+// body_bits / kBlockBits) (as MakeBodyLayout computes).
 inline uint64_t BlockIndex(uint64_t hash, uint64_t body_bits,
                            uint64_t num_blocks) {
-  return std::min<uint64_t>(BodyBitOfHash(hash, body_bits) >> kLog2BlockBits,
-                            num_blocks - 1);
+  return std::min<uint64_t>(
+      bloom_internal::BodyBitOfHash(hash, body_bits) >> kLog2BlockBits,
+      num_blocks - 1);
 }
 
-// The 32 bits of the hash that drive the probes within the block: the low half,
-// which the block choice (dominated by the high bits) leaves close to
+// Returns the 32 bits of the hash that drive the probes within the block: the
+// low half, which the block choice (dominated by the high bits) leaves close to
 // independent.
 inline uint32_t ProbeHash(uint64_t hash) { return static_cast<uint32_t>(hash); }
 
-// Bit of a block (0 .. block_bits-1) for a 32-bit probe value: fastrange, i.e.
-// the top 9 bits for a regular 512-bit block. Bit b is bit (b % 8) of byte b /
-// 8 of the block.
+// Returns the bit of a block (0 .. block_bits-1) for a 32-bit probe value:
+// fastrange, i.e. the top 9 bits for a regular 512-bit block. Bit b is bit (b %
+// 8) of byte b / 8 of the block.
 inline uint32_t ProbeBit(uint32_t probe, uint64_t block_bits) {
   return static_cast<uint32_t>((static_cast<uint64_t>(probe) * block_bits) >>
                                32);
@@ -125,11 +131,12 @@ inline uint32_t ProbeBit(uint32_t probe, uint64_t block_bits) {
 // What a reader makes of a filter's bytes (filter/internal/verdict.h).
 using ::sstfilter::filter_internal::Verdict;
 
-// The key hash (filter/internal/key_hash.h), which the compact filter shares.
+// Returns the 64-bit hash of a key (XXH3-64, seed 0; filter/internal/
+// key_hash.h), which the compact filter shares.
 using ::sstfilter::filter_internal::KeyHash;
-using ::sstfilter::filter_internal::kMaxShortKeyBytes;
-using ::sstfilter::filter_internal::ShortKeyHash;
 
+// A filter's trailer, decoded: verdict kProbe means the other fields describe
+// a well-formed filter whose body starts at body.
 struct ParsedFilter {
   // What a query reads first: in a reader object, after its vtable pointer,
   // these fill the rest of one 64-byte line.
@@ -140,12 +147,45 @@ struct ParsedFilter {
   uint64_t num_keys = 0;
 };
 
-// Decodes the trailer and checks it against the length. Total: any bytes give a
-// verdict.
+// Returns the decoded trailer, checked against the length. Total: any bytes
+// give a verdict.
 ParsedFilter ParseFilter(absl::string_view filter);
 
 // Appends the trailer for a body of the given number of keys and probes.
 void AppendTrailer(uint64_t num_keys, int num_probes, std::string* dst);
+
+}  // namespace bloom
+
+namespace bloom_internal {
+
+// Smallest well-formed filter: an empty body and a 1-byte varint. Anything
+// shorter is not a filter of any key set and matches nothing.
+constexpr size_t kMinFilterBytes = 1 + bloom::kFixedTrailerBytes;  // bytes
+
+using ::sstfilter::filter_internal::kMaxShortKeyBytes;
+using ::sstfilter::filter_internal::ShortKeyHash;
+
+// The public layout, under the names this package's own code uses.
+using bloom::AppendTrailer;
+using bloom::BlockIndex;
+using bloom::BodyLayout;
+using bloom::kBlockBits;
+using bloom::kBlockBytes;
+using bloom::kCheckedLocalBloomName;
+using bloom::KeyHash;
+using bloom::kFixedTrailerBytes;
+using bloom::kFormatMarker;
+using bloom::kLocalBloomName;
+using bloom::kLog2BlockBits;
+using bloom::kMaxStoredBitsPerKey;
+using bloom::kMinStoredBitsPerKey;
+using bloom::kProbeMultipliers;
+using bloom::MakeBodyLayout;
+using bloom::ParsedFilter;
+using bloom::ParseFilter;
+using bloom::ProbeBit;
+using bloom::ProbeHash;
+using bloom::Verdict;
 
 }  // namespace bloom_internal
 }  // namespace sstfilter

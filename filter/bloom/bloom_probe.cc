@@ -6,7 +6,7 @@
 #include "filter/bloom/bloom_impl.h"
 
 namespace sstfilter {
-namespace bloom_internal {
+namespace bloom {
 
 bool ProbePathAvailable(ProbePath path) {
   return path == ProbePath::kScalar || CpuHasAvx2();
@@ -16,5 +16,5 @@ ProbePath BestProbePath() {
   return CpuHasAvx2() ? ProbePath::kAvx2 : ProbePath::kScalar;
 }
 
-}  // namespace bloom_internal
+}  // namespace bloom
 }  // namespace sstfilter

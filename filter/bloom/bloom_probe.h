@@ -1,13 +1,10 @@
 // Setting and testing a key's probe bits in one block of the native Bloom
-// filter: a portable scalar path and an AVX2 path (for regular 512-bit blocks)
-// that tests 8 probes per instruction sequence. Both compute the bits defined
-// in bloom_format.h; tests check they agree bit for bit.
-//
-// The AVX2 functions are compiled with __attribute__((target("avx2"))) so the
-// library needs no global -mavx2; call them only after CpuHasAvx2() returned
-// true, from code that carries the same attribute (so they inline).
-//
-// Internal header: include filter/bloom/bloom.h instead.
+// filter, for the layers that keep blocks of the same layout (the mutable and
+// counting filters, the Redis engine): a portable path for any block and an
+// AVX2 path for regular 512-bit blocks, 8 probes per instruction sequence.
+// Both compute the bits defined in bloom_format.h, bit for bit. The AVX2
+// functions carry __attribute__((target("avx2"))): call them only after
+// CpuHasAvx2() returned true, from code with the same attribute.
 
 #ifndef SSTFILTER_FILTER_BLOOM_BLOOM_PROBE_H_
 #define SSTFILTER_FILTER_BLOOM_BLOOM_PROBE_H_
@@ -20,11 +17,13 @@
 #include "util/bloom_math.h"
 
 namespace sstfilter {
-namespace bloom_internal {
+namespace bloom {
 
+// Returns whether this CPU runs AVX2 (filter/internal/cpu_features.h).
 using ::sstfilter::filter_internal::CpuHasAvx2;
 
-// Sets the k probe bits of a key in a block of block_bits bits.
+// Sets the k probe bits of a key (probe_hash = ProbeHash(hash)) in a block of
+// block_bits bits.
 inline void AddToBlock(uint32_t probe_hash, int k, uint64_t block_bits,
                        char* block) {
   for (int i = 0; i < k; ++i) {
@@ -33,6 +32,13 @@ inline void AddToBlock(uint32_t probe_hash, int k, uint64_t block_bits,
     block[bit >> 3] = static_cast<char>(block[bit >> 3] | (1 << (bit & 7)));
   }
 }
+
+}  // namespace bloom
+
+namespace bloom_internal {
+
+using bloom::AddToBlock;
+using bloom::CpuHasAvx2;
 
 // Whether all k probe bits of a key are set in a block of block_bits bits.
 // Stops at the first clear bit. Byte loads only: never reads past the block.
@@ -95,36 +101,27 @@ inline bool ScalarProbeRegularBlock(uint32_t probe_hash, int k,
 // first k 32-bit lanes are 1, the rest 0.
 constexpr int kMaxLanes = 32;
 static_assert(kMaxProbes <= kMaxLanes, "every k fits the lane table");
-
-// Rounds of 8 probes that Avx2ProbeWords runs for k probes: 1 to 4.
-constexpr int ProbeRounds(int k) { return (k + 7) / 8; }
 alignas(32) constexpr uint32_t kLaneOnes[2 * kMaxLanes] = {
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
 
-// ScalarProbeBlock for a regular block (kBlockBits bits), 8 probes at a time,
-// on the block's 16 little-endian 32-bit words held in two vectors (words 0-7
-// and 8-15). Probe value p = probe_hash * multiplier; its bit in the block is
-// p >> 23 (9 bits), that is 32-bit word p >> 28 (little-endian words, so the
-// same bit as byte addressing) and bit (p >> 23) & 31 of the word. A lane
-// fetches its word with a permute of each half and a blend on word bit 3,
-// which is p's sign bit.
-//
-// No early exit: every round is tested and the results combined without a
-// branch. Whether a key matches is unpredictable in a mixed stream of present
-// and absent keys, and a mispredicted branch per query costs far more than the
-// extra rounds, which only k > 8 has.
-//
-// kRounds > 0: the caller knows that k needs exactly kRounds rounds of 8
-// probes (ProbeRounds(k) == kRounds), and the loop is unrolled with no loop
-// control: a tenth of a query's instructions. In cache that is time saved on
-// every query; out of cache a query's instructions wait in the CPU's reorder
-// buffer for its cache miss, so fewer of them let more queries overlap
-// (docs/out_of_cache.md, "Fewer instructions per query"). kRounds == 0: any k,
-// counted at run time.
+}  // namespace bloom_internal
+
+namespace bloom {
+
+// Returns the rounds of 8 probes that Avx2ProbeWords runs for k probes: 1 to 4.
+constexpr int ProbeRounds(int k) { return (k + 7) / 8; }
+
+// Returns whether all k probe bits of a key (probe_hash = ProbeHash(hash)) are
+// set in a regular block (kBlockBits bits) held as its 16 little-endian 32-bit
+// words in two vectors (words 0-7 and 8-15). No early exit: every round runs.
+// kRounds > 0 promises ProbeRounds(k) == kRounds and unrolls the rounds;
+// kRounds == 0 takes any k. filter/bloom/README.md (namespace bloom) explains.
 template <int kRounds = 0>
 __attribute__((target("avx2"), always_inline)) inline bool Avx2ProbeWords(
     uint32_t probe_hash, int k, __m256i low_words, __m256i high_words) {
+  using bloom_internal::kLaneOnes;
+  using bloom_internal::kMaxLanes;
   static_assert(kBlockBytes == 64 && kLog2BlockBits == 9,
                 "two 256-bit halves of 9-bit bits");
   static_assert(kRounds >= 0 && kRounds * 8 <= kMaxLanes, "rounds of 8 lanes");
@@ -155,6 +152,13 @@ __attribute__((target("avx2"), always_inline)) inline bool Avx2ProbeWords(
   }
   return result != 0;
 }
+
+}  // namespace bloom
+
+namespace bloom_internal {
+
+using bloom::Avx2ProbeWords;
+using bloom::ProbeRounds;
 
 // Avx2ProbeWords on a block in memory, at any alignment.
 template <int kRounds = 0>

@@ -10,7 +10,7 @@
 #include "util/bloom_math.h"
 
 namespace sstfilter {
-namespace bloom_internal {
+namespace bloom {
 
 namespace {
 
@@ -62,6 +62,15 @@ uint64_t BodyBytes(uint64_t num_keys, double bits_per_key) {
   return std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(bits / 8.0L)));
 }
 
+absl::StatusOr<BloomSizing> SizeForOptions(const FilterOptions& options) {
+  if (options.fpp.has_value()) return SizeForFpp(*options.fpp);
+  return SizeForBitsPerKey(*options.bits_per_key);
+}
+
+}  // namespace bloom
+
+namespace bloom_internal {
+
 double FilterFpp(const BodyLayout& layout, uint64_t num_keys, int num_probes) {
   const double keys = static_cast<double>(num_keys);
   const double body_bits = static_cast<double>(layout.body_bits);
@@ -73,11 +82,6 @@ double FilterFpp(const BodyLayout& layout, uint64_t num_keys, int num_probes) {
   return regular_share * LayoutFpp(bits_per_key, num_probes) +
          (1.0 - regular_share) *
              LocalBloomFpp(bits_per_key, num_probes, last_bits);
-}
-
-absl::StatusOr<BloomSizing> SizeForOptions(const FilterOptions& options) {
-  if (options.fpp.has_value()) return SizeForFpp(*options.fpp);
-  return SizeForBitsPerKey(*options.bits_per_key);
 }
 
 }  // namespace bloom_internal
