@@ -30,8 +30,8 @@ absl::StatusOr<std::unique_ptr<SstFilterPeer>> CreateSstFilter(
 // the CPU: what a CPU without AVX2 runs.
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewPortableBloomPolicy(
     const FilterOptions& options) {
-  return bloom_internal::NewBloomFilterPolicyWithPath(
-      options, bloom_internal::ProbePath::kScalar);
+  return bloom::NewBloomFilterPolicyWithPath(options,
+                                             bloom::ProbePath::kScalar);
 }
 
 }  // namespace

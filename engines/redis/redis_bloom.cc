@@ -16,8 +16,8 @@
 namespace sstfilter {
 namespace {
 
-using bloom_internal::kBlockBits;
-using bloom_internal::kBlockBytes;
+using bloom::kBlockBits;
+using bloom::kBlockBytes;
 using redis_internal::DecodeMeta;
 using redis_internal::EncodeMeta;
 using redis_internal::kMaxSegmentBytes;
@@ -103,7 +103,7 @@ RedisBloomFilter::RedisBloomFilter(std::unique_ptr<RedisClient> client,
     : client_(std::move(client)),
       name_(std::move(name)),
       meta_(meta),
-      layout_(bloom_internal::MakeBodyLayout(meta.body_bytes)),
+      layout_(bloom::MakeBodyLayout(meta.body_bytes)),
       num_segments_((layout_.num_blocks + meta.blocks_per_segment - 1) /
                     meta.blocks_per_segment) {
   add_script_ = client_->RegisterScript(kAddScript);
@@ -253,14 +253,13 @@ absl::StatusOr<std::unique_ptr<RedisBloomFilter>> RedisBloomFilter::Publish(
     }
     inner = parts.inner;
   }
-  const bloom_internal::ParsedFilter parsed =
-      bloom_internal::ParseFilter(inner);
-  if (parsed.verdict == bloom_internal::Verdict::kMatchNothing) {
+  const bloom::ParsedFilter parsed = bloom::ParseFilter(inner);
+  if (parsed.verdict == bloom::Verdict::kMatchNothing) {
     return absl::InvalidArgumentError(absl::StrCat(
         "RedisBloomFilter ", name,
         ": the native filter of no keys has no body to publish; Create one"));
   }
-  if (parsed.verdict != bloom_internal::Verdict::kProbe) {
+  if (parsed.verdict != bloom::Verdict::kProbe) {
     return absl::DataLossError(
         absl::StrCat("RedisBloomFilter ", name, ": the ", native_filter.size(),
                      " bytes given are not a well-formed native filter"));
@@ -269,7 +268,7 @@ absl::StatusOr<std::unique_ptr<RedisBloomFilter>> RedisBloomFilter::Publish(
   meta.num_probes = parsed.num_probes;
   meta.expected_keys = std::max<uint64_t>(1, parsed.num_keys);
   meta.bits_per_key = std::min<double>(
-      bloom_internal::kMaxStoredBitsPerKey,
+      bloom::kMaxStoredBitsPerKey,
       static_cast<double>(parsed.layout.body_bits) / meta.expected_keys);
   return CreateWith(redis, name, meta,
                     absl::string_view(parsed.body, meta.body_bytes));
@@ -289,7 +288,7 @@ absl::StatusOr<std::unique_ptr<RedisBloomFilter>> RedisBloomFilter::Publish(
   meta.bits_per_key = filter.BitsPerKey();
   meta.num_probes = filter.NumProbes();
   meta.self_checksum = absl::string_view(filter.FrozenFormatName()) ==
-                       bloom_internal::kCheckedLocalBloomName;
+                       bloom::kCheckedLocalBloomName;
   const std::string frozen = filter.Freeze();
   absl::string_view body;  // empty: no bit set, the segments stay zero
   if (frozen.size() > meta.body_bytes) {
@@ -366,8 +365,7 @@ absl::Status RedisBloomFilter::Drop(const RedisOptions& redis,
           ? DecodeMeta(got->str)
           : absl::StatusOr<RedisBloomMeta>(absl::NotFoundError(""));
   if (meta.ok()) {
-    const uint64_t blocks =
-        bloom_internal::MakeBodyLayout(meta->body_bytes).num_blocks;
+    const uint64_t blocks = bloom::MakeBodyLayout(meta->body_bytes).num_blocks;
     const uint64_t segments =
         (blocks + meta->blocks_per_segment - 1) / meta->blocks_per_segment;
     for (uint64_t s = 0; s < segments; ++s) {
@@ -401,16 +399,16 @@ absl::Status RedisBloomFilter::Drop(const RedisOptions& redis,
 
 RedisBloomFilter::BlockRef RedisBloomFilter::Locate(
     absl::string_view key) const {
-  const uint64_t hash = bloom_internal::KeyHash(key);
+  const uint64_t hash = bloom::KeyHash(key);
   const uint64_t block =
-      bloom_internal::BlockIndex(hash, layout_.body_bits, layout_.num_blocks);
+      bloom::BlockIndex(hash, layout_.body_bits, layout_.num_blocks);
   BlockRef ref;
   ref.segment = block / meta_.blocks_per_segment;
   ref.offset = (block % meta_.blocks_per_segment) * kBlockBytes;
   ref.bytes = block + 1 == layout_.num_blocks
                   ? layout_.body_bytes - block * kBlockBytes
                   : kBlockBytes;
-  ref.probe_hash = bloom_internal::ProbeHash(hash);
+  ref.probe_hash = bloom::ProbeHash(hash);
   return ref;
 }
 
@@ -419,9 +417,8 @@ RedisCommand RedisBloomFilter::AddCommand(const BlockRef& block) const {
   args.reserve(1 + 4 * meta_.num_probes);
   args.push_back(absl::StrCat(SegmentBytes(block.segment)));
   for (int i = 0; i < meta_.num_probes; ++i) {
-    const uint32_t bit = bloom_internal::ProbeBit(
-        block.probe_hash * bloom_internal::kProbeMultipliers[i],
-        block.bytes * 8);
+    const uint32_t bit = bloom::ProbeBit(
+        block.probe_hash * bloom::kProbeMultipliers[i], block.bytes * 8);
     args.push_back("SET");
     args.push_back("u1");
     args.push_back(absl::StrCat(RedisBitOffset(block.offset, bit)));
@@ -463,8 +460,8 @@ absl::StatusOr<bool> RedisBloomFilter::ReadResult(
   }
   const uint64_t block_bits = block.bytes * 8;
   for (int i = 0; i < meta_.num_probes; ++i) {
-    const uint32_t bit = bloom_internal::ProbeBit(
-        block.probe_hash * bloom_internal::kProbeMultipliers[i], block_bits);
+    const uint32_t bit = bloom::ProbeBit(
+        block.probe_hash * bloom::kProbeMultipliers[i], block_bits);
     if (((static_cast<uint8_t>(reply.str[bit / 8]) >> (bit % 8)) & 1) == 0) {
       return false;
     }

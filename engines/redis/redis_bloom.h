@@ -137,8 +137,8 @@ class RedisBloomFilter {
   const RedisClient::Stats& client_stats() const { return client_->stats(); }
   // The name of Export()'s format.
   const char* ExportFormatName() const {
-    return meta_.self_checksum ? bloom_internal::kCheckedLocalBloomName
-                               : bloom_internal::kLocalBloomName;
+    return meta_.self_checksum ? bloom::kCheckedLocalBloomName
+                               : bloom::kLocalBloomName;
   }
 
  private:
@@ -181,7 +181,7 @@ class RedisBloomFilter {
   std::unique_ptr<RedisClient> client_;
   const std::string name_;
   const redis_internal::RedisBloomMeta meta_;
-  const bloom_internal::BodyLayout layout_;
+  const bloom::BodyLayout layout_;
   const uint64_t num_segments_;
   int add_script_ = -1;
 };

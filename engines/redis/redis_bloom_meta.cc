@@ -58,25 +58,22 @@ absl::StatusOr<RedisBloomMeta> DecodeMeta(absl::string_view bytes) {
   std::memcpy(&meta.bits_per_key, &bits, sizeof(bits));
   meta.num_probes = static_cast<uint8_t>(bytes[40]);
   const uint8_t self_checksum = static_cast<uint8_t>(bytes[41]);
-  if (meta.body_bytes < bloom_internal::kBlockBytes ||
-      meta.body_bytes > kMaxBodyBytes) {
+  if (meta.body_bytes < bloom::kBlockBytes || meta.body_bytes > kMaxBodyBytes) {
     return Bad(absl::StrCat("body of ", meta.body_bytes, " bytes outside [",
-                            bloom_internal::kBlockBytes, ", ", kMaxBodyBytes,
-                            "]"));
+                            bloom::kBlockBytes, ", ", kMaxBodyBytes, "]"));
   }
   if (meta.blocks_per_segment == 0 ||
-      meta.blocks_per_segment >
-          kMaxSegmentBytes / bloom_internal::kBlockBytes) {
-    return Bad(absl::StrCat(
-        meta.blocks_per_segment, " blocks per segment outside [1, ",
-        kMaxSegmentBytes / bloom_internal::kBlockBytes, "]"));
+      meta.blocks_per_segment > kMaxSegmentBytes / bloom::kBlockBytes) {
+    return Bad(absl::StrCat(meta.blocks_per_segment,
+                            " blocks per segment outside [1, ",
+                            kMaxSegmentBytes / bloom::kBlockBytes, "]"));
   }
   if (meta.expected_keys == 0) return Bad("expected_keys is 0");
-  if (!(meta.bits_per_key >= bloom_internal::kMinStoredBitsPerKey &&
-        meta.bits_per_key <= bloom_internal::kMaxStoredBitsPerKey)) {
+  if (!(meta.bits_per_key >= bloom::kMinStoredBitsPerKey &&
+        meta.bits_per_key <= bloom::kMaxStoredBitsPerKey)) {
     return Bad(absl::StrCat("bits/key ", meta.bits_per_key, " outside [",
-                            bloom_internal::kMinStoredBitsPerKey, ", ",
-                            bloom_internal::kMaxStoredBitsPerKey, "]"));
+                            bloom::kMinStoredBitsPerKey, ", ",
+                            bloom::kMaxStoredBitsPerKey, "]"));
   }
   if (meta.num_probes < 1 || meta.num_probes > kMaxProbes) {
     return Bad(absl::StrCat("probe count ", meta.num_probes, " outside [1, ",

@@ -183,10 +183,10 @@ FilterCost MakeNativeBloomCost() {
     return policy.ok() ? (*policy)->BitsPerKey() : kMaxBitsPerKey;
   };
   // The rates of the policy's own sizing at its smallest and largest sizes.
-  cost.min_fpp = bloom_internal::LayoutFpp(
-      kMaxBitsPerKey, bloom_internal::OptimalProbes(kMaxBitsPerKey));
-  cost.max_fpp = bloom_internal::LayoutFpp(
-      kMinBitsPerKey, bloom_internal::OptimalProbes(kMinBitsPerKey));
+  cost.min_fpp =
+      bloom::LayoutFpp(kMaxBitsPerKey, bloom::OptimalProbes(kMaxBitsPerKey));
+  cost.max_fpp =
+      bloom::LayoutFpp(kMinBitsPerKey, bloom::OptimalProbes(kMinBitsPerKey));
   return cost;
 }
 

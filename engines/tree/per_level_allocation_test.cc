@@ -50,8 +50,7 @@ double ExpectedReads(const std::vector<TreeLevel>& tree,
 // The rate of the native filter at c bits/key with its best k: what its
 // policy promises for FilterOptions::BitsPerKey(c).
 double NativeFpp(double bits_per_key) {
-  return bloom_internal::LayoutFpp(bits_per_key,
-                                   bloom_internal::OptimalProbes(bits_per_key));
+  return bloom::LayoutFpp(bits_per_key, bloom::OptimalProbes(bits_per_key));
 }
 
 // Monkey's and the uniform allocation of budget over tree, native cost.

@@ -29,7 +29,7 @@ namespace {
 
 class NativePolicy final : public FilterPolicy {
  public:
-  NativePolicy(const bloom_internal::BloomSizing& sizing,
+  NativePolicy(const bloom::BloomSizing& sizing,
                std::shared_ptr<HybridCounters> counters)
       : sizing_(sizing), counters_(std::move(counters)) {}
 
@@ -43,15 +43,14 @@ class NativePolicy final : public FilterPolicy {
   }
 
  private:
-  const bloom_internal::BloomSizing sizing_;
+  const bloom::BloomSizing sizing_;
   const std::shared_ptr<HybridCounters> counters_;
 };
 
 class CompactPolicy final : public FilterPolicy {
  public:
   CompactPolicy(const burr_internal::BurrSizing& sizing,
-                const bloom_internal::BloomSizing& fallback,
-                uint64_t max_compact_keys,
+                const bloom::BloomSizing& fallback, uint64_t max_compact_keys,
                 std::shared_ptr<HybridCounters> counters)
       : sizing_(sizing),
         fallback_(fallback),
@@ -71,7 +70,7 @@ class CompactPolicy final : public FilterPolicy {
 
  private:
   const burr_internal::BurrSizing sizing_;
-  const bloom_internal::BloomSizing fallback_;
+  const bloom::BloomSizing fallback_;
   const uint64_t max_compact_keys_;
   const std::shared_ptr<HybridCounters> counters_;
 };
@@ -84,17 +83,14 @@ double CompactFpp(const burr_internal::BurrSizing& sizing) {
 
 // The native sizing for fpp, or the most bits/key the native filter takes
 // when it cannot reach fpp (a compact filter of 32 columns, 2^-32).
-bloom_internal::BloomSizing NativeSizingForFpp(double fpp) {
-  absl::StatusOr<bloom_internal::BloomSizing> sizing =
-      bloom_internal::SizeForFpp(fpp);
-  return sizing.ok() ? *sizing
-                     : bloom_internal::SizeForBitsPerKey(kMaxBitsPerKey);
+bloom::BloomSizing NativeSizingForFpp(double fpp) {
+  absl::StatusOr<bloom::BloomSizing> sizing = bloom::SizeForFpp(fpp);
+  return sizing.ok() ? *sizing : bloom::SizeForBitsPerKey(kMaxBitsPerKey);
 }
 
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewNativePolicy(
     const FilterOptions& options, std::shared_ptr<HybridCounters> counters) {
-  absl::StatusOr<bloom_internal::BloomSizing> sizing =
-      bloom_internal::SizeForOptions(options);
+  absl::StatusOr<bloom::BloomSizing> sizing = bloom::SizeForOptions(options);
   if (!sizing.ok()) return sizing.status();
   return std::unique_ptr<const FilterPolicy>(
       new NativePolicy(*sizing, std::move(counters)));

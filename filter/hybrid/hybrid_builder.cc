@@ -22,10 +22,10 @@ void Count(std::atomic<uint64_t>* counter) {
 
 class NativeBuilder final : public FilterBuilder {
  public:
-  NativeBuilder(const bloom_internal::BloomSizing& sizing,
+  NativeBuilder(const bloom::BloomSizing& sizing,
                 std::shared_ptr<HybridCounters> counters)
-      : builder_(bloom_internal::NewLocalBloomBuilder(sizing.bits_per_key,
-                                                      sizing.num_probes)),
+      : builder_(bloom::NewLocalBloomBuilder(sizing.bits_per_key,
+                                             sizing.num_probes)),
         counters_(std::move(counters)) {}
 
   void AddKey(absl::string_view key) override { builder_->AddKey(key); }
@@ -45,8 +45,7 @@ class NativeBuilder final : public FilterBuilder {
 class CompactBuilder final : public FilterBuilder {
  public:
   CompactBuilder(const burr_internal::BurrSizing& compact,
-                 const bloom_internal::BloomSizing& fallback,
-                 uint64_t max_compact_keys,
+                 const bloom::BloomSizing& fallback, uint64_t max_compact_keys,
                  std::shared_ptr<HybridCounters> counters)
       : compact_(compact),
         fallback_(fallback),
@@ -65,8 +64,8 @@ class CompactBuilder final : public FilterBuilder {
                                             burr_internal::kMaxLayers, dst);
       if (counters_ != nullptr) Count(&counters_->compact_builds);
     } else {
-      bloom_internal::AppendFilterFromHashes(hashes, fallback_.bits_per_key,
-                                             fallback_.num_probes, dst);
+      bloom::AppendFilterFromHashes(hashes, fallback_.bits_per_key,
+                                    fallback_.num_probes, dst);
       if (counters_ != nullptr) {
         Count(&counters_->native_builds);
         Count(&counters_->fallbacks);
@@ -77,7 +76,7 @@ class CompactBuilder final : public FilterBuilder {
 
  private:
   const burr_internal::BurrSizing compact_;
-  const bloom_internal::BloomSizing fallback_;
+  const bloom::BloomSizing fallback_;
   const uint64_t max_compact_keys_;
   const std::shared_ptr<HybridCounters> counters_;
   filter_internal::AddedHashes<> added_;
@@ -86,14 +85,14 @@ class CompactBuilder final : public FilterBuilder {
 }  // namespace
 
 std::unique_ptr<FilterBuilder> NewHybridNativeBuilder(
-    const bloom_internal::BloomSizing& sizing,
+    const bloom::BloomSizing& sizing,
     std::shared_ptr<HybridCounters> counters) {
   return std::make_unique<NativeBuilder>(sizing, std::move(counters));
 }
 
 std::unique_ptr<FilterBuilder> NewHybridCompactBuilder(
     const burr_internal::BurrSizing& compact,
-    const bloom_internal::BloomSizing& fallback, uint64_t max_compact_keys,
+    const bloom::BloomSizing& fallback, uint64_t max_compact_keys,
     std::shared_ptr<HybridCounters> counters) {
   return std::make_unique<CompactBuilder>(compact, fallback, max_compact_keys,
                                           std::move(counters));

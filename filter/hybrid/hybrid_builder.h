@@ -22,8 +22,7 @@ namespace hybrid_internal {
 // A native filter builder of this sizing; counts each Finish in
 // counters->native_builds (counters may be null).
 std::unique_ptr<FilterBuilder> NewHybridNativeBuilder(
-    const bloom_internal::BloomSizing& sizing,
-    std::shared_ptr<HybridCounters> counters);
+    const bloom::BloomSizing& sizing, std::shared_ptr<HybridCounters> counters);
 
 // A compact filter builder of sizing compact while at most max_compact_keys
 // distinct keys are added; past them, Finish builds the native filter of
@@ -31,7 +30,7 @@ std::unique_ptr<FilterBuilder> NewHybridNativeBuilder(
 // family it built (counters may be null).
 std::unique_ptr<FilterBuilder> NewHybridCompactBuilder(
     const burr_internal::BurrSizing& compact,
-    const bloom_internal::BloomSizing& fallback, uint64_t max_compact_keys,
+    const bloom::BloomSizing& fallback, uint64_t max_compact_keys,
     std::shared_ptr<HybridCounters> counters);
 
 }  // namespace hybrid_internal

@@ -77,9 +77,8 @@ const FilterFormat* FamilyFormatOf(absl::string_view filter) {
   if (filter.size() < kMinFilterBytes) return nullptr;
   const uint8_t marker =
       static_cast<uint8_t>(filter[filter.size() - kMarkerFromEnd]);
-  if (marker == bloom_internal::kFormatMarker) {
-    return &bloom_internal::LocalBloomFormatFor(
-        bloom_internal::BestProbePath());
+  if (marker == bloom::kFormatMarker) {
+    return &bloom::LocalBloomFormatFor(bloom::BestProbePath());
   }
   if (marker == burr_internal::kFormatMarker) {
     return &burr_internal::BumpedRibbonFormatFor(

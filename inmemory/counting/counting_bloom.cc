@@ -63,8 +63,8 @@ struct KeyPosition {
 // line (the hash's long-key code weighs it down), a call per operation.
 __attribute__((always_inline)) inline KeyPosition Locate(absl::string_view key,
                                                          uint64_t num_blocks) {
-  const uint64_t hash = bloom_internal::KeyHash(key);
-  return {BlockIndex(hash, num_blocks), bloom_internal::ProbeHash(hash)};
+  const uint64_t hash = bloom::KeyHash(key);
+  return {BlockIndex(hash, num_blocks), bloom::ProbeHash(hash)};
 }
 
 // The probe loops below take k as a template argument, 0 meaning "k at run

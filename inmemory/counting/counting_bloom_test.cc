@@ -105,12 +105,12 @@ class ReferenceCounters {
       : counters_(num_blocks), k_(k) {}
 
   std::vector<uint32_t> Probes(absl::string_view key, uint64_t* block) const {
-    const uint64_t hash = bloom_internal::KeyHash(key);
+    const uint64_t hash = bloom::KeyHash(key);
     *block = counting_internal::BlockIndex(hash, counters_.size());
     std::vector<uint32_t> probes;
     for (int i = 0; i < k_; ++i) {
       probes.push_back(
-          counting_internal::ProbeCounter(bloom_internal::ProbeHash(hash), i));
+          counting_internal::ProbeCounter(bloom::ProbeHash(hash), i));
     }
     return probes;
   }

@@ -56,10 +56,10 @@ inline uint64_t BlockIndex(uint64_t hash, uint64_t num_blocks) {
 }
 
 // Counter of probe i within the block: the native filter's probe values
-// (bloom_internal::ProbeHash, the hash's low half, times the probe's odd
+// (bloom::ProbeHash, the hash's low half, times the probe's odd
 // multiplier), top 7 bits. REQUIRES: 0 <= i < kMaxProbes.
 inline uint32_t ProbeCounter(uint32_t probe_hash, int i) {
-  return (probe_hash * bloom_internal::kProbeMultipliers[i]) >>
+  return (probe_hash * bloom::kProbeMultipliers[i]) >>
          (32 - kLog2CountersPerBlock);
 }
 

@@ -21,14 +21,14 @@ namespace sstfilter {
 namespace mutable_internal {
 
 constexpr int kWordsPerBlock = 8;  // 64-bit words per 64-byte block
-static_assert(kWordsPerBlock * 64 == bloom_internal::kBlockBits,
+static_assert(kWordsPerBlock * 64 == bloom::kBlockBits,
               "a block is eight 64-bit words");
 
 // The bit of a regular block that probe i of a key tests: the top 9 bits of
 // the probe value, as bloom_format.h's ProbeBit does for a 512-bit block.
 inline uint32_t ProbeBitInBlock(uint32_t probe_hash, int i) {
-  return (probe_hash * bloom_internal::kProbeMultipliers[i]) >>
-         (32 - bloom_internal::kLog2BlockBits);
+  return (probe_hash * bloom::kProbeMultipliers[i]) >>
+         (32 - bloom::kLog2BlockBits);
 }
 
 // A key's k probe bits in a block, as one mask per word.
@@ -141,7 +141,7 @@ Avx2AtomicBlockContains(uint32_t probe_hash, int k,
   const auto word = [block](int w) {
     return static_cast<long long>(block[w].load(std::memory_order_relaxed));
   };
-  return bloom_internal::Avx2ProbeWords<kRounds>(
+  return bloom::Avx2ProbeWords<kRounds>(
       probe_hash, k, _mm256_set_epi64x(word(3), word(2), word(1), word(0)),
       _mm256_set_epi64x(word(7), word(6), word(5), word(4)));
 }

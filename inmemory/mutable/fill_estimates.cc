@@ -8,7 +8,7 @@
 namespace sstfilter {
 namespace mutable_internal {
 
-using bloom_internal::kBlockBits;
+using bloom::kBlockBits;
 
 uint64_t FillHistogram::NumBlocks() const {
   uint64_t total = 0;

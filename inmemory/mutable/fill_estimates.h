@@ -18,7 +18,7 @@ namespace mutable_internal {
 
 // blocks[x] = the number of blocks with exactly x bits set.
 struct FillHistogram {
-  std::array<uint64_t, bloom_internal::kBlockBits + 1> blocks = {};
+  std::array<uint64_t, bloom::kBlockBits + 1> blocks = {};
 
   uint64_t NumBlocks() const;
   uint64_t BitsSet() const;

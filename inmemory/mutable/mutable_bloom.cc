@@ -19,8 +19,8 @@
 
 namespace sstfilter {
 
-using bloom_internal::BloomSizing;
-using bloom_internal::kBlockBytes;
+using bloom::BloomSizing;
+using bloom::kBlockBytes;
 using mutable_internal::AtomicAddToBlock;
 using mutable_internal::CacheAlignedWords;
 using mutable_internal::FillHistogram;
@@ -47,12 +47,11 @@ absl::StatusOr<MutableBloomFilter> MutableBloomFilter::Create(
     return status;
   BloomSizing sizing;
   if (options.fpp.has_value()) {
-    absl::StatusOr<BloomSizing> from_fpp =
-        bloom_internal::SizeForFpp(*options.fpp);
+    absl::StatusOr<BloomSizing> from_fpp = bloom::SizeForFpp(*options.fpp);
     if (!from_fpp.ok()) return from_fpp.status();
     sizing = *from_fpp;
   } else {
-    sizing = bloom_internal::SizeForBitsPerKey(*options.bits_per_key);
+    sizing = bloom::SizeForBitsPerKey(*options.bits_per_key);
   }
   if (expected_keys == 0) {
     return absl::InvalidArgumentError(
@@ -101,9 +100,9 @@ void MutableBloomFilter::AddInGroups(absl::Span<const absl::string_view> keys,
     const size_t count =
         std::min(mutable_internal::kQueryGroup, keys.size() - start);
     for (size_t i = 0; i < count; ++i) {
-      const uint64_t hash = bloom_internal::KeyHash(keys[start + i]);
+      const uint64_t hash = bloom::KeyHash(keys[start + i]);
       blocks[i] = WritableBlock(hash);
-      probe_hashes[i] = bloom_internal::ProbeHash(hash);
+      probe_hashes[i] = bloom::ProbeHash(hash);
       __builtin_prefetch(blocks[i], /*rw=*/1, /*locality=*/3);
     }
     for (size_t i = 0; i < count; ++i) {
@@ -127,13 +126,13 @@ void MutableBloomFilter::NoteChanged(const std::atomic<uint64_t>* block) {
 }
 
 bool MutableBloomFilter::Add(absl::string_view key) {
-  return AddHash(bloom_internal::KeyHash(key));
+  return AddHash(bloom::KeyHash(key));
 }
 
 bool MutableBloomFilter::AddHash(uint64_t hash) {
   std::atomic<uint64_t>* block = WritableBlock(hash);
-  const bool changed = AtomicAddToBlock(
-      ProbeMasks(bloom_internal::ProbeHash(hash), num_probes_), block);
+  const bool changed =
+      AtomicAddToBlock(ProbeMasks(bloom::ProbeHash(hash), num_probes_), block);
   if (changed) NoteChanged(block);
   return changed;
 }
@@ -144,10 +143,10 @@ void MutableBloomFilter::Add(absl::Span<const absl::string_view> keys,
 }
 
 bool MutableBloomFilter::AddSingleWriter(absl::string_view key) {
-  const uint64_t hash = bloom_internal::KeyHash(key);
+  const uint64_t hash = bloom::KeyHash(key);
   std::atomic<uint64_t>* block = WritableBlock(hash);
   const bool changed = SingleWriterAddToBlock(
-      ProbeMasks(bloom_internal::ProbeHash(hash), num_probes_), block);
+      ProbeMasks(bloom::ProbeHash(hash), num_probes_), block);
   if (changed) NoteChanged(block);
   return changed;
 }

@@ -163,8 +163,8 @@ class MutableBloomFilter {
   // The name to persist beside Freeze()'s bytes: the native format's,
   // version 2 (with its CRC32C) unless FilterOptions::self_checksum was false.
   const char* FrozenFormatName() const {
-    return self_checksum_ ? bloom_internal::kCheckedLocalBloomName
-                          : bloom_internal::kLocalBloomName;
+    return self_checksum_ ? bloom::kCheckedLocalBloomName
+                          : bloom::kLocalBloomName;
   }
 
   // The filter as bytes to keep (Guava's writeTo): its shape, whether it
@@ -257,7 +257,7 @@ class MutableBloomFilter {
   template <typename AddToBlock>
   void AddInGroups(absl::Span<const absl::string_view> keys, bool* added,
                    AddToBlock add_to_block);
-  // hash = bloom_internal::KeyHash(key).
+  // hash = bloom::KeyHash(key).
   bool AddHash(uint64_t hash);
   bool MayContainHash(uint64_t hash) const {
     return query_->contains_hash(view_, hash);

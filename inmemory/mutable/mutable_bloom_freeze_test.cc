@@ -33,10 +33,10 @@
 namespace sstfilter {
 namespace {
 
-using ::sstfilter::bloom_internal::ParsedFilter;
-using ::sstfilter::bloom_internal::ParseFilter;
-using ::sstfilter::bloom_internal::ProbePath;
-using ::sstfilter::bloom_internal::Verdict;
+using ::sstfilter::bloom::ParsedFilter;
+using ::sstfilter::bloom::ParseFilter;
+using ::sstfilter::bloom::ProbePath;
+using ::sstfilter::bloom::Verdict;
 using ::sstfilter::mutable_test::Make;
 using ::sstfilter::test::BuildFilter;
 using ::sstfilter::test::Key16;
@@ -48,9 +48,9 @@ constexpr bool kRegenerate = false;
 std::vector<std::unique_ptr<const FilterPolicy>> Policies() {
   std::vector<std::unique_ptr<const FilterPolicy>> policies;
   for (ProbePath path : {ProbePath::kScalar, ProbePath::kAvx2}) {
-    if (!bloom_internal::ProbePathAvailable(path)) continue;
-    policies.push_back(std::move(*bloom_internal::NewBloomFilterPolicyWithPath(
-        FilterOptions::Fpp(0.5), path)));
+    if (!bloom::ProbePathAvailable(path)) continue;
+    policies.push_back(std::move(
+        *bloom::NewBloomFilterPolicyWithPath(FilterOptions::Fpp(0.5), path)));
   }
   return policies;
 }
@@ -126,17 +126,15 @@ TEST(MutableBloomFreezeTest, BodyIsTheNativeConstruction) {
                                                   : 23);
     MutableBloomFilter filter = Make(option, 20000);
     std::string body(filter.MemoryBytes(), '\0');
-    const bloom_internal::BodyLayout layout =
-        bloom_internal::MakeBodyLayout(body.size());
+    const bloom::BodyLayout layout = bloom::MakeBodyLayout(body.size());
     for (uint64_t i = 0; i < 20000; ++i) {
       const std::string key = Key16(0, i);
       filter.Add(key);
-      const uint64_t hash = bloom_internal::KeyHash(key);
+      const uint64_t hash = bloom::KeyHash(key);
       const uint64_t block =
-          bloom_internal::BlockIndex(hash, layout.body_bits, layout.num_blocks);
-      bloom_internal::AddToBlock(bloom_internal::ProbeHash(hash),
-                                 filter.NumProbes(), bloom_internal::kBlockBits,
-                                 &body[block * bloom_internal::kBlockBytes]);
+          bloom::BlockIndex(hash, layout.body_bits, layout.num_blocks);
+      bloom::AddToBlock(bloom::ProbeHash(hash), filter.NumProbes(),
+                        bloom::kBlockBits, &body[block * bloom::kBlockBytes]);
     }
     const std::string frozen = filter.Freeze();
     EXPECT_EQ(frozen.substr(0, body.size()), body)

@@ -91,7 +91,7 @@ absl::StatusOr<MutableBloomFilter> MutableBloomFilter::ReadSavedFields(
                  bits_per_key, " bits/key make ", *blocks);
   }
   // At most 2^34 blocks (kMaxMutableBloomBytes): no product overflows.
-  const uint64_t body_bytes = num_blocks * bloom_internal::kBlockBytes;
+  const uint64_t body_bytes = num_blocks * bloom::kBlockBytes;
   if (body_bytes > in->left()) {
     return error("truncated: a body of ", body_bytes, " bytes, ", in->left(),
                  " left");

@@ -106,7 +106,7 @@ TEST_F(MutableBloomSaveTest, Version1FilterStaysVersion1) {
   for (const std::string& key : Keys16(0, 0, 150)) filter.Add(key);
   const MutableBloomFilter restored =
       ExpectRestoresAlike(filter, AddedAndAbsent(Keys16(0, 0, 150), 2000));
-  EXPECT_STREQ(restored.FrozenFormatName(), bloom_internal::kLocalBloomName);
+  EXPECT_STREQ(restored.FrozenFormatName(), bloom::kLocalBloomName);
   EXPECT_EQ(restored.Freeze(), filter.Freeze());
 }
 

@@ -91,7 +91,7 @@ TEST(MutableBloomTest, SizedAsTheNativePolicyInWholeBlocks) {
       EXPECT_EQ(filter.NumBits() % 512, 0u);
       // At least the native body, and less than one block more.
       const double native_bits =
-          8.0 * bloom_internal::BodyBytes(keys, policy->BitsPerKey());
+          8.0 * bloom::BodyBytes(keys, policy->BitsPerKey());
       EXPECT_GE(filter.NumBits(), native_bits) << fpp << " " << keys;
       EXPECT_LT(filter.NumBits(), std::max(native_bits + 512, 512.0 + 1));
       EXPECT_EQ(filter.MemoryBytes(), filter.NumBits() / 8);
@@ -364,8 +364,8 @@ TEST(MutableBloomTest, BodyPastTwoToThe32Bits) {
   for (uint64_t i = 0; i < kKeys; ++i) {
     const std::string key = Key16(0, i);
     filter.Add(key);
-    const uint64_t block = bloom_internal::BlockIndex(
-        bloom_internal::KeyHash(key), filter.NumBits(), blocks);
+    const uint64_t block =
+        bloom::BlockIndex(bloom::KeyHash(key), filter.NumBits(), blocks);
     past_2_32 += block * 512 >= kTwoTo32;
   }
   // 1/4097 of the body lies past bit 2^32: about 24 of the keys.

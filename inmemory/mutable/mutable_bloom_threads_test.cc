@@ -39,14 +39,14 @@ struct KeyBits {
 };
 
 KeyBits BitsOf(absl::string_view key, const MutableBloomFilter& filter) {
-  const uint64_t hash = bloom_internal::KeyHash(key);
+  const uint64_t hash = bloom::KeyHash(key);
   KeyBits bits = {};
-  bits.block = bloom_internal::BlockIndex(hash, filter.NumBits(),
-                                          filter.NumBits() / 512);
+  bits.block =
+      bloom::BlockIndex(hash, filter.NumBits(), filter.NumBits() / 512);
   for (int i = 0; i < filter.NumProbes(); ++i) {
-    const uint32_t bit = bloom_internal::ProbeBit(
-        bloom_internal::ProbeHash(hash) * bloom_internal::kProbeMultipliers[i],
-        bloom_internal::kBlockBits);
+    const uint32_t bit =
+        bloom::ProbeBit(bloom::ProbeHash(hash) * bloom::kProbeMultipliers[i],
+                        bloom::kBlockBits);
     bits.words[bit / 64] |= uint64_t{1} << (bit % 64);
   }
   return bits;

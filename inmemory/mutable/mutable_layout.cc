@@ -15,9 +15,9 @@ namespace sstfilter {
 namespace mutable_internal {
 namespace {
 
-using bloom_internal::kBlockBytes;
-using bloom_internal::kMaxStoredBitsPerKey;
-using bloom_internal::kMinStoredBitsPerKey;
+using bloom::kBlockBytes;
+using bloom::kMaxStoredBitsPerKey;
+using bloom::kMinStoredBitsPerKey;
 
 // The key count a reader accepts for a body of body_bits bits nearest to
 // estimate: ParseFilter reads a body of n keys only if
@@ -41,8 +41,7 @@ absl::StatusOr<MutableShape> ShapeFor(const FilterOptions& options,
   if (absl::Status status = ValidateFilterOptions(options); !status.ok()) {
     return status;
   }
-  absl::StatusOr<bloom_internal::BloomSizing> sizing =
-      bloom_internal::SizeForOptions(options);
+  absl::StatusOr<bloom::BloomSizing> sizing = bloom::SizeForOptions(options);
   if (!sizing.ok()) return sizing.status();
   if (expected_keys == 0) {
     return absl::InvalidArgumentError(
@@ -80,7 +79,7 @@ absl::StatusOr<uint64_t> BodyBlocksFor(uint64_t expected_keys,
 }
 
 size_t MaxFrozenTrailerBytes() {
-  return kMaxVarint64Bytes + bloom_internal::kFixedTrailerBytes +
+  return kMaxVarint64Bytes + bloom::kFixedTrailerBytes +
          filter_internal::kCheckedTrailerBytes + 1;
 }
 
@@ -90,14 +89,14 @@ void FinishFrozenFilter(uint64_t bits_set, uint64_t num_blocks, int num_probes,
     // The native filter of no keys: an empty body and a count of 0 (a fresh
     // string, not one holding the body's capacity).
     std::string empty;
-    bloom_internal::AppendTrailer(0, num_probes, &empty);
+    bloom::AppendTrailer(0, num_probes, &empty);
     if (self_checksum) filter_internal::AppendCheckedTrailer(0, &empty);
     filter->swap(empty);
     return;
   }
   const double estimate = EstimateKeys(bits_set, num_blocks, num_probes);
-  bloom_internal::AppendTrailer(TrailerKeyCount(estimate, filter->size() * 8),
-                                num_probes, filter);
+  bloom::AppendTrailer(TrailerKeyCount(estimate, filter->size() * 8),
+                       num_probes, filter);
   if (self_checksum) filter_internal::AppendCheckedTrailer(0, filter);
 }
 

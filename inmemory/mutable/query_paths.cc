@@ -10,12 +10,12 @@ namespace mutable_internal {
 namespace {
 
 bool ScalarContainsHash(const BodyView& body, uint64_t hash) {
-  return AtomicBlockContains(bloom_internal::ProbeHash(hash), body.num_probes,
+  return AtomicBlockContains(bloom::ProbeHash(hash), body.num_probes,
                              body.BlockOf(hash));
 }
 
 bool ScalarContains(const BodyView& body, absl::string_view key) {
-  return ScalarContainsHash(body, bloom_internal::KeyHash(key));
+  return ScalarContainsHash(body, bloom::KeyHash(key));
 }
 
 void ScalarContainsBatch(const BodyView& body,
@@ -43,7 +43,7 @@ const QueryPath& ScalarQueryPath() {
 
 const QueryPath& BestQueryPath(int num_probes) {
 #if SSTFILTER_HAVE_AVX2_PATH
-  if (bloom_internal::CpuHasAvx2()) return Avx2QueryPath(num_probes);
+  if (bloom::CpuHasAvx2()) return Avx2QueryPath(num_probes);
 #endif
   return ScalarQueryPath();
 }

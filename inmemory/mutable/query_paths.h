@@ -30,15 +30,14 @@ struct BodyView {
 
   const std::atomic<uint64_t>* BlockOf(uint64_t hash) const {
     return words +
-           bloom_internal::BlockIndex(
-               hash, num_blocks * bloom_internal::kBlockBits, num_blocks) *
+           bloom::BlockIndex(hash, num_blocks * bloom::kBlockBits, num_blocks) *
                kWordsPerBlock;
   }
 };
 
 struct QueryPath {
   bool (*contains)(const BodyView& body, absl::string_view key);
-  // hash = bloom_internal::KeyHash(key).
+  // hash = bloom::KeyHash(key).
   bool (*contains_hash)(const BodyView& body, uint64_t hash);
   // results[i] = contains(keys[i]).
   void (*contains_batch)(const BodyView& body,
@@ -50,7 +49,7 @@ const QueryPath& ScalarQueryPath();
 #if SSTFILTER_HAVE_AVX2_PATH
 // The AVX2 path for filters of num_probes probes: one per number of 8-probe
 // rounds, as the native reader has (bloom_probe.h's Avx2ProbeWords).
-// REQUIRES: bloom_internal::CpuHasAvx2(), num_probes in [kMinProbes,
+// REQUIRES: bloom::CpuHasAvx2(), num_probes in [kMinProbes,
 // kMaxProbes].
 const QueryPath& Avx2QueryPath(int num_probes);
 #endif
@@ -68,9 +67,9 @@ inline void PrepareGroup(const BodyView& body, const absl::string_view* keys,
                          size_t count, const std::atomic<uint64_t>** blocks,
                          uint32_t* probe_hashes) {
   for (size_t i = 0; i < count; ++i) {
-    const uint64_t hash = bloom_internal::KeyHash(keys[i]);
+    const uint64_t hash = bloom::KeyHash(keys[i]);
     blocks[i] = body.BlockOf(hash);
-    probe_hashes[i] = bloom_internal::ProbeHash(hash);
+    probe_hashes[i] = bloom::ProbeHash(hash);
     __builtin_prefetch(blocks[i], /*rw=*/0, /*locality=*/1);
   }
 }

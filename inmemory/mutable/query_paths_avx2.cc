@@ -21,15 +21,15 @@ namespace {
 template <int kRounds>
 __attribute__((target("avx2"))) bool Avx2ContainsHash(const BodyView& body,
                                                       uint64_t hash) {
-  return Avx2AtomicBlockContains<kRounds>(bloom_internal::ProbeHash(hash),
+  return Avx2AtomicBlockContains<kRounds>(bloom::ProbeHash(hash),
                                           body.num_probes, body.BlockOf(hash));
 }
 
 template <int kRounds>
 __attribute__((target("avx2"))) bool Avx2Contains(const BodyView& body,
                                                   absl::string_view key) {
-  const uint64_t hash = bloom_internal::KeyHash(key);
-  return Avx2AtomicBlockContains<kRounds>(bloom_internal::ProbeHash(hash),
+  const uint64_t hash = bloom::KeyHash(key);
+  return Avx2AtomicBlockContains<kRounds>(bloom::ProbeHash(hash),
                                           body.num_probes, body.BlockOf(hash));
 }
 
@@ -57,7 +57,7 @@ constexpr QueryPath kAvx2Path = {Avx2Contains<kRounds>,
 }  // namespace
 
 const QueryPath& Avx2QueryPath(int num_probes) {
-  switch (bloom_internal::ProbeRounds(num_probes)) {
+  switch (bloom::ProbeRounds(num_probes)) {
     case 1:
       return kAvx2Path<1>;
     case 2:

@@ -22,13 +22,13 @@ namespace sstfilter {
 namespace mutable_internal {
 namespace {
 
-using ::sstfilter::bloom_internal::ProbePath;
+using ::sstfilter::bloom::ProbePath;
 using ::sstfilter::test::Key16;
 
 std::vector<const QueryPath*> Paths(int num_probes) {
   std::vector<const QueryPath*> paths = {&ScalarQueryPath()};
 #if SSTFILTER_HAVE_AVX2_PATH
-  if (bloom_internal::CpuHasAvx2()) {
+  if (bloom::CpuHasAvx2()) {
     paths.push_back(&Avx2QueryPath(num_probes));
   }
 #endif
@@ -57,7 +57,7 @@ TEST(QueryPathsTest, PathsAndNativeReadersAgree) {
   for (int k : {1, 2, 6, 8, 9, 16, 17, 24, 25, 30}) {
     // Each bit set with probability density / 64: from empty to full.
     for (int density : {0, 8, 32, 56, 63, 64}) {
-      std::string body(kBlocks * bloom_internal::kBlockBytes, '\0');
+      std::string body(kBlocks * bloom::kBlockBytes, '\0');
       for (uint64_t w = 0; w < words->size(); ++w) {
         uint64_t word = 0;
         for (int bit = 0; bit < 64; ++bit) {
@@ -71,14 +71,14 @@ TEST(QueryPathsTest, PathsAndNativeReadersAgree) {
       // The same bits as a native filter: a count of one key per 10 bits
       // keeps the trailer consistent.
       std::string filter = body;
-      bloom_internal::AppendTrailer(kBlocks * 512 / 10, k, &filter);
+      bloom::AppendTrailer(kBlocks * 512 / 10, k, &filter);
       const BodyView view{words->data(), kBlocks, k};
 
       uint64_t matches = 0;
       for (ProbePath native_path : {ProbePath::kScalar, ProbePath::kAvx2}) {
-        if (!bloom_internal::ProbePathAvailable(native_path)) continue;
+        if (!bloom::ProbePathAvailable(native_path)) continue;
         std::unique_ptr<FilterReader> reader =
-            (*bloom_internal::NewBloomFilterPolicyWithPath(
+            (*bloom::NewBloomFilterPolicyWithPath(
                  test::Version1(FilterOptions::BitsPerKey(10)), native_path))
                 ->NewReader(filter);
         reader->MayMatch(absl::MakeConstSpan(views), native_batch.get());
@@ -88,9 +88,8 @@ TEST(QueryPathsTest, PathsAndNativeReadersAgree) {
             const bool expected = native_batch[i];
             ASSERT_EQ(path->contains(view, keys[i]), expected)
                 << "k " << k << " density " << density << " key " << i;
-            ASSERT_EQ(
-                path->contains_hash(view, bloom_internal::KeyHash(keys[i])),
-                expected);
+            ASSERT_EQ(path->contains_hash(view, bloom::KeyHash(keys[i])),
+                      expected);
             ASSERT_EQ(batch[i], expected);
             matches += expected;
           }

@@ -143,7 +143,7 @@ absl::Status ScalableBloomFilter::Grow(size_t index) {
 }
 
 absl::StatusOr<bool> ScalableBloomFilter::Add(absl::string_view key) {
-  const uint64_t hash = bloom_internal::KeyHash(key);
+  const uint64_t hash = bloom::KeyHash(key);
   for (;;) {
     const size_t n = num_layers_.load(std::memory_order_acquire);
     // Newest first: it holds as many keys as all the others together (at
@@ -163,7 +163,7 @@ absl::StatusOr<bool> ScalableBloomFilter::Add(absl::string_view key) {
 }
 
 bool ScalableBloomFilter::MayContain(absl::string_view key) const {
-  const uint64_t hash = bloom_internal::KeyHash(key);
+  const uint64_t hash = bloom::KeyHash(key);
   const size_t n = num_layers_.load(std::memory_order_acquire);
   for (size_t i = n; i-- > 0;) {
     if (layer(i).filter.MayContainHash(hash)) return true;
@@ -182,7 +182,7 @@ void ScalableBloomFilter::MayContain(absl::Span<const absl::string_view> keys,
     const size_t count = std::min(kGroup, keys.size() - start);
     bool* out = results + start;
     for (size_t i = 0; i < count; ++i) {
-      hashes[i] = bloom_internal::KeyHash(keys[start + i]);
+      hashes[i] = bloom::KeyHash(keys[start + i]);
       out[i] = false;
     }
     // Layer by layer, newest first; only the keys no layer has matched yet.

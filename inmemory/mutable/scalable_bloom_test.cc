@@ -89,8 +89,7 @@ TEST(ScalableBloomTest, AddsOnceAndGrowsLayerByLayer) {
   for (size_t i = 0; i < layers.size(); ++i) {
     EXPECT_EQ(layers[i].capacity, 1000u << i);
     EXPECT_DOUBLE_EQ(layers[i].fpp, 0.01 * 0.5 * std::pow(0.5, i) / 1.05);
-    const bloom_internal::BloomSizing sizing =
-        *bloom_internal::SizeForFpp(layers[i].fpp);
+    const bloom::BloomSizing sizing = *bloom::SizeForFpp(layers[i].fpp);
     EXPECT_EQ(layers[i].bits_per_key, sizing.bits_per_key);
     EXPECT_EQ(layers[i].num_probes, sizing.num_probes);
     if (i + 1 < layers.size()) {
@@ -180,8 +179,7 @@ TEST_P(ScalableRateTest, RateOverAllKeysStaysWithinTheBound) {
       (kAbsent / 10);
   const size_t layers = filter->NumLayers();
   const double bits_per_key = 8.0 * filter->MemoryBytes() / num_keys;
-  const double right_sized =
-      bloom_internal::SizeForFpp(growth.fpp)->bits_per_key;
+  const double right_sized = bloom::SizeForFpp(growth.fpp)->bits_per_key;
   std::printf(
       "fpp %g, %llu keys (%llux the first layer): %zu layers, measured rate "
       "%.4f%% (%.3f x fpp), ExpectedFpp %.4f%%; a filter sized for the first "
@@ -204,7 +202,7 @@ TEST_P(ScalableRateTest, RateOverAllKeysStaysWithinTheBound) {
   }
   EXPECT_EQ(layers, want_layers);
   const double p_last = growth.fpp * 0.5 * std::pow(0.5, layers - 1) / 1.05;
-  const double c_last = bloom_internal::SizeForFpp(p_last)->bits_per_key;
+  const double c_last = bloom::SizeForFpp(p_last)->bits_per_key;
   const double bound =
       (c_last * kInitial * ((uint64_t{1} << layers) - 1) + 512.0 * layers) /
       num_keys;

@@ -10,11 +10,11 @@
 namespace {
 
 std::vector<const sstfilter::FilterFormat*> BloomPaths(absl::string_view) {
-  using sstfilter::bloom_internal::ProbePath;
+  using sstfilter::bloom::ProbePath;
   std::vector<const sstfilter::FilterFormat*> paths;
   for (ProbePath path : {ProbePath::kScalar, ProbePath::kAvx2}) {
-    if (sstfilter::bloom_internal::ProbePathAvailable(path)) {
-      paths.push_back(&sstfilter::bloom_internal::LocalBloomFormatFor(path));
+    if (sstfilter::bloom::ProbePathAvailable(path)) {
+      paths.push_back(&sstfilter::bloom::LocalBloomFormatFor(path));
     }
   }
   return paths;

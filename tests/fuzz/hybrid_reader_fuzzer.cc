@@ -21,7 +21,7 @@ constexpr size_t kMarkerFromEnd = 2;
 
 std::vector<const sstfilter::FilterFormat*> HybridPaths(
     absl::string_view filter) {
-  namespace bloom = sstfilter::bloom_internal;
+  namespace bloom = sstfilter::bloom;
   namespace burr = sstfilter::burr_internal;
   static const sstfilter::FilterFormat* const hybrid =
       sstfilter::FindFilterFormat(sstfilter::kHybridFormatName);

@@ -49,16 +49,16 @@ void Fail(const std::string& what) {
 // The native policy's readers, one per probe path; their options do not
 // matter (a filter carries its probe count). Made once: sizing is not what is
 // fuzzed here.
-const FilterPolicy& Policy(bloom_internal::ProbePath path) {
+const FilterPolicy& Policy(bloom::ProbePath path) {
   static const FilterPolicy* const scalar =
-      bloom_internal::NewBloomFilterPolicyWithPath(
-          FilterOptions::BitsPerKey(10), bloom_internal::ProbePath::kScalar)
+      bloom::NewBloomFilterPolicyWithPath(FilterOptions::BitsPerKey(10),
+                                          bloom::ProbePath::kScalar)
           ->release();
   static const FilterPolicy* const best =
-      bloom_internal::NewBloomFilterPolicyWithPath(
-          FilterOptions::BitsPerKey(10), bloom_internal::BestProbePath())
+      bloom::NewBloomFilterPolicyWithPath(FilterOptions::BitsPerKey(10),
+                                          bloom::BestProbePath())
           ->release();
-  return path == bloom_internal::ProbePath::kScalar ? *scalar : *best;
+  return path == bloom::ProbePath::kScalar ? *scalar : *best;
 }
 
 std::string SyntheticKey(const char* kind, uint64_t i) {
@@ -93,9 +93,8 @@ void CheckFreeze(const uint8_t* data, size_t size) {
           ? FilterOptions::Fpp(kFpps[(sizing >> 1) % 8])
           : FilterOptions::BitsPerKey(1 + (sizing >> 1) * 99.0 / 127);
   const uint64_t expected_keys = 1 + in.Fixed(2) % kMaxExpectedKeys;
-  const bloom_internal::ProbePath path =
-      (in.Byte() & 1) == 0 ? bloom_internal::ProbePath::kScalar
-                           : bloom_internal::BestProbePath();
+  const bloom::ProbePath path =
+      (in.Byte() & 1) == 0 ? bloom::ProbePath::kScalar : bloom::BestProbePath();
   absl::StatusOr<MutableBloomFilter> filter =
       MutableBloomFilter::Create(options, expected_keys);
   fuzz::AbortIfError(filter.status(), "MutableBloomFilter::Create");
@@ -124,12 +123,12 @@ void CheckFreeze(const uint8_t* data, size_t size) {
   }
 
   const std::string frozen = filter->Freeze();
-  const bloom_internal::ParsedFilter parsed =
-      bloom_internal::ParseFilter(test::Version1Filter(frozen));
+  const bloom::ParsedFilter parsed =
+      bloom::ParseFilter(test::Version1Filter(frozen));
   if (filter->BitsSet() == 0) {
-    if (parsed.verdict != bloom_internal::Verdict::kMatchNothing)
+    if (parsed.verdict != bloom::Verdict::kMatchNothing)
       Fail("an empty filter did not freeze to the native empty filter");
-  } else if (parsed.verdict != bloom_internal::Verdict::kProbe ||
+  } else if (parsed.verdict != bloom::Verdict::kProbe ||
              parsed.layout.body_bytes != filter->MemoryBytes() ||
              parsed.num_probes != filter->NumProbes()) {
     Fail(absl::StrCat(
