@@ -3,13 +3,15 @@
 // constant, e.g. kLocalBloomName, instead); a timing or a date in a header is
 // a measurement of one machine on one day, which belongs under docs/ where
 // the benchmark that produced it regenerates it. This test scans the comments
-// of every public header of the library's layers and fails on either.
+// of every public header of the library's layers and fails on either, and
+// holds every header's opening comment short.
 
 #include <cctype>
 #include <regex>
 #include <string>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
@@ -130,6 +132,39 @@ TEST(HeadersTest, CommentsNameNoFormatAndQuoteNoTiming) {
   EXPECT_GT(headers, 30);
 }
 
+// A header opens with what it is for and at most one short example, in ten
+// lines (STYLE.md, after Abseil); the why, the internals and the figures go to
+// its package README, and each symbol's contract to the symbol.
+constexpr int kMostOpeningLines = 10;
+
+// The lines of the comment a file opens with: the run of "//" lines before
+// its first line that is not one (blank lines before the comment aside).
+int OpeningLines(const std::string& text) {
+  int lines = 0;
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    if (absl::StartsWith(line, "//")) {
+      ++lines;
+    } else if (lines > 0 || !absl::StripAsciiWhitespace(line).empty()) {
+      break;
+    }
+  }
+  return lines;
+}
+
+TEST(HeadersTest, EveryHeaderOpensWithAShortComment) {
+  const std::filesystem::path root = SourceRoot("README.md");
+  ASSERT_FALSE(root.empty());
+  int headers = 0;
+  for (const std::string& path : SourceFiles(root, IsHeader)) {
+    ++headers;
+    const int lines = OpeningLines(ReadFile(root / path));
+    EXPECT_LE(lines, kMostOpeningLines)
+        << path << " opens with " << lines
+        << " comment lines; move the why to its package README";
+  }
+  EXPECT_GT(headers, 100);
+}
+
 // The scanner itself: what it must catch and what it must let through.
 TEST(HeadersScannerTest, CatchesNamesAndTimingsInCommentsOnly) {
   const auto comments = Comments(
@@ -146,6 +181,12 @@ TEST(HeadersScannerTest, CatchesNamesAndTimingsInCommentsOnly) {
   EXPECT_TRUE(std::regex_search(comments[4].second, TimingOrDate()));
   EXPECT_FALSE(std::regex_search(
       std::string(" 64 bytes, k = 6 probes, 32 keys"), TimingOrDate()));
+}
+
+TEST(HeadersScannerTest, CountsTheOpeningCommentOnly) {
+  EXPECT_EQ(OpeningLines("\n// one\n//\n// three\n#ifndef X\n// later\n"), 3);
+  EXPECT_EQ(OpeningLines("#ifndef X\n// later\n"), 0);
+  EXPECT_EQ(OpeningLines("// one\n\n// after a blank line\n"), 1);
 }
 
 TEST(HeadersScannerTest, ReadsBlockCommentsAndSkipsLiterals) {
