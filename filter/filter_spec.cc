@@ -41,7 +41,7 @@ absl::StatusOr<double> ParseNumber(absl::string_view spec,
 }
 
 // The family's param called name, or nullptr.
-const SpecParam* FindParam(const RegisteredSpecFamily& family,
+const SpecParam* FindParam(const FilterFamilyRecord& family,
                            absl::string_view name) {
   for (const SpecParam& param : family.params) {
     if (name == param.name) return &param;
@@ -49,7 +49,7 @@ const SpecParam* FindParam(const RegisteredSpecFamily& family,
   return nullptr;
 }
 
-std::string KnownParams(const RegisteredSpecFamily& family) {
+std::string KnownParams(const FilterFamilyRecord& family) {
   std::vector<std::string> names(std::begin(kCommonParams),
                                  std::end(kCommonParams));
   for (const SpecParam& param : family.params) names.push_back(param.name);
@@ -65,11 +65,11 @@ absl::StatusOr<PolicySpec> ParsePolicySpec(absl::string_view spec) {
   }
   std::vector<absl::string_view> parts = absl::StrSplit(spec, ':');
   const absl::string_view family_name = parts[0];
-  std::optional<RegisteredSpecFamily> family = FindSpecFamily(family_name);
+  std::optional<FilterFamilyRecord> family = FindFilterFamily(family_name);
   if (!family.has_value()) {
     return absl::InvalidArgumentError(
         absl::StrCat("unknown filter family \"", family_name,
-                     "\" (known: ", RegisteredSpecFamilyNames(), ")"));
+                     "\" (known: ", RegisteredFamilyNames(), ")"));
   }
   PolicySpec parsed;
   parsed.family = std::string(family_name);
@@ -156,8 +156,8 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewFilterPolicyFromString(
     absl::string_view spec) {
   absl::StatusOr<PolicySpec> parsed = ParsePolicySpec(spec);
   if (!parsed.ok()) return parsed.status();
-  // FindSpecFamily succeeded in the parse; registrations are never removed.
-  std::optional<RegisteredSpecFamily> family = FindSpecFamily(parsed->family);
+  // FindFilterFamily succeeded in the parse; registrations are never removed.
+  std::optional<FilterFamilyRecord> family = FindFilterFamily(parsed->family);
   absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
       family->factory(*parsed);
   if (!policy.ok()) {

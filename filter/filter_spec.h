@@ -28,7 +28,7 @@ namespace sstfilter {
 // Every family takes bits_per_key=C or fpp=P (exactly one of them) and
 // checksum=on|off (FilterOptions::self_checksum; unset: the family's
 // default), and its own params beyond them. The families are those linked in
-// and registered (format_registry.h, RegisteredSpecFamilies). Numbers are
+// and registered (format_registry.h, RegisteredFilterFamilies). Numbers are
 // decimal (absl::SimpleAtod; "1e-3" is accepted); counts are unsigned decimal
 // integers; names and words are case-sensitive. Colons separate params, so a
 // tool can take a comma-separated list of specs.

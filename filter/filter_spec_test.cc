@@ -140,9 +140,9 @@ TEST(FilterSpecTest, NumbersPrintSoTheyParseBack) {
 
 // Every registered spec family at several options, spec-made and typed.
 TEST(FilterSpecTest, EveryFamilyRoundTrips) {
-  const std::vector<RegisteredSpecFamily> families = RegisteredSpecFamilies();
+  const std::vector<FilterFamilyRecord> families = RegisteredFilterFamilies();
   ASSERT_GE(families.size(), 7u);
-  for (const RegisteredSpecFamily& family : families) {
+  for (const FilterFamilyRecord& family : families) {
     for (const char* options :
          {"10", "bits_per_key=7.5", "fpp=0.01", "fpp=0.003:checksum=off",
           "bits_per_key=16:checksum=on"}) {
@@ -171,8 +171,8 @@ TEST(FilterSpecTest, EveryFamilyRoundTrips) {
 // builds the same policy, and every registered format is what some spec
 // family writes.
 TEST(FilterSpecTest, EveryRegisteredFactoryAndFormatHasASpec) {
-  for (const RegisteredPolicyFactory& factory : RegisteredPolicyFactories()) {
-    SCOPED_TRACE(factory.name);
+  for (const FamilyVariant& factory : RegisteredFamilyVariants()) {
+    SCOPED_TRACE(factory.spec);
     for (FilterOptions options :
          {FilterOptions::Fpp(0.01), FilterOptions::BitsPerKey(10)}) {
       for (std::optional<bool> checksum :
@@ -187,7 +187,7 @@ TEST(FilterSpecTest, EveryRegisteredFactoryAndFormatHasASpec) {
     }
   }
   std::set<std::string> written;
-  for (const RegisteredSpecFamily& family : RegisteredSpecFamilies()) {
+  for (const FilterFamilyRecord& family : RegisteredFilterFamilies()) {
     for (const char* checksum : {"", ":checksum=off"}) {
       absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
           NewFilterPolicyFromString(

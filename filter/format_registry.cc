@@ -10,7 +10,9 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "util/mutex.h"
 
 namespace sstfilter {
@@ -20,8 +22,7 @@ struct Registry {
   Mutex mu;
   std::map<std::string, const FilterFormat*, std::less<>> formats
       ABSL_GUARDED_BY(mu);
-  std::map<std::string, PolicyFactoryFunction> factories ABSL_GUARDED_BY(mu);
-  std::map<std::string, RegisteredSpecFamily, std::less<>> spec_families
+  std::map<std::string, FilterFamilyRecord, std::less<>> families
       ABSL_GUARDED_BY(mu);
 };
 
@@ -32,7 +33,85 @@ Registry& TheRegistry() {
   return *registry;
 }
 
+[[noreturn]] void DieOfTwo(const char* what, const std::string& name) {
+  std::fprintf(stderr, "sstfilter: two %s named %s\n", what, name.c_str());
+  std::abort();
+}
+
+// The variant's params ("family=native:max_build_bytes=8") by name.
+std::map<std::string, std::string> VariantParams(absl::string_view variant) {
+  std::map<std::string, std::string> params;
+  for (absl::string_view param :
+       absl::StrSplit(variant, ':', absl::SkipEmpty())) {
+    const std::pair<std::string, std::string> name_value =
+        absl::StrSplit(param, absl::MaxSplits('=', 1));
+    params[name_value.first] = name_value.second;
+  }
+  return params;
+}
+
+FamilyVariant VariantOf(const FilterFamilyRecord& family,
+                        const std::string& variant) {
+  FamilyVariant made;
+  made.spec =
+      variant.empty() ? family.name : absl::StrCat(family.name, ":", variant);
+  made.factory = [name = family.name, factory = family.factory,
+                  params =
+                      VariantParams(variant)](const FilterOptions& options) {
+    PolicySpec spec = PolicySpec::Of(name, options);
+    spec.params = params;
+    return factory(spec);
+  };
+  return made;
+}
+
 }  // namespace
+
+SpecPolicyFactory FromOptions(PolicyFactoryFunction factory) {
+  return [factory](const PolicySpec& spec) { return factory(spec.options); };
+}
+
+std::optional<FilterFamilyRecord> FindFilterFamily(absl::string_view name) {
+  Registry& r = TheRegistry();
+  MutexLock lock(&r.mu);
+  auto it = r.families.find(name);
+  if (it == r.families.end()) return std::nullopt;
+  return it->second;
+}
+
+std::vector<FilterFamilyRecord> RegisteredFilterFamilies() {
+  Registry& r = TheRegistry();
+  MutexLock lock(&r.mu);
+  std::vector<FilterFamilyRecord> families;
+  for (const auto& entry : r.families) families.push_back(entry.second);
+  return families;
+}
+
+std::string RegisteredFamilyNames() {
+  Registry& r = TheRegistry();
+  MutexLock lock(&r.mu);
+  std::vector<absl::string_view> names;
+  for (const auto& entry : r.families) names.push_back(entry.first);
+  return absl::StrJoin(names, ", ");
+}
+
+std::vector<FamilyVariant> RegisteredFamilyVariants() {
+  std::vector<FamilyVariant> variants;
+  for (const FilterFamilyRecord& family : RegisteredFilterFamilies()) {
+    if (family.variants.empty()) variants.push_back(VariantOf(family, ""));
+    for (const std::string& variant : family.variants) {
+      variants.push_back(VariantOf(family, variant));
+    }
+  }
+  return variants;
+}
+
+std::optional<FamilyVariant> FindFamilyVariant(absl::string_view spec) {
+  for (FamilyVariant& variant : RegisteredFamilyVariants()) {
+    if (variant.spec == spec) return std::move(variant);
+  }
+  return std::nullopt;
+}
 
 const FilterFormat* FindFilterFormat(absl::string_view name) {
   Registry& r = TheRegistry();
@@ -57,82 +136,19 @@ std::string RegisteredFormatNames() {
   return absl::StrJoin(names, ", ");
 }
 
-std::vector<RegisteredPolicyFactory> RegisteredPolicyFactories() {
-  Registry& r = TheRegistry();
-  MutexLock lock(&r.mu);
-  std::vector<RegisteredPolicyFactory> factories;
-  for (const auto& [name, factory] : r.factories)
-    factories.push_back({name.c_str(), factory});
-  return factories;
-}
-
-PolicyFactoryFunction FindPolicyFactory(absl::string_view name) {
-  Registry& r = TheRegistry();
-  MutexLock lock(&r.mu);
-  const auto it = r.factories.find(std::string(name));
-  return it == r.factories.end() ? nullptr : it->second;
-}
-
-std::optional<RegisteredSpecFamily> FindSpecFamily(absl::string_view name) {
-  Registry& r = TheRegistry();
-  MutexLock lock(&r.mu);
-  auto it = r.spec_families.find(name);
-  if (it == r.spec_families.end()) return std::nullopt;
-  return it->second;
-}
-
-std::vector<RegisteredSpecFamily> RegisteredSpecFamilies() {
-  Registry& r = TheRegistry();
-  MutexLock lock(&r.mu);
-  std::vector<RegisteredSpecFamily> families;
-  for (const auto& entry : r.spec_families) families.push_back(entry.second);
-  return families;
-}
-
-std::string RegisteredSpecFamilyNames() {
-  Registry& r = TheRegistry();
-  MutexLock lock(&r.mu);
-  std::vector<absl::string_view> names;
-  for (const auto& entry : r.spec_families) names.push_back(entry.first);
-  return absl::StrJoin(names, ", ");
-}
-
 namespace registry_internal {
 
-bool RegisterFormat(const FilterFormat& format) {
+bool RegisterFamily(FilterFamilyRecord record) {
   Registry& r = TheRegistry();
   MutexLock lock(&r.mu);
-  auto [it, inserted] = r.formats.emplace(format.Name(), &format);
-  if (!inserted && it->second != &format) {
-    std::fprintf(stderr, "sstfilter: two filter formats named %s\n",
-                 format.Name());
-    std::abort();
+  for (const FilterFormat* format : record.formats) {
+    auto [it, inserted] = r.formats.emplace(format->Name(), format);
+    if (!inserted && it->second != format)
+      DieOfTwo("filter formats", it->first);
   }
-  return true;
-}
-
-bool RegisterPolicyFactory(const char* name, PolicyFactoryFunction factory) {
-  Registry& r = TheRegistry();
-  MutexLock lock(&r.mu);
-  r.factories.emplace(name, factory);
-  return true;
-}
-
-bool RegisterSpecFamily(const char* name, PolicyFactoryFunction factory) {
-  return RegisterSpecFamily(name, {}, [factory](const PolicySpec& spec) {
-    return factory(spec.options);
-  });
-}
-
-bool RegisterSpecFamily(const char* name, std::vector<SpecParam> params,
-                        SpecPolicyFactory factory) {
-  Registry& r = TheRegistry();
-  MutexLock lock(&r.mu);
-  auto [it, inserted] = r.spec_families.emplace(
-      name, RegisteredSpecFamily{name, std::move(params), std::move(factory)});
-  if (!inserted) {
-    std::fprintf(stderr, "sstfilter: two spec families named %s\n", name);
-    std::abort();
+  const std::string name = record.name;
+  if (!r.families.emplace(name, std::move(record)).second) {
+    DieOfTwo("filter families", name);
   }
   return true;
 }

@@ -51,8 +51,8 @@ TEST(VerifiedBuildTest, CatchesAFilterThatLosesAKey) {
 }
 
 TEST(VerifiedBuildTest, PassesEveryHonestPolicyUnchanged) {
-  for (const RegisteredPolicyFactory& factory : RegisteredPolicyFactories()) {
-    SCOPED_TRACE(factory.name);
+  for (const FamilyVariant& factory : RegisteredFamilyVariants()) {
+    SCOPED_TRACE(factory.spec);
     const std::unique_ptr<const FilterPolicy> policy =
         *factory.factory(FilterOptions::Fpp(0.01));
     VerifiedFilterBuilder builder(*policy);

@@ -150,7 +150,7 @@ TEST(RocksDbVerifiedBuildTest, UnverifiedFlushInstallsTheLossyFilter) {
 
 TEST(RocksDbVerifiedBuildTest, HonestPoliciesFlushAndReadEveryKeyBack) {
   std::vector<std::shared_ptr<const FilterPolicy>> policies;
-  for (const RegisteredPolicyFactory& factory : RegisteredPolicyFactories())
+  for (const FamilyVariant& factory : RegisteredFamilyVariants())
     policies.push_back(*factory.factory(FilterOptions::Fpp(0.01)));
   HybridOptions capped;
   capped.max_build_bytes = 1;  // every build falls back to the native filter

@@ -117,12 +117,12 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBloomFilterPolicy(
           bloom::NewBloomFilterPolicyWithPath(options, bloom::BestProbePath()));
 }
 
-SSTFILTER_REGISTER_FILTER_FORMAT(
-    LocalBloom, bloom::LocalBloomFormatFor(bloom::BestProbePath()));
-SSTFILTER_REGISTER_FILTER_FORMAT(
-    CheckedLocalBloom,
-    bloom_internal::CheckedLocalBloomFormatFor(bloom::BestProbePath()));
-SSTFILTER_REGISTER_POLICY_FACTORY(NewBloomFilterPolicy);
-SSTFILTER_REGISTER_SPEC_FAMILY(Bloom, "bloom", &NewBloomFilterPolicy);
+SSTFILTER_REGISTER_FAMILY(
+    Bloom,
+    {"bloom",
+     {},
+     FromOptions(&NewBloomFilterPolicy),
+     {&bloom::LocalBloomFormatFor(bloom::BestProbePath()),
+      &bloom_internal::CheckedLocalBloomFormatFor(bloom::BestProbePath())}});
 
 }  // namespace sstfilter

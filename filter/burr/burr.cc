@@ -137,13 +137,13 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBumpedRibbonFilterPolicy(
           options, burr_internal::BestQueryPath()));
 }
 
-SSTFILTER_REGISTER_FILTER_FORMAT(
-    BumpedRibbon,
-    burr_internal::BumpedRibbonFormatFor(burr_internal::BestQueryPath()));
-SSTFILTER_REGISTER_FILTER_FORMAT(CheckedBumpedRibbon,
-                                 burr_internal::CheckedBumpedRibbonFormatFor(
-                                     burr_internal::BestQueryPath()));
-SSTFILTER_REGISTER_POLICY_FACTORY(NewBumpedRibbonFilterPolicy);
-SSTFILTER_REGISTER_SPEC_FAMILY(Burr, "burr", &NewBumpedRibbonFilterPolicy);
+SSTFILTER_REGISTER_FAMILY(
+    Burr,
+    {"burr",
+     {},
+     FromOptions(&NewBumpedRibbonFilterPolicy),
+     {&burr_internal::BumpedRibbonFormatFor(burr_internal::BestQueryPath()),
+      &burr_internal::CheckedBumpedRibbonFormatFor(
+          burr_internal::BestQueryPath())}});
 
 }  // namespace sstfilter

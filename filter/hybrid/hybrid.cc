@@ -166,34 +166,12 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewHybridFilterPolicy(
       checked));
 }
 
-namespace hybrid_internal {
-namespace {
-
-// NewHybridFilterPolicy for each family, with no cap and no counters: the
-// variants the registry's walkers (the contract suite) test.
-template <FilterFamily kFamily>
-absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewFamilyPolicy(
-    const FilterOptions& options) {
-  HybridOptions hybrid;
-  hybrid.family = kFamily;
-  return NewHybridFilterPolicy(options, hybrid);
-}
-
-}  // namespace
-}  // namespace hybrid_internal
-
-SSTFILTER_REGISTER_FILTER_FORMAT(Hybrid, hybrid_internal::HybridFormat());
-SSTFILTER_REGISTER_FILTER_FORMAT(CheckedHybrid,
-                                 hybrid_internal::CheckedHybridFormat());
-SSTFILTER_REGISTER_POLICY_VARIANT(
-    HybridNative, "NewHybridFilterPolicy_Native",
-    &hybrid_internal::NewFamilyPolicy<FilterFamily::kNative>);
-SSTFILTER_REGISTER_POLICY_VARIANT(
-    HybridCompact, "NewHybridFilterPolicy_Compact",
-    &hybrid_internal::NewFamilyPolicy<FilterFamily::kCompact>);
-SSTFILTER_REGISTER_SPEC_FAMILY(Hybrid, "hybrid",
-                               {{"family", "native|compact"},
-                                {"max_build_bytes"}},
-                               &hybrid_internal::NewHybridPolicyFromSpec);
+SSTFILTER_REGISTER_FAMILY(Hybrid,
+                          {"hybrid",
+                           {{"family", "native|compact"}, {"max_build_bytes"}},
+                           &hybrid_internal::NewHybridPolicyFromSpec,
+                           {&hybrid_internal::HybridFormat(),
+                            &hybrid_internal::CheckedHybridFormat()},
+                           {"family=compact", "family=native"}});
 
 }  // namespace sstfilter

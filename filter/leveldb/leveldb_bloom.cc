@@ -336,9 +336,9 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewLevelDbBloomFilterPolicy(
           new LevelDbBloomPolicy(bits_per_key, k, target_fpp)));
 }
 
-SSTFILTER_REGISTER_FILTER_FORMAT(LevelDbBloom, TheLevelDbBloomFormat());
-SSTFILTER_REGISTER_POLICY_FACTORY(NewLevelDbBloomFilterPolicy);
-SSTFILTER_REGISTER_SPEC_FAMILY(LevelDb, "leveldb",
-                               &NewLevelDbBloomFilterPolicy);
+SSTFILTER_REGISTER_FAMILY(LevelDb, {"leveldb",
+                                    {},
+                                    FromOptions(&NewLevelDbBloomFilterPolicy),
+                                    {&TheLevelDbBloomFormat()}});
 
 }  // namespace sstfilter

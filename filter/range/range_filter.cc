@@ -194,10 +194,10 @@ std::unique_ptr<RangeFilterReader> NewRangeFilterReaderFor(
   return NewRangeFilterReader(filter, checksum);
 }
 
-SSTFILTER_REGISTER_FILTER_FORMAT(Grafite, GrafiteFormat());
-SSTFILTER_REGISTER_FILTER_FORMAT(CheckedGrafite, GrafiteCheckedFormat());
-SSTFILTER_REGISTER_POLICY_FACTORY(NewGrafiteFilterPolicy);
-SSTFILTER_REGISTER_SPEC_FAMILY(Grafite, "grafite", {{"max_range_length"}},
-                               &grafite_internal::NewGrafitePolicyFromSpec);
+SSTFILTER_REGISTER_FAMILY(Grafite,
+                          {"grafite",
+                           {{"max_range_length"}},
+                           &grafite_internal::NewGrafitePolicyFromSpec,
+                           {&GrafiteFormat(), &GrafiteCheckedFormat()}});
 
 }  // namespace sstfilter

@@ -140,12 +140,16 @@ NewRocksDbLegacyBloomFilterPolicy(const FilterOptions& options) {
           new LegacyBloomPolicy(whole_bits)));
 }
 
-SSTFILTER_REGISTER_FILTER_FORMAT(RocksDbBuiltin, TheRocksDbBuiltinFormat());
-SSTFILTER_REGISTER_POLICY_FACTORY(NewRocksDbFastLocalBloomFilterPolicy);
-SSTFILTER_REGISTER_POLICY_FACTORY(NewRocksDbLegacyBloomFilterPolicy);
-SSTFILTER_REGISTER_SPEC_FAMILY(RocksDbFastBloom, "rocksdb.fastbloom",
-                               &NewRocksDbFastLocalBloomFilterPolicy);
-SSTFILTER_REGISTER_SPEC_FAMILY(RocksDbLegacyBloom, "rocksdb.legacybloom",
-                               &NewRocksDbLegacyBloomFilterPolicy);
+// Both write RocksDB's one built-in format; its reader tells them apart.
+SSTFILTER_REGISTER_FAMILY(RocksDbFastBloom,
+                          {"rocksdb.fastbloom",
+                           {},
+                           FromOptions(&NewRocksDbFastLocalBloomFilterPolicy),
+                           {&TheRocksDbBuiltinFormat()}});
+SSTFILTER_REGISTER_FAMILY(RocksDbLegacyBloom,
+                          {"rocksdb.legacybloom",
+                           {},
+                           FromOptions(&NewRocksDbLegacyBloomFilterPolicy),
+                           {&TheRocksDbBuiltinFormat()}});
 
 }  // namespace sstfilter

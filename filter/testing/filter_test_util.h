@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
@@ -61,6 +62,16 @@ inline std::vector<std::string> Keys16(uint64_t set, uint64_t first,
   keys.reserve(count);
   for (uint64_t i = 0; i < count; ++i) keys.push_back(Key16(set, first + i));
   return keys;
+}
+
+// A spec ("hybrid:family=native") as a gtest name: each character that is not
+// a letter or digit becomes '_'.
+inline std::string TestNameOf(absl::string_view spec) {
+  std::string name(spec);
+  for (char& c : name) {
+    if (!absl::ascii_isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return name;
 }
 
 inline std::string BuildFilter(const FilterPolicy& policy,

@@ -57,13 +57,13 @@ struct BuiltFilter {
 std::vector<BuiltFilter> BuildEveryFactorysFilters(
     const std::vector<std::string>& keys) {
   std::vector<BuiltFilter> built;
-  for (const RegisteredPolicyFactory& factory : RegisteredPolicyFactories()) {
+  for (const FamilyVariant& factory : RegisteredFamilyVariants()) {
     for (const auto& [size, options] : Sizes()) {
       absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
           factory.factory(options);
-      EXPECT_TRUE(policy.ok()) << factory.name << " " << policy.status();
+      EXPECT_TRUE(policy.ok()) << factory.spec << " " << policy.status();
       if (!policy.ok()) continue;
-      BuiltFilter filter{absl::StrCat(factory.name, "_", size),
+      BuiltFilter filter{absl::StrCat(factory.spec, "_", size),
                          *std::move(policy), ""};
       filter.bytes = BuildFilter(*filter.policy, keys);
       built.push_back(std::move(filter));

@@ -57,10 +57,10 @@ struct Keys {
 
 std::vector<std::shared_ptr<const FilterPolicy>> EveryFactorysPolicy() {
   std::vector<std::shared_ptr<const FilterPolicy>> policies;
-  for (const RegisteredPolicyFactory& factory : RegisteredPolicyFactories()) {
+  for (const FamilyVariant& factory : RegisteredFamilyVariants()) {
     absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
         factory.factory(FilterOptions::Fpp(0.01));
-    EXPECT_TRUE(policy.ok()) << factory.name << " " << policy.status();
+    EXPECT_TRUE(policy.ok()) << factory.spec << " " << policy.status();
     if (policy.ok()) policies.push_back(*std::move(policy));
   }
   return policies;

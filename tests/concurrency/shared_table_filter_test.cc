@@ -164,19 +164,19 @@ class SharedTableFilterTest : public testing::Test {
 };
 
 TEST_F(SharedTableFilterTest, EveryPolicyInEveryLayout) {
-  for (const RegisteredPolicyFactory& factory : RegisteredPolicyFactories()) {
-    SCOPED_TRACE(factory.name);
+  for (const FamilyVariant& factory : RegisteredFamilyVariants()) {
+    SCOPED_TRACE(factory.spec);
     absl::StatusOr<std::unique_ptr<const FilterPolicy>> made =
         factory.factory(FilterOptions::Fpp(0.01));
     ASSERT_TRUE(made.ok()) << made.status();
     const std::shared_ptr<const FilterPolicy> policy = *std::move(made);
 
-    const std::string full = Path(absl::StrCat(factory.name, ".sst"));
+    const std::string full = Path(absl::StrCat(factory.spec, ".sst"));
     ASSERT_TRUE(test::WriteRocksDbTableWith(policy, full, keys_).ok());
     ExpectSharedAnswers(full, queries_);
 
     const std::string partitioned =
-        Path(absl::StrCat(factory.name, "_partitioned.sst"));
+        Path(absl::StrCat(factory.spec, "_partitioned.sst"));
     ASSERT_TRUE(
         test::WriteRocksDbTable(partitioned, keys_,
                                 Partitioned(AsRocksDbFilterPolicy(policy)))
@@ -186,7 +186,7 @@ TEST_F(SharedTableFilterTest, EveryPolicyInEveryLayout) {
     ASSERT_NE(table, nullptr);
     EXPECT_GT(table->info().partitions.size(), 4u);
 
-    const std::string per_2kb = Path(absl::StrCat(factory.name, ".ldb"));
+    const std::string per_2kb = Path(absl::StrCat(factory.spec, ".ldb"));
     ASSERT_TRUE(test::WriteLevelDbTableWith(policy, per_2kb, keys_).ok());
     TableFilterOptions user_keys;
     user_keys.index_keys = IndexKeys::kUser;
@@ -235,7 +235,7 @@ TEST_F(SharedTableFilterTest, EnginesOwnFilters) {
 // whole and partitioned.
 TEST_F(SharedTableFilterTest, Prefixes) {
   absl::StatusOr<std::unique_ptr<const FilterPolicy>> made =
-      RegisteredPolicyFactories().front().factory(FilterOptions::Fpp(0.01));
+      RegisteredFamilyVariants().front().factory(FilterOptions::Fpp(0.01));
   ASSERT_TRUE(made.ok()) << made.status();
   const std::shared_ptr<const rocksdb::FilterPolicy> policy =
       AsRocksDbFilterPolicy(*std::move(made));
@@ -264,7 +264,7 @@ TEST_F(SharedTableFilterTest, Prefixes) {
 // is recorded once, whoever loaded it.
 TEST_F(SharedTableFilterTest, CorruptPartitionLoadedByRacingThreads) {
   absl::StatusOr<std::unique_ptr<const FilterPolicy>> made =
-      RegisteredPolicyFactories().front().factory(FilterOptions::Fpp(0.01));
+      RegisteredFamilyVariants().front().factory(FilterOptions::Fpp(0.01));
   ASSERT_TRUE(made.ok()) << made.status();
   const std::string path = Path("damaged.sst");
   ASSERT_TRUE(
@@ -291,7 +291,7 @@ TEST_F(SharedTableFilterTest, CorruptPartitionLoadedByRacingThreads) {
 // asked by every thread.
 TEST_F(SharedTableFilterTest, TablesOpenedIntoOneArena) {
   absl::StatusOr<std::unique_ptr<const FilterPolicy>> made =
-      RegisteredPolicyFactories().front().factory(FilterOptions::Fpp(0.01));
+      RegisteredFamilyVariants().front().factory(FilterOptions::Fpp(0.01));
   ASSERT_TRUE(made.ok()) << made.status();
   const std::shared_ptr<const FilterPolicy> policy = *std::move(made);
   const std::string path = Path("arena.sst");

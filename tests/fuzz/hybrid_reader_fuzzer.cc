@@ -51,4 +51,5 @@ std::vector<const sstfilter::FilterFormat*> HybridPaths(
 }  // namespace
 
 SSTFILTER_PATHS_READER_FUZZER(
-    sstfilter::FindPolicyFactory("NewHybridFilterPolicy_Compact"), &HybridPaths)
+    sstfilter::FindFamilyVariant("hybrid:family=compact")->factory,
+    &HybridPaths)

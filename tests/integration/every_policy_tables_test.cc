@@ -19,6 +19,7 @@
 #include "filter/format_registry.h"
 #include "filter/range/range_filter.h"
 #include "filter/range/range_key.h"
+#include "filter/testing/filter_test_util.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 #include "table/table_filter.h"
@@ -34,13 +35,13 @@ constexpr size_t kAbsentKeys = 100000;
 constexpr size_t kProbedKeys = 200;  // each of present and absent, by sst_probe
 
 struct TableCase {
-  RegisteredPolicyFactory factory;
+  FamilyVariant factory;
   size_t num_keys;
 };
 
 std::vector<TableCase> AllCases() {
   std::vector<TableCase> cases;
-  for (const RegisteredPolicyFactory& factory : RegisteredPolicyFactories()) {
+  for (const FamilyVariant& factory : RegisteredFamilyVariants()) {
     for (size_t n : {size_t{800}, size_t{30000}}) cases.push_back({factory, n});
   }
   return cases;
@@ -144,8 +145,9 @@ TEST_P(EveryPolicyTablesTest, LevelDbTableReadsBack) {
 INSTANTIATE_TEST_SUITE_P(EveryPolicy, EveryPolicyTablesTest,
                          testing::ValuesIn(AllCases()),
                          [](const testing::TestParamInfo<TableCase>& param) {
-                           return absl::StrCat(param.param.factory.name, "_",
-                                               param.param.num_keys, "Keys");
+                           return absl::StrCat(
+                               test::TestNameOf(param.param.factory.spec), "_",
+                               param.param.num_keys, "Keys");
                          });
 
 }  // namespace

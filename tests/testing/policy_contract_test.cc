@@ -1,22 +1,18 @@
 // The contract of filter/filter_policy.h and filter/filter_format.h, held for
-// every policy factory the library registers (filter/format_registry.h), at a
-// target rate and at a bits/key setting. What is specific to one family (its
-// format's bytes, its sizing formula, its golden vectors) is tested beside
-// that family; everything every policy promises is tested here, once.
-//
-// A factory is in this suite by being registered; the pinned names below and
-// the scan of the source tree make a factory that is declared but not
-// registered, or registered without a pinned name, fail a test.
+// every variant of every family the library registers
+// (filter/format_registry.h), at a target rate and at a bits/key setting.
+// What is specific to one family (its format's bytes, its sizing formula, its
+// golden vectors) is tested beside that family; everything every policy
+// promises is tested here, once. A family is in this suite by being
+// registered; the pinned names below make a family registered without one, or
+// pinned but not registered, fail a test.
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -31,7 +27,6 @@
 #include "filter/testing/filter_test_util.h"
 #include "gtest/gtest.h"
 #include "tests/fuzz/fuzz_checks.h"
-#include "tests/testing/factory_scan.h"
 #include "util/testing/random.h"
 
 namespace sstfilter {
@@ -42,19 +37,19 @@ using test::CountMatches;
 using test::Key16;
 using test::Keys16;
 
-// The format name each factory's policies persist. A name changes only with
-// the meaning of the bytes (and then the golden tests change too); a new
-// factory gets a line here.
+// The format name each family variant's policies persist. A name changes only
+// with the meaning of the bytes (and then the golden tests change too); a new
+// family or variant gets a line here.
 const std::map<std::string, std::string>& PinnedNames() {
   static const auto* const names = new std::map<std::string, std::string>{
-      {"NewBloomFilterPolicy", "sstfilter.LocalBloom2"},
-      {"NewBumpedRibbonFilterPolicy", "sstfilter.BumpedRibbon2"},
-      {"NewGrafiteFilterPolicy", "sstfilter.Grafite2"},
-      {"NewHybridFilterPolicy_Compact", "sstfilter.Hybrid2"},
-      {"NewHybridFilterPolicy_Native", "sstfilter.Hybrid2"},
-      {"NewLevelDbBloomFilterPolicy", "leveldb.BuiltinBloomFilter2"},
-      {"NewRocksDbFastLocalBloomFilterPolicy", "rocksdb.BuiltinBloomFilter"},
-      {"NewRocksDbLegacyBloomFilterPolicy", "rocksdb.BuiltinBloomFilter"},
+      {"bloom", "sstfilter.LocalBloom2"},
+      {"burr", "sstfilter.BumpedRibbon2"},
+      {"grafite", "sstfilter.Grafite2"},
+      {"hybrid:family=compact", "sstfilter.Hybrid2"},
+      {"hybrid:family=native", "sstfilter.Hybrid2"},
+      {"leveldb", "leveldb.BuiltinBloomFilter2"},
+      {"rocksdb.fastbloom", "rocksdb.BuiltinBloomFilter"},
+      {"rocksdb.legacybloom", "rocksdb.BuiltinBloomFilter"},
   };
   return *names;
 }
@@ -64,22 +59,25 @@ const std::map<std::string, std::string>& PinnedNames() {
 constexpr uint64_t kAbsentSet = 1000;
 
 struct PolicyCase {
-  RegisteredPolicyFactory factory;
+  FamilyVariant factory;
   FilterOptions options;
   std::string label;  // for test names
 };
 
 std::vector<PolicyCase> AllCases() {
   std::vector<PolicyCase> cases;
-  for (const RegisteredPolicyFactory& factory : RegisteredPolicyFactories()) {
-    cases.push_back({factory, FilterOptions::Fpp(0.01),
-                     absl::StrCat(factory.name, "_Fpp1Percent")});
-    cases.push_back({factory, FilterOptions::BitsPerKey(10),
-                     absl::StrCat(factory.name, "_10BitsPerKey")});
+  for (const FamilyVariant& factory : RegisteredFamilyVariants()) {
+    cases.push_back(
+        {factory, FilterOptions::Fpp(0.01),
+         absl::StrCat(test::TestNameOf(factory.spec), "_Fpp1Percent")});
+    cases.push_back(
+        {factory, FilterOptions::BitsPerKey(10),
+         absl::StrCat(test::TestNameOf(factory.spec), "_10BitsPerKey")});
     // Format version 1 of sstfilter's own families (no CRC32C); the
     // compatible formats write the same bytes either way.
-    cases.push_back({factory, test::Version1(FilterOptions::Fpp(0.01)),
-                     absl::StrCat(factory.name, "_Version1")});
+    cases.push_back(
+        {factory, test::Version1(FilterOptions::Fpp(0.01)),
+         absl::StrCat(test::TestNameOf(factory.spec), "_Version1")});
   }
   return cases;
 }
@@ -129,9 +127,9 @@ class PolicyContractTest : public testing::TestWithParam<PolicyCase> {
 };
 
 TEST_P(PolicyContractTest, NameIsPinnedAndRegistered) {
-  const auto pinned = PinnedNames().find(GetParam().factory.name);
+  const auto pinned = PinnedNames().find(GetParam().factory.spec);
   ASSERT_NE(pinned, PinnedNames().end())
-      << GetParam().factory.name << " has no pinned name in this suite";
+      << GetParam().factory.spec << " has no pinned name in this suite";
   EXPECT_EQ(policy().Name(), ExpectedName(pinned->second, GetParam().options));
   EXPECT_STREQ(policy().Name(), policy().Format().Name());
   // Other sizes write the same format.
@@ -402,105 +400,52 @@ INSTANTIATE_TEST_SUITE_P(EveryPolicy, PolicyContractTest,
                            return param.param.label;
                          });
 
-TEST(PolicyRegistryTest, EveryPinnedFactoryIsRegistered) {
+// The registry holds exactly the pinned variants: a family registered without
+// a pinned name fails here, as does a pinned one nobody registered.
+TEST(PolicyRegistryTest, TheRegisteredVariantsAreThePinnedOnes) {
   std::set<std::string> registered;
-  for (const RegisteredPolicyFactory& factory : RegisteredPolicyFactories())
-    registered.insert(factory.name);
-  for (const auto& [factory, name] : PinnedNames())
-    EXPECT_EQ(registered.count(factory), 1u) << factory << " is not registered";
-}
-
-// The source tree's filter/ directory, found through a header in this test's
-// runfiles (a symlink into the tree).
-std::filesystem::path FilterSourceDir() {
-  const char* srcdir = std::getenv("TEST_SRCDIR");
-  const char* workspace = std::getenv("TEST_WORKSPACE");
-  const std::filesystem::path link =
-      std::filesystem::path(srcdir ? srcdir : ".") /
-      (workspace ? workspace : "sstfilter") / "filter" / "filter_policy.h";
-  return std::filesystem::canonical(link).parent_path();
-}
-
-// Builds policies through the families' factories rather than being one:
-// filter_spec_test walks every registered family through it.
-constexpr const char* kNotAFamilyFactory[] = {"NewFilterPolicyFromString"};
-
-// Whether a pinned factory name belongs to the declared factory: the factory
-// itself, or a registered variant of it ("NewHybridFilterPolicy_Native").
-bool PinnedFor(const std::string& pinned, const std::string& declared) {
-  return pinned == declared || absl::StartsWith(pinned, declared + "_");
-}
-
-// The public headers of filter/: not internal (not *_impl.h, not under
-// internal/) and not test helpers (under testing/, such as the planted faulty
-// policy, or *_test_util.h), each with its text.
-std::map<std::string, std::string> PublicFilterHeaders() {
-  std::map<std::string, std::string> headers;
-  for (const auto& entry :
-       std::filesystem::recursive_directory_iterator(FilterSourceDir())) {
-    const std::string path = entry.path().string();
-    if (entry.path().extension() != ".h" ||
-        absl::string_view(path).find("_impl.h") != absl::string_view::npos ||
-        absl::string_view(path).find("/internal/") != absl::string_view::npos ||
-        absl::string_view(path).find("/testing/") != absl::string_view::npos ||
-        absl::EndsWith(path, "_test_util.h"))
-      continue;
-    std::ifstream in(entry.path());
-    std::stringstream text;
-    text << in.rdbuf();
-    headers[path] = text.str();
+  for (const FamilyVariant& variant : RegisteredFamilyVariants()) {
+    EXPECT_TRUE(registered.insert(variant.spec).second)
+        << variant.spec << " is registered twice";
   }
-  return headers;
+  std::set<std::string> pinned;
+  for (const auto& [spec, name] : PinnedNames()) pinned.insert(spec);
+  EXPECT_EQ(registered, pinned);
 }
 
-TEST(PolicyRegistryTest, EveryDeclaredFactoryIsRegistered) {
-  // A public factory is any function that hands out an owned policy, however
-  // its return type is spelled (test::DeclaredPolicyFactories), declared in a
-  // public header. Aliases may come from any header that others include.
-  const std::filesystem::path root = FilterSourceDir();
-  const std::map<std::string, std::string> headers = PublicFilterHeaders();
-  std::set<std::string> aliases;
-  // Until no header adds one: an alias may stand for another header's alias.
-  for (bool grew = true; grew;) {
-    const size_t known = aliases.size();
-    for (const auto& [path, text] : headers) {
-      const std::set<std::string> found =
-          test::DeclaredPolicyAliases(text, aliases);
-      aliases.insert(found.begin(), found.end());
+// Each family's record lists what its policies write, at every version, and
+// each variant's spec builds the policy the variant's factory builds.
+TEST(PolicyRegistryTest, EachFamilyListsTheFormatsItWrites) {
+  for (const FilterFamilyRecord& family : RegisteredFilterFamilies()) {
+    std::set<std::string> listed;
+    for (const FilterFormat* format : family.formats) {
+      listed.insert(format->Name());
+      EXPECT_EQ(FindFilterFormat(format->Name()), format) << family.name;
     }
-    grew = aliases.size() != known;
-  }
-  std::set<std::string> declared;
-  for (const auto& [path, text] : headers) {
-    const std::set<std::string> found =
-        test::DeclaredPolicyFactories(text, aliases);
-    declared.insert(found.begin(), found.end());
-  }
-  for (const char* parser : kNotAFamilyFactory) {
-    EXPECT_EQ(declared.erase(parser), 1u)
-        << parser << " was not found: the scan of " << root << " is broken";
-  }
-  // Each declared factory is pinned, itself or through its variants...
-  for (const std::string& factory : declared) {
-    bool pinned = false;
-    for (const auto& [name, format] : PinnedNames()) {
-      pinned = pinned || PinnedFor(name, factory);
+    std::set<std::string> written;
+    for (const FamilyVariant& variant : RegisteredFamilyVariants()) {
+      if (variant.spec != family.name &&
+          !absl::StartsWith(variant.spec, family.name + ":")) {
+        continue;
+      }
+      for (const FilterOptions& options :
+           {FilterOptions::Fpp(0.01),
+            test::Version1(FilterOptions::Fpp(0.01))}) {
+        absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
+            variant.factory(options);
+        ASSERT_TRUE(policy.ok()) << variant.spec << " " << policy.status();
+        written.insert((*policy)->Name());
+        // The variant's own spec, sized, builds the same policy.
+        const std::string sized =
+            absl::StrCat(variant.spec, ":fpp=0.01",
+                         options.self_checksum == false ? ":checksum=off" : "");
+        absl::StatusOr<std::unique_ptr<const FilterPolicy>> from_spec =
+            NewFilterPolicyFromString(sized);
+        ASSERT_TRUE(from_spec.ok()) << sized << " " << from_spec.status();
+        EXPECT_EQ((*from_spec)->ToString(), (*policy)->ToString()) << sized;
+      }
     }
-    EXPECT_TRUE(pinned)
-        << factory << " is declared in filter/ but not in this suite: "
-        << "register it (SSTFILTER_REGISTER_POLICY_FACTORY, or a "
-        << "SSTFILTER_REGISTER_POLICY_VARIANT per variant), add its library "
-        << "to //filter:formats and pin its name here";
-  }
-  // ...and each pinned name is a declared factory or a variant of one, so a
-  // scan that finds nothing cannot pass.
-  for (const auto& [name, format] : PinnedNames()) {
-    bool found = false;
-    for (const std::string& factory : declared) {
-      found = found || PinnedFor(name, factory);
-    }
-    EXPECT_TRUE(found) << name << " is pinned, but the scan of " << root
-                       << " found no declaration of it";
+    EXPECT_EQ(written, listed) << family.name;
   }
 }
 
