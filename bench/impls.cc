@@ -51,14 +51,12 @@ const std::vector<ImplEntry>& Registry() {
        MakeFactory<SstFilterPeer>(CreateSstFilter<NewPortableBloomPolicy>),
        /*in_default_run=*/false},
       {"sstfilter.leveldb_compat",
-       "sstfilter's LevelDB-compatible Bloom (NewLevelDbBloomFilterPolicy)",
-       MakeFactory<SstFilterPeer>(
-           CreateSstFilter<NewLevelDbBloomFilterPolicy>)},
+       "sstfilter's LevelDB-compatible Bloom (NewLevelDbFilterPolicy)",
+       MakeFactory<SstFilterPeer>(CreateSstFilter<NewLevelDbFilterPolicy>)},
       {"sstfilter.burr",
        "sstfilter's bumped Ribbon, a compact static filter "
-       "(NewBumpedRibbonFilterPolicy)",
-       MakeFactory<SstFilterPeer>(
-           CreateSstFilter<NewBumpedRibbonFilterPolicy>)},
+       "(NewBurrFilterPolicy)",
+       MakeFactory<SstFilterPeer>(CreateSstFilter<NewBurrFilterPolicy>)},
       // Peers, each through its own library.
       {"leveldb", "LevelDB 1.23 built-in Bloom (leveldb::NewBloomFilterPolicy)",
        MakeFactory<LevelDbPeer>(LevelDbPeer::Create)},

@@ -11,7 +11,7 @@ namespace sstfilter {
 enum class FilterFamily {
   kNone,     // no filter: every lookup reads the level's tables
   kNative,   // the cache-local Bloom filter (NewBloomFilterPolicy)
-  kCompact,  // the bumped Ribbon filter (NewBumpedRibbonFilterPolicy)
+  kCompact,  // the bumped Ribbon filter (NewBurrFilterPolicy)
 };
 
 // "none", "native" or "compact": the names spec strings and reports use.

@@ -1,5 +1,5 @@
 // Tests of the policy API's shared pieces (filter/filter_policy.h): option
-// validation, how NewLevelDbBloomFilterPolicy derives bits/key and probes from
+// validation, how NewLevelDbFilterPolicy derives bits/key and probes from
 // the options, and the default implementations FilterPolicy and FilterReader
 // provide to every format.
 
@@ -85,15 +85,15 @@ TEST(ValidateFilterOptionsTest, AcceptsValidOptions) {
 }
 
 // The factory returns the same error as the validator, for every bad case.
-TEST(NewLevelDbBloomFilterPolicyTest, RejectsBadOptions) {
+TEST(NewLevelDbFilterPolicyTest, RejectsBadOptions) {
   for (const BadOptionsCase& c : BadOptionsCases()) {
-    auto policy = NewLevelDbBloomFilterPolicy(c.options);
+    auto policy = NewLevelDbFilterPolicy(c.options);
     ASSERT_FALSE(policy.ok());
     EXPECT_EQ(policy.status(), ValidateFilterOptions(c.options));
   }
 }
 
-TEST(NewLevelDbBloomFilterPolicyTest, DerivesSizeFromFpp) {
+TEST(NewLevelDbFilterPolicyTest, DerivesSizeFromFpp) {
   // c = -ln p / (ln 2)^2, k = round(c ln 2); at k = 1, c >= -1 / ln(1 - p).
   const struct {
     double fpp;
@@ -110,7 +110,7 @@ TEST(NewLevelDbBloomFilterPolicyTest, DerivesSizeFromFpp) {
       {kLevelDbBloomMinFpp, 43.997604, 30},  // round(30.497)
   };
   for (const auto& c : kCases) {
-    auto policy = NewLevelDbBloomFilterPolicy(FilterOptions::Fpp(c.fpp));
+    auto policy = NewLevelDbFilterPolicy(FilterOptions::Fpp(c.fpp));
     ASSERT_TRUE(policy.ok()) << policy.status();
     EXPECT_NEAR((*policy)->BitsPerKey(), c.bits_per_key, 1e-6) << c.fpp;
     EXPECT_EQ(AsBloomLike(**policy)->NumProbes(), c.num_probes) << c.fpp;
@@ -123,14 +123,14 @@ TEST(NewLevelDbBloomFilterPolicyTest, DerivesSizeFromFpp) {
 // with the standard optimum k = round(log2(1/p)), unclamped (k never passes
 // kMaxProbes), at least the optimum's bits/key and within kMaxBitsPerKey; at
 // one probe the size gives p itself.
-TEST(NewLevelDbBloomFilterPolicyTest, AcceptsEveryFppDownToItsFloor) {
+TEST(NewLevelDbFilterPolicyTest, AcceptsEveryFppDownToItsFloor) {
   EXPECT_LT(kLevelDbBloomMinFpp, kMinGuaranteedFpp);
   std::vector<double> rates = {kMinGuaranteedFpp, kLevelDbBloomMinFpp};
   for (double fpp = 0.999; fpp >= kLevelDbBloomMinFpp; fpp /= 1.05) {
     rates.push_back(fpp);
   }
   for (double fpp : rates) {
-    auto policy = NewLevelDbBloomFilterPolicy(FilterOptions::Fpp(fpp));
+    auto policy = NewLevelDbFilterPolicy(FilterOptions::Fpp(fpp));
     ASSERT_TRUE(policy.ok()) << fpp << ": " << policy.status();
     const double bits_per_key = (*policy)->BitsPerKey();
     EXPECT_LE(bits_per_key, kMaxBitsPerKey) << fpp;
@@ -147,7 +147,7 @@ TEST(NewLevelDbBloomFilterPolicyTest, AcceptsEveryFppDownToItsFloor) {
 // The floor sits just above 2^-30.5, where the standard optimum
 // k = round(log2(1/p)) passes kMaxProbes, the most the format stores; below it
 // k would be held at 30 and the rate would miss the target.
-TEST(NewLevelDbBloomFilterPolicyTest, FloorIsWhereTheOptimalProbesPassTheMost) {
+TEST(NewLevelDbFilterPolicyTest, FloorIsWhereTheOptimalProbesPassTheMost) {
   const double ln2 = std::log(2.0);
   EXPECT_LE(std::round(ln2 * StandardBloomBitsPerKey(kLevelDbBloomMinFpp)),
             kMaxProbes);
@@ -165,11 +165,11 @@ TEST(NewLevelDbBloomFilterPolicyTest, FloorIsWhereTheOptimalProbesPassTheMost) {
 // Below the floor the policy refuses, naming the value, rather than build a
 // filter that misses the rate it was asked for (the formula alone would size
 // 1e-300 at 1,437.76 bits/key).
-TEST(NewLevelDbBloomFilterPolicyTest, RefusesFppBelowItsFloor) {
+TEST(NewLevelDbFilterPolicyTest, RefusesFppBelowItsFloor) {
   const double just_below = std::nextafter(kLevelDbBloomMinFpp, 0.0);
   for (double fpp : {just_below, 6.5e-10, 1e-12, 1e-300,
                      std::numeric_limits<double>::denorm_min()}) {
-    auto policy = NewLevelDbBloomFilterPolicy(FilterOptions::Fpp(fpp));
+    auto policy = NewLevelDbFilterPolicy(FilterOptions::Fpp(fpp));
     ASSERT_FALSE(policy.ok()) << fpp;
     EXPECT_TRUE(absl::IsInvalidArgument(policy.status())) << policy.status();
     EXPECT_THAT(std::string(policy.status().message()),
@@ -177,7 +177,7 @@ TEST(NewLevelDbBloomFilterPolicyTest, RefusesFppBelowItsFloor) {
   }
 }
 
-TEST(NewLevelDbBloomFilterPolicyTest, DerivesProbesFromBitsPerKeyAsLevelDb) {
+TEST(NewLevelDbFilterPolicyTest, DerivesProbesFromBitsPerKeyAsLevelDb) {
   // LevelDB: k = floor(0.69 * bits_per_key), clamped to [1, 30].
   const struct {
     double bits_per_key;
@@ -190,7 +190,7 @@ TEST(NewLevelDbBloomFilterPolicyTest, DerivesProbesFromBitsPerKeyAsLevelDb) {
   };
   for (const auto& c : kCases) {
     auto policy =
-        NewLevelDbBloomFilterPolicy(FilterOptions::BitsPerKey(c.bits_per_key));
+        NewLevelDbFilterPolicy(FilterOptions::BitsPerKey(c.bits_per_key));
     ASSERT_TRUE(policy.ok()) << policy.status();
     EXPECT_EQ((*policy)->BitsPerKey(), c.bits_per_key);
     EXPECT_EQ(AsBloomLike(**policy)->NumProbes(), c.num_probes)

@@ -34,7 +34,7 @@ std::unique_ptr<const FilterPolicy> PolicyOf(int64_t family, int64_t version) {
   FilterOptions options = FilterOptions::Fpp(0.01);
   options.self_checksum = version == 2;
   return family == kNative ? *NewBloomFilterPolicy(options)
-                           : *NewBumpedRibbonFilterPolicy(options);
+                           : *NewBurrFilterPolicy(options);
 }
 
 void Label(benchmark::State& state, const char* what) {

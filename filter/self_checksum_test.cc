@@ -63,7 +63,7 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewHybrid(
 const Family kFamilies[] = {
     {"sstfilter.LocalBloom2", "sstfilter.LocalBloom1", &NewBloomFilterPolicy},
     {"sstfilter.BumpedRibbon2", "sstfilter.BumpedRibbon1",
-     &NewBumpedRibbonFilterPolicy},
+     &NewBurrFilterPolicy},
     {"sstfilter.Hybrid2", "sstfilter.Hybrid1",
      &NewHybrid<FilterFamily::kNative>},
     {"sstfilter.Hybrid2", "sstfilter.Hybrid1",
@@ -340,7 +340,7 @@ TEST(SelfChecksumTest, FormatsWithoutRoomForItRejectTrue) {
   FilterOptions options = FilterOptions::BitsPerKey(10);
   options.self_checksum = true;
   for (PolicyFactory factory :
-       {&NewLevelDbBloomFilterPolicy, &NewRocksDbFastLocalBloomFilterPolicy,
+       {&NewLevelDbFilterPolicy, &NewRocksDbFastBloomFilterPolicy,
         &NewRocksDbLegacyBloomFilterPolicy}) {
     const auto policy = factory(options);
     ASSERT_FALSE(policy.ok());
@@ -350,7 +350,7 @@ TEST(SelfChecksumTest, FormatsWithoutRoomForItRejectTrue) {
         << policy.status();
   }
   options.self_checksum = false;
-  EXPECT_TRUE(NewLevelDbBloomFilterPolicy(options).ok());
+  EXPECT_TRUE(NewLevelDbFilterPolicy(options).ok());
 }
 
 }  // namespace

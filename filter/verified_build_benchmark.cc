@@ -27,7 +27,7 @@ enum Family { kNative, kCompact };
 std::unique_ptr<const FilterPolicy> PolicyOf(int64_t family) {
   const FilterOptions options = FilterOptions::Fpp(0.01);
   return family == kNative ? *NewBloomFilterPolicy(options)
-                           : *NewBumpedRibbonFilterPolicy(options);
+                           : *NewBurrFilterPolicy(options);
 }
 
 void Label(benchmark::State& state) {

@@ -28,7 +28,7 @@ std::vector<std::string> KeysTheBugLoses() {
   const std::vector<std::string> keys = Keys16(0, 0, 1000);
   const std::vector<std::string> all_but_last(keys.begin(), keys.end() - 1);
   const std::unique_ptr<const FilterPolicy> honest =
-      *NewLevelDbBloomFilterPolicy(FilterOptions::Fpp(0.01));
+      *NewLevelDbFilterPolicy(FilterOptions::Fpp(0.01));
   const std::string filter = test::BuildFilter(*honest, all_but_last);
   EXPECT_FALSE(honest->KeyMayMatch(keys.back(), filter))
       << "the dropped key is a false positive: choose other keys";
@@ -76,7 +76,7 @@ TEST(VerifiedBuildTest, AddedKeysCountsEveryMiss) {
   EXPECT_EQ(keys.size(), 201u);
   EXPECT_GE(keys.AllocatedBytes(), 200u * 16 + 201 * sizeof(size_t));
   const std::unique_ptr<const FilterPolicy> policy =
-      *NewLevelDbBloomFilterPolicy(FilterOptions::Fpp(0.01));
+      *NewLevelDbFilterPolicy(FilterOptions::Fpp(0.01));
   // A filter of the first 100 keys: at least the 100 others, less their false
   // positives, are missed; the first missed is one of them.
   std::string filter = test::BuildFilter(*policy, Keys16(0, 0, 100));

@@ -26,7 +26,7 @@ namespace sstfilter {
 namespace {
 
 std::unique_ptr<const FilterPolicy> LevelDbPolicy() {
-  return *NewLevelDbBloomFilterPolicy(FilterOptions::BitsPerKey(10));
+  return *NewLevelDbFilterPolicy(FilterOptions::BitsPerKey(10));
 }
 
 TEST(LevelDbFilterBlockTest, EmptyBuilder) {

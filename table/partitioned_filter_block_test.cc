@@ -108,10 +108,9 @@ struct Case {
 class OwnBuilderTest : public testing::TestWithParam<Case> {
  protected:
   void SetUp() override {
-    policy_ =
-        GetParam().compact
-            ? std::move(*NewBumpedRibbonFilterPolicy(FilterOptions::Fpp(kFpp)))
-            : std::move(*NewBloomFilterPolicy(FilterOptions::Fpp(kFpp)));
+    policy_ = GetParam().compact
+                  ? std::move(*NewBurrFilterPolicy(FilterOptions::Fpp(kFpp)))
+                  : std::move(*NewBloomFilterPolicy(FilterOptions::Fpp(kFpp)));
   }
   FilterBlockOptions KeysOptions() const {
     FilterBlockOptions options;

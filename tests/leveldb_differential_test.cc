@@ -42,7 +42,7 @@ const leveldb::FilterPolicy& LevelDbPolicy(int bits_per_key) {
 }
 
 std::unique_ptr<const FilterPolicy> OurPolicy(const FilterOptions& options) {
-  auto policy = NewLevelDbBloomFilterPolicy(options);
+  auto policy = NewLevelDbFilterPolicy(options);
   EXPECT_TRUE(policy.ok()) << policy.status();
   return *std::move(policy);
 }

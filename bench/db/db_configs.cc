@@ -49,7 +49,7 @@ absl::StatusOr<DbConfigs> MakeDbConfigs() {
       SharedPolicy(NewBloomFilterPolicy);
   if (!native.ok()) return native.status();
   absl::StatusOr<std::shared_ptr<const FilterPolicy>> compact =
-      SharedPolicy(NewBumpedRibbonFilterPolicy);
+      SharedPolicy(NewBurrFilterPolicy);
   if (!compact.ok()) return compact.status();
   const std::string native_text =
       absl::StrFormat("sstfilter NewBloomFilterPolicy(BitsPerKey(%g)) (%s)",
@@ -82,7 +82,7 @@ absl::StatusOr<DbConfigs> MakeDbConfigs() {
   configs.section_policies.push_back(
       {kCompactConfig,
        absl::StrFormat("AsRocksDbFilterPolicy of sstfilter "
-                       "NewBumpedRibbonFilterPolicy(BitsPerKey(%g)) (%s)",
+                       "NewBurrFilterPolicy(BitsPerKey(%g)) (%s)",
                        kDbBitsPerKey, (*compact)->Name()),
        AsRocksDbFilterPolicy(*compact)});
 

@@ -125,7 +125,7 @@ PrefixBloom BuildPrefixBloom(const std::vector<uint64_t>& codes, int prefix,
   }
   const double per_prefix = budget * static_cast<double>(codes.size()) /
                             static_cast<double>(prefixes.size());
-  const auto policy = NewRocksDbFastLocalBloomFilterPolicy(
+  const auto policy = NewRocksDbFastBloomFilterPolicy(
       FilterOptions::BitsPerKey(std::min(per_prefix, kMaxBitsPerKey)));
   if (!policy.ok()) {
     std::cerr << "range_bench: " << policy.status() << "\n";

@@ -23,7 +23,7 @@ namespace sstfilter {
 // REQUIRES: policy != nullptr; the result outlives every DB opened with it
 // (leveldb::Options::filter_policy is a raw pointer LevelDB uses until the
 // DB is deleted). For an existing LevelDB store's tables, wrap
-// NewLevelDbBloomFilterPolicy (filter/leveldb/leveldb_bloom.h).
+// NewLevelDbFilterPolicy (filter/leveldb/leveldb_bloom.h).
 std::unique_ptr<leveldb::FilterPolicy> AsLevelDbFilterPolicy(
     std::shared_ptr<const FilterPolicy> policy);
 

@@ -31,7 +31,7 @@ std::shared_ptr<const FilterPolicy> Native() {
 
 std::shared_ptr<const FilterPolicy> LevelDbCompatible() {
   absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
-      NewLevelDbBloomFilterPolicy(FilterOptions::BitsPerKey(10));
+      NewLevelDbFilterPolicy(FilterOptions::BitsPerKey(10));
   EXPECT_TRUE(policy.ok()) << policy.status();
   return *std::move(policy);
 }

@@ -88,7 +88,7 @@ std::vector<std::string> KeysTheBugLoses() {
   std::vector<std::string> keys = Keys16(0, 0, 1000);
   std::sort(keys.begin(), keys.end());
   const std::unique_ptr<const FilterPolicy> honest =
-      *NewLevelDbBloomFilterPolicy(FilterOptions::Fpp(0.01));
+      *NewLevelDbFilterPolicy(FilterOptions::Fpp(0.01));
   const std::string filter = test::BuildFilter(
       *honest, std::vector<std::string>(keys.begin(), keys.end() - 1));
   EXPECT_FALSE(honest->KeyMayMatch(keys.back(), filter));

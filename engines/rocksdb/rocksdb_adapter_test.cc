@@ -72,7 +72,7 @@ TEST(AsRocksDbFilterPolicyTest, NamesAreThePolicysName) {
   EXPECT_STREQ(native->CompatibilityName(), "sstfilter.LocalBloom2");
 
   absl::StatusOr<std::unique_ptr<const FilterPolicy>> leveldb =
-      NewLevelDbBloomFilterPolicy(FilterOptions::BitsPerKey(10));
+      NewLevelDbFilterPolicy(FilterOptions::BitsPerKey(10));
   ASSERT_TRUE(leveldb.ok()) << leveldb.status();
   const std::shared_ptr<const rocksdb::FilterPolicy> adapted =
       AsRocksDbFilterPolicy(std::move(*leveldb));
@@ -203,7 +203,7 @@ TEST(AsRocksDbFilterPolicyTest, ApproximateNumEntriesFitsTheBytes) {
 TEST(AsRocksDbFilterPolicyTest, ApproximateNumEntriesFitsCompactFilters) {
   constexpr size_t kLaterLayerBlockBytes = 64;
   absl::StatusOr<std::unique_ptr<const FilterPolicy>> made =
-      NewBumpedRibbonFilterPolicy(FilterOptions::Fpp(0.01));
+      NewBurrFilterPolicy(FilterOptions::Fpp(0.01));
   ASSERT_TRUE(made.ok()) << made.status();
   const std::shared_ptr<const FilterPolicy> policy = std::move(*made);
   std::unique_ptr<rocksdb::FilterBitsBuilder> builder =

@@ -40,7 +40,7 @@ FilterCost MakeCompactFilterCost() {
   FilterCost cost;
   cost.bits_per_key = [](double fpp) {
     absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
-        NewBumpedRibbonFilterPolicy(FilterOptions::Fpp(fpp));
+        NewBurrFilterPolicy(FilterOptions::Fpp(fpp));
     // Callers keep fpp within [min_fpp, max_fpp], which the policy accepts.
     return policy.ok() ? (*policy)->BitsPerKey() : kMaxBitsPerKey;
   };

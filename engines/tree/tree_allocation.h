@@ -21,7 +21,7 @@
 
 namespace sstfilter {
 
-// The compact filter (NewBumpedRibbonFilterPolicy, filter/burr/burr.h): the
+// The compact filter (NewBurrFilterPolicy, filter/burr/burr.h): the
 // bits/key the policy chooses for FilterOptions::Fpp(p), between 1
 // (p = 1/2) and 30 solution columns. Computed once.
 const FilterCost& CompactFilterCost();

@@ -86,9 +86,9 @@ QueryPath BestQueryPath() {
   return QueryPath::kScalar;
 }
 
-absl::StatusOr<std::unique_ptr<const FilterPolicy>>
-NewBumpedRibbonFilterPolicyForTest(const FilterOptions& options, QueryPath path,
-                                   int forced_failures, int max_layers) {
+absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBurrFilterPolicyForTest(
+    const FilterOptions& options, QueryPath path, int forced_failures,
+    int max_layers) {
   if (absl::Status status = ValidateFilterOptions(options); !status.ok())
     return status;
   absl::StatusOr<BurrSizing> sizing = SizeForOptions(options);
@@ -130,10 +130,10 @@ const filter_internal::CheckedFormat& CheckedBumpedRibbonFormatFor(
 
 }  // namespace burr_internal
 
-absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBumpedRibbonFilterPolicy(
+absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBurrFilterPolicy(
     const FilterOptions& options) {
   return PolicySpec::Of("burr", options)
-      .Name(burr_internal::NewBumpedRibbonFilterPolicyForTest(
+      .Name(burr_internal::NewBurrFilterPolicyForTest(
           options, burr_internal::BestQueryPath()));
 }
 
@@ -141,7 +141,7 @@ SSTFILTER_REGISTER_FAMILY(
     Burr,
     {"burr",
      {},
-     FromOptions(&NewBumpedRibbonFilterPolicy),
+     FromOptions(&NewBurrFilterPolicy),
      {&burr_internal::BumpedRibbonFormatFor(burr_internal::BestQueryPath()),
       &burr_internal::CheckedBumpedRibbonFormatFor(
           burr_internal::BestQueryPath())}});

@@ -5,7 +5,7 @@
 // takes no keys once built. filter/burr/README.md defines the format.
 //
 //   absl::StatusOr<std::unique_ptr<const sstfilter::FilterPolicy>> policy =
-//       sstfilter::NewBumpedRibbonFilterPolicy(
+//       sstfilter::NewBurrFilterPolicy(
 //           sstfilter::FilterOptions::Fpp(0.01));
 //   if (!policy.ok()) return policy.status();
 
@@ -32,7 +32,7 @@ namespace sstfilter {
 // and thread-safe, and accept any bytes: too short to be a filter, they match
 // nothing; of an unknown format or with an inconsistent trailer, they may
 // match everything.
-absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBumpedRibbonFilterPolicy(
+absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBurrFilterPolicy(
     const FilterOptions& options);
 
 }  // namespace sstfilter

@@ -25,7 +25,7 @@ TEST_P(BumpedRibbonFppTest, MeasuredRateWithinPromise) {
   const double fpp = std::get<0>(GetParam());
   const uint64_t n = std::get<1>(GetParam());
   absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
-      NewBumpedRibbonFilterPolicy(FilterOptions::Fpp(fpp));
+      NewBurrFilterPolicy(FilterOptions::Fpp(fpp));
   ASSERT_TRUE(policy.ok()) << policy.status();
   const uint64_t filters = n >= 1000000 ? 1 : 100000 / n;
   test::ExpectFppWithinPromise(test::MeasureFpp(**policy, n, filters, 10000000),

@@ -33,7 +33,7 @@ using ::sstfilter::test::Hex64;
 constexpr bool kRegenerate = false;
 
 std::unique_ptr<const FilterPolicy> Policy(const FilterOptions& options) {
-  return std::move(*NewBumpedRibbonFilterPolicy(options));
+  return std::move(*NewBurrFilterPolicy(options));
 }
 
 TEST(BumpedRibbonGoldenTest, SmallFilters) {

@@ -27,7 +27,7 @@ enum class QueryPath {
 // Whether this build and CPU can run path.
 bool QueryPathAvailable(QueryPath path);
 
-// The path NewBumpedRibbonFilterPolicy uses: the fastest available, AVX-512,
+// The path NewBurrFilterPolicy uses: the fastest available, AVX-512,
 // then AVX2, then scalar.
 QueryPath BestQueryPath();
 
@@ -41,14 +41,13 @@ const FilterFormat& BumpedRibbonFormatFor(QueryPath path);
 const filter_internal::CheckedFormat& CheckedBumpedRibbonFormatFor(
     QueryPath path);
 
-// NewBumpedRibbonFilterPolicy with its readers pinned to path (the scalar one
+// NewBurrFilterPolicy with its readers pinned to path (the scalar one
 // when path is not available), and whose builders treat the first
 // forced_failures seeds as failed constructions and use at most max_layers
 // layers (capped at kMaxLayers).
-absl::StatusOr<std::unique_ptr<const FilterPolicy>>
-NewBumpedRibbonFilterPolicyForTest(const FilterOptions& options, QueryPath path,
-                                   int forced_failures = 0,
-                                   int max_layers = 1 << 30);
+absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBurrFilterPolicyForTest(
+    const FilterOptions& options, QueryPath path, int forced_failures = 0,
+    int max_layers = 1 << 30);
 
 }  // namespace burr_internal
 }  // namespace sstfilter

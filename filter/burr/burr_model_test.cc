@@ -29,7 +29,7 @@
 namespace sstfilter {
 namespace {
 
-using ::sstfilter::burr_internal::NewBumpedRibbonFilterPolicyForTest;
+using ::sstfilter::burr_internal::NewBurrFilterPolicyForTest;
 using ::sstfilter::burr_internal::QueryPath;
 using ::sstfilter::burr_internal::QueryPathAvailable;
 using ::sstfilter::burr_model::ModelFilter;
@@ -66,8 +66,8 @@ std::unique_ptr<const FilterPolicy> Policy(const FilterOptions& options,
   // self_checksum_test.cc).
   FilterOptions version1 = options;
   version1.self_checksum = false;
-  auto policy = NewBumpedRibbonFilterPolicyForTest(version1, path,
-                                                   forced_failures, max_layers);
+  auto policy =
+      NewBurrFilterPolicyForTest(version1, path, forced_failures, max_layers);
   EXPECT_TRUE(policy.ok()) << policy.status();
   return std::move(*policy);
 }

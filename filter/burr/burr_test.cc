@@ -36,8 +36,7 @@ using ::sstfilter::test::Keys16;
 std::unique_ptr<const FilterPolicy> Policy(const FilterOptions& options,
                                            QueryPath path = QueryPath::kScalar,
                                            int forced_failures = 0) {
-  return std::move(
-      *NewBumpedRibbonFilterPolicyForTest(options, path, forced_failures));
+  return std::move(*NewBurrFilterPolicyForTest(options, path, forced_failures));
 }
 
 // Every key of set 0, numbers 0..n-1, matches, single and batched.
@@ -119,7 +118,7 @@ TEST(BumpedRibbonTest, AfterTheLastSeedUnplacedKeysMatch) {
 // the last is kept, and the keys it could not place match everything (no
 // false negatives), at a measured cost in false positives.
 TEST(BumpedRibbonTest, KeysPastTheLastLayerMatch) {
-  const auto policy = std::move(*NewBumpedRibbonFilterPolicyForTest(
+  const auto policy = std::move(*NewBurrFilterPolicyForTest(
       test::Version1(FilterOptions::Fpp(0.01)), QueryPath::kScalar, 0,
       /*max_layers=*/1));
   const std::string filter = BuildFilter(*policy, Keys16(0, 0, 20000));
@@ -292,19 +291,16 @@ TEST(BumpedRibbonTest, ReaderObjectStartsOnACacheLine) {
 }
 
 TEST(BumpedRibbonTest, SizingFromOptions) {
-  EXPECT_FALSE(
-      NewBumpedRibbonFilterPolicy(test::Version1(FilterOptions::Fpp(0))).ok());
+  EXPECT_FALSE(NewBurrFilterPolicy(test::Version1(FilterOptions::Fpp(0))).ok());
   const auto too_low =
-      NewBumpedRibbonFilterPolicy(test::Version1(FilterOptions::Fpp(1e-10)));
+      NewBurrFilterPolicy(test::Version1(FilterOptions::Fpp(1e-10)));
   ASSERT_FALSE(too_low.ok());
   EXPECT_TRUE(absl::IsInvalidArgument(too_low.status()));
   EXPECT_NE(too_low.status().message().find("1e-10"), std::string::npos);
   EXPECT_TRUE(
-      NewBumpedRibbonFilterPolicy(test::Version1(FilterOptions::Fpp(1e-6)))
-          .ok());
-  EXPECT_FALSE(NewBumpedRibbonFilterPolicy(
-                   test::Version1(FilterOptions::BitsPerKey(0.5)))
-                   .ok());
+      NewBurrFilterPolicy(test::Version1(FilterOptions::Fpp(1e-6))).ok());
+  EXPECT_FALSE(
+      NewBurrFilterPolicy(test::Version1(FilterOptions::BitsPerKey(0.5))).ok());
 
   const BurrSizing one = *SizeForFpp(0.01);
   EXPECT_EQ(one.columns, 6);  // 2^-6 = 1.56% > 1% > 2^-7

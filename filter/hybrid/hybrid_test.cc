@@ -65,7 +65,7 @@ TEST(HybridTest, BytesAreTheFamilysOwn) {
     EXPECT_EQ(BuildFilter(*Policy(options, native), keys),
               BuildFilter(**NewBloomFilterPolicy(options), keys));
     EXPECT_EQ(BuildFilter(*Policy(options, HybridOptions()), keys),
-              BuildFilter(**NewBumpedRibbonFilterPolicy(options), keys));
+              BuildFilter(**NewBurrFilterPolicy(options), keys));
   }
 }
 
@@ -76,8 +76,7 @@ TEST(HybridTest, FormatDispatchesOnTheMarker) {
   const std::string native = BuildFilter(
       **NewBloomFilterPolicy(test::Version1(FilterOptions::Fpp(0.01))), keys);
   const std::string compact = BuildFilter(
-      **NewBumpedRibbonFilterPolicy(test::Version1(FilterOptions::Fpp(0.01))),
-      keys);
+      **NewBurrFilterPolicy(test::Version1(FilterOptions::Fpp(0.01))), keys);
   EXPECT_EQ(Marker(native), 0xB1);
   EXPECT_EQ(Marker(compact), 0xB7);
   for (const std::string* filter : {&native, &compact}) {

@@ -300,7 +300,7 @@ class LevelDbBloomPolicy final : public BloomLikeFilterPolicy {
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewLevelDbBloomFilterPolicy(
+absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewLevelDbFilterPolicy(
     const FilterOptions& options) {
   if (absl::Status status =
           ValidateCompatibleFilterOptions(options, "LevelDB's Bloom filter");
@@ -338,7 +338,7 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewLevelDbBloomFilterPolicy(
 
 SSTFILTER_REGISTER_FAMILY(LevelDb, {"leveldb",
                                     {},
-                                    FromOptions(&NewLevelDbBloomFilterPolicy),
+                                    FromOptions(&NewLevelDbFilterPolicy),
                                     {&TheLevelDbBloomFormat()}});
 
 }  // namespace sstfilter

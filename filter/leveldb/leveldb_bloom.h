@@ -23,7 +23,7 @@ namespace sstfilter {
 // once).
 constexpr char kLevelDbBloomName[] = "leveldb.BuiltinBloomFilter2";
 
-// The smallest fpp NewLevelDbBloomFilterPolicy accepts. Sized from p, the
+// The smallest fpp NewLevelDbFilterPolicy accepts. Sized from p, the
 // filter has c = -ln p / (ln 2)^2 bits/key and k = round(ln 2 * c) =
 // round(log2(1/p)) probes; below 2^-30.5 (6.59e-10) that k passes 30, the most
 // the format stores, and with k held at 30 the rate misses p (1.9e-12 at p =
@@ -48,7 +48,7 @@ constexpr double kLevelDbBloomMinFpp = 6.6e-10;
 //    are still readable by LevelDB.
 // Returns InvalidArgumentError for invalid options (see ValidateFilterOptions)
 // and for an fpp below kLevelDbBloomMinFpp, naming the value.
-absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewLevelDbBloomFilterPolicy(
+absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewLevelDbFilterPolicy(
     const FilterOptions& options);
 
 }  // namespace sstfilter

@@ -40,7 +40,7 @@ using ::sstfilter::test::BuildFilter;
 constexpr bool kRegenerate = false;
 
 std::unique_ptr<const FilterPolicy> MakePolicy(const FilterOptions& options) {
-  auto policy = NewLevelDbBloomFilterPolicy(options);
+  auto policy = NewLevelDbFilterPolicy(options);
   EXPECT_TRUE(policy.ok()) << policy.status();
   return *std::move(policy);
 }

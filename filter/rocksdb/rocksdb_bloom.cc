@@ -100,7 +100,7 @@ class LegacyBloomPolicy : public RocksDbPolicy {
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<const FilterPolicy>>
-NewRocksDbFastLocalBloomFilterPolicy(const FilterOptions& options) {
+NewRocksDbFastBloomFilterPolicy(const FilterOptions& options) {
   if (absl::Status status =
           ValidateCompatibleFilterOptions(options, "RocksDB's FastLocalBloom");
       !status.ok()) {
@@ -144,7 +144,7 @@ NewRocksDbLegacyBloomFilterPolicy(const FilterOptions& options) {
 SSTFILTER_REGISTER_FAMILY(RocksDbFastBloom,
                           {"rocksdb.fastbloom",
                            {},
-                           FromOptions(&NewRocksDbFastLocalBloomFilterPolicy),
+                           FromOptions(&NewRocksDbFastBloomFilterPolicy),
                            {&TheRocksDbBuiltinFormat()}});
 SSTFILTER_REGISTER_FAMILY(RocksDbLegacyBloom,
                           {"rocksdb.legacybloom",

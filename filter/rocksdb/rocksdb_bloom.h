@@ -3,7 +3,7 @@
 // them reads in RocksDB and vice versa. filter/rocksdb/README.md defines the
 // formats, their sizing and when the bytes are exact.
 //
-//   auto policy = sstfilter::NewRocksDbFastLocalBloomFilterPolicy(
+//   auto policy = sstfilter::NewRocksDbFastBloomFilterPolicy(
 //       sstfilter::FilterOptions::BitsPerKey(10));
 //   if (!policy.ok()) return policy.status();
 //   (*policy)->CreateFilter(keys, &filter);  // RocksDB's bytes for these keys
@@ -39,7 +39,7 @@ constexpr char kRocksDbBuiltinFilterName[] = "rocksdb.BuiltinBloomFilter";
 // for an fpp the format cannot reach (legacy Bloom's floor lies above
 // kMinGuaranteedFpp).
 absl::StatusOr<std::unique_ptr<const FilterPolicy>>
-NewRocksDbFastLocalBloomFilterPolicy(const FilterOptions& options);
+NewRocksDbFastBloomFilterPolicy(const FilterOptions& options);
 absl::StatusOr<std::unique_ptr<const FilterPolicy>>
 NewRocksDbLegacyBloomFilterPolicy(const FilterOptions& options);
 

@@ -74,9 +74,9 @@ TEST(RocksDbBloomPolicyTest, SettingsFromFpp) {
   EXPECT_DOUBLE_EQ(legacy->BitsPerKey(), 11);
   EXPECT_EQ(AsBloomLike(*legacy)->NumProbes(), 7);
   // FastLocalBloom accepts every fpp the API guarantees.
-  EXPECT_TRUE(NewRocksDbFastLocalBloomFilterPolicy(
-                  FilterOptions::Fpp(kMinGuaranteedFpp))
-                  .ok());
+  EXPECT_TRUE(
+      NewRocksDbFastBloomFilterPolicy(FilterOptions::Fpp(kMinGuaranteedFpp))
+          .ok());
 }
 
 TEST(RocksDbBloomPolicyTest, InvalidOptionsAreRefusedNamingTheValue) {
@@ -92,7 +92,7 @@ TEST(RocksDbBloomPolicyTest, InvalidOptionsAreRefusedNamingTheValue) {
       {FilterOptions::BitsPerKey(101), "got 101"},
   };
   for (const auto& [options, named] : invalid) {
-    for (auto factory : {&NewRocksDbFastLocalBloomFilterPolicy,
+    for (auto factory : {&NewRocksDbFastBloomFilterPolicy,
                          &NewRocksDbLegacyBloomFilterPolicy}) {
       const auto policy = factory(options);
       ASSERT_FALSE(policy.ok());
@@ -103,8 +103,7 @@ TEST(RocksDbBloomPolicyTest, InvalidOptionsAreRefusedNamingTheValue) {
   }
   // Below what 100 bits/key reach: 1.1e-10 for FastLocalBloom, 0.097% for
   // legacy Bloom, whose floor is above the API's kMinGuaranteedFpp.
-  const auto fast =
-      NewRocksDbFastLocalBloomFilterPolicy(FilterOptions::Fpp(1e-11));
+  const auto fast = NewRocksDbFastBloomFilterPolicy(FilterOptions::Fpp(1e-11));
   ASSERT_FALSE(fast.ok());
   EXPECT_EQ(fast.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_TRUE(absl::StrContains(fast.status().message(), "1e-11"));

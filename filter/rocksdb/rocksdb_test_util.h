@@ -42,7 +42,7 @@ inline test::RocksDbBuilderKind OracleKind(Format format) {
 inline std::unique_ptr<const FilterPolicy> MakePolicy(
     Format format, const FilterOptions& options) {
   auto policy = format == Format::kFastLocalBloom
-                    ? NewRocksDbFastLocalBloomFilterPolicy(options)
+                    ? NewRocksDbFastBloomFilterPolicy(options)
                     : NewRocksDbLegacyBloomFilterPolicy(options);
   if (!policy.ok()) {
     std::cerr << "policy: " << policy.status() << "\n";

@@ -51,7 +51,7 @@ class DropLastKeyPolicy : public FilterPolicy {
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewDropLastKeyPolicy(
     const FilterOptions& options) {
   absl::StatusOr<std::unique_ptr<const FilterPolicy>> inner =
-      NewLevelDbBloomFilterPolicy(options);
+      NewLevelDbFilterPolicy(options);
   if (!inner.ok()) return inner.status();
   return std::unique_ptr<const FilterPolicy>(
       new DropLastKeyPolicy(*std::move(inner)));

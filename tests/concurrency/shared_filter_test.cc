@@ -22,7 +22,7 @@ constexpr int kKeys = 5000;
 
 std::unique_ptr<const FilterPolicy> MakePolicy() {
   absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
-      NewLevelDbBloomFilterPolicy(FilterOptions::BitsPerKey(10));
+      NewLevelDbFilterPolicy(FilterOptions::BitsPerKey(10));
   EXPECT_TRUE(policy.ok()) << policy.status();
   return *std::move(policy);
 }

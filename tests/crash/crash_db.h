@@ -36,7 +36,7 @@ enum class Engine { kLevelDb, kRocksDb };
 
 // An engine and the sstfilter policy its tables are written with:
 //  "native"     NewBloomFilterPolicy at 10 bits/key
-//  "compact"    NewBumpedRibbonFilterPolicy at 10 bits/key
+//  "compact"    NewBurrFilterPolicy at 10 bits/key
 //  "per_level"  NewRocksDbPerLevelFilterPolicy (RocksDB only)
 //  "hybrid"     NewRocksDbHybridFilterPolicy (RocksDB only)
 // The last two spend 10 bits/key over a 4-level tree of fan-out 10, the

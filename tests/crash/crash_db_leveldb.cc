@@ -45,8 +45,7 @@ absl::StatusOr<std::unique_ptr<leveldb::FilterPolicy>> LevelDbPolicy(
   if (name == "native") {
     policy = NewBloomFilterPolicy(FilterOptions::BitsPerKey(kBitsPerKey));
   } else if (name == "compact") {
-    policy =
-        NewBumpedRibbonFilterPolicy(FilterOptions::BitsPerKey(kBitsPerKey));
+    policy = NewBurrFilterPolicy(FilterOptions::BitsPerKey(kBitsPerKey));
   }
   if (!policy.ok()) return policy.status();
   return AsLevelDbFilterPolicy(*std::move(policy));

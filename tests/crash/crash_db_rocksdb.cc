@@ -55,8 +55,7 @@ absl::StatusOr<std::shared_ptr<const rocksdb::FilterPolicy>> RocksDbPolicy(
     absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
         name == "native"
             ? NewBloomFilterPolicy(FilterOptions::BitsPerKey(kBitsPerKey))
-            : NewBumpedRibbonFilterPolicy(
-                  FilterOptions::BitsPerKey(kBitsPerKey));
+            : NewBurrFilterPolicy(FilterOptions::BitsPerKey(kBitsPerKey));
     if (!policy.ok()) return policy.status();
     return AsRocksDbFilterPolicy(*std::move(policy));
   }

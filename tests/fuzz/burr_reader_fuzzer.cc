@@ -23,5 +23,4 @@ std::vector<const sstfilter::FilterFormat*> BurrPaths(absl::string_view) {
 
 }  // namespace
 
-SSTFILTER_PATHS_READER_FUZZER(sstfilter::NewBumpedRibbonFilterPolicy,
-                              &BurrPaths)
+SSTFILTER_PATHS_READER_FUZZER(sstfilter::NewBurrFilterPolicy, &BurrPaths)

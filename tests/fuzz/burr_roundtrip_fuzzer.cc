@@ -2,4 +2,4 @@
 #include "filter/burr/burr.h"
 #include "tests/fuzz/fuzz_checks.h"
 
-SSTFILTER_ROUNDTRIP_FUZZER(sstfilter::NewBumpedRibbonFilterPolicy)
+SSTFILTER_ROUNDTRIP_FUZZER(sstfilter::NewBurrFilterPolicy)

@@ -32,7 +32,7 @@
 namespace sstfilter {
 namespace fuzz {
 
-// A policy factory with the signature of NewLevelDbBloomFilterPolicy.
+// A policy factory with the signature of NewLevelDbFilterPolicy.
 using PolicyFactory =
     std::function<absl::StatusOr<std::unique_ptr<const FilterPolicy>>(
         const FilterOptions&)>;

@@ -2,4 +2,4 @@
 #include "filter/leveldb/leveldb_bloom.h"
 #include "tests/fuzz/fuzz_checks.h"
 
-SSTFILTER_READER_FUZZER(sstfilter::NewLevelDbBloomFilterPolicy)
+SSTFILTER_READER_FUZZER(sstfilter::NewLevelDbFilterPolicy)

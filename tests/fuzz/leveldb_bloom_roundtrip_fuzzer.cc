@@ -3,4 +3,4 @@
 #include "filter/leveldb/leveldb_bloom.h"
 #include "tests/fuzz/fuzz_checks.h"
 
-SSTFILTER_ROUNDTRIP_FUZZER(sstfilter::NewLevelDbBloomFilterPolicy)
+SSTFILTER_ROUNDTRIP_FUZZER(sstfilter::NewLevelDbFilterPolicy)

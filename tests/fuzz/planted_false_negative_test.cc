@@ -42,8 +42,8 @@ TEST(PlantedFalseNegativeTest, RealPolicyPassesTheCorpus) {
   const std::vector<std::string> inputs = ReadCorpus();
   ASSERT_FALSE(inputs.empty()) << corpus_dir;
   for (const std::string& input : inputs) {
-    EXPECT_TRUE(Check(NewLevelDbBloomFilterPolicy, input).ok())
-        << Check(NewLevelDbBloomFilterPolicy, input);
+    EXPECT_TRUE(Check(NewLevelDbFilterPolicy, input).ok())
+        << Check(NewLevelDbFilterPolicy, input);
   }
 }
 
@@ -71,7 +71,7 @@ TEST(PlantedFalseNegativeTest, CheckNamesTheMissedKey) {
   const std::string input = std::string("\x00\x0a\x00\x00\x05", 5) + "hello";
   const absl::Status status = Check(NewDropLastKeyPolicy, input);
   EXPECT_THAT(std::string(status.message()), testing::HasSubstr("\"hello\""));
-  EXPECT_TRUE(Check(NewLevelDbBloomFilterPolicy, input).ok());
+  EXPECT_TRUE(Check(NewLevelDbFilterPolicy, input).ok());
 }
 
 }  // namespace

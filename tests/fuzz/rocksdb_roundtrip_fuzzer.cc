@@ -66,7 +66,7 @@ absl::Status CheckRocksDbRoundTrip(const uint8_t* data, size_t size) {
   if (format != 2) {
     const FilterOptions options = FilterOptions::BitsPerKey(bits_per_key);
     absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
-        format == 0 ? NewRocksDbFastLocalBloomFilterPolicy(options)
+        format == 0 ? NewRocksDbFastBloomFilterPolicy(options)
                     : NewRocksDbLegacyBloomFilterPolicy(options);
     if (!policy.ok()) {
       return absl::InternalError(

@@ -166,8 +166,8 @@ std::vector<BaseTable> MakeBaseTables() {
            rocksdb::NewBloomFilterPolicy(10)),
        5, ChecksumType::kXxh3, false, false},
       {"rocksdb_burr_full",
-       AsRocksDbFilterPolicy(OrDie(
-           NewBumpedRibbonFilterPolicy(FilterOptions::Fpp(0.01)), "burr")),
+       AsRocksDbFilterPolicy(
+           OrDie(NewBurrFilterPolicy(FilterOptions::Fpp(0.01)), "burr")),
        4, ChecksumType::kCrc32c, false, false},
       {"rocksdb_ribbon_partitioned",
        std::shared_ptr<const rocksdb::FilterPolicy>(

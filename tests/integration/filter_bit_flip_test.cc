@@ -334,7 +334,7 @@ const LevelDbCase kLevelDbCases[] = {
     },
     {
         /*name=*/"compact",
-        /*factory=*/&NewBumpedRibbonFilterPolicy,
+        /*factory=*/&NewBurrFilterPolicy,
         /*block_bytes=*/1156,
         /*stride=*/3,
         /*filters_and_offsets=*/{3070, 0, 0},
@@ -460,7 +460,7 @@ const RocksDbCase kRocksDbCases[] = {
     },
     {
         /*name=*/"compact",
-        /*factory=*/&NewBumpedRibbonFilterPolicy,
+        /*factory=*/&NewBurrFilterPolicy,
         /*block_bytes=*/507,
         /*version2=*/{486, 0, 0},
         /*version1_block_bytes=*/501,

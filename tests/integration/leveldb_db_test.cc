@@ -47,7 +47,7 @@ constexpr double kMaxExpectedFpp = 0.02;
 enum class Policy {
   kNone,
   kNative,             // NewBloomFilterPolicy, adapted
-  kLevelDbCompatible,  // NewLevelDbBloomFilterPolicy, adapted
+  kLevelDbCompatible,  // NewLevelDbFilterPolicy, adapted
   kLevelDbsOwn,        // leveldb::NewBloomFilterPolicy
 };
 
@@ -65,8 +65,7 @@ std::unique_ptr<const leveldb::FilterPolicy> MakePolicy(Policy policy) {
       ours = NewBloomFilterPolicy(FilterOptions::BitsPerKey(kBitsPerKey));
       break;
     case Policy::kLevelDbCompatible:
-      ours =
-          NewLevelDbBloomFilterPolicy(FilterOptions::BitsPerKey(kBitsPerKey));
+      ours = NewLevelDbFilterPolicy(FilterOptions::BitsPerKey(kBitsPerKey));
       break;
   }
   EXPECT_TRUE(ours.ok()) << ours.status();

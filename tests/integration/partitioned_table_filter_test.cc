@@ -82,7 +82,7 @@ std::shared_ptr<const rocksdb::FilterPolicy> RocksDbPolicy(Policy policy) {
           std::move(*NewBloomFilterPolicy(FilterOptions::Fpp(kFpp))));
     case Policy::kCompact:
       return AsRocksDbFilterPolicy(
-          std::move(*NewBumpedRibbonFilterPolicy(FilterOptions::Fpp(kFpp))));
+          std::move(*NewBurrFilterPolicy(FilterOptions::Fpp(kFpp))));
     case Policy::kRocksDbBloom:
       return std::shared_ptr<const rocksdb::FilterPolicy>(
           rocksdb::NewBloomFilterPolicy(kRocksDbBitsPerKey));

@@ -122,9 +122,8 @@ std::vector<DbConfig> AllConfigs() {
 
 std::shared_ptr<const FilterPolicy> PolicyOf(Family family) {
   absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
-      family == Family::kNative
-          ? NewBloomFilterPolicy(FilterOptions::Fpp(kFpp))
-          : NewBumpedRibbonFilterPolicy(FilterOptions::Fpp(kFpp));
+      family == Family::kNative ? NewBloomFilterPolicy(FilterOptions::Fpp(kFpp))
+                                : NewBurrFilterPolicy(FilterOptions::Fpp(kFpp));
   EXPECT_TRUE(policy.ok()) << policy.status();
   return policy.ok() ? std::shared_ptr<const FilterPolicy>(std::move(*policy))
                      : nullptr;
