@@ -158,7 +158,8 @@ TEST(FilterSpecTest, EveryFamilyRoundTrips) {
     }
   }
   for (const char* spec :
-       {"hybrid:10:family=native", "hybrid:fpp=0.001:max_build_bytes=65536",
+       {"bloom:10:path=portable", "hybrid:10:family=native",
+        "hybrid:fpp=0.001:max_build_bytes=65536",
         "hybrid:12:family=compact:max_build_bytes=1", "grafite:20",
         "grafite:fpp=0.01:max_range_length=1000:checksum=off"}) {
     std::unique_ptr<const FilterPolicy> policy = FromString(spec);
@@ -247,7 +248,8 @@ TEST(FilterSpecTest, MalformedSpecsSayWhatIsWrong) {
       {"bloom:fpp=", "fpp: \"\" is not a number"},
       {"bloom:10:family=native",
        "unknown param \"family\" for filter family \"bloom\" (known: "
-       "bits_per_key, fpp, checksum)"},
+       "bits_per_key, fpp, checksum, path)"},
+      {"bloom:10:path=fast", "path: \"fast\" is not one of best, portable"},
       {"bloom:10:probes=6", "unknown param \"probes\""},
       {"bloom:fpp=0.01:10", "param \"10\" is not name=value"},
       {"bloom:10:checksum=yes", "checksum: \"yes\" is not on or off"},

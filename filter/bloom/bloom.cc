@@ -117,12 +117,34 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBloomFilterPolicy(
           bloom::NewBloomFilterPolicyWithPath(options, bloom::BestProbePath()));
 }
 
+namespace bloom_internal {
+namespace {
+
+// The spec param naming the readers' probe path: the best this CPU runs (the
+// default), or the portable one that CPUs without AVX2 run. The bytes are the
+// same either way.
+constexpr char kPathParam[] = "path";
+constexpr char kPortablePath[] = "portable";
+
+absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBloomPolicyFromSpec(
+    const PolicySpec& spec) {
+  const auto path = spec.params.find(kPathParam);
+  const bool portable =
+      path != spec.params.end() && path->second == kPortablePath;
+  return spec.Name(bloom::NewBloomFilterPolicyWithPath(
+      spec.options, portable ? ProbePath::kScalar : BestProbePath()));
+}
+
+}  // namespace
+}  // namespace bloom_internal
+
 SSTFILTER_REGISTER_FAMILY(
     Bloom,
     {"bloom",
-     {},
-     FromOptions(&NewBloomFilterPolicy),
+     {{bloom_internal::kPathParam, "best|portable"}},
+     &bloom_internal::NewBloomPolicyFromSpec,
      {&bloom::LocalBloomFormatFor(bloom::BestProbePath()),
-      &bloom_internal::CheckedLocalBloomFormatFor(bloom::BestProbePath())}});
+      &bloom_internal::CheckedLocalBloomFormatFor(bloom::BestProbePath())},
+     {"", "path=portable"}});
 
 }  // namespace sstfilter

@@ -43,6 +43,7 @@ using test::Keys16;
 const std::map<std::string, std::string>& PinnedNames() {
   static const auto* const names = new std::map<std::string, std::string>{
       {"bloom", "sstfilter.LocalBloom2"},
+      {"bloom:path=portable", "sstfilter.LocalBloom2"},
       {"burr", "sstfilter.BumpedRibbon2"},
       {"grafite", "sstfilter.Grafite2"},
       {"hybrid:family=compact", "sstfilter.Hybrid2"},
