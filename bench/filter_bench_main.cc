@@ -44,7 +44,7 @@ int Main(int argc, char** argv) {
     return kUsageExit;
   }
   if (options->list) {
-    std::cout << "implementations:\n";
+    std::cout << "implementations (--filter also takes any sstfilter spec):\n";
     for (const ImplEntry& entry : Registry()) {
       std::cout << absl::StrFormat("  %-26s %s\n", entry.name,
                                    entry.description);

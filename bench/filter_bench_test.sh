@@ -11,7 +11,7 @@ source "${TEST_SRCDIR}/${TEST_WORKSPACE}/bench/bench_test_lib.sh"
 tiny=(--keys=1000 --reps=1 --workloads=random16)
 
 # Bad flags: status 2, exactly one line on stderr, nothing on stdout.
-for args in "--impls=nosuch" "--keys=0" "--fpp=1.5" "--fpp=0" "--format=xml" \
+for args in "--impls=bloom" "--filter=lib:nosuch" "--keys=0" "--fpp=1.5" "--fpp=0" "--format=xml" \
             "--reps=0" "--bits_per_key=500" "--workloads=zipf" "--bogus=1" \
             "--quick=maybe" "stray" "--keys" "--plot=/nonexistent/dir/fpp.png" \
             "--suite=nosuch" "--suite=full --quick"; do
@@ -27,17 +27,17 @@ for args in "--filter=bloom:10:" "--filter=bloom:fpp=0.01:bits_per_key=10" \
   expect_usage_error "$args" "$bench" $args
 done
 
-# A valid spec runs as one more implementation, named by its spec.
-"$bench" "${tiny[@]}" --impls=rocksdb.fastbloom --filter=bloom:10,burr:fpp=0.01 \
+# Specs, sized or not, and peers each run as one implementation, named as given.
+"$bench" "${tiny[@]}" --filter=lib:rocksdb.fastbloom,bloom:10,burr:fpp=0.01,hybrid \
   --format=json >"$tmp/spec" 2>"$tmp/err" || fail "--filter run failed: $(cat "$tmp/err")"
-for impl in rocksdb.fastbloom bloom:10 burr:fpp=0.01; do
+for impl in lib:rocksdb.fastbloom bloom:10 burr:fpp=0.01 hybrid; do
   [ "$(grep -c "\"impl\":\"$impl\"" "$tmp/spec")" -eq 1 ] || fail "--filter: no one row of $impl"
 done
 
 # --list prints every name.
 "$bench" --list >"$tmp/list" || fail "--list failed"
-for name in sstfilter.portable sstfilter.leveldb_compat sstfilter.burr leveldb rocksdb.fastbloom rocksdb.legacybloom \
-            rocksdb.ribbon random16 sequential varlen lsm6400 lsm3200; do
+for name in bloom bloom:path=portable leveldb burr lib:leveldb.bloom lib:rocksdb.fastbloom \
+            lib:rocksdb.legacybloom lib:rocksdb.ribbon random16 sequential varlen lsm6400 lsm3200; do
   grep -q "^  $name " "$tmp/list" || fail "--list lacks $name"
 done
 
@@ -54,7 +54,7 @@ for line in open(sys.argv[2]):
         break
     if line.startswith("  "):
         listed.add(line.split()[0])
-listed.discard("sstfilter.portable")  # runs only when named
+listed.discard("bloom:path=portable")  # runs only when named
 assert names == listed, (names, listed)
 fields = ["impl", "workload", "keys", "key_bytes", "bits_per_key_config", "bits_per_key",
           "fp_rate", "expected_fp_rate", "build_ns_per_key", "query_ns_positive",
@@ -67,7 +67,8 @@ for r in rows:
     assert r["key_bytes"] == 16
     assert 0 <= r["fp_rate"] < 0.05, r
     assert r["build_ns_per_key"] > 0 and r["query_ns_mixed"] > 0
-    assert (r["query_ns_batched"] is None) == (r["impl"] == "leveldb"), r
+    assert (r["query_ns_batched"] is None) == (r["impl"] == "lib:leveldb.bloom"), r
+    assert r["impl"].startswith("lib:") or ":" not in r["impl"], r
     assert r["keys_checked"] == 1000
 PY
 
@@ -84,25 +85,25 @@ for suite in headline full quick; do
 done
 
 # An implementation outside the default run runs when named.
-"$bench" "${tiny[@]}" --impls=sstfilter.portable --format=json >"$tmp/portable" 2>/dev/null ||
-  fail "sstfilter.portable run failed"
-[ "$(grep -c '"impl":"sstfilter.portable"' "$tmp/portable")" -eq 1 ] ||
-  fail "sstfilter.portable: not one row"
+"$bench" "${tiny[@]}" --filter=bloom:path=portable --format=json >"$tmp/portable" 2>/dev/null ||
+  fail "bloom:path=portable run failed"
+[ "$(grep -c '"impl":"bloom:path=portable"' "$tmp/portable")" -eq 1 ] ||
+  fail "bloom:path=portable: not one row"
 
 # Table: a header, one row per implementation, the ratio columns. 10^5 keys:
 # a build of 10^3 takes microseconds, which the CPU-time difference that
 # times it can round to nothing, leaving the baseline no build ratio.
 "$bench" --keys=100000 --reps=1 --workloads=random16 \
-  --impls=rocksdb.fastbloom,leveldb >"$tmp/table" 2>/dev/null ||
+  --filter=lib:rocksdb.fastbloom,lib:leveldb.bloom >"$tmp/table" 2>/dev/null ||
   fail "table run failed"
 grep -q "medians of 1 interleaved repetitions" "$tmp/table" || fail "table: no header"
 grep -q "xbuild" "$tmp/table" || fail "table: no ratio columns"
-grep -qE "^  rocksdb.fastbloom +[0-9.]+ .*\| +1.00 +1.00 +1.00 +1.00$" "$tmp/table" ||
+grep -qE "^  lib:rocksdb.fastbloom +[0-9.]+ .*\| +1.00 +1.00 +1.00 +1.00$" "$tmp/table" ||
   fail "table: baseline row not 1.00 against itself: $(cat "$tmp/table")"
-grep -qE "^  leveldb " "$tmp/table" || fail "table: no leveldb row"
+grep -qE "^  lib:leveldb.bloom " "$tmp/table" || fail "table: no lib:leveldb.bloom row"
 
 # A planted false negative stops the run: status 3, an error naming it.
-"$bench" "${tiny[@]}" --impls=rocksdb.fastbloom --inject_false_negative \
+"$bench" "${tiny[@]}" --filter=lib:rocksdb.fastbloom --inject_false_negative \
   >"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ "$rc" -eq 3 ] || fail "--inject_false_negative: exit status $rc, want 3"
@@ -110,7 +111,7 @@ grep -q "error: .*false negative" "$tmp/err" || fail "no false-negative message:
 [ ! -s "$tmp/out" ] || fail "--inject_false_negative: figures printed despite the failure"
 
 # The plot: a PNG file.
-"$bench" "${tiny[@]}" --quick --impls=rocksdb.fastbloom,rocksdb.ribbon \
+"$bench" "${tiny[@]}" --quick --filter=lib:rocksdb.fastbloom,lib:rocksdb.ribbon \
   --plot="$tmp/fpp.png" >/dev/null 2>"$tmp/err" || fail "--plot failed: $(cat "$tmp/err")"
 head -c 8 "$tmp/fpp.png" | od -An -tx1 | grep -q "89 50 4e 47 0d 0a 1a 0a" ||
   fail "--plot did not write a PNG"

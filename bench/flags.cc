@@ -27,14 +27,15 @@
 
 // Every value flag is a string validated by MakeOptions, so Abseil never
 // rejects a value.
-ABSL_FLAG(std::string, impls, "",
-          "comma list of implementations (default: all but sstfilter.portable; "
-          "--list prints them)");
 ABSL_FLAG(std::string, filter, "",
-          "comma list of sstfilter policy spec strings (filter/filter_spec.h), "
-          "e.g. bloom:10,burr:fpp=0.001, each run as one more implementation "
-          "named by its spec and sized by it, whatever --bits_per_key or "
-          "--fpp say");
+          "comma list of what to run: sstfilter policy specs "
+          "(filter/filter_spec.h), sized by --bits_per_key or --fpp unless "
+          "they give a size (bloom,burr:fpp=0.001,hybrid:family=native), and "
+          "other libraries' filters (lib:rocksdb.fastbloom); default: bloom, "
+          "leveldb, burr and every lib: peer; --list prints the names");
+ABSL_FLAG(std::string, impls, "",
+          "replaced by --filter, which takes the same names as specs and "
+          "lib: peers");
 ABSL_FLAG(std::string, suite, "",
           "the cases to run: headline (the default), full or quick; the "
           "usage message above says what each runs and how long it takes");
@@ -198,36 +199,30 @@ absl::StatusOr<Options> MakeOptions(const RawFlags& raw) {
   BenchConfig& bench = options.bench;
   bench.drop_one_key = raw.inject_false_negative;
 
-  if (raw.impls.empty()) {
+  if (!raw.impls.empty()) {
+    return FlagError("impls", raw.impls,
+                     "--impls is replaced by --filter: sstfilter's filters by "
+                     "spec (bloom, leveldb, burr), others as lib: peers "
+                     "(--list prints the names)");
+  }
+  if (raw.filter.empty()) {
     for (const ImplEntry& entry : Registry()) {
       if (entry.in_default_run) bench.impls.push_back(&entry);
     }
   } else {
     std::set<std::string> seen;
-    for (const std::string& name : SplitList(raw.impls)) {
-      const ImplEntry* entry = FindImpl(name);
-      if (entry == nullptr) {
-        return FlagError(
-            "impls", raw.impls,
-            "unknown implementation '" + name + "' (--list prints the names)");
-      }
+    for (const std::string& name : SplitList(raw.filter)) {
       if (!seen.insert(name).second) {
-        return FlagError("impls", raw.impls, "'" + name + "' listed twice");
+        return FlagError("filter", raw.filter, "'" + name + "' listed twice");
       }
-      bench.impls.push_back(entry);
-    }
-  }
-
-  if (!raw.filter.empty()) {
-    std::set<std::string> seen;
-    for (const std::string& spec : SplitList(raw.filter)) {
-      absl::StatusOr<std::unique_ptr<const SpecImpl>> impl = MakeSpecImpl(spec);
+      if (const ImplEntry* entry = FindImpl(name)) {
+        bench.impls.push_back(entry);
+        continue;
+      }
+      absl::StatusOr<std::unique_ptr<const SpecImpl>> impl = MakeSpecImpl(name);
       if (!impl.ok()) {
         return absl::InvalidArgumentError(
             absl::StrCat("--filter: ", impl.status().message()));
-      }
-      if (!seen.insert(spec).second || FindImpl(spec) != nullptr) {
-        return FlagError("filter", raw.filter, "'" + spec + "' listed twice");
       }
       options.spec_impls.push_back(*std::move(impl));
       bench.impls.push_back(&options.spec_impls.back()->entry);
@@ -369,8 +364,8 @@ std::string UsageText() {
       "Benchmarks filter blocks: sstfilter's policies against LevelDB's and "
       "RocksDB's\n"
       "own filters, in one process, on the same keys.\n\n"
-      "  filter_bench [--suite=headline|full|quick] [--impls=a,b]\n"
-      "               [--filter=SPEC,...]\n"
+      "  filter_bench [--suite=headline|full|quick] "
+      "[--filter=SPEC|lib:NAME,...]\n"
       "               [--workloads=a,b] [--keys=N,...] [--bits_per_key=X,...]\n"
       "               [--fpp=P,...] [--reps=N] [--quick]\n"
       "               [--placement=natural|0..63] [--huge_pages]\n"

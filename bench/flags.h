@@ -25,8 +25,8 @@ enum class Format { kTable, kJson };
 
 // The flags as given, before validation.
 struct RawFlags {
-  std::string impls;
-  std::string filter;  // --filter: comma list of policy spec strings
+  std::string impls;   // replaced by --filter: refused, saying so
+  std::string filter;  // --filter: comma list of specs and lib: peers
   std::string workloads;
   std::string keys;
   std::string bits_per_key;

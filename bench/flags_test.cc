@@ -19,7 +19,7 @@ namespace sstfilter {
 namespace bench {
 namespace {
 
-// Every implementation but sstfilter.portable, which runs only when named, in
+// Every implementation but bloom:path=portable, which runs only when named, in
 // the headline suite.
 TEST(FlagsTest, DefaultsRunEveryImplementation) {
   absl::StatusOr<Options> options = MakeOptions(RawFlags());
@@ -28,10 +28,11 @@ TEST(FlagsTest, DefaultsRunEveryImplementation) {
   for (const ImplEntry* entry : options->bench.impls) {
     default_impls.push_back(entry->name);
   }
-  EXPECT_EQ(default_impls, (std::vector<std::string>{
-                               "sstfilter", "sstfilter.leveldb_compat",
-                               "sstfilter.burr", "leveldb", "rocksdb.fastbloom",
-                               "rocksdb.legacybloom", "rocksdb.ribbon"}));
+  EXPECT_EQ(default_impls,
+            (std::vector<std::string>{
+                "bloom", "leveldb", "burr", "lib:leveldb.bloom",
+                "lib:rocksdb.fastbloom", "lib:rocksdb.legacybloom",
+                "lib:rocksdb.ribbon"}));
   EXPECT_STREQ(options->suite->name, "headline");
   EXPECT_TRUE(options->cases_from_suite);
   ASSERT_EQ(options->bench.filter_sizes.size(), 1u);
@@ -242,6 +243,54 @@ TEST(FlagsTest, UsageGivesEachSuitesCasesAndDuration) {
             "10^4, 10^6 keys; lsm6400");
   EXPECT_EQ(DescribeCases(*FindSuite("headline")),
             "random16 at 10^4, 10^6 keys; lsm3200");
+}
+
+// --filter names what runs: a known name, any other spec (sized or not), a
+// lib: peer; anything else is one line naming it.
+TEST(FlagsTest, FilterNamesSpecsAndPeers) {
+  RawFlags raw;
+  raw.filter =
+      "bloom:path=portable,lib:leveldb.bloom,hybrid:family=native,"
+      "burr:fpp=0.001";
+  absl::StatusOr<Options> options = MakeOptions(raw);
+  ASSERT_TRUE(options.ok()) << options.status();
+  std::vector<std::string> names;
+  for (const ImplEntry* entry : options->bench.impls) {
+    names.push_back(entry->name);
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{
+                       "bloom:path=portable", "lib:leveldb.bloom",
+                       "hybrid:family=native", "burr:fpp=0.001"}));
+  // An unsized spec takes each case's size; a sized one keeps its own.
+  absl::StatusOr<std::unique_ptr<ImplRunner>> hybrid =
+      options->bench.impls[2]->make(FilterOptions::BitsPerKey(12), false);
+  ASSERT_TRUE(hybrid.ok()) << hybrid.status();
+  absl::StatusOr<std::unique_ptr<ImplRunner>> burr =
+      options->bench.impls[3]->make(FilterOptions::BitsPerKey(12), false);
+  ASSERT_TRUE(burr.ok()) << burr.status();
+
+  const std::pair<const char*, const char*> refused[] = {
+      {"blom", "--filter: unknown filter family \"blom\""},
+      {"lib:rocksdb.bloomier",
+       "--filter: unknown peer \"lib:rocksdb.bloomier\""},
+      {"bloom:10:path=fast", "is not one of best, portable"},
+      {"bloom,bloom", "'bloom' listed twice"},
+  };
+  for (const auto& [filter, message] : refused) {
+    RawFlags bad;
+    bad.filter = filter;
+    absl::StatusOr<Options> refusal = MakeOptions(bad);
+    ASSERT_FALSE(refusal.ok()) << filter;
+    EXPECT_EQ(refusal.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_NE(refusal.status().message().find(message), std::string::npos)
+        << refusal.status().message();
+    EXPECT_EQ(refusal.status().message().find('\n'), std::string::npos);
+  }
+  RawFlags impls;
+  impls.impls = "sstfilter";
+  EXPECT_NE(MakeOptions(impls).status().message().find(
+                "--impls is replaced by --filter"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -174,7 +174,8 @@ TEST(HarnessTest, CatchesDroppedKeyInEveryRegisteredImplementation) {
 TEST(HarnessTest, IdenticalRepInheritsCheck) {
   const CaseData data = SmallCase();
   absl::StatusOr<std::unique_ptr<ImplRunner>> runner =
-      FindImpl("rocksdb.fastbloom")->make(FilterOptions::BitsPerKey(10), false);
+      FindImpl("lib:rocksdb.fastbloom")
+          ->make(FilterOptions::BitsPerKey(10), false);
   ASSERT_TRUE(runner.ok());
   absl::StatusOr<RepResult> first = RunRepetition(runner->get(), data, false);
   absl::StatusOr<RepResult> second = RunRepetition(runner->get(), data, false);
@@ -239,8 +240,8 @@ TEST(HarnessTest, RowsAreCompleteAndPlausible) {
           row.hash_floor_ns}) {
       EXPECT_TRUE(std::isfinite(v) && v > 0);
     }
-    EXPECT_EQ(std::isnan(m.query_ns_batched), row.impl == "leveldb");
-    if (row.impl == "sstfilter.burr") {
+    EXPECT_EQ(std::isnan(m.query_ns_batched), row.impl == "lib:leveldb.bloom");
+    if (row.impl == "burr") {
       // The compact filter spends 10 bits/key on about 0.1%, and its rate is
       // exact (2^-columns on each block): about 1,000 false positives here,
       // a relative sd of 3%.
@@ -254,10 +255,11 @@ TEST(HarnessTest, RowsAreCompleteAndPlausible) {
     // The formulas are tight for RocksDB's filters; LevelDB's 32-bit double
     // hashing and RocksDB's legacy Bloom do measurably worse than their Bloom
     // math.
-    if (row.impl == "rocksdb.fastbloom" || row.impl == "rocksdb.ribbon") {
+    if (row.impl == "lib:rocksdb.fastbloom" ||
+        row.impl == "lib:rocksdb.ribbon") {
       EXPECT_NEAR(m.fp_rate, m.expected_fp_rate, 0.05 * m.expected_fp_rate);
     }
-    if (row.impl == "rocksdb.ribbon") {
+    if (row.impl == "lib:rocksdb.ribbon") {
       EXPECT_LT(m.bits_per_key, 8.0);
     } else {
       EXPECT_NEAR(m.bits_per_key, 10.0, 0.1);
@@ -269,7 +271,7 @@ TEST(HarnessTest, RowsAreCompleteAndPlausible) {
 // per case, generating its queries, then each implementation in each rep.
 TEST(HarnessTest, ProgressNumbersEveryStep) {
   BenchConfig config;
-  config.impls = {FindImpl("sstfilter"), FindImpl("leveldb")};
+  config.impls = {FindImpl("bloom"), FindImpl("lib:leveldb.bloom")};
   config.workloads = {"random16", "varlen"};
   config.keys = {1000};
   config.other_keys = {1000, 2000};
@@ -295,7 +297,7 @@ TEST(HarnessTest, ProgressNumbersEveryStep) {
 
 TEST(HarnessTest, FalseNegativeStopsTheRun) {
   BenchConfig config;
-  config.impls = {FindImpl("rocksdb.ribbon")};
+  config.impls = {FindImpl("lib:rocksdb.ribbon")};
   config.workloads = {"varlen"};
   config.keys = {1000};
   config.other_keys = {1000};
@@ -306,7 +308,8 @@ TEST(HarnessTest, FalseNegativeStopsTheRun) {
       RunBench(config, [](const std::string&) {});
   ASSERT_FALSE(rows.ok());
   EXPECT_EQ(rows.status().code(), absl::StatusCode::kDataLoss);
-  EXPECT_NE(rows.status().message().find("rocksdb.ribbon"), std::string::npos);
+  EXPECT_NE(rows.status().message().find("lib:rocksdb.ribbon"),
+            std::string::npos);
 }
 
 // Runners timed together each get every figure, and their answers are the
@@ -315,7 +318,8 @@ TEST(HarnessTest, FalseNegativeStopsTheRun) {
 TEST(BlockTimingTest, InterleavedRunnersGetEveryFigure) {
   const CaseData data = SmallCase(/*num_filters=*/4);
   std::vector<std::unique_ptr<ImplRunner>> owned;
-  for (const char* name : {"sstfilter", "rocksdb.fastbloom", "leveldb"}) {
+  for (const char* name :
+       {"bloom", "lib:rocksdb.fastbloom", "lib:leveldb.bloom"}) {
     absl::StatusOr<std::unique_ptr<ImplRunner>> runner =
         FindImpl(name)->make(FilterOptions::BitsPerKey(10), false);
     ASSERT_TRUE(runner.ok()) << name;
@@ -382,7 +386,7 @@ TEST(BlockTimingTest, NamesTheRunnerWithAFalseNegative) {
 // gives the same answers, and the row says which one timed it.
 TEST(HarnessTest, TimingModes) {
   BenchConfig config;
-  config.impls = {FindImpl("sstfilter"), FindImpl("rocksdb.fastbloom")};
+  config.impls = {FindImpl("bloom"), FindImpl("lib:rocksdb.fastbloom")};
   config.workloads = {"random16"};
   config.filter_sizes = {FilterOptions::BitsPerKey(10)};
   config.reps = 2;
@@ -436,7 +440,8 @@ Row SampleRow(const std::string& impl, double build) {
 
 TEST(ReportTest, TableHasRatiosAgainstFastBloom) {
   std::ostringstream out;
-  PrintTable({SampleRow("rocksdb.fastbloom", 20), SampleRow("leveldb", 50)},
+  PrintTable({SampleRow("lib:rocksdb.fastbloom", 20),
+              SampleRow("lib:leveldb.bloom", 50)},
              out);
   const std::string table = out.str();
   EXPECT_NE(table.find("medians of 3 interleaved repetitions"),
@@ -444,12 +449,12 @@ TEST(ReportTest, TableHasRatiosAgainstFastBloom) {
   EXPECT_NE(table.find("without AVX2"), std::string::npos);
   EXPECT_NE(table.find("xbuild"), std::string::npos);
   EXPECT_NE(table.find("2.50"), std::string::npos);  // 50 / 20
-  EXPECT_NE(table.find("leveldb"), std::string::npos);
+  EXPECT_NE(table.find("lib:leveldb.bloom"), std::string::npos);
 }
 
 TEST(ReportTest, JsonHasEveryField) {
   std::ostringstream out;
-  PrintJson({SampleRow("leveldb", 50)}, out);
+  PrintJson({SampleRow("lib:leveldb.bloom", 50)}, out);
   const std::string json = out.str();
   for (const char* field :
        {"impl", "workload", "keys", "key_bytes", "bits_per_key_config",
@@ -467,12 +472,12 @@ TEST(ReportTest, JsonHasEveryField) {
 // Every line parses back as JSON with the row's values: strings escaped
 // whatever they hold, figures to six significant digits, unmeasured ones null.
 TEST(ReportTest, JsonRowsParseBack) {
-  Row row = SampleRow("leveldb", 50);
+  Row row = SampleRow("lib:leveldb.bloom", 50);
   row.details = "k=\"6\" \\ tab\t newline\n \x01 end";
   row.fpp_config = 0.01;
   row.median.fp_rate = 0.0123456789;
   std::ostringstream out;
-  PrintJson({row, SampleRow("rocksdb.fastbloom", 20)}, out);
+  PrintJson({row, SampleRow("lib:rocksdb.fastbloom", 20)}, out);
   std::istringstream lines(out.str());
   std::vector<nlohmann::json> parsed;
   for (std::string line; std::getline(lines, line);) {
@@ -481,14 +486,14 @@ TEST(ReportTest, JsonRowsParseBack) {
     ASSERT_FALSE(parsed.back().is_discarded()) << line;
   }
   ASSERT_EQ(parsed.size(), 2u);
-  EXPECT_EQ(parsed[0]["impl"], "leveldb");
+  EXPECT_EQ(parsed[0]["impl"], "lib:leveldb.bloom");
   EXPECT_EQ(parsed[0]["details"], row.details);
   EXPECT_EQ(parsed[0]["keys"], 1000);
   EXPECT_EQ(parsed[0]["fpp_config"], 0.01);
   EXPECT_EQ(parsed[0]["fp_rate"], 0.0123457);
   EXPECT_EQ(parsed[0]["build_ns_per_key"], 50);
   EXPECT_TRUE(parsed[0]["query_ns_batched"].is_null());
-  EXPECT_EQ(parsed[1]["impl"], "rocksdb.fastbloom");
+  EXPECT_EQ(parsed[1]["impl"], "lib:rocksdb.fastbloom");
   EXPECT_TRUE(parsed[1]["fpp_config"].is_null());
 }
 

@@ -20,7 +20,10 @@ namespace sstfilter {
 namespace bench {
 
 // The implementation ratios are taken against.
-constexpr char kBaselineImpl[] = "rocksdb.fastbloom";
+constexpr char kBaselineImpl[] = "lib:rocksdb.fastbloom";
+// What the peers' names start with: other libraries' filters, whose names are
+// never taken for one of sstfilter's spec families.
+constexpr char kPeerPrefix[] = "lib:";
 
 struct ImplEntry {
   // Creates a runner for the given size; drop_one_key wraps the adapter so that
@@ -31,25 +34,27 @@ struct ImplEntry {
   const char* name;
   const char* description;
   Factory make;
-  // Whether a run without --impls includes it; the others run only when named.
+  // Whether a run without --filter includes it; the others run only when
+  // named.
   bool in_default_run = true;
 };
 
-// Every registered implementation, in the order the table lists them.
-// (--impls picks any of them; a run without it takes those in_default_run.)
+// The implementations the tool knows by name, in the order the table lists
+// them: sstfilter's families by unsized spec ("bloom"; each case sizes them),
+// then the peers ("lib:rocksdb.fastbloom").
 const std::vector<ImplEntry>& Registry();
 const ImplEntry* FindImpl(absl::string_view name);
 
-// An sstfilter policy named by a spec string (filter/filter_spec.h), run as
-// an implementation named by the spec (--filter). Its filters are the size
-// the spec gives, whatever a case's --bits_per_key or --fpp.
+// Any other sstfilter spec string (filter/filter_spec.h) named in --filter,
+// run under that name: the size it gives, or each case's when it gives none.
 struct SpecImpl {
   std::string spec;
   std::string description;
   ImplEntry entry;  // entry.name and entry.description point into this
 };
 
-// InvalidArgumentError with the parser's one line for a malformed spec.
+// InvalidArgumentError with the parser's one line for a malformed spec, or
+// for a "lib:" name that is no peer.
 absl::StatusOr<std::unique_ptr<const SpecImpl>> MakeSpecImpl(
     absl::string_view spec);
 

@@ -11,6 +11,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_format.h"
+#include "bench/impls.h"
 #include "util/bloom_math.h"
 
 namespace sstfilter {
@@ -71,13 +72,14 @@ std::string FppPlotScript(const std::vector<FppSeries>& series, uint64_t keys,
       "floor, 2^-bits'",
       ShellQuote(data_path), ShellQuote(data_path), ShellQuote(data_path));
   // sstfilter's series get large open markers, peers small filled ones, so
-  // that series with identical points (leveldb_compat and leveldb) both show.
+  // that series with identical points (leveldb and lib:leveldb.bloom) both
+  // show.
   constexpr int kOpenMarkers[] = {6, 4, 8, 12, 10, 14};
   constexpr int kFilledMarkers[] = {7, 5, 9, 13, 11, 15};
   size_t open = 0;
   size_t filled = 0;
   for (size_t i = 0; i < series.size(); ++i) {
-    const bool ours = absl::StartsWith(series[i].impl, "sstfilter");
+    const bool ours = !absl::StartsWith(series[i].impl, kPeerPrefix);
     const int marker =
         ours ? kOpenMarkers[open++ % 6] : kFilledMarkers[filled++ % 6];
     script += absl::StrFormat(

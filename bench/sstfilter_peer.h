@@ -22,21 +22,9 @@
 namespace sstfilter {
 namespace bench {
 
-using PolicyFactory = absl::StatusOr<std::unique_ptr<const FilterPolicy>> (*)(
-    const FilterOptions&);
-
 class SstFilterPeer {
  public:
   static constexpr bool kHasBatch = true;
-
-  static absl::StatusOr<std::unique_ptr<SstFilterPeer>> Create(
-      PolicyFactory factory, const FilterOptions& options) {
-    absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
-        factory(options);
-    if (!policy.ok()) return policy.status();
-    return std::unique_ptr<SstFilterPeer>(
-        new SstFilterPeer(*std::move(policy)));
-  }
 
   // A peer over a policy already made (one named by a spec string).
   static std::unique_ptr<SstFilterPeer> ForPolicy(

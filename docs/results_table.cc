@@ -22,8 +22,8 @@ namespace {
 using Json = nlohmann::json;
 
 // The peers every row is compared with, by their filter_bench names.
-constexpr char kRocksDb[] = "rocksdb.fastbloom";
-constexpr char kLevelDb[] = "leveldb";
+constexpr char kRocksDb[] = "lib:rocksdb.fastbloom";
+constexpr char kLevelDb[] = "lib:leveldb.bloom";
 
 constexpr char kBeginMarker[] = "<!-- results:begin";
 constexpr char kEndMarker[] = "<!-- results:end -->";

@@ -58,12 +58,12 @@ constexpr char kAbout[] =
 // Two cases as a later filter_bench might print them: fields this program
 // does not know, a workload without LevelDB, figures that were not measured.
 constexpr char kRows[] =
-    R"({"impl": "sstfilter", "workload": "random16", "keys": 10000, "filters": 1, "bits_per_key_config": 10, "fpp_config": null, "placement": "natural", "huge_pages": false, "bits_per_key": 10.0, "fp_rate": 0.00958, "build_ns_per_key": 20.0, "query_ns_negative": 5.0, "query_ns_batched": 6.0, "reps": 3, "a_new_field": {"x": [1, 2]}}
-{"impl": "leveldb", "workload": "random16", "keys": 10000, "filters": 1, "bits_per_key_config": 10, "fpp_config": null, "placement": "natural", "huge_pages": false, "bits_per_key": 10.0, "fp_rate": 0.00911, "build_ns_per_key": 50.0, "query_ns_negative": 20.0, "query_ns_batched": null, "reps": 3}
-{"impl": "rocksdb.fastbloom", "workload": "random16", "keys": 10000, "filters": 1, "bits_per_key_config": 10, "fpp_config": null, "placement": "natural", "huge_pages": false, "bits_per_key": 10.04, "fp_rate": 0.0097, "build_ns_per_key": 40.0, "query_ns_negative": 10.0, "query_ns_batched": 12.0, "reps": 3}
+    R"({"impl": "bloom", "workload": "random16", "keys": 10000, "filters": 1, "bits_per_key_config": 10, "fpp_config": null, "placement": "natural", "huge_pages": false, "bits_per_key": 10.0, "fp_rate": 0.00958, "build_ns_per_key": 20.0, "query_ns_negative": 5.0, "query_ns_batched": 6.0, "reps": 3, "a_new_field": {"x": [1, 2]}}
+{"impl": "lib:leveldb.bloom", "workload": "random16", "keys": 10000, "filters": 1, "bits_per_key_config": 10, "fpp_config": null, "placement": "natural", "huge_pages": false, "bits_per_key": 10.0, "fp_rate": 0.00911, "build_ns_per_key": 50.0, "query_ns_negative": 20.0, "query_ns_batched": null, "reps": 3}
+{"impl": "lib:rocksdb.fastbloom", "workload": "random16", "keys": 10000, "filters": 1, "bits_per_key_config": 10, "fpp_config": null, "placement": "natural", "huge_pages": false, "bits_per_key": 10.04, "fp_rate": 0.0097, "build_ns_per_key": 40.0, "query_ns_negative": 10.0, "query_ns_batched": 12.0, "reps": 3}
 
-{"impl": "sstfilter", "workload": "lsm6400", "keys": 10000, "filters": 6400, "bits_per_key_config": 10, "fpp_config": null, "placement": "natural", "huge_pages": true, "bits_per_key": 10.0, "fp_rate": 0.00979, "build_ns_per_key": 17.0, "query_ns_negative": 75.0, "query_ns_batched": 40.0, "reps": 3}
-{"impl": "rocksdb.fastbloom", "workload": "lsm6400", "keys": 10000, "filters": 6400, "bits_per_key_config": 10, "fpp_config": null, "placement": "natural", "huge_pages": true, "bits_per_key": 10.04, "fp_rate": 0.00947, "build_ns_per_key": 26.0, "query_ns_negative": 100.0, "reps": 3}
+{"impl": "bloom", "workload": "lsm6400", "keys": 10000, "filters": 6400, "bits_per_key_config": 10, "fpp_config": null, "placement": "natural", "huge_pages": true, "bits_per_key": 10.0, "fp_rate": 0.00979, "build_ns_per_key": 17.0, "query_ns_negative": 75.0, "query_ns_batched": 40.0, "reps": 3}
+{"impl": "lib:rocksdb.fastbloom", "workload": "lsm6400", "keys": 10000, "filters": 6400, "bits_per_key_config": 10, "fpp_config": null, "placement": "natural", "huge_pages": true, "bits_per_key": 10.04, "fp_rate": 0.00947, "build_ns_per_key": 26.0, "query_ns_negative": 100.0, "reps": 3}
 )";
 
 TEST(ResultsTableTest, RatiosComeFromThePeersOfTheSameCase) {
@@ -75,16 +75,16 @@ TEST(ResultsTableTest, RatiosComeFromThePeersOfTheSameCase) {
   EXPECT_THAT(*table, Not(HasSubstr("2000-01-01")));
   // absent 5 / 10 and 5 / 20; batch 6 / 12; build 20 / 40 and 20 / 50.
   EXPECT_THAT(*table,
-              HasSubstr("| random16, 10^4 keys, 10 bits/key | `sstfilter` | "
+              HasSubstr("| random16, 10^4 keys, 10 bits/key | `bloom` | "
                         "10.00 | 0.958 | 5.0 | 0.50 | 0.25 | 6.0 | 0.50 | "
                         "20.0 | 0.50 | 0.40 |\n"));
   // LevelDB has no batch; its ratios to itself are 1.
   EXPECT_THAT(*table,
-              HasSubstr("|  | `leveldb` | 10.00 | 0.911 | 20.0 | "
+              HasSubstr("|  | `lib:leveldb.bloom` | 10.00 | 0.911 | 20.0 | "
                         "2.00 | 1.00 | – | – | 50.0 | 1.25 | 1.00 |\n"));
   // No LevelDB in this case, and RocksDB's batch is missing.
   EXPECT_THAT(*table, HasSubstr("| lsm6400, 6,400 filters of 10^4 keys, 10 "
-                                "bits/key, huge pages | `sstfilter` | 10.00 | "
+                                "bits/key, huge pages | `bloom` | 10.00 | "
                                 "0.979 | 75.0 | 0.75 | – | 40.0 | – | 17.0 | "
                                 "0.65 | – |\n"));
 }
@@ -95,7 +95,7 @@ TEST(ResultsTableTest, TablesNameTheirRunButNotItsDateOrCommit) {
   ASSERT_TRUE(table.ok()) << table.status();
   EXPECT_THAT(*table, HasSubstr("`filter_bench --format=json` on a test "
                                 "machine."));
-  EXPECT_THAT(*table, HasSubstr("| `sstfilter` |"));
+  EXPECT_THAT(*table, HasSubstr("| `bloom` |"));
   EXPECT_THAT(*table, Not(HasSubstr("2000-01-01")));
   EXPECT_THAT(*table, Not(HasSubstr("abc1234")));
 
@@ -109,29 +109,29 @@ TEST(ResultsTableTest, TablesNameTheirRunButNotItsDateOrCommit) {
 // size is a case of its own.
 TEST(ResultsTableTest, ASweepIsOneCasePerSize) {
   const std::string rows =
-      R"({"impl": "sstfilter", "workload": "random16", "keys": 1000000, "bits_per_key_config": 8, "fpp_config": null, "query_ns_negative": 4}
-{"impl": "rocksdb.fastbloom", "workload": "random16", "keys": 1000000, "bits_per_key_config": 8, "fpp_config": null, "query_ns_negative": 8}
-{"impl": "sstfilter", "workload": "random16", "keys": 1000000, "bits_per_key_config": 12, "fpp_config": null, "query_ns_negative": 5}
-{"impl": "rocksdb.fastbloom", "workload": "random16", "keys": 1000000, "bits_per_key_config": 12, "fpp_config": null, "query_ns_negative": 20}
+      R"({"impl": "bloom", "workload": "random16", "keys": 1000000, "bits_per_key_config": 8, "fpp_config": null, "query_ns_negative": 4}
+{"impl": "lib:rocksdb.fastbloom", "workload": "random16", "keys": 1000000, "bits_per_key_config": 8, "fpp_config": null, "query_ns_negative": 8}
+{"impl": "bloom", "workload": "random16", "keys": 1000000, "bits_per_key_config": 12, "fpp_config": null, "query_ns_negative": 5}
+{"impl": "lib:rocksdb.fastbloom", "workload": "random16", "keys": 1000000, "bits_per_key_config": 12, "fpp_config": null, "query_ns_negative": 20}
 )";
   absl::StatusOr<std::string> table = ResultsTable(rows, kAbout, {});
   ASSERT_TRUE(table.ok()) << table.status();
   EXPECT_THAT(*table, HasSubstr("| random16, 10^6 keys, 8 bits/key | "
-                                "`sstfilter` | – | – | 4.0 | 0.50 |"));
+                                "`bloom` | – | – | 4.0 | 0.50 |"));
   EXPECT_THAT(*table, HasSubstr("| random16, 10^6 keys, 12 bits/key | "
-                                "`sstfilter` | – | – | 5.0 | 0.25 |"));
+                                "`bloom` | – | – | 5.0 | 0.25 |"));
 }
 
 // Rows left out still serve as the peers of the rows kept.
 TEST(ResultsTableTest, KeepsOnlyTheImplementationsAsked) {
   TableOptions options;
-  options.impls = {"sstfilter"};
+  options.impls = {"bloom"};
   absl::StatusOr<std::string> table = ResultsTable(kRows, kAbout, options);
   ASSERT_TRUE(table.ok()) << table.status();
-  EXPECT_THAT(*table, Not(HasSubstr("| `leveldb` |")));
-  EXPECT_THAT(*table, Not(HasSubstr("| `rocksdb.fastbloom` |")));
+  EXPECT_THAT(*table, Not(HasSubstr("| `lib:leveldb.bloom` |")));
+  EXPECT_THAT(*table, Not(HasSubstr("| `lib:rocksdb.fastbloom` |")));
   EXPECT_THAT(*table, HasSubstr("| random16, 10^4 keys, 10 bits/key | "
-                                "`sstfilter` | 10.00 | 0.958 | 5.0 | 0.50 | "
+                                "`bloom` | 10.00 | 0.958 | 5.0 | 0.50 | "
                                 "0.25 |"));
 }
 
@@ -188,13 +188,13 @@ TEST(ResultsTableTest, RegeneratesOnlyTheBlocks) {
           .status()));
 
   absl::StatusOr<std::string> some = RegenerateBlocks(
-      "<!-- results:begin run impls=leveldb,sstfilter -->\n"
+      "<!-- results:begin run impls=lib:leveldb.bloom,bloom -->\n"
       "<!-- results:end -->\n",
       read);
   ASSERT_TRUE(some.ok()) << some.status();
-  EXPECT_THAT(*some, HasSubstr("| `sstfilter` |"));
-  EXPECT_THAT(*some, HasSubstr("| `leveldb` |"));
-  EXPECT_THAT(*some, Not(HasSubstr("| `rocksdb.fastbloom` |")));
+  EXPECT_THAT(*some, HasSubstr("| `bloom` |"));
+  EXPECT_THAT(*some, HasSubstr("| `lib:leveldb.bloom` |"));
+  EXPECT_THAT(*some, Not(HasSubstr("| `lib:rocksdb.fastbloom` |")));
 }
 
 }  // namespace

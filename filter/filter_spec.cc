@@ -58,7 +58,8 @@ std::string KnownParams(const FilterFamilyRecord& family) {
 
 }  // namespace
 
-absl::StatusOr<PolicySpec> ParsePolicySpec(absl::string_view spec) {
+absl::StatusOr<PolicySpec> ParsePolicySpec(absl::string_view spec,
+                                           SpecSize size) {
   if (spec.empty()) {
     return absl::InvalidArgumentError(
         "empty filter spec (expected family[:param]*, e.g. \"bloom:10\")");
@@ -139,6 +140,9 @@ absl::StatusOr<PolicySpec> ParsePolicySpec(absl::string_view spec) {
                        family_name, "\" (known: ", KnownParams(*family), ")"));
     }
   }
+  const bool unsized = !parsed.options.fpp.has_value() &&
+                       !parsed.options.bits_per_key.has_value();
+  if (unsized && size == SpecSize::kOptional) return parsed;
   if (parsed.options.fpp.has_value() ==
       parsed.options.bits_per_key.has_value()) {
     return Invalid(spec, parsed.options.fpp.has_value()
@@ -152,18 +156,40 @@ absl::StatusOr<PolicySpec> ParsePolicySpec(absl::string_view spec) {
   return parsed;
 }
 
+namespace {
+
+// The policy of parsed, which came from text; errors name text.
+absl::StatusOr<std::unique_ptr<const FilterPolicy>> PolicyOf(
+    const PolicySpec& parsed, absl::string_view text) {
+  std::optional<FilterFamilyRecord> family = FindFilterFamily(parsed.family);
+  if (!family.has_value()) {
+    return Invalid(
+        text, absl::StrCat("unknown filter family \"", parsed.family, "\""));
+  }
+  absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
+      family->factory(parsed);
+  if (!policy.ok()) return Invalid(text, policy.status().message());
+  return parsed.Name(std::move(policy));
+}
+
+}  // namespace
+
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewFilterPolicyFromString(
     absl::string_view spec) {
   absl::StatusOr<PolicySpec> parsed = ParsePolicySpec(spec);
   if (!parsed.ok()) return parsed.status();
-  // FindFilterFamily succeeded in the parse; registrations are never removed.
-  std::optional<FilterFamilyRecord> family = FindFilterFamily(parsed->family);
-  absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
-      family->factory(*parsed);
-  if (!policy.ok()) {
-    return Invalid(spec, policy.status().message());
+  return PolicyOf(*parsed, spec);
+}
+
+absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewFilterPolicyFromSpec(
+    const PolicySpec& spec) {
+  if (spec.options.fpp.has_value() == spec.options.bits_per_key.has_value()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("filter spec of family \"", spec.family,
+                     "\": give exactly one of bits_per_key and fpp"));
   }
-  return parsed->Name(std::move(policy));
+  // The spec as text, for messages: the family and what it sets.
+  return PolicyOf(spec, spec.ToString());
 }
 
 }  // namespace sstfilter

@@ -42,9 +42,22 @@ namespace sstfilter {
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewFilterPolicyFromString(
     absl::string_view spec);
 
+// Whether a spec must give its size (bits_per_key or fpp), or may leave it to
+// its user: a tool that sizes every filter of a run alike takes "bloom" or
+// "hybrid:family=native" and sets each one's options to the run's size.
+enum class SpecSize { kRequired, kOptional };
+
 // The parse alone, with the same errors except the factory's: the spec's
-// family, options and the family's own params.
-absl::StatusOr<PolicySpec> ParsePolicySpec(absl::string_view spec);
+// family, options and the family's own params. With SpecSize::kOptional a
+// spec that gives neither bits_per_key nor fpp is accepted, unsized.
+absl::StatusOr<PolicySpec> ParsePolicySpec(absl::string_view spec,
+                                           SpecSize size = SpecSize::kRequired);
+
+// The policy of a parsed spec whose options give its size, as
+// NewFilterPolicyFromString builds it; InvalidArgumentError for an unsized
+// spec, or with the factory's message.
+absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewFilterPolicyFromSpec(
+    const PolicySpec& spec);
 
 }  // namespace sstfilter
 

@@ -310,5 +310,35 @@ TEST(FilterSpecTest, WrappersDescribeThemselvesByDefault) {
   EXPECT_EQ(wrapper.ToString(), wrapper.Name());
 }
 
+// A tool sizes unsized specs itself: the parse leaves the size unset, and the
+// policy is built once the tool has set it.
+TEST(FilterSpecTest, UnsizedSpecsAreSizedByTheirUser) {
+  EXPECT_THAT(ParsePolicySpec("hybrid:family=native").status().message(),
+              HasSubstr("neither bits_per_key nor fpp"));
+  absl::StatusOr<PolicySpec> unsized =
+      ParsePolicySpec("hybrid:family=native", SpecSize::kOptional);
+  ASSERT_TRUE(unsized.ok()) << unsized.status();
+  EXPECT_FALSE(unsized->options.bits_per_key.has_value());
+  EXPECT_FALSE(unsized->options.fpp.has_value());
+  EXPECT_EQ(NewFilterPolicyFromSpec(*unsized).status().code(),
+            absl::StatusCode::kInvalidArgument);
+
+  PolicySpec sized = *unsized;
+  sized.options.bits_per_key = 10;
+  absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
+      NewFilterPolicyFromSpec(sized);
+  ASSERT_TRUE(policy.ok()) << policy.status();
+  EXPECT_EQ((*policy)->ToString(), "hybrid:bits_per_key=10:family=native");
+
+  // A sized spec parses the same either way; a malformed one fails either way.
+  EXPECT_TRUE(ParsePolicySpec("bloom:10", SpecSize::kOptional).ok());
+  EXPECT_THAT(ParsePolicySpec("blom", SpecSize::kOptional).status().message(),
+              HasSubstr("unknown filter family \"blom\""));
+  EXPECT_THAT(ParsePolicySpec("bloom:path=fast", SpecSize::kOptional)
+                  .status()
+                  .message(),
+              HasSubstr("is not one of"));
+}
+
 }  // namespace
 }  // namespace sstfilter
