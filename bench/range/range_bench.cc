@@ -38,6 +38,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "filter/filter_spec.h"
 #include "filter/range/range_filter.h"
 #include "filter/rocksdb/rocksdb_bloom.h"
 #include "nlohmann/json.hpp"
@@ -47,7 +48,12 @@
 ABSL_FLAG(uint64_t, keys, 1000000, "keys in the filter");
 ABSL_FLAG(uint64_t, queries, 1000000,
           "empty ranges per rate (per budget, length, workload and filter)");
-ABSL_FLAG(std::string, bits, "8,12,16,20", "budgets in bits per key");
+ABSL_FLAG(
+    std::string, filter, "grafite:8,grafite:12,grafite:16,grafite:20",
+    "comma list of range filter specs (filter/filter_spec.h), each "
+    "giving bits_per_key: the budgets, each also a prefix Bloom filter's");
+ABSL_FLAG(std::string, bits, "",
+          "replaced by --filter: --bits=8,16 is --filter=grafite:8,grafite:16");
 ABSL_FLAG(std::string, lengths, "1,2,16,64,1024", "range lengths in codes");
 ABSL_FLAG(uint64_t, seed, 42, "seed of the keys and queries");
 ABSL_FLAG(std::string, json, "", "also write the results to this file");
@@ -188,6 +194,32 @@ std::vector<uint64_t> ParseList(const std::string& text) {
   return values;
 }
 
+// The range filter specs of --filter, each with its bits per key; exits with
+// one line for a malformed spec, another family or a spec sized by fpp.
+std::vector<PolicySpec> RangeFilterSpecs(const std::string& list) {
+  std::vector<PolicySpec> specs;
+  for (absl::string_view text : absl::StrSplit(list, ',')) {
+    absl::StatusOr<PolicySpec> spec = ParsePolicySpec(text);
+    std::string fault;
+    if (!spec.ok()) {
+      fault = std::string(spec.status().message());
+    } else if (spec->family != "grafite" ||
+               !spec->options.bits_per_key.has_value() ||
+               *spec->options.bits_per_key !=
+                   std::floor(*spec->options.bits_per_key)) {
+      fault = absl::StrCat("\"", text,
+                           "\" is not a range filter sized in whole bits per "
+                           "key (grafite:B)");
+    }
+    if (!fault.empty()) {
+      std::cerr << "range_bench: --filter: " << fault << "\n";
+      std::exit(kUsageExit);
+    }
+    specs.push_back(*std::move(spec));
+  }
+  return specs;
+}
+
 json Measure() {
   const uint64_t n = absl::GetFlag(FLAGS_keys);
   const uint64_t queries = absl::GetFlag(FLAGS_queries);
@@ -206,9 +238,9 @@ json Measure() {
   result["keys"] = codes.size();
   result["queries_per_rate"] = queries;
   json rows = json::array();
-  for (uint64_t budget : ParseList(absl::GetFlag(FLAGS_bits))) {
-    const auto policy = NewGrafiteFilterPolicy(
-        FilterOptions::BitsPerKey(static_cast<double>(budget)));
+  for (const PolicySpec& spec : RangeFilterSpecs(absl::GetFlag(FLAGS_filter))) {
+    const auto budget = static_cast<uint64_t>(*spec.options.bits_per_key);
+    const auto policy = NewFilterPolicyFromSpec(spec);
     if (!policy.ok()) {
       std::cerr << "range_bench: " << policy.status() << "\n";
       std::exit(kUsageExit);
@@ -255,6 +287,7 @@ json Measure() {
         }
         // Each filter answered every start once.
         json row;
+        row["filter"] = spec.ToString();
         row["bits_per_key_budget"] = budget;
         row["length"] = length;
         row["workload"] = workload.name;
@@ -352,6 +385,11 @@ int Main(int argc, char** argv) {
     return kUsageExit;
   }
   const std::vector<char*> rest = absl::ParseCommandLine(argc, argv);
+  if (!absl::GetFlag(FLAGS_bits).empty()) {
+    std::cerr << "range_bench: --bits is replaced by --filter (--bits=8,16 is "
+                 "--filter=grafite:8,grafite:16)\n";
+    return kUsageExit;
+  }
   if (rest.size() > 1) {
     std::cerr << "range_bench: stray argument " << rest[1] << "\n";
     return kUsageExit;

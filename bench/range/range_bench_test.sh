@@ -5,7 +5,7 @@
 set -euo pipefail
 bench=bench/range/range_bench
 json=$TEST_TMPDIR/range.json
-"$bench" --keys=20000 --queries=20000 --bits=10,16 --lengths=1,16,1024 \
+"$bench" --keys=20000 --queries=20000 --filter=grafite:10,grafite:16 --lengths=1,16,1024 \
   --json="$json" >"$TEST_TMPDIR/out.md" 2>"$TEST_TMPDIR/err.txt"
 grep -q '^| bits/key | length | uniform' "$TEST_TMPDIR/out.md"
 "$bench" --table_from="$json" | diff -u "$TEST_TMPDIR/out.md" -
@@ -23,3 +23,12 @@ for row in rows:
 print("PASS")
 PY
 if "$bench" --keys=abc 2>/dev/null; then echo "bad flag accepted"; exit 1; fi
+for bad in --filter=bloom:10 --filter=grafite:fpp=0.01 --filter=grafite:10.5 \
+           --filter=grafit:10 --bits=10; do
+  set +e
+  "$bench" --keys=100 "$bad" >/dev/null 2>"$TEST_TMPDIR/bad.txt"
+  status=$?
+  set -e
+  [ "$status" -eq 2 ] || { echo "$bad: exit status $status, want 2"; exit 1; }
+  [ "$(wc -l <"$TEST_TMPDIR/bad.txt")" -eq 1 ] || { echo "$bad: not one line"; cat "$TEST_TMPDIR/bad.txt"; exit 1; }
+done
