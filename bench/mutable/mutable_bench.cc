@@ -17,6 +17,7 @@
 #include "bench/timing.h"
 #include "filter/bloom/bloom.h"
 #include "filter/filter_policy.h"
+#include "filter/filter_spec.h"
 #include "inmemory/mutable/mutable_bloom.h"
 
 namespace sstfilter {
@@ -87,7 +88,7 @@ absl::StatusOr<MutableBloomFilter> FillOneThread(const MutableBenchConfig& c,
                                                  AddMode mode, KeyChunk* chunk,
                                                  double* add_ns_per_key) {
   absl::StatusOr<MutableBloomFilter> filter =
-      MutableBloomFilter::Create(FilterOptions::Fpp(c.fpp), c.keys);
+      MutableBloomFilter::Create(c.spec.options, c.keys);
   if (!filter.ok()) return filter.status();
   const bool batched =
       mode == AddMode::kBatchedAdd || mode == AddMode::kSingleWriterBatchedAdd;
@@ -131,7 +132,7 @@ absl::StatusOr<MutableBloomFilter> FillTwoThreads(const MutableBenchConfig& c,
                                                   double* slowest_cpu_ns,
                                                   double* wall_ns) {
   absl::StatusOr<MutableBloomFilter> filter =
-      MutableBloomFilter::Create(FilterOptions::Fpp(c.fpp), c.keys);
+      MutableBloomFilter::Create(c.spec.options, c.keys);
   if (!filter.ok()) return filter.status();
   std::atomic<int> ready{0};
   std::atomic<bool> go{false};
@@ -267,7 +268,7 @@ absl::StatusOr<SizeResult> MeasureSize(
     const MutableBenchConfig& config,
     const std::function<void(const std::string&)>& progress) {
   absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
-      NewBloomFilterPolicy(FilterOptions::Fpp(config.fpp));
+      NewFilterPolicyFromSpec(config.spec);
   if (!policy.ok()) return policy.status();
   const uint64_t n = config.keys;
   KeyChunk chunk;

@@ -12,13 +12,16 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "filter/policy_spec.h"
 
 namespace sstfilter {
 namespace bench {
 
 struct MutableBenchConfig {
   uint64_t keys = 0;
-  double fpp = 0.01;
+  // The native filter's spec (the bloom family, sized); the mutable filter
+  // takes its options.
+  PolicySpec spec;
   uint64_t queries = 0;  // absent keys per query figure; a multiple of 1024
   int reps = 3;
 };

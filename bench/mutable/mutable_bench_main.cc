@@ -4,7 +4,8 @@
 // batched, on fresh keys. See bench/mutable/README.md.
 //
 //   bazel run -c opt //bench/mutable:mutable_bench -- [--keys=1e6,1e7]
-//       [--fpp=0.01] [--queries=1048576] [--reps=3] [--format=table|json]
+//       [--filter=bloom:fpp=0.01] [--queries=1048576] [--reps=3]
+//       [--format=table|json]
 //
 // Progress goes to stderr, the table (or JSON lines) to stdout. Exit status 0;
 // 1 when a filter cannot be made; 2 for a bad flag value; 3 when an added key
@@ -25,11 +26,16 @@
 #include "bench/keys.h"
 #include "bench/mutable/mutable_bench.h"
 #include "bench/mutable/mutable_report.h"
+#include "filter/filter_spec.h"
 #include "util/flag_check.h"
 
 ABSL_FLAG(std::string, keys, "1e6,1e7",
           "key counts, comma-separated; each is a filter of that many keys");
-ABSL_FLAG(double, fpp, 0.01, "false-positive rate both filters are sized for");
+ABSL_FLAG(std::string, filter, "bloom:fpp=0.01",
+          "the native filter's spec (filter/filter_spec.h): the bloom family, "
+          "sized by fpp or bits_per_key; the mutable filter takes its size");
+ABSL_FLAG(std::string, fpp, "",
+          "replaced by --filter: --fpp=0.001 is --filter=bloom:fpp=0.001");
 ABSL_FLAG(uint64_t, queries, 1 << 20,
           "absent keys per query figure, a multiple of 1024");
 ABSL_FLAG(int, reps, 3, "repetitions; the median counts");
@@ -63,7 +69,8 @@ bool ParseKeyCount(absl::string_view text, uint64_t* out) {
 
 int Main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
-      "mutable_bench [--keys=1e6,1e7] [--fpp=0.01] [--queries=N] [--reps=N] "
+      "mutable_bench [--keys=1e6,1e7] [--filter=bloom:fpp=0.01] [--queries=N] "
+      "[--reps=N] "
       "[--format=table|json]\nThe mutable Bloom filter against the immutable "
       "native filter of the same keys.");
   if (absl::Status flags = CheckFlags(argc, argv); !flags.ok()) {
@@ -83,13 +90,23 @@ int Main(int argc, char** argv) {
   }
   if (sizes.empty()) return Usage("--keys is empty");
   MutableBenchConfig config;
-  config.fpp = absl::GetFlag(FLAGS_fpp);
+  if (!absl::GetFlag(FLAGS_fpp).empty()) {
+    return Usage(
+        "--fpp is replaced by --filter: --fpp=P is --filter=bloom:fpp=P");
+  }
+  absl::StatusOr<PolicySpec> spec =
+      ParsePolicySpec(absl::GetFlag(FLAGS_filter));
+  if (!spec.ok())
+    return Usage("--filter: " + std::string(spec.status().message()));
+  if (spec->family != "bloom") {
+    return Usage("--filter: \"" + absl::GetFlag(FLAGS_filter) +
+                 "\" is not a bloom spec; the mutable filter has the bloom "
+                 "family's layout");
+  }
+  config.spec = *std::move(spec);
   config.queries = absl::GetFlag(FLAGS_queries);
   config.reps = absl::GetFlag(FLAGS_reps);
   const std::string format = absl::GetFlag(FLAGS_format);
-  if (!(config.fpp > 0 && config.fpp < 1)) {
-    return Usage("--fpp must be in (0, 1), got " + std::to_string(config.fpp));
-  }
   if (config.queries == 0 || config.queries % KeyChunk::kCapacity != 0) {
     return Usage("--queries must be a positive multiple of 1024, got " +
                  std::to_string(config.queries));

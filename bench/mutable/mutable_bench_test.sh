@@ -9,9 +9,10 @@ source "${TEST_SRCDIR}/${TEST_WORKSPACE}/bench/bench_test_lib.sh"
 
 tiny=(--keys=20000,50000 --queries=8192 --reps=2)
 
-for args in "--keys=0" "--keys=1.5" "--keys=abc" "--keys=" "--fpp=1.5" "--fpp=0" \
+for args in "--keys=0" "--keys=1.5" "--keys=abc" "--keys=" "--filter=bloom:fpp=1.5" \
+            "--filter=bloom:fpp=0" "--filter=burr:fpp=0.01" "--filter=blom:10" "--fpp=0.01" \
             "--queries=1000" "--queries=0" "--reps=0" "--format=xml" "stray" "--bogus=1" \
-            "--fpp=abc" "--reps=1.5"; do
+            "--filter=bloom:fpp=abc" "--reps=1.5"; do
   expect_usage_error "$args" "$bench" "${tiny[@]}" $args
 done
 
@@ -33,6 +34,7 @@ rows = [json.loads(line) for line in open(sys.argv[1])]
 assert [r["keys"] for r in rows] == [20000, 50000], rows
 for r in rows:
     assert r["keys_checked"] == r["keys"] and r["reps"] == 2 and r["queries"] == 8192, r
+    assert r["filter"] == "bloom:fpp=0.01" and r["fpp"] == 0.01, r
     for side, fields in (("immutable", ["bits_per_key", "fp_rate", "build_ns_per_key",
                                         "query_ns", "batch_ns"]),
                          ("mutable", ["bits_per_key", "fp_rate", "add_ns_per_key",

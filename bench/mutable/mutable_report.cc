@@ -28,9 +28,9 @@ void PrintMutableTable(const std::vector<SizeResult>& results,
   if (results.empty()) return;
   const MutableBenchConfig& c = results[0].config;
   out << absl::StrFormat(
-      "mutable_bench: random 16-byte keys, fpp %g; %d fresh absent keys per "
+      "mutable_bench: random 16-byte keys, %s; %d fresh absent keys per "
       "query figure; medians of %d repetitions; ns per key\n\n",
-      c.fpp, c.queries, c.reps);
+      c.spec.ToString(), c.queries, c.reps);
   out << absl::StrFormat(
       "%10s  %-9s %8s %7s %9s %9s %9s %9s %12s %12s %12s %7s %7s\n", "keys",
       "filter", "bits/key", "FP %", "build/add", "batch add", "1-wr add",
@@ -77,7 +77,12 @@ void PrintMutableJson(const std::vector<SizeResult>& results,
     const MutableFigures& m = r.mutable_filter;
     nlohmann::ordered_json row;
     row["keys"] = r.config.keys;
-    row["fpp"] = r.config.fpp;
+    row["filter"] = r.config.spec.ToString();
+    if (r.config.spec.options.fpp.has_value()) {
+      row["fpp"] = *r.config.spec.options.fpp;
+    } else {
+      row["fpp"] = nullptr;
+    }
     row["queries"] = r.config.queries;
     row["reps"] = r.config.reps;
     row["keys_checked"] = r.keys_checked;
