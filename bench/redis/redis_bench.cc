@@ -38,6 +38,7 @@
 #include "engines/redis/redis_bloom.h"
 #include "engines/redis/redis_client.h"
 #include "engines/redis/redis_server.h"
+#include "filter/filter_spec.h"
 #include "filter/testing/filter_test_util.h"
 #include "nlohmann/json.hpp"
 #include "util/flag_check.h"
@@ -46,7 +47,12 @@
 ABSL_FLAG(std::string, keys, "1e6,1e7",
           "key counts, comma-separated: each loads every implementation with "
           "that many keys");
-ABSL_FLAG(double, fpp, 0.01, "false-positive rate of both Bloom filters");
+ABSL_FLAG(
+    std::string, filter, "bloom:fpp=0.01",
+    "sstfilter's filter, by spec (filter/filter_spec.h): the bloom family "
+    "sized by fpp, at which the k-command filter is sized too");
+ABSL_FLAG(std::string, fpp, "",
+          "replaced by --filter: --fpp=0.001 is --filter=bloom:fpp=0.001");
 ABSL_FLAG(uint64_t, single_ops, 10000,
           "operations per single-mode figure and client");
 ABSL_FLAG(uint64_t, pipelined_ops, 100000,
@@ -75,9 +81,23 @@ constexpr uint64_t kFppQueries = 200000;
 // Key sets (test::Key16's first argument): the loaded keys, then one fresh
 // set per measurement.
 constexpr uint64_t kLoadedSet = 0;
-// The implementations, in the order of the tables.
+// The implementations, in the order of the tables: each one's key in the
+// JSON, and the name its rows print (sstfilter's filter by its spec family,
+// the others as peers: Redis's set, and the textbook filter of k SETBIT and
+// GETBIT commands, one round trip per command or per key).
 constexpr const char* kImplNames[] = {"sstfilter", "set", "k-command",
                                       "k-command, 1 trip"};
+constexpr const char* kRowNames[] = {
+    "bloom", "lib:redis.set", "lib:redis.setbit", "lib:redis.setbit.one_trip"};
+static_assert(sizeof(kImplNames) == sizeof(kRowNames), "a name per impl");
+
+// The name the rows of the implementation whose JSON key is impl print.
+const char* RowName(const char* impl) {
+  for (size_t i = 0; i < sizeof(kImplNames) / sizeof(kImplNames[0]); ++i) {
+    if (absl::string_view(impl) == kImplNames[i]) return kRowNames[i];
+  }
+  return impl;
+}
 
 double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
@@ -301,7 +321,7 @@ std::string RedisBenchTable(const nlohmann::json& out) {
           &text,
           "| %s | %.1f MB | %.2f | %.2f%% | %s | %s | %s | %s | %s | %s "
           "| %s | %s | %s / %s | %g |\n",
-          impl, memory / 1e6, memory / n, 100 * r.value("fpp", 0.0),
+          RowName(impl), memory / 1e6, memory / n, 100 * r.value("fpp", 0.0),
           Rate(Field(r, "query_single_1")), Rate(Field(r, "query_single_8")),
           Rate(Field(r, "query_pipelined_1")),
           Rate(Field(r, "query_pipelined_8")), Rate(Field(r, "add_single_1")),
@@ -367,7 +387,7 @@ std::string ReadmeTable(const nlohmann::json& out) {
           "|\n",
           absl::StrFormat("10^%d",
                           static_cast<int>(std::lround(std::log10(n)))),
-          impl, memory / 1e6, memory / n, 100 * r.value("fpp", 0.0),
+          RowName(impl), memory / 1e6, memory / n, 100 * r.value("fpp", 0.0),
           Rate(Field(r, "query_single_1")), Rate(Field(r, "query_single_8")),
           Rate(Field(r, "query_pipelined_1")), Rate(Field(r, "add_single_1")),
           Rate(Field(r, "add_pipelined_1")),
@@ -416,7 +436,23 @@ absl::StatusOr<Settings> ReadSettings() {
     }
     settings.sizes.push_back(static_cast<uint64_t>(value));
   }
-  settings.fpp = absl::GetFlag(FLAGS_fpp);
+  if (!absl::GetFlag(FLAGS_fpp).empty()) {
+    return absl::InvalidArgumentError(
+        "--fpp is replaced by --filter: --fpp=P is --filter=bloom:fpp=P");
+  }
+  absl::StatusOr<PolicySpec> spec =
+      ParsePolicySpec(absl::GetFlag(FLAGS_filter));
+  if (!spec.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--filter: ", spec.status().message()));
+  }
+  if (spec->family != "bloom" || !spec->options.fpp.has_value() ||
+      !spec->params.empty() || spec->options.self_checksum.has_value()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--filter: \"", absl::GetFlag(FLAGS_filter),
+        "\" is not bloom:fpp=P, which both Redis filters are sized by"));
+  }
+  settings.fpp = *spec->options.fpp;
   settings.single_ops = absl::GetFlag(FLAGS_single_ops);
   settings.pipelined_ops = absl::GetFlag(FLAGS_pipelined_ops);
   settings.rounds = absl::GetFlag(FLAGS_rounds);
@@ -424,7 +460,7 @@ absl::StatusOr<Settings> ReadSettings() {
       settings.single_ops == 0 || settings.pipelined_ops == 0 ||
       settings.rounds < 1) {
     return absl::InvalidArgumentError(
-        "need --keys, --fpp in (0, 1), positive --single_ops, "
+        "need --keys, an fpp in (0, 1), positive --single_ops, "
         "--pipelined_ops and --rounds");
   }
   return settings;
@@ -682,7 +718,7 @@ absl::StatusOr<nlohmann::json> MeasureKeyCount(const test::RedisServer& server,
 
 int Main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
-      "redis_bench [--keys=1e6,1e7] [--fpp=0.01] [--single_ops=N] "
+      "redis_bench [--keys=1e6,1e7] [--filter=bloom:fpp=0.01] [--single_ops=N] "
       "[--pipelined_ops=N] [--rounds=N] [--json=FILE]\nA Bloom filter shared "
       "through Redis: sstfilter's RedisBloomFilter against a Redis set and "
       "the k-command Redis Bloom filter, on a redis-server it starts.");

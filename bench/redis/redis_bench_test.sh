@@ -6,7 +6,7 @@ bench=bench/redis/redis_bench
 out=$TEST_TMPDIR/out.json
 "$bench" --keys=2000 --single_ops=200 --pipelined_ops=2000 --rounds=1 \
   --json="$out" >"$TEST_TMPDIR/table.md" 2>"$TEST_TMPDIR/log"
-for row in '| sstfilter |' '| set |' '| k-command |' '| k-command, 1 trip |'; do
+for row in '| bloom |' '| lib:redis.set |' '| lib:redis.setbit |' '| lib:redis.setbit.one_trip |'; do
   grep -qF "$row" "$TEST_TMPDIR/table.md" || { echo "no row $row"; cat "$TEST_TMPDIR/table.md"; exit 1; }
 done
 "$bench" --table_from="$out" >"$TEST_TMPDIR/again.md"
@@ -17,4 +17,13 @@ set +e
 rc=$?
 set -e
 [ "$rc" -eq 2 ] || { echo "bad flag: exit $rc, expected 2"; exit 1; }
+for bad in --fpp=0.01 --filter=blom:fpp=0.01 --filter=bloom:10 --filter=burr:fpp=0.01 \
+           --filter=bloom:fpp=0.01:path=portable; do
+  set +e
+  "$bench" "$bad" 2>"$TEST_TMPDIR/bad.txt" >/dev/null
+  rc=$?
+  set -e
+  [ "$rc" -eq 2 ] || { echo "$bad: exit $rc, expected 2"; exit 1; }
+  [ "$(wc -l <"$TEST_TMPDIR/bad.txt")" -eq 1 ] || { echo "$bad: not one line"; cat "$TEST_TMPDIR/bad.txt"; exit 1; }
+done
 echo PASS
