@@ -2,7 +2,7 @@
 # redis_bench end to end on a tiny load: its table, its JSON (read back by
 # --table_from into the same table), and a usage error for a bad flag.
 set -euo pipefail
-bench=bench/redis/redis_bench
+bench=engines/redis/bench/redis_bench
 out=$TEST_TMPDIR/out.json
 "$bench" --keys=2000 --single_ops=200 --pipelined_ops=2000 --rounds=1 \
   --json="$out" >"$TEST_TMPDIR/table.md" 2>"$TEST_TMPDIR/log"

@@ -2,13 +2,13 @@
 # engines/redis/README.md's table must be exactly what redis_bench prints from the
 # committed JSON (docs/results/redis_bench.json): no figure typed by hand, and
 # no JSON committed without regenerating the table. To regenerate:
-#   bazel run -c opt //bench/redis:redis_bench -- --json=$PWD/docs/results/redis_bench.json
-#   bazel run //bench/redis:redis_bench -- --readme --table_from=$PWD/docs/results/redis_bench.json
+#   bazel run -c opt //engines/redis/bench:redis_bench -- --json=$PWD/docs/results/redis_bench.json
+#   bazel run //engines/redis/bench:redis_bench -- --readme --table_from=$PWD/docs/results/redis_bench.json
 # and paste the second output between engines/redis/README.md's redis_bench markers.
 set -euo pipefail
 expected=$TEST_TMPDIR/expected.md
 actual=$TEST_TMPDIR/actual.md
-bench/redis/redis_bench --readme --table_from=docs/results/redis_bench.json >"$expected"
+engines/redis/bench/redis_bench --readme --table_from=docs/results/redis_bench.json >"$expected"
 sed -n '/^<!-- redis_bench:begin -->$/,/^<!-- redis_bench:end -->$/p' engines/redis/README.md |
   sed '1d;$d' >"$actual"
 if [ ! -s "$actual" ]; then
