@@ -1,7 +1,7 @@
 // One column family's filters: the one lookups probe (serving) and the one a
 // recovery or rebuild is filling (building). Writes add to both; a lookup
-// probes only the serving one, and none while a recovery runs. The database
-// (presence_core.h) swaps them under its writers lock and frees a replaced
+// probes only the serving one, and none while a recovery runs. The background
+// thread (rebuilds.h) swaps them under the writers lock and frees a replaced
 // filter only after ReadEpochs says no lookup can still be probing it.
 
 #ifndef SSTFILTER_ENGINES_ROCKSDB_PRESENCE_COLUMN_FAMILY_FILTER_H_
@@ -132,7 +132,7 @@ class ColumnFamilyFilter {
 
   // The encoded record of the last save that covered this column family
   // (saved_filters.h), carried into later saves while no filter serves.
-  // Guarded by the core's save mutex.
+  // Guarded by FilterSaves' mutex (filter_saves.h).
   std::string& last_record() { return last_record_; }
 
   // REQUIRES: the writers lock, shared or exclusive: the filters it reads

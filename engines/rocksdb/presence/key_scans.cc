@@ -1,5 +1,6 @@
 #include "engines/rocksdb/presence/key_scans.h"
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -7,7 +8,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "inmemory/mutable/mutable_bloom.h"
+#include "rocksdb/metadata.h"
 #include "rocksdb/sst_file_reader.h"
+#include "rocksdb/version.h"
 
 namespace sstfilter {
 namespace presence_internal {
@@ -19,6 +22,28 @@ constexpr uint64_t kKeysPerPoll = 4096;
 // Keys handed to KeyScan::add at a time: enough to amortise its lock and
 // overlap the cache misses of their blocks.
 constexpr size_t kKeysPerAdd = 256;
+
+// Re-enables file deletions on every path out of a read of tables.
+class FileDeletionsPaused {
+ public:
+  explicit FileDeletionsPaused(rocksdb::DB* db)
+      : db_(db), paused_(db->DisableFileDeletions().ok()) {}
+  ~FileDeletionsPaused() {
+    if (!paused_) return;
+#if ROCKSDB_MAJOR >= 9
+    db_->EnableFileDeletions().PermitUncheckedError();
+#else
+    // Not forced: only this pause ends, not one the user holds.
+    db_->EnableFileDeletions(/*force=*/false).PermitUncheckedError();
+#endif
+  }
+  FileDeletionsPaused(const FileDeletionsPaused&) = delete;
+  FileDeletionsPaused& operator=(const FileDeletionsPaused&) = delete;
+
+ private:
+  rocksdb::DB* db_;
+  bool paused_;
+};
 
 }  // namespace
 
@@ -80,6 +105,36 @@ absl::StatusOr<uint64_t> AddTableFileKeys(const rocksdb::Options& options,
                         absl::StrCat(path, ": ", keys.status().message()));
   }
   return keys;
+}
+
+absl::StatusOr<TablesRead> ReadTables(rocksdb::DB* db,
+                                      rocksdb::ColumnFamilyHandle* handle,
+                                      const std::string& name,
+                                      const std::vector<SavedTable>& skip,
+                                      const KeyScan& scan) {
+  FileDeletionsPaused paused(db);
+  // The memtables' keys (a WAL's replay, writes from before the filter was
+  // installed) become a table, read below.
+  absl::Status status = FromRocksDbStatus(
+      db->Flush(rocksdb::FlushOptions(), handle), "flushing " + name);
+  if (!status.ok()) return status;
+  std::vector<rocksdb::LiveFileMetaData> files;
+  db->GetLiveFilesMetaData(&files);
+  TablesRead read;
+  // Every deletion a listed table holds is at or below this.
+  read.listed_at = db->GetLatestSequenceNumber();
+  const rocksdb::Options options = db->GetOptions(handle);
+  for (const rocksdb::LiveFileMetaData& file : files) {
+    if (file.column_family_name != name) continue;
+    const SavedTable table{file.file_number, file.size};
+    if (std::find(skip.begin(), skip.end(), table) != skip.end()) continue;
+    absl::StatusOr<uint64_t> added =
+        AddTableFileKeys(options, file.db_path + file.name, scan);
+    if (!added.ok()) return added.status();
+    ++read.tables;
+    read.keys += *added;
+  }
+  return read;
 }
 
 }  // namespace presence_internal

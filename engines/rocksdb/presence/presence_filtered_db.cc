@@ -168,8 +168,8 @@ absl::StatusOr<std::unique_ptr<PresenceFilteredDB>> PresenceFilteredDB::Open(
   if (!opened.ok()) {
     return presence_internal::FromRocksDbStatus(opened, "opening " + path);
   }
-  auto core = std::make_unique<PresenceCore>(filter_options, path, signal);
-  core->Start(db, *handles);
+  auto core = std::make_unique<PresenceCore>(filter_options, path, signal, db);
+  core->Start(*handles);
   return std::unique_ptr<PresenceFilteredDB>(
       new PresenceFilteredDB(db, std::move(core)));
 }

@@ -1,16 +1,13 @@
-// PresenceCore's saves: a full save writes every serving filter
-// (saved_filters.h); the saves after it append the blocks each filter
-// changed since the save before, until those changes would outgrow the full
-// save, or a filter saved in full no longer serves.
+#include "engines/rocksdb/presence/filter_saves.h"
 
 #include <memory>
 #include <mutex>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "engines/rocksdb/presence/presence_core.h"
-#include "rocksdb/env.h"
+#include "engines/rocksdb/presence/saved_filters.h"
 #include "rocksdb/metadata.h"
 
 namespace sstfilter {
@@ -26,7 +23,7 @@ absl::Status Unavailable(const rocksdb::Status& status,
 
 // What a save found: the tables each column family had, and the blocks each
 // serving filter changed since the last save.
-struct PresenceCore::SaveSnapshot {
+struct FilterSaves::Snapshot {
   struct Serving {
     ColumnFamilyFilter* column_family;
     PresenceFilter* filter;
@@ -48,27 +45,40 @@ struct PresenceCore::SaveSnapshot {
   }
 };
 
-absl::Status PresenceCore::Save() {
-  std::lock_guard<std::mutex> one_save(save_mutex_);
-  if (options_.listener != nullptr) options_.listener->OnSaveBegin();
+FilterSaves::FilterSaves(rocksdb::DB* db, std::string db_identity,
+                         std::string saved_file,
+                         PresenceFilterListener* listener,
+                         const ColumnFamilySlots* slots, WritersLock* writers,
+                         ReadEpochs* epochs)
+    : db_(db),
+      db_identity_(std::move(db_identity)),
+      saved_file_(std::move(saved_file)),
+      listener_(listener),
+      slots_(slots),
+      writers_(writers),
+      epochs_(epochs) {}
+
+absl::Status FilterSaves::Save() {
+  std::lock_guard<std::mutex> one_save(mutex_);
+  if (listener_ != nullptr) listener_->OnSaveBegin();
   absl::Status status = SaveLocked();
-  if (options_.listener != nullptr) options_.listener->OnSaveEnd(status);
+  if (listener_ != nullptr) listener_->OnSaveEnd(status);
   return status;
 }
 
-absl::Status PresenceCore::SaveLocked() {
-  SaveSnapshot snapshot;
+absl::Status FilterSaves::SaveLocked() {
+  Snapshot snapshot;
   // The tables first, then the sequence number, then the filters: a table
   // listed holds only writes the filters saved after it hold.
   db_->GetLiveFilesMetaData(&snapshot.files);
   snapshot.latest = db_->GetLatestSequenceNumber();
-  snapshot.filters = Filters();
+  snapshot.filters = slots_->All();
   bool append = false;
   std::string bytes;
   FullSave next;
   {
     // Keeps each serving filter alive until its bytes are copied.
-    ReadEpochs::Guard guard(&epochs_);
+    ReadEpochs::Guard guard(epochs_);
     if (!guard.active()) {
       return absl::ResourceExhaustedError(
           "not saved: more threads are alive than a presence filter's "
@@ -77,7 +87,7 @@ absl::Status PresenceCore::SaveLocked() {
     {
       // No add runs while the marks are taken: each add before this set
       // its bits and marked its block (TakeChangedBlocks' REQUIRES).
-      std::unique_lock<WritersLock> no_adds(writers_);
+      std::unique_lock<WritersLock> no_adds(*writers_);
       for (ColumnFamilyFilter* filter : snapshot.filters) {
         if (filter->serving() == nullptr) continue;
         PresenceFilter* serving = filter->serving_for_writes();
@@ -98,9 +108,9 @@ absl::Status PresenceCore::SaveLocked() {
   return append ? AppendChanges(bytes) : WriteFullSave(bytes, std::move(next));
 }
 
-bool PresenceCore::FullSaveHoldsFilters(const SaveSnapshot& snapshot) const {
+bool FilterSaves::FullSaveHoldsFilters(const Snapshot& snapshot) const {
   if (!full_save_.valid) return false;
-  for (const SaveSnapshot::Serving& serving : snapshot.serving) {
+  for (const Snapshot::Serving& serving : snapshot.serving) {
     auto saved = full_save_.serials.find(serving.column_family->id());
     if (saved == full_save_.serials.end() ||
         saved->second != serving.filter->serial) {
@@ -110,9 +120,9 @@ bool PresenceCore::FullSaveHoldsFilters(const SaveSnapshot& snapshot) const {
   return true;
 }
 
-std::string PresenceCore::ChangesOf(const SaveSnapshot& snapshot) const {
+std::string FilterSaves::ChangesOf(const Snapshot& snapshot) const {
   std::vector<ChangedColumnFamily> record;
-  for (const SaveSnapshot::Serving& serving : snapshot.serving) {
+  for (const Snapshot::Serving& serving : snapshot.serving) {
     record.push_back({serving.column_family->id(), snapshot.latest,
                       snapshot.TablesOf(*serving.column_family),
                       serving.filter->keys.SaveBlocks(serving.changed_blocks)});
@@ -120,9 +130,9 @@ std::string PresenceCore::ChangesOf(const SaveSnapshot& snapshot) const {
   return EncodeChangesRecord(record);
 }
 
-std::string PresenceCore::FullSaveOf(const SaveSnapshot& snapshot,
-                                     FullSave* next) const {
-  for (const SaveSnapshot::Serving& serving : snapshot.serving) {
+std::string FilterSaves::FullSaveOf(const Snapshot& snapshot,
+                                    FullSave* next) const {
+  for (const Snapshot::Serving& serving : snapshot.serving) {
     ColumnFamilyFilter* filter = serving.column_family;
     SavedColumnFamily record;
     record.id = filter->id();
@@ -145,9 +155,9 @@ std::string PresenceCore::FullSaveOf(const SaveSnapshot& snapshot,
   return EncodeSavedFilters(saved);
 }
 
-absl::Status PresenceCore::AppendChanges(const std::string& record) {
+absl::Status FilterSaves::AppendChanges(const std::string& record) {
   rocksdb::Env* env = db_->GetEnv();
-  const std::string path = ChangesFileName(PresenceFilterFileName(path_));
+  const std::string path = ChangesFileName(saved_file_);
   rocksdb::Status status;
   if (full_save_.changes == nullptr) {
     status =
@@ -165,16 +175,15 @@ absl::Status PresenceCore::AppendChanges(const std::string& record) {
   return absl::OkStatus();
 }
 
-absl::Status PresenceCore::WriteFullSave(const std::string& bytes,
-                                         FullSave next) {
+absl::Status FilterSaves::WriteFullSave(const std::string& bytes,
+                                        FullSave next) {
   full_save_ = FullSave();  // closes the changes file of the last full save
-  const std::string path = PresenceFilterFileName(path_);
-  absl::Status status = WriteFileAtomically(db_->GetEnv(), path, bytes);
+  absl::Status status = WriteFileAtomically(db_->GetEnv(), saved_file_, bytes);
   if (!status.ok()) return status;
   // The changes of the save this one replaces are of no use now; at open
   // they would not match it either (their header names the save they
   // follow).
-  const std::string changes = ChangesFileName(path);
+  const std::string changes = ChangesFileName(saved_file_);
   if (db_->GetEnv()->FileExists(changes).ok()) {
     rocksdb::Status removed = db_->GetEnv()->DeleteFile(changes);
     if (!removed.ok()) return Unavailable(removed, "removing " + changes);
@@ -184,57 +193,6 @@ absl::Status PresenceCore::WriteFullSave(const std::string& bytes,
   next.bytes = bytes.size();
   full_save_ = std::move(next);
   return absl::OkStatus();
-}
-
-void PresenceCore::ReadChanges(absl::string_view full_save,
-                               std::map<uint32_t, SavedRecord>* records) {
-  const std::string path = ChangesFileName(PresenceFilterFileName(path_));
-  absl::StatusOr<std::string> bytes = ReadWholeFile(db_->GetEnv(), path);
-  if (absl::IsNotFound(bytes.status())) return;
-  absl::StatusOr<SavedChanges> changes =
-      bytes.ok() ? DecodeSavedChanges(*bytes, full_save) : bytes.status();
-  if (absl::IsFailedPrecondition(changes.status())) return;  // a stale file
-  if (!changes.ok()) {
-    // The full save alone stays true: its tables are read past it.
-    Progress(absl::StrCat("presence filters: ", path,
-                          " not read: ", changes.status().ToString()));
-    return;
-  }
-  if (!changes->stopped.empty()) {
-    Progress(absl::StrCat("presence filters: ", path, ": ", changes->stopped,
-                          "; the records before it are read"));
-  }
-  for (std::vector<ChangedColumnFamily>& record : changes->records) {
-    for (ChangedColumnFamily& changed : record) {
-      auto saved = records->find(changed.id);
-      // Only filters of the full save have changes.
-      if (saved == records->end()) continue;
-      saved->second.decoded.latest_sequence = changed.latest_sequence;
-      saved->second.decoded.tables = std::move(changed.tables);
-      saved->second.changed_blocks.push_back(std::move(changed.blocks));
-    }
-  }
-}
-
-absl::StatusOr<std::unique_ptr<PresenceFilter>> PresenceCore::Restore(
-    SavedRecord* record) const {
-  absl::StatusOr<MutableBloomFilter> filter =
-      MutableBloomFilter::Restore(record->decoded.filter);
-  if (!filter.ok()) return filter.status();
-  for (const std::string& blocks : record->changed_blocks) {
-    if (absl::Status applied = filter->ApplySavedBlocks(blocks);
-        !applied.ok()) {
-      return applied;
-    }
-  }
-  if (!record->changed_blocks.empty()) {
-    record->decoded.filter = filter->Save();
-    record->encoded = EncodeColumnFamilyRecord(record->decoded);
-  }
-  if (absl::Status tracked = filter->TrackChanges(); !tracked.ok()) {
-    return tracked;
-  }
-  return std::make_unique<PresenceFilter>(*std::move(filter));
 }
 
 }  // namespace presence_internal
