@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # redis_bench end to end on a tiny load: its table, its JSON (read back by
-# --table_from into the same table), and a usage error for a bad flag.
+# --table_from into the same table, and a partial one too), and a usage error
+# for a bad flag.
 set -euo pipefail
 bench=engines/redis/bench/redis_bench
 out=$TEST_TMPDIR/out.json
@@ -11,6 +12,15 @@ for row in '| bloom |' '| lib:redis.set |' '| lib:redis.setbit |' '| lib:redis.s
 done
 "$bench" --table_from="$out" >"$TEST_TMPDIR/again.md"
 cmp "$TEST_TMPDIR/table.md" "$TEST_TMPDIR/again.md"
+# A saved file lacking implementations and figures still prints, with "–".
+partial=$TEST_TMPDIR/partial.json
+echo '{"runs": [{"keys": 1000, "sstfilter": {"memory_bytes": 2000}}]}' >"$partial"
+"$bench" --table_from="$partial" >"$TEST_TMPDIR/partial.md"
+grep -qF 'against the set: – less memory' "$TEST_TMPDIR/partial.md" ||
+  { echo "partial table"; cat "$TEST_TMPDIR/partial.md"; exit 1; }
+"$bench" --readme --table_from="$partial" >"$TEST_TMPDIR/partial_readme.md"
+grep -qF '10^3 keys: – less server memory' "$TEST_TMPDIR/partial_readme.md" ||
+  { echo "partial README table"; cat "$TEST_TMPDIR/partial_readme.md"; exit 1; }
 if "$bench" --keys=0 2>/dev/null; then echo "--keys=0 accepted"; exit 1; fi
 set +e
 "$bench" --nonsense 2>/dev/null

@@ -1,5 +1,6 @@
 // redis_bench's two markdown tables, from the JSON object of its measurements
-// or of a saved --json file.
+// or of a saved --json file. Both read it leniently (a missing figure or
+// implementation prints as "–"), so that an older or partial file prints.
 
 #include "engines/redis/bench/report.h"
 
@@ -34,6 +35,12 @@ std::string Rate(const nlohmann::json& value) {
   const double r = value.get<double>();
   if (r >= 1e6) return absl::StrFormat("%.2fM", r / 1e6);
   return absl::StrFormat("%.0fk", r / 1e3);
+}
+
+// run's figure `field` of impl as a number; 0 when run lacks either.
+double Figure(const nlohmann::json& run, ImplId impl, const char* field) {
+  const nlohmann::json& value = Field(Field(run, kImplNames[impl]), field);
+  return value.is_number() ? value.get<double>() : 0;
 }
 
 // Calls row(row name, figures) for each implementation run holds, in the
@@ -109,10 +116,9 @@ std::string RedisBenchTable(const nlohmann::json& out) {
         "key for both: %s / %s / %s / %s).\n",
         ratio(kSet, "memory_bytes") == "–"
             ? "–"
-            : absl::StrFormat(
-                  "%.0f×",
-                  Field(run, kImplNames[kSet]).value("memory_bytes", 0.0) /
-                      sstfilter.value("memory_bytes", 1.0)),
+            : absl::StrFormat("%.0f×",
+                              Figure(run, kSet, "memory_bytes") /
+                                  Figure(run, kSstfilter, "memory_bytes")),
         ratio(kBitmap, "query_single_1"), ratio(kBitmap, "query_single_8"),
         ratio(kBitmap, "query_pipelined_1"),
         ratio(kBitmap, "query_pipelined_8"),
@@ -148,8 +154,8 @@ std::string ReadmeTable(const nlohmann::json& out) {
           r.value("round_trips_single", 0.0));
     });
     auto ratio = [&](ImplId other, const char* field, bool inverse) {
-      const double a = Field(run, kImplNames[kSstfilter]).value(field, 0.0);
-      const double b = Field(run, kImplNames[other]).value(field, 0.0);
+      const double a = Figure(run, kSstfilter, field);
+      const double b = Figure(run, other, field);
       if (a <= 0 || b <= 0) return std::string("–");
       return absl::StrFormat("%.1f×", inverse ? b / a : a / b);
     };

@@ -19,6 +19,7 @@ std::string RedisBenchTable(const nlohmann::json& out);
 
 // engines/redis/README.md's markdown: every key count in one table, the
 // figures a user choosing between the implementations needs, and the ratios.
+// A figure missing from out prints as "–".
 std::string ReadmeTable(const nlohmann::json& out);
 
 }  // namespace bench
