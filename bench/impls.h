@@ -14,6 +14,7 @@
 #include "absl/strings/string_view.h"
 #include "bench/drop_one_key_peer.h"
 #include "bench/measure.h"
+#include "bench/peer_names.h"
 #include "filter/filter_policy.h"
 
 namespace sstfilter {
@@ -21,9 +22,6 @@ namespace bench {
 
 // The implementation ratios are taken against.
 constexpr char kBaselineImpl[] = "lib:rocksdb.fastbloom";
-// What the peers' names start with: other libraries' filters, whose names are
-// never taken for one of sstfilter's spec families.
-constexpr char kPeerPrefix[] = "lib:";
 
 struct ImplEntry {
   // Creates a runner for the given size; drop_one_key wraps the adapter so that

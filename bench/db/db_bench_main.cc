@@ -14,7 +14,7 @@
 //       [--direct_reads=true|false]
 //       [--sections=point,partitioned,prefix,range,presence]
 //       [--section_keys=N]
-//       [--stores=...] [--configs=...] [--format=table|json] [--dir=/tmp]
+//       [--stores=...] [--filter=...] [--format=table|json] [--dir=/tmp]
 //   bazel run //bench:db_bench -- --presence_markdown_from=FILE
 //
 // Progress goes to stderr, the tables (or JSON lines) to stdout. Exit status
@@ -47,6 +47,7 @@
 #include "bench/db/presence_report.h"
 #include "bench/db/presence_section.h"
 #include "bench/db/section_report.h"
+#include "bench/peer_names.h"
 #include "util/flag_check.h"
 
 ABSL_FLAG(std::string, suite, sstfilter::bench::kDefaultDbSuite,
@@ -81,15 +82,15 @@ ABSL_FLAG(uint64_t, section_lookups, 50'000,
           "per repetition in the sections");
 ABSL_FLAG(std::string, stores, "rocksdb,leveldb",
           "stores to run (the partitioned and prefix sections need rocksdb)");
-ABSL_FLAG(
-    std::string, configs, "",
-    "configurations to run, comma-separated (default: all; --configs=list "
-    "lists them)");
+ABSL_FLAG(std::string, configs, "",
+          "replaced by --filter, which takes the configurations' names");
 ABSL_FLAG(std::string, filter, "",
-          "comma list of sstfilter policy spec strings (filter/filter_spec.h), "
-          "e.g. bloom:10,burr:fpp=0.001: each one more point-section "
-          "configuration in RocksDB (named by the spec) and LevelDB "
-          "(leveldb+spec), sized by the spec; run whatever --configs says");
+          "configurations to run, comma-separated (default: all; --filter=list "
+          "prints their names): sstfilter's policies by spec, the other "
+          "libraries' filters as lib: peers, tree.per_level and tree.hybrid; "
+          "any other spec (filter/filter_spec.h) adds a point-section "
+          "configuration in each store, sized at 10 bits/key unless it gives "
+          "its size");
 ABSL_FLAG(std::string, format, "table", "table or json");
 ABSL_FLAG(bool, inject_false_negative, false,
           "testing: the sections' filters answer no for every key (range: "
@@ -133,10 +134,13 @@ struct Settings {
   std::string format;  // "table" or "json"
   std::vector<std::string> stores;
   std::vector<std::string> sections;
-  std::vector<std::string> specs;  // --filter
-  std::string configs;             // --configs as given
+  std::vector<std::string> filter;  // --filter's entries
   bool inject_false_negative = false;
 
+  // --filter=list: print the configurations' names.
+  bool ListsConfigs() const {
+    return filter == std::vector<std::string>{"list"};
+  }
   bool WantsStore(const std::string& store) const {
     return std::find(stores.begin(), stores.end(), store) != stores.end();
   }
@@ -187,7 +191,7 @@ absl::StatusOr<Settings> ReadSettings() {
   s.stores =
       absl::StrSplit(absl::GetFlag(FLAGS_stores), ',', absl::SkipEmpty());
   for (const std::string& store : s.stores) {
-    if (store != "rocksdb" && store != "leveldb") {
+    if (store != kRocksDbStore && store != kLevelDbStore) {
       return bad("--stores takes rocksdb and leveldb, got '" + store + "'");
     }
   }
@@ -203,8 +207,15 @@ absl::StatusOr<Settings> ReadSettings() {
                  ", got '" + section + "'");
     }
   }
-  s.specs = absl::StrSplit(absl::GetFlag(FLAGS_filter), ',', absl::SkipEmpty());
-  s.configs = absl::GetFlag(FLAGS_configs);
+  if (const std::string configs = absl::GetFlag(FLAGS_configs);
+      !configs.empty()) {
+    return FlagError("configs", configs,
+                     "--configs is replaced by --filter, which takes the same "
+                     "configurations by spec or lib: peer (--filter=list "
+                     "prints them)");
+  }
+  s.filter =
+      absl::StrSplit(absl::GetFlag(FLAGS_filter), ',', absl::SkipEmpty());
   s.inject_false_negative = absl::GetFlag(FLAGS_inject_false_negative);
   return s;
 }
@@ -214,14 +225,19 @@ struct Configs {
   DbConfigs db;
   std::vector<RocksDbConfig> partitioned;
   std::vector<PrefixConfig> prefix;
-  std::vector<std::string> all_names;
-  // --filter's configurations (RocksDB and LevelDB), run whatever --configs
-  // chooses.
-  std::vector<std::string> spec_names;
+  // Every built-in configuration's name, once each, in the order they run.
+  std::vector<std::string> names;
 };
 
-// The built-in configurations and --filter's. An InvalidArgumentError is the
-// user's (a bad or repeated spec); other errors are the run's.
+void AddName(const std::string& name, std::vector<std::string>* names) {
+  if (std::find(names->begin(), names->end(), name) == names->end()) {
+    names->push_back(name);
+  }
+}
+
+// The built-in configurations, and a point-section configuration for each
+// entry of --filter that names none of them. An InvalidArgumentError is the
+// user's (a bad or repeated entry); other errors are the run's.
 absl::StatusOr<Configs> MakeConfigs(const Settings& settings) {
   absl::StatusOr<DbConfigs> db = MakeDbConfigs();
   if (!db.ok()) return db.status();
@@ -233,62 +249,59 @@ absl::StatusOr<Configs> MakeConfigs(const Settings& settings) {
       config.filter += " (answering no for every key: --inject_false_negative)";
     }
   }
-  for (const std::string& spec : settings.specs) {
-    if (std::find(configs.spec_names.begin(), configs.spec_names.end(), spec) !=
-        configs.spec_names.end()) {
-      return absl::InvalidArgumentError("--filter: '" + spec +
-                                        "' listed twice");
-    }
-    configs.spec_names.push_back(spec);
-    configs.spec_names.push_back("leveldb+" + spec);
-  }
-  if (absl::Status status = AddSpecConfigs(settings.specs, &configs.db);
-      !status.ok()) {
-    return absl::InvalidArgumentError("--filter: " +
-                                      std::string(status.message()));
-  }
   configs.partitioned = PartitionedConfigs(configs.db);
   configs.prefix = PrefixConfigs(configs.db);
-  for (const RocksDbConfig& c : configs.db.rocksdb) {
-    configs.all_names.push_back(c.name);
-  }
-  for (const LevelDbConfig& c : configs.db.leveldb) {
-    configs.all_names.push_back(c.name);
-  }
+  for (const RocksDbConfig& c : configs.db.rocksdb)
+    AddName(c.name, &configs.names);
+  for (const LevelDbConfig& c : configs.db.leveldb)
+    AddName(c.name, &configs.names);
   for (const RocksDbConfig& c : configs.partitioned) {
-    configs.all_names.push_back(c.name);
+    AddName(c.name, &configs.names);
   }
   for (const PrefixConfig& c : configs.prefix) {
-    configs.all_names.push_back(c.config.name);
+    AddName(c.config.name, &configs.names);
   }
   for (const std::string& name : RangeConfigNames()) {
-    configs.all_names.push_back(name);
+    AddName(name, &configs.names);
   }
   for (const std::string& name : PresenceConfigNames()) {
-    configs.all_names.push_back(name);
+    AddName(name, &configs.names);
+  }
+
+  std::vector<std::string> seen;
+  std::vector<std::string> specs;
+  if (settings.ListsConfigs()) return configs;
+  for (const std::string& entry : settings.filter) {
+    if (std::find(seen.begin(), seen.end(), entry) != seen.end()) {
+      return absl::InvalidArgumentError("--filter: '" + entry +
+                                        "' listed twice");
+    }
+    seen.push_back(entry);
+    const bool built_in = std::find(configs.names.begin(), configs.names.end(),
+                                    entry) != configs.names.end();
+    if (!built_in) {
+      if (absl::StartsWith(entry, kPeerPrefix) ||
+          absl::StartsWith(entry, kTreePolicyPrefix)) {
+        return absl::InvalidArgumentError("--filter: unknown configuration '" +
+                                          entry +
+                                          "' (--filter=list prints the names)");
+      }
+      specs.push_back(entry);
+    }
+  }
+  if (absl::Status status = AddSpecConfigs(specs, &configs.db); !status.ok()) {
+    return absl::InvalidArgumentError("--filter: " +
+                                      std::string(status.message()));
   }
   return configs;
 }
 
-// Which configurations --configs chooses (all when empty), plus --filter's;
-// an InvalidArgumentError names an unknown one.
-absl::StatusOr<ConfigWanted> ChooseConfigs(const Settings& settings,
-                                           const Configs& configs) {
-  const std::vector<std::string> chosen =
-      absl::StrSplit(settings.configs, ',', absl::SkipEmpty());
-  for (const std::string& name : chosen) {
-    if (std::find(configs.all_names.begin(), configs.all_names.end(), name) ==
-        configs.all_names.end()) {
-      return absl::InvalidArgumentError(
-          "unknown --configs entry '" + name +
-          "'; known: " + absl::StrJoin(configs.all_names, ","));
-    }
-  }
-  const std::vector<std::string> specs = configs.spec_names;
-  return ConfigWanted([chosen, specs](const std::string& name) {
+// Whether --filter chose a configuration: every one when it is empty.
+ConfigWanted ChooseConfigs(const Settings& settings) {
+  const std::vector<std::string> chosen = settings.filter;
+  return ConfigWanted([chosen](const std::string& name) {
     return chosen.empty() ||
-           std::find(chosen.begin(), chosen.end(), name) != chosen.end() ||
-           std::find(specs.begin(), specs.end(), name) != specs.end();
+           std::find(chosen.begin(), chosen.end(), name) != chosen.end();
   });
 }
 
@@ -317,7 +330,7 @@ absl::StatusOr<Results> RunSections(const Settings& settings,
     results.point = *std::move(point);
   }
   // The other sections measure RocksDB only.
-  if (!settings.WantsStore("rocksdb")) return results;
+  if (!settings.WantsStore(kRocksDbStore)) return results;
   std::vector<RocksDbConfig> partitioned;
   for (const RocksDbConfig& config : configs.partitioned) {
     if (wants(config.name)) partitioned.push_back(config);
@@ -384,7 +397,7 @@ int Main(int argc, char** argv) {
       "         [--sections=point,partitioned,prefix,range,presence] "
       "[--section_keys=N]\n"
       "         [--direct_reads=true|false]\n"
-      "         [--configs=a,b] [--filter=SPEC,...] [--format=table|json]\n"
+      "         [--filter=NAME,...] [--format=table|json]\n"
       "Builds real RocksDB and LevelDB databases with each filter "
       "configuration and\ntimes point lookups; then RocksDB with partitioned "
       "filters out of cache,\nseeks to absent prefixes and empty scans; "
@@ -409,14 +422,11 @@ int Main(int argc, char** argv) {
                ? Usage(std::string(configs.status().message()))
                : Error(configs.status());
   }
-  if (settings->configs == "list") {
-    for (const std::string& name : configs->all_names) {
-      std::cout << name << "\n";
-    }
+  if (settings->ListsConfigs()) {
+    for (const std::string& name : configs->names) std::cout << name << "\n";
     return 0;
   }
-  const absl::StatusOr<ConfigWanted> wants = ChooseConfigs(*settings, *configs);
-  if (!wants.ok()) return Usage(std::string(wants.status().message()));
+  const ConfigWanted wants = ChooseConfigs(*settings);
 
   const absl::Time start = absl::Now();
   const Progress progress = [&](const std::string& line) {
@@ -425,7 +435,7 @@ int Main(int argc, char** argv) {
               << line << std::endl;
   };
   const absl::StatusOr<Results> results =
-      RunSections(*settings, *configs, *wants, progress);
+      RunSections(*settings, *configs, wants, progress);
   if (!results.ok()) return Error(results.status());
   progress("done");
   PrintResults(*settings, *results);

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Runs the real db_bench binary on tiny databases: one JSON row per configuration and
 # tree of the point section with every present key found and no absent key found, the
-# RocksDB rows at rocksdb.bloom's filter memory with their bits/key by level, and
+# RocksDB rows at lib:rocksdb.fastbloom's filter memory with their bits/key by level, and
 # absent-key lookups with direct reads whose counts match the buffered ones; the
 # partitioned-filter, prefix-seek and range-scan sections' rows with figures that make
 # sense (filter bytes inserted into a cache smaller than the filters, prefix filters reading
-# fewer data blocks than no filter, range filters a tenth or less of no filter's); the text tables with their comparisons; --configs=list; the
-# suites in --help; the sections' checks of present keys stopping a run whose filters
+# fewer data blocks than no filter, range filters a tenth or less of no filter's); the text
+# tables with their comparisons; --filter=list and the refused --configs; the suites in
+# --help; the sections' checks of present keys stopping a run whose filters
 # answer no; the presence section (PresenceFilteredDB against RocksDB alone) and the
 # markdown printed from its JSON; and exit status 2 with one line for each bad flag value.
 set -uo pipefail
@@ -18,7 +19,8 @@ tiny=(--keys=20000 --lookups=500 --reps=2 --section_keys=20000 --section_lookups
       --dir="$tmp")
 
 for args in "--keys=0" "--lookups=0" "--reps=0" "--format=xml" "--stores=mysql" \
-            "--configs=nosuch" "--bogus=1" "--keys=abc" "--suite=nosuch" \
+            "--configs=rocksdb.bloom" "--filter=lib:nosuch" "--filter=tree.nosuch" "--bogus=1" \
+            "--keys=abc" "--suite=nosuch" \
             "--sections=nosuch" "--section_keys=0" "--section_lookups=0" \
             "--direct_reads=maybe"; do
   expect_usage_error "$args" "$bench" "${tiny[@]}" $args
@@ -28,22 +30,32 @@ done
 expect_usage_error "--filter=blom:10" "$bench" "${tiny[@]}" --filter=blom:10
 grep -qx 'db_bench: --filter: unknown filter family "blom" (known: bloom, burr, .*)' \
   "$tmp/err" || fail "--filter=blom:10: $(cat "$tmp/err")"
-for args in "--filter=bloom:10:" "--filter=bloom:10,bloom:10"; do
+for args in "--filter=bloom:10:" "--filter=bloom:10,bloom:10" "--filter=bloom,bloom"; do
   expect_usage_error "$args" "$bench" "${tiny[@]}" $args
 done
+expect_usage_error "--configs=bloom" "$bench" "${tiny[@]}" --configs=bloom
+grep -q "^db_bench: --configs=bloom: --configs is replaced by --filter" "$tmp/err" ||
+  fail "--configs: $(cat "$tmp/err")"
 
-# A valid spec adds a point-section configuration per store, named by the spec, that
-# finds every present key and no absent one.
-"$bench" "${tiny[@]}" --sections=point --configs=rocksdb.bloom --filter=bloom:10 \
+# A spec that names no built-in configuration adds a point-section configuration per
+# store, named by the spec, that finds every present key and no absent one; an unsized
+# one is sized at the run's 10 bits/key.
+"$bench" "${tiny[@]}" --sections=point --filter=lib:rocksdb.fastbloom,bloom:10,leveldb \
   --format=json >"$tmp/spec" 2>"$tmp/err" || fail "--filter run: $(cat "$tmp/err")"
-for config in '"store":"rocksdb","config":"bloom:10"' '"store":"leveldb","config":"leveldb+bloom:10"'; do
+for config in '"store":"rocksdb","config":"bloom:10"' '"store":"leveldb","config":"bloom:10"' \
+              '"store":"rocksdb","config":"leveldb"' '"store":"leveldb","config":"leveldb"' \
+              '"store":"rocksdb","config":"lib:rocksdb.fastbloom"'; do
   grep -q "$config" "$tmp/spec" || fail "--filter: no row with $config: $(cat "$tmp/spec")"
 done
+grep -q '"config":"leveldb","tree":"settled","filter":"[^"]*leveldb:bits_per_key=10' "$tmp/spec" ||
+  fail "--filter=leveldb: not sized at 10 bits/key: $(cat "$tmp/spec")"
+[ "$(grep -c '"config":"lib:leveldb.bloom"\|"config":"bloom"' "$tmp/spec")" -eq 0 ] ||
+  fail "--filter ran configurations it did not name: $(cat "$tmp/spec")"
 while read -r row; do
   [[ "$row" == *'"absent":{'*'"found":0,'* ]] || fail "--filter: an absent key was found: $row"
   [[ "$row" == *'"present":{'*'"found":1000,"lookups":1000'* ]] ||
     fail "--filter: a present key was not found: $row"
-done < <(grep 'bloom:10"' "$tmp/spec")
+done < <(grep '"config":"bloom:10"\|"config":"leveldb"' "$tmp/spec")
 
 # --help says how long each suite takes.
 "$bench" --help >"$tmp/help" 2>&1
@@ -52,17 +64,11 @@ for suite in headline full deep; do
     fail "--help gives no duration for $suite: $(cat "$tmp/help")"
 done
 
-"$bench" --configs=list >"$tmp/out" 2>"$tmp/err" || fail "--configs=list failed"
-for name in rocksdb.bloom rocksdb.ribbon rocksdb.ribbon_hybrid sstfilter.native \
-            sstfilter.per_level sstfilter.hybrid \
-            leveldb.bloom leveldb+sstfilter.native \
-            partitioned.rocksdb.bloom partitioned.rocksdb.ribbon \
-            partitioned.sstfilter.native partitioned.sstfilter.burr \
-            prefix.none prefix.rocksdb.bloom prefix.sstfilter.native \
-            prefix+keys.rocksdb.bloom prefix+keys.sstfilter.native \
-            range.none range.sstfilter presence.rocksdb.bloom presence.sstfilter.hybrid; do
-  grep -qx "$name" "$tmp/out" || fail "--configs=list lacks $name"
-done
+"$bench" --filter=list >"$tmp/out" 2>"$tmp/err" || fail "--filter=list failed"
+printf '%s\n' lib:rocksdb.fastbloom bloom lib:rocksdb.ribbon lib:rocksdb.ribbon_hybrid \
+  tree.per_level tree.hybrid lib:leveldb.bloom burr none grafite:16 >"$tmp/want"
+diff "$tmp/want" "$tmp/out" >/dev/null || fail "--filter=list: $(cat "$tmp/out")"
+rm "$tmp/want"
 
 # Every configuration of every section, JSON: 2 reps x 500 lookups of each kind; the
 # point section's RocksDB databases settled and again with two flushes in L0, each time
@@ -72,7 +78,7 @@ done
 grep '"section":"point"' "$tmp/json" >"$tmp/point"
 [ "$(wc -l <"$tmp/point")" -eq 14 ] || fail "want 14 point rows, got: $(cat "$tmp/json")"
 [ "$(grep -c '"tree":"settled"' "$tmp/point")" -eq 8 ] || fail "want 8 settled rows: $(cat "$tmp/json")"
-[ "$(grep -c '"store":"rocksdb","config":"[a-z._]*","tree":"2 flushes in L0".*"files_per_level":\[2,' \
+[ "$(grep -c '"store":"rocksdb","config":"[a-z:._]*","tree":"2 flushes in L0".*"files_per_level":\[2,' \
      "$tmp/point")" -eq 6 ] || fail "want 6 RocksDB rows with 2 tables in L0: $(cat "$tmp/json")"
 while read -r row; do
   for field in '"store":' '"tree":' '"bits_per_key":' '"files_per_level":' '"lookups_per_second":' \
@@ -91,19 +97,21 @@ import json, sys
 rows = [json.loads(line) for line in open(sys.argv[1])]
 assert len(rows) == 25, len(rows)
 
-# The point section's RocksDB rows: the same filter memory as rocksdb.bloom (within the
+# The point section's RocksDB rows: the same filter memory as lib:rocksdb.fastbloom (within the
 # rounding of one table's filter), bits/key by level, and direct reads.
-point = {(r["config"], r["tree"]): r for r in rows if r["section"] == "point"}
+point = {(r["config"], r["tree"]): r
+         for r in rows if r["section"] == "point" and r["store"] == "rocksdb"}
+leveldb = [r for r in rows if r["section"] == "point" and r["store"] == "leveldb"]
+assert sorted(r["config"] for r in leveldb) == ["bloom", "lib:leveldb.bloom"], leveldb
+for r in leveldb:
+    assert r["direct_reads"] is None and r["filter_bytes_vs_rocksdb_bloom"] > 0.9, r
 settled, flushed = "settled", "2 flushes in L0"
 for (name, tree), r in point.items():
-    if r["store"] == "leveldb":
-        assert r["direct_reads"] is None and r["filter_bytes_vs_rocksdb_bloom"] > 0.9, r
-        continue
     vs = r["filter_bytes_vs_rocksdb_bloom"]
-    if name == "rocksdb.bloom":
+    if name == "lib:rocksdb.fastbloom":
         assert vs == 1, r
-    if name in ("rocksdb.ribbon", "sstfilter.native") or (
-            name == "rocksdb.ribbon_hybrid" and tree == settled):
+    if name in ("lib:rocksdb.ribbon", "bloom") or (
+            name == "lib:rocksdb.ribbon_hybrid" and tree == settled):
         assert 0.97 < vs < 1.02, (name, tree, vs)
     levels = r["bits_per_key_per_level"]
     assert len(levels) == len(r["files_per_level"]) == len(r["entries_per_level"]), r
@@ -111,7 +119,7 @@ for (name, tree), r in point.items():
     # (The per-level and hybrid policies may give a level any size, none included.)
     for bits, entries in zip(levels, r["entries_per_level"]):
         assert entries > 0 or bits == 0, r
-        assert entries == 0 or name in ("sstfilter.per_level", "sstfilter.hybrid") or \
+        assert entries == 0 or name in ("tree.per_level", "tree.hybrid") or \
             5 < bits < 25, (name, tree, levels)
     d = r["direct_reads"]
     assert d is not None, r
@@ -125,15 +133,15 @@ for (name, tree), r in point.items():
     # The same lookups and filters as the buffered figures: the same data blocks.
     assert a["data_reads_per_lookup"] == r["absent"]["data_reads_per_lookup"], (a, r["absent"])
 # RocksDB's own hybrid writes Bloom filters in flushes, at its Bloom-equivalent setting:
-# more bits per key in L0 than below, where its Ribbon filters match rocksdb.bloom's.
-hybrid = point[("rocksdb.ribbon_hybrid", flushed)]
+# more bits per key in L0 than below, where its Ribbon filters match lib:rocksdb.fastbloom's.
+hybrid = point[("lib:rocksdb.ribbon_hybrid", flushed)]
 assert hybrid["bits_per_key_per_level"][0] > hybrid["bits_per_key_per_level"][-1] + 2, hybrid
-assert hybrid["filter_bytes_vs_rocksdb_bloom"] > point[("rocksdb.ribbon", flushed)][
+assert hybrid["filter_bytes_vs_rocksdb_bloom"] > point[("lib:rocksdb.ribbon", flushed)][
     "filter_bytes_vs_rocksdb_bloom"], hybrid
 # At the same memory Ribbon's lower false-positive rate reads fewer data blocks.
 for tree in (settled, flushed):
-    assert (point[("rocksdb.ribbon", tree)]["absent"]["data_reads_per_lookup"] <
-            point[("rocksdb.bloom", tree)]["absent"]["data_reads_per_lookup"]), tree
+    assert (point[("lib:rocksdb.ribbon", tree)]["absent"]["data_reads_per_lookup"] <
+            point[("lib:rocksdb.fastbloom", tree)]["absent"]["data_reads_per_lookup"]), tree
 # Every section's database is one sorted run in the last of 7 levels.
 for r in rows:
     if r["section"] != "point":
@@ -141,8 +149,8 @@ for r in rows:
         assert len(levels) == 7 and levels[:6] == [0] * 6 and levels[6] > 0, r
 
 part = {r["config"]: r for r in rows if r["section"] == "partitioned"}
-assert sorted(part) == sorted("partitioned." + p for p in [
-    "rocksdb.bloom", "rocksdb.ribbon", "sstfilter.native", "sstfilter.burr"]), sorted(part)
+assert sorted(part) == sorted([
+    "lib:rocksdb.fastbloom", "lib:rocksdb.ribbon", "bloom", "burr"]), sorted(part)
 for name, r in part.items():
     a = r["absent"]
     assert r["keys"] == 20000 and r["metadata_block_size"] == 4096, (name, r)
@@ -160,35 +168,33 @@ for name, r in part.items():
     assert a["filter_bytes_inserted_per_lookup"] > 0, (name, a)
     assert 0 <= a["data_reads_per_lookup"] < 0.1, (name, a)
 
-prefix = {r["config"]: r for r in rows if r["section"] == "prefix"}
-holds = {"prefix.none": "none", "prefix.rocksdb.bloom": "prefixes",
-         "prefix.sstfilter.native": "prefixes", "prefix+keys.rocksdb.bloom": "keys+prefixes",
-         "prefix+keys.sstfilter.native": "keys+prefixes"}
-assert sorted(prefix) == sorted(holds), sorted(prefix)
-none = prefix["prefix.none"]
+prefix = {(r["config"], r["filter_holds"]): r for r in rows if r["section"] == "prefix"}
+assert sorted(prefix) == sorted([
+    ("none", "none"), ("lib:rocksdb.fastbloom", "prefixes"), ("bloom", "prefixes"),
+    ("lib:rocksdb.fastbloom", "keys+prefixes"), ("bloom", "keys+prefixes")]), sorted(prefix)
+none = prefix[("none", "none")]
 assert none["filter_bytes"] == 0, none
 # Without a filter every seek reads the data block where its prefix would be.
 assert none["absent"]["data_reads_per_seek"] > 0.5, none
 assert none["absent"]["prefix_checked_per_seek"] == 0, none
 for name, r in prefix.items():
     a = r["absent"]
-    assert r["filter_holds"] == holds[name], (name, r)
     assert r["prefix_bytes"] == 8 and r["keys_per_prefix"] == 16, (name, r)
     assert a["found"] == 0 and a["seeks"] == 1000 and a["seeks_per_second"] > 0, (name, a)
-    if name == "prefix.none":
+    if name == ("none", "none"):
         continue
     assert r["filter_bytes"] > 0, (name, r)
     assert 0.5 < a["prefix_checked_per_seek"] <= 2, (name, a)
     assert 0 < a["prefix_useful_per_seek"] <= a["prefix_checked_per_seek"], (name, a)
     assert a["data_reads_per_seek"] < none["absent"]["data_reads_per_seek"] / 4, (name, a, none)
 # A filter of prefixes only holds one entry per 16 keys; with whole keys, 17.
-for policy in ["rocksdb.bloom", "sstfilter.native"]:
-    only, both = prefix["prefix." + policy], prefix["prefix+keys." + policy]
+for policy in ["lib:rocksdb.fastbloom", "bloom"]:
+    only, both = prefix[(policy, "prefixes")], prefix[(policy, "keys+prefixes")]
     assert 10 * only["filter_bytes"] < both["filter_bytes"], (only, both)
 
 rng = {r["config"]: r for r in rows if r["section"] == "range"}
-assert sorted(rng) == ["range.none", "range.sstfilter"], sorted(rng)
-none, ours = rng["range.none"], rng["range.sstfilter"]
+assert sorted(rng) == ["grafite:16", "none"], sorted(rng)
+none, ours = rng["none"], rng["grafite:16"]
 assert not none["range_filter"] and none["range_bits_per_key"] == 0, none
 assert ours["range_filter"] and 15.5 < ours["range_bits_per_key"] < 17.5, ours
 for r in (none, ours):
@@ -208,37 +214,40 @@ PY
 
 # The text table with the comparisons the README quotes; the databases are removed.
 # --keys replaces the full suite's count.
-"$bench" "${tiny[@]}" --suite=full --stores=rocksdb --configs=rocksdb.bloom,sstfilter.native \
+"$bench" "${tiny[@]}" --suite=full --stores=rocksdb --filter=lib:rocksdb.fastbloom,bloom \
   >"$tmp/text" 2>"$tmp/err" || fail "table run: $(cat "$tmp/err")"
 for tree in "settled" "2 flushes in L0"; do
-  grep -q "absent lookups/s, $tree: sstfilter.native / rocksdb.bloom" "$tmp/text" ||
+  grep -q "absent lookups/s, rocksdb, $tree: bloom / lib:rocksdb.fastbloom" "$tmp/text" ||
     fail "no ratio line for the $tree tree: $(cat "$tmp/text")"
 done
 grep -q "^20000 keys of 16 bytes" "$tmp/text" || fail "--keys did not replace the suite's: $(cat "$tmp/text")"
 # The full suite times direct reads too, and prints them.
 grep -q "^Absent-key lookups with direct reads" "$tmp/text" ||
   fail "the full suite printed no direct reads: $(cat "$tmp/text")"
-grep -qE "^sstfilter.native +settled +(direct|buffered) " "$tmp/text" ||
+grep -qE "^bloom +settled +(direct|buffered) " "$tmp/text" ||
   fail "no direct-read row: $(cat "$tmp/text")"
-grep -qE "^rocksdb  sstfilter.native +settled +[0-9.]+ +[0-9.]+ +1\.0[0-9]*|^rocksdb  sstfilter.native +settled +[0-9.]+ +[0-9.]+ +0\.9[0-9]*" "$tmp/text" ||
-  fail "no filter bytes against rocksdb.bloom's: $(cat "$tmp/text")"
-grep -qE "^sstfilter.native +settled +[0-9]+ filter bytes; bits/key by level: L6 " "$tmp/text" ||
+grep -qE "^rocksdb  bloom +settled +[0-9.]+ +[0-9.]+ +1\.0[0-9]*|^rocksdb  bloom +settled +[0-9.]+ +[0-9.]+ +0\.9[0-9]*" "$tmp/text" ||
+  fail "no filter bytes against lib:rocksdb.fastbloom's: $(cat "$tmp/text")"
+grep -qE "^bloom +settled +[0-9]+ filter bytes; bits/key by level: L6 " "$tmp/text" ||
   fail "no bits/key by level: $(cat "$tmp/text")"
-grep -q "^Partitioned filters\|^Prefix seeks" "$tmp/text" &&
-  fail "sections printed though --configs chose none of theirs: $(cat "$tmp/text")"
+# A name chooses its configuration in every section, and only the names given run.
+grep -q "^Partitioned filters" "$tmp/text" ||
+  fail "--filter=bloom ran no partitioned section: $(cat "$tmp/text")"
+grep -qE "^(burr|lib:rocksdb.ribbon|grafite:16) " "$tmp/text" &&
+  fail "sections ran configurations --filter did not name: $(cat "$tmp/text")"
 
 # The sections' tables alone, with their comparisons.
 "$bench" "${tiny[@]}" --sections=partitioned,prefix,range \
-  --configs=partitioned.rocksdb.bloom,partitioned.sstfilter.native,prefix.none,prefix.sstfilter.native,range.none,range.sstfilter \
+  --filter=lib:rocksdb.fastbloom,bloom,none,grafite:16 \
   >"$tmp/sections" 2>"$tmp/err" || fail "sections run: $(cat "$tmp/err")"
 for line in "^Partitioned filters out of cache: 20000 keys of 16 bytes.*LRU block cache of 6250 bytes" \
-            "^partitioned.sstfilter.native " "^Prefix seeks to absent prefixes: 20000 keys" \
-            "^prefix.none +none " \
-            "absent lookups/s, partitioned: partitioned.sstfilter.native / partitioned.rocksdb.bloom = " \
-            "data reads per absent seek, prefix: prefix.sstfilter.native / prefix.none = " \
-            "^Short scans of empty ranges: 20000 keys" "^range.sstfilter +1[5-7]\.[0-9]+ " \
-            "data reads per empty scan, range: range.sstfilter / range.none = " \
-            "non-empty scans/s, range: range.sstfilter / range.none = "; do
+            "^bloom +[0-9]" "^Prefix seeks to absent prefixes: 20000 keys" \
+            "^none +none " \
+            "absent lookups/s, partitioned: bloom / lib:rocksdb.fastbloom = " \
+            "data reads per absent seek, prefix: bloom / none = " \
+            "^Short scans of empty ranges: 20000 keys" "^grafite:16 +1[5-7]\.[0-9]+ " \
+            "data reads per empty scan, range: grafite:16 / none = " \
+            "non-empty scans/s, range: grafite:16 / none = "; do
   grep -qE "$line" "$tmp/sections" || fail "no line '$line': $(cat "$tmp/sections")"
 done
 grep -q "keys of 16 bytes, 32-byte values; 500 lookups of each kind" "$tmp/sections" &&
@@ -246,9 +255,10 @@ grep -q "keys of 16 bytes, 32-byte values; 500 lookups of each kind" "$tmp/secti
 
 # Filters that answer no for every key: each section's check of present keys stops the
 # run before any figure is printed.
-for config in partitioned.sstfilter.native prefix.sstfilter.native range.sstfilter; do
-  section="${config%%.*}"
-  "$bench" "${tiny[@]}" --sections=$section --configs=$config \
+for run in partitioned:bloom prefix:bloom range:grafite:16; do
+  section="${run%%:*}"
+  config="${run#*:}"
+  "$bench" "${tiny[@]}" --sections=$section --filter=$config \
     --inject_false_negative >"$tmp/out" 2>"$tmp/err"
   rc=$?
   [ "$rc" -eq 1 ] || fail "$section with --inject_false_negative: exit status $rc, want 1"
@@ -267,7 +277,7 @@ done
 python3 - "$tmp/presence" <<'PY' || fail "presence rows: $(cat "$tmp/presence")"
 import json, sys
 rows = [json.loads(line) for line in open(sys.argv[1])]
-assert [r["config"] for r in rows] == ["presence.rocksdb.bloom", "presence.sstfilter.hybrid"], rows
+assert [r["config"] for r in rows] == ["lib:rocksdb.fastbloom", "tree.hybrid"], rows
 queries = ["get_absent", "get_present", "multiget_absent", "multiget_present"]
 for r in rows:
     assert r["section"] == "presence" and r["keys"] == r["expected_keys"] == 20000, r
@@ -325,11 +335,11 @@ for r in rows:
 PY
 "$bench" --presence_markdown_from="$tmp/presence" >"$tmp/presence.md" 2>"$tmp/err" ||
   fail "--presence_markdown_from: $(cat "$tmp/err")"
-for line in '^\*\*20000 keys\*\* of 16 bytes' '^\| presence.sstfilter.hybrid \| direct' \
-            '^\| presence.rocksdb.bloom \| page cache \| Get, absent keys \| 500 \|' \
-            '^\| presence.rocksdb.bloom \| absent Get/s .* >= 10× \| [0-9.]+× \| (met|missed) \|' \
-            '^\| presence.sstfilter.hybrid \| 90% \| [0-9]+ \| [0-9]+ \| [0-9.]+× \|$' \
-            '^\| presence.sstfilter.hybrid \| mixed Get/s at 50% present, wrapper / RocksDB >= 0.98× \|'; do
+for line in '^\*\*20000 keys\*\* of 16 bytes' '^\| tree.hybrid \| direct' \
+            '^\| lib:rocksdb.fastbloom \| page cache \| Get, absent keys \| 500 \|' \
+            '^\| lib:rocksdb.fastbloom \| absent Get/s .* >= 10× \| [0-9.]+× \| (met|missed) \|' \
+            '^\| tree.hybrid \| 90% \| [0-9]+ \| [0-9]+ \| [0-9.]+× \|$' \
+            '^\| tree.hybrid \| mixed Get/s at 50% present, wrapper / RocksDB >= 0.98× \|'; do
   grep -qE "$line" "$tmp/presence.md" || fail "no markdown line '$line': $(cat "$tmp/presence.md")"
 done
 echo '{"section":"presence","keys":1}' >"$tmp/presence.bad"

@@ -12,6 +12,7 @@
 #include "engines/rocksdb/rocksdb_per_level_policy.h"
 #include "filter/bloom/bloom.h"
 #include "filter/burr/burr.h"
+#include "filter/filter_spec.h"
 #include "leveldb/filter_policy.h"
 #include "rocksdb/filter_policy.h"
 
@@ -87,11 +88,11 @@ absl::StatusOr<DbConfigs> MakeDbConfigs() {
        AsRocksDbFilterPolicy(*compact)});
 
   configs.leveldb.push_back(
-      {"leveldb.bloom",
+      {kLevelDbBloomConfig,
        absl::StrFormat("leveldb::NewBloomFilterPolicy(%g)", kDbBitsPerKey),
        std::unique_ptr<const leveldb::FilterPolicy>(
            leveldb::NewBloomFilterPolicy(static_cast<int>(kDbBitsPerKey)))});
-  configs.leveldb.push_back({"leveldb+sstfilter.native",
+  configs.leveldb.push_back({kUniformConfig,
                              "AsLevelDbFilterPolicy of " + native_text,
                              AsLevelDbFilterPolicy(*native)});
   return configs;
@@ -100,19 +101,23 @@ absl::StatusOr<DbConfigs> MakeDbConfigs() {
 absl::Status AddSpecConfigs(absl::Span<const std::string> specs,
                             DbConfigs* configs) {
   for (const std::string& spec : specs) {
-    absl::StatusOr<std::shared_ptr<const rocksdb::FilterPolicy>> rocksdb =
-        AsRocksDbFilterPolicy(spec);
-    if (!rocksdb.ok()) return rocksdb.status();
-    absl::StatusOr<std::unique_ptr<leveldb::FilterPolicy>> leveldb =
-        AsLevelDbFilterPolicy(spec);
-    if (!leveldb.ok()) return leveldb.status();
+    absl::StatusOr<PolicySpec> parsed =
+        ParsePolicySpec(spec, SpecSize::kOptional);
+    if (!parsed.ok()) return parsed.status();
+    const bool sized = parsed->options.bits_per_key.has_value() ||
+                       parsed->options.fpp.has_value();
+    if (!sized) parsed->options.bits_per_key = kDbBitsPerKey;
+    absl::StatusOr<std::unique_ptr<const FilterPolicy>> made =
+        NewFilterPolicyFromSpec(*parsed);
+    if (!made.ok()) return made.status();
+    const std::shared_ptr<const FilterPolicy> policy = *std::move(made);
     const std::string text = absl::StrFormat(
-        "sstfilter policy \"%s\" (%s), --filter", spec, (*rocksdb)->Name());
-    configs->rocksdb.push_back(
-        {spec, "AsRocksDbFilterPolicy of " + text, *std::move(rocksdb)});
-    configs->leveldb.push_back({"leveldb+" + spec,
-                                "AsLevelDbFilterPolicy of " + text,
-                                *std::move(leveldb)});
+        "sstfilter policy %s (%s), --filter%s", policy->ToString(),
+        policy->Name(), sized ? "" : ", sized at the run's bits/key");
+    configs->rocksdb.push_back({spec, "AsRocksDbFilterPolicy of " + text,
+                                AsRocksDbFilterPolicy(policy)});
+    configs->leveldb.push_back({spec, "AsLevelDbFilterPolicy of " + text,
+                                AsLevelDbFilterPolicy(policy)});
   }
   return absl::OkStatus();
 }

@@ -22,22 +22,32 @@ namespace bench {
 // The memory every configuration is given.
 constexpr double kDbBitsPerKey = 10;
 
-// The per-level policy is sized for the tree the uniform native filter's
-// database ended up with (SizedFromTree).
-constexpr char kUniformConfig[] = "sstfilter.native";
-constexpr char kPerLevelConfig[] = "sstfilter.per_level";
+// Configurations are named as filter_bench names its rows: sstfilter's
+// policies by their spec (filter/filter_spec.h), sized at kDbBitsPerKey when
+// the spec gives no size; the other libraries' filters as "lib:" peers; and
+// the two tree policies of engines/rocksdb by a "tree." name.
+constexpr char kUniformConfig[] = "bloom";
+constexpr char kCompactConfig[] = "burr";
+// NewRocksDbPerLevelFilterPolicy: the native filter at a rate per level, sized
+// for the tree the uniform native filter's database ended up with
+// (SizedFromTree).
+constexpr char kPerLevelConfig[] = "tree.per_level";
 // NewRocksDbHybridFilterPolicy: each level's family (native Bloom, compact
 // filter or none) and rate chosen over the same tree as kPerLevelConfig.
-constexpr char kHybridConfig[] = "sstfilter.hybrid";
-// sstfilter's compact filter, the bumped Ribbon (filter/burr/burr.h).
-constexpr char kCompactConfig[] = "sstfilter.burr";
-constexpr char kRocksDbBloomConfig[] = "rocksdb.bloom";
-
+constexpr char kHybridConfig[] = "tree.hybrid";
+// rocksdb::NewBloomFilterPolicy, FastLocalBloom (bench/impls.h's baseline).
+constexpr char kRocksDbBloomConfig[] = "lib:rocksdb.fastbloom";
 // RocksDB's Ribbon at every level, and RocksDB's own hybrid (Bloom filters
 // in L0 and flushes, Ribbon below: NewRibbonFilterPolicy(X, 1)), both sized
 // to kRocksDbBloomConfig's filter memory.
-constexpr char kRocksDbRibbonConfig[] = "rocksdb.ribbon";
-constexpr char kRocksDbRibbonHybridConfig[] = "rocksdb.ribbon_hybrid";
+constexpr char kRocksDbRibbonConfig[] = "lib:rocksdb.ribbon";
+constexpr char kRocksDbRibbonHybridConfig[] = "lib:rocksdb.ribbon_hybrid";
+// What the tree policies' names start with.
+constexpr char kTreePolicyPrefix[] = "tree.";
+// leveldb::NewBloomFilterPolicy.
+constexpr char kLevelDbBloomConfig[] = "lib:leveldb.bloom";
+// A database without a filter of the kind a section measures.
+constexpr char kNoFilterConfig[] = "none";
 
 // A configuration whose policy is made from the database another one built
 // (`base`): sized for its tree, or to its filter memory.
@@ -82,9 +92,9 @@ struct DbConfigs {
 absl::StatusOr<DbConfigs> MakeDbConfigs();
 
 // The point section's configurations of --filter: for each spec string
-// (filter/filter_spec.h), a RocksDB configuration named by the spec and a
-// LevelDB one named "leveldb+" and the spec, the policy it names through
-// AsRocksDbFilterPolicy and AsLevelDbFilterPolicy at the spec's own size.
+// (filter/filter_spec.h), a RocksDB and a LevelDB configuration named by the
+// spec, the policy it names through AsRocksDbFilterPolicy and
+// AsLevelDbFilterPolicy at the spec's own size.
 // InvalidArgumentError, the parser's one line, for a malformed spec.
 absl::Status AddSpecConfigs(absl::Span<const std::string> specs,
                             DbConfigs* configs);

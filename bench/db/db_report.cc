@@ -14,25 +14,29 @@ namespace sstfilter {
 namespace bench {
 namespace {
 
+// The row of one store's configuration in a tree: a configuration's name is
+// the same in both stores ("bloom").
 const DbResult* Find(const std::vector<DbResult>& results,
-                     const std::string& config, const std::string& tree) {
+                     const std::string& store, const std::string& config,
+                     const std::string& tree) {
   for (const DbResult& r : results) {
-    if (r.config == config && r.tree == tree) return &r;
+    if (r.store == store && r.config == config && r.tree == tree) return &r;
   }
   return nullptr;
 }
 
-// "what, tree: a / b = ratio" lines for the comparisons the targets are
-// stated in, when both configurations ran in that tree.
+// "what, store, tree: a / b = ratio" lines for the comparisons the targets
+// are stated in, when both configurations ran in that tree.
 void PrintRatio(const std::vector<DbResult>& results, const char* what,
-                const std::string& numerator, const std::string& denominator,
+                const char* store, const std::string& numerator,
+                const std::string& denominator,
                 double (*figure)(const DbResult&), std::ostream& out) {
   for (const char* tree : {kSettledTree, kRecentFlushesTree}) {
-    const DbResult* a = Find(results, numerator, tree);
-    const DbResult* b = Find(results, denominator, tree);
+    const DbResult* a = Find(results, store, numerator, tree);
+    const DbResult* b = Find(results, store, denominator, tree);
     if (a == nullptr || b == nullptr || figure(*b) == 0) continue;
-    out << absl::StrFormat("%s, %s: %s / %s = %.3f\n", what, tree, numerator,
-                           denominator, figure(*a) / figure(*b));
+    out << absl::StrFormat("%s, %s, %s: %s / %s = %.3f\n", what, store, tree,
+                           numerator, denominator, figure(*a) / figure(*b));
   }
 }
 
@@ -46,7 +50,8 @@ double DirectRate(const DbResult& r) {
 // ran: the rule is the same filter memory, and this shows how well it holds.
 std::optional<double> FilterBytesVsBloom(const std::vector<DbResult>& results,
                                          const DbResult& r) {
-  const DbResult* bloom = Find(results, kRocksDbBloomConfig, r.tree);
+  const DbResult* bloom =
+      Find(results, kRocksDbStore, kRocksDbBloomConfig, r.tree);
   if (bloom == nullptr || bloom->filter_bytes == 0) return std::nullopt;
   return static_cast<double>(r.filter_bytes) /
          static_cast<double>(bloom->filter_bytes);
@@ -89,8 +94,8 @@ void PrintDirectTable(const std::vector<DbResult>& results, std::ostream& out) {
   for (const DbResult& r : results) {
     if (r.direct.has_value() && r.config != kRocksDbBloomConfig &&
         r.tree == kSettledTree) {
-      PrintRatio(results, "absent lookups/s with direct reads", r.config,
-                 kRocksDbBloomConfig, DirectRate, out);
+      PrintRatio(results, "absent lookups/s with direct reads", kRocksDbStore,
+                 r.config, kRocksDbBloomConfig, DirectRate, out);
     }
   }
   out << "\n";
@@ -143,25 +148,25 @@ void PrintTable(const DbShape& shape, const std::vector<DbResult>& results,
     }
   }
   out << "\n";
-  PrintRatio(results, "absent lookups/s", "sstfilter.native", "rocksdb.bloom",
-             AbsentRate, out);
-  PrintRatio(results, "absent lookups/s", "sstfilter.native", "rocksdb.ribbon",
-             AbsentRate, out);
-  PrintRatio(results, "data reads per absent lookup", "sstfilter.per_level",
-             "sstfilter.native", AbsentReads, out);
+  PrintRatio(results, "absent lookups/s", kRocksDbStore, kUniformConfig,
+             kRocksDbBloomConfig, AbsentRate, out);
+  PrintRatio(results, "absent lookups/s", kRocksDbStore, kUniformConfig,
+             kRocksDbRibbonConfig, AbsentRate, out);
+  PrintRatio(results, "data reads per absent lookup", kRocksDbStore,
+             kPerLevelConfig, kUniformConfig, AbsentReads, out);
   for (const char* config : {kRocksDbRibbonConfig, kRocksDbRibbonHybridConfig,
                              kPerLevelConfig, kHybridConfig}) {
-    PrintRatio(results, "data reads per absent lookup", config,
+    PrintRatio(results, "data reads per absent lookup", kRocksDbStore, config,
                kRocksDbBloomConfig, AbsentReads, out);
   }
-  // The hybrid's targets (issue 25) are stated against RocksDB's Bloom
-  // filter and its own Ribbon hybrid.
-  PrintRatio(results, "data reads per absent lookup", kHybridConfig,
-             kRocksDbRibbonHybridConfig, AbsentReads, out);
-  PrintRatio(results, "absent lookups/s", kHybridConfig, kRocksDbBloomConfig,
-             AbsentRate, out);
-  PrintRatio(results, "absent lookups/s", "leveldb+sstfilter.native",
-             "leveldb.bloom", AbsentRate, out);
+  // The hybrid's targets are stated against RocksDB's Bloom filter and its
+  // own Ribbon hybrid.
+  PrintRatio(results, "data reads per absent lookup", kRocksDbStore,
+             kHybridConfig, kRocksDbRibbonHybridConfig, AbsentReads, out);
+  PrintRatio(results, "absent lookups/s", kRocksDbStore, kHybridConfig,
+             kRocksDbBloomConfig, AbsentRate, out);
+  PrintRatio(results, "absent lookups/s", kLevelDbStore, kUniformConfig,
+             kLevelDbBloomConfig, AbsentRate, out);
   out << "\n";
   PrintDirectTable(results, out);
 }

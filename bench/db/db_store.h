@@ -83,9 +83,20 @@ constexpr char kRecentFlushesTree[] = "2 flushes in L0";
 // prefix_section.h.
 constexpr char kPointSection[] = "point";
 
+// The stores a DbResult comes from: its "store", and --stores's words.
+constexpr char kRocksDbStore[] = "rocksdb";
+constexpr char kLevelDbStore[] = "leveldb";
+
+// The directory of a store's database of a configuration: the two stores name
+// a configuration alike ("bloom").
+inline std::string DatabasePath(const DbShape& shape, const std::string& store,
+                                const std::string& config) {
+  return shape.dir + "/" + store + "-" + config;
+}
+
 struct DbResult {
-  std::string store;   // "rocksdb" or "leveldb"
-  std::string config;  // e.g. "rocksdb.bloom"
+  std::string store;   // kRocksDbStore or kLevelDbStore
+  std::string config;  // e.g. "bloom" (db_configs.h)
   std::string tree = kSettledTree;
   std::string filter;         // the policy as configured
   uint64_t keys = 0;          // in the tree, recent flushes included

@@ -200,7 +200,7 @@ class OpenLevelDb final : public OpenDb {
 absl::StatusOr<std::unique_ptr<OpenDb>> BuildLevelDb(
     const LevelDbConfig& config, const DbShape& shape,
     const Progress& progress) {
-  const std::string path = absl::StrCat(shape.dir, "/", config.name);
+  const std::string path = DatabasePath(shape, kLevelDbStore, config.name);
   leveldb::DestroyDB(path, leveldb::Options());  // a leftover of a killed run
   const auto fail = [&](const absl::Status& status) {
     leveldb::DestroyDB(path, leveldb::Options());
@@ -215,8 +215,8 @@ absl::StatusOr<std::unique_ptr<OpenDb>> BuildLevelDb(
   auto db = std::make_unique<OpenLevelDb>(path);
   status = db->Open(config);
   if (!status.ok()) return fail(status);
-  db->result =
-      BuiltResult("leveldb", config.name, config.filter, shape, build_seconds);
+  db->result = BuiltResult(kLevelDbStore, config.name, config.filter, shape,
+                           build_seconds);
   DbResult& result = db->result;
   status = Describe(db->db(), path, &result);
   if (!status.ok()) return fail(status);

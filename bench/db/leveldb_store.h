@@ -16,7 +16,7 @@ namespace sstfilter {
 namespace bench {
 
 struct LevelDbConfig {
-  std::string name;    // e.g. "leveldb.bloom"
+  std::string name;    // e.g. "lib:leveldb.bloom" (db_configs.h)
   std::string filter;  // what the policy is, for the report
   std::unique_ptr<const leveldb::FilterPolicy> policy;
 };

@@ -73,17 +73,8 @@ uint64_t PartitionedBlockCacheBytes(uint64_t keys) {
                                kFiltersPerBlockCache);
 }
 
-std::string PartitionedConfigName(absl::string_view policy_name) {
-  return absl::StrCat(kPartitionedSection, ".", policy_name);
-}
-
 std::vector<RocksDbConfig> PartitionedConfigs(const DbConfigs& configs) {
-  std::vector<RocksDbConfig> partitioned;
-  for (const RocksDbConfig& config : configs.section_policies) {
-    partitioned.push_back(
-        {PartitionedConfigName(config.name), config.filter, config.policy});
-  }
-  return partitioned;
+  return configs.section_policies;
 }
 
 absl::StatusOr<std::vector<PartitionedResult>> RunPartitionedSection(

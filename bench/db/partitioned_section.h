@@ -31,10 +31,8 @@ constexpr uint64_t kFiltersPerBlockCache = 4;
 // keys * kDbBitsPerKey / 8 / kFiltersPerBlockCache bytes.
 uint64_t PartitionedBlockCacheBytes(uint64_t keys);
 
-// "partitioned." + policy_name: the section's configuration of a policy.
-std::string PartitionedConfigName(absl::string_view policy_name);
-
-// DbConfigs::section_policies, each named by PartitionedConfigName.
+// DbConfigs::section_policies, each under its own name: a row's "section"
+// tells the partitioned runs apart from the point section's.
 std::vector<RocksDbConfig> PartitionedConfigs(const DbConfigs& configs);
 
 struct PartitionedResult {

@@ -130,7 +130,7 @@ absl::StatusOr<std::vector<DbResult>> RunPointSection(
     const DbConfigs& configs, const StoreWanted& wants_store,
     const ConfigWanted& wants, const DbShape& shape, const Progress& progress) {
   std::vector<std::unique_ptr<OpenDb>> dbs;
-  if (wants_store("rocksdb")) {
+  if (wants_store(kRocksDbStore)) {
     const std::vector<SizedRocksDbConfig> sized = SizedRocksDbConfigs();
     const auto sized_config = [&](const std::string& name) {
       const SizedRocksDbConfig* found = nullptr;
@@ -170,7 +170,7 @@ absl::StatusOr<std::vector<DbResult>> RunPointSection(
       dbs.push_back(*std::move(db));
     }
   }
-  if (wants_store("leveldb")) {
+  if (wants_store(kLevelDbStore)) {
     for (const LevelDbConfig& config : configs.leveldb) {
       if (!wants(config.name)) continue;
       absl::StatusOr<std::unique_ptr<OpenDb>> db =

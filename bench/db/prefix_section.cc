@@ -111,33 +111,17 @@ const char* PrefixFilterName(PrefixFilter holds) {
   return "?";
 }
 
-std::string PrefixConfigName(PrefixFilter holds,
-                             absl::string_view policy_name) {
-  switch (holds) {
-    case PrefixFilter::kNone:
-      return absl::StrCat(kPrefixSection, ".none");
-    case PrefixFilter::kPrefixes:
-      return absl::StrCat(kPrefixSection, ".", policy_name);
-    case PrefixFilter::kWholeKeysAndPrefixes:
-      return absl::StrCat(kPrefixSection, "+keys.", policy_name);
-  }
-  return "?";
-}
-
 std::vector<PrefixConfig> PrefixConfigs(const DbConfigs& configs) {
   std::vector<PrefixConfig> prefix;
   prefix.push_back(
-      {{PrefixConfigName(PrefixFilter::kNone, ""), "no filter", nullptr},
-       PrefixFilter::kNone});
+      {{kNoFilterConfig, "no filter", nullptr}, PrefixFilter::kNone});
   for (const PrefixFilter holds :
        {PrefixFilter::kPrefixes, PrefixFilter::kWholeKeysAndPrefixes}) {
     for (const RocksDbConfig& config : configs.section_policies) {
       if (config.name != kUniformConfig && config.name != kRocksDbBloomConfig) {
         continue;
       }
-      prefix.push_back(
-          {{PrefixConfigName(holds, config.name), config.filter, config.policy},
-           holds});
+      prefix.push_back({config, holds});
     }
   }
   return prefix;
@@ -152,7 +136,8 @@ absl::StatusOr<std::vector<PrefixResult>> RunPrefixSection(
     DbResult built;
     absl::StatusOr<std::unique_ptr<RocksDbTree>> tree = RocksDbTree::Build(
         {config.config.name, config.config.filter, PrefixedKey,
-         MakeOptions(config), MakeOptions(config), /*one_level=*/true},
+         MakeOptions(config), MakeOptions(config), /*one_level=*/true,
+         PrefixFilterName(config.holds)},
         shape, progress, &built);
     if (!tree.ok()) return tree.status();
     dbs.push_back(std::make_unique<PrefixSeekDb>(*std::move(tree)));

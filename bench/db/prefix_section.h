@@ -33,12 +33,9 @@ enum class PrefixFilter {
 // "none", "prefixes", "keys+prefixes".
 const char* PrefixFilterName(PrefixFilter holds);
 
-// The section's configuration of a policy holding `holds`: "prefix.none",
-// "prefix." + policy_name (prefixes only), or "prefix+keys." + policy_name
-// (whole keys and prefixes). policy_name is not used for kNone.
-std::string PrefixConfigName(PrefixFilter holds, absl::string_view policy_name);
-
-// A configuration named by PrefixConfigName.
+// A configuration of the section: a policy, named as in the point section
+// (kNoFilterConfig for none), and what its filters hold; a row's
+// "filter_holds" tells a policy's two configurations apart.
 struct PrefixConfig {
   RocksDbConfig config;
   PrefixFilter holds = PrefixFilter::kNone;

@@ -69,10 +69,6 @@ bool IsBatched(PresenceQuery query) {
          query == PresenceQuery::kMultiGetPresent;
 }
 
-std::string PresenceConfigName(const std::string& table_filter) {
-  return absl::StrCat(kPresenceSection, ".", table_filter);
-}
-
 // Whether draw `draw` of the mixed sweep asks a present key (else an absent
 // one), with probability percent / 100: a hash of the draw rather than a
 // pattern of it, so that no branch predictor learns which Gets find their key.
@@ -386,7 +382,7 @@ class PresenceRun {
 
   absl::StatusOr<std::unique_ptr<PresenceDb>> Build(
       RocksDbConfig config, const std::string& table_filter) {
-    config.name = PresenceConfigName(table_filter);
+    config.name = table_filter;
     DbResult built;
     absl::StatusOr<std::unique_ptr<RocksDbTree>> tree =
         RocksDbTree::Build({config.name, config.filter, Random16Key,
@@ -746,8 +742,7 @@ double MedianOf(const std::vector<double>& values) {
 }  // namespace
 
 std::vector<std::string> PresenceConfigNames() {
-  return {PresenceConfigName(kRocksDbBloomConfig),
-          PresenceConfigName(kHybridConfig)};
+  return {kRocksDbBloomConfig, kHybridConfig};
 }
 
 const char* PresenceQueryName(PresenceQuery query) {
@@ -786,15 +781,13 @@ double PresencePair::MedianDifference() const {
 absl::StatusOr<std::vector<PresenceResult>> RunPresenceSection(
     const DbConfigs& configs, const ConfigWanted& wants, const DbShape& shape,
     bool direct_reads, const Progress& progress) {
-  const std::string bloom_name = PresenceConfigName(kRocksDbBloomConfig);
-  const std::string hybrid_name = PresenceConfigName(kHybridConfig);
-  const bool want_bloom = wants(bloom_name);
-  const bool want_hybrid = wants(hybrid_name);
+  const bool want_bloom = wants(kRocksDbBloomConfig);
+  const bool want_hybrid = wants(kHybridConfig);
   if (!want_bloom && !want_hybrid) return std::vector<PresenceResult>();
   const RocksDbConfig* bloom = FindConfig(configs.rocksdb, kRocksDbBloomConfig);
   if (bloom == nullptr) {
     return absl::InternalError(
-        absl::StrCat(bloom_name, ": no ", kRocksDbBloomConfig, " policy"));
+        absl::StrCat("presence: no ", kRocksDbBloomConfig, " policy"));
   }
 
   PresenceRun run(shape, progress);
@@ -810,7 +803,7 @@ absl::StatusOr<std::vector<PresenceResult>> RunPresenceSection(
                      [](const auto& s) { return s.name == kHybridConfig; });
     if (hybrid == sized.end()) {
       return absl::InternalError(
-          absl::StrCat(hybrid_name, ": no ", kHybridConfig, " policy"));
+          absl::StrCat("presence: no ", kHybridConfig, " policy"));
     }
     absl::StatusOr<RocksDbConfig> config =
         hybrid->make((*bloom_db)->result().built, shape);

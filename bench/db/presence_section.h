@@ -60,8 +60,8 @@ constexpr size_t kPresenceMixes = kPresenceMixPercents.size();
 // half of it still spans several blocks of each handle.
 constexpr uint64_t kPresenceMixedShare = 2;
 
-// "presence.rocksdb.bloom" and "presence.sstfilter.hybrid": the table filter
-// under the wrapper.
+// kRocksDbBloomConfig and kHybridConfig: the configurations are named by the
+// table filter under the wrapper.
 std::vector<std::string> PresenceConfigNames();
 
 // The queries timed, in this order.

@@ -7,6 +7,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "bench/db/db_configs.h"
 #include "bench/db/lookups.h"
 #include "bench/db/no_match_range_collector.h"
 #include "bench/db/rocksdb_tree.h"
@@ -27,8 +28,11 @@ constexpr uint64_t kCheckedPresentKeys = 2'000;
 // Picks the checked keys: any odd constant.
 constexpr uint64_t kCheckSalt = 0x6a09e667f3bcc909ULL;
 
-std::string NoneConfig() { return absl::StrCat(kRangeSection, ".none"); }
-std::string FilterConfig() { return absl::StrCat(kRangeSection, ".sstfilter"); }
+std::string NoneConfig() { return kNoFilterConfig; }
+// The range filter's spec (range_bench's --filter).
+std::string FilterConfig() {
+  return absl::StrCat("grafite:", kRangeFilterBitsPerKey);
+}
 
 absl::StatusOr<rocksdb::Options> MakeOptions(bool range_filter,
                                              bool inject_false_negative,

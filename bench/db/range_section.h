@@ -24,7 +24,7 @@ constexpr uint64_t kScanCodes = 16;
 // The range filter's budget.
 constexpr double kRangeFilterBitsPerKey = 16;
 
-// "range.none" and "range.sstfilter".
+// kNoFilterConfig and the range filter's spec, "grafite:16".
 std::vector<std::string> RangeConfigNames();
 
 struct RangeResult {

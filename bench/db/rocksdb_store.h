@@ -17,7 +17,7 @@ namespace sstfilter {
 namespace bench {
 
 struct RocksDbConfig {
-  std::string name;    // e.g. "rocksdb.bloom"
+  std::string name;    // e.g. "lib:rocksdb.fastbloom" (db_configs.h)
   std::string filter;  // what the policy is, for the report
   std::shared_ptr<const rocksdb::FilterPolicy> policy;
 };

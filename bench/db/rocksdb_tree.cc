@@ -4,7 +4,6 @@
 #include <utility>
 #include <vector>
 
-#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "bench/db/lookups.h"
 #include "bench/keys.h"
@@ -87,7 +86,9 @@ absl::Status WriteRocksDbKeys(rocksdb::DB* db, KeyMaker make_key,
 absl::StatusOr<std::unique_ptr<RocksDbTree>> RocksDbTree::Build(
     const RocksDbTreeSpec& spec, const DbShape& shape, const Progress& progress,
     DbResult* result) {
-  const std::string path = absl::StrCat(shape.dir, "/", spec.name);
+  const std::string path = DatabasePath(
+      shape, kRocksDbStore,
+      spec.variant.empty() ? spec.name : spec.name + "." + spec.variant);
   rocksdb::DestroyDB(path, rocksdb::Options());  // a leftover of a killed run
   const auto fail = [&](const absl::Status& status) {
     rocksdb::DestroyDB(path, rocksdb::Options());
@@ -105,7 +106,7 @@ absl::StatusOr<std::unique_ptr<RocksDbTree>> RocksDbTree::Build(
   std::unique_ptr<RocksDbTree> tree(
       new RocksDbTree(path, spec.reopen, std::unique_ptr<rocksdb::DB>(raw)));
   *result =
-      BuiltResult("rocksdb", spec.name, spec.filter, shape, build_seconds);
+      BuiltResult(kRocksDbStore, spec.name, spec.filter, shape, build_seconds);
   tree->Describe(result);
   FinishBuiltResult(progress, result);
   return tree;

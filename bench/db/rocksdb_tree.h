@@ -69,6 +69,9 @@ struct RocksDbTreeSpec {
   rocksdb::Options build;
   rocksdb::Options reopen;
   bool one_level = false;
+  // Tells apart the databases of configurations of one name within a
+  // section (a prefix filter holding prefixes or keys and prefixes).
+  std::string variant = {};
 };
 
 class RocksDbTree {

@@ -108,23 +108,8 @@ void SignalBackgroundWork(BackgroundSignal* signal) {
   signal->wake.notify_all();
 }
 
-TEST(TaskThreadTest, RunsTasksQueuedBeforeStartInOrder) {
-  ColumnFamilyFilter a(1, "a");
-  ColumnFamilyFilter b(2, "b");
-  Recorder recorder;
-  TaskThread thread(std::make_shared<BackgroundSignal>(), SaveSchedule());
-  thread.Enqueue(RebuildOf(&a, PresenceRebuildReason::kRequested));
-  thread.Enqueue(RebuildOf(&b, PresenceRebuildReason::kImported));
-  thread.Start(recorder.Work());
-  ASSERT_TRUE(thread.WaitUntilIdle(kPatience));
-  EXPECT_EQ(recorder.ran(), NamesOf({PresenceRebuildReason::kRequested,
-                                     PresenceRebuildReason::kImported}));
-  // No flush or compaction happened: nothing to check, nothing to save.
-  EXPECT_EQ(recorder.checks(), 0);
-  EXPECT_EQ(recorder.saves(), 0);
-}
-
-TEST(TaskThreadTest, QueuesOneTaskPerFilter) {
+// Tasks queued before Start run after it, in order.
+TEST(TaskThreadTest, RunsTasksInOrderOneQueuedPerFilter) {
   ColumnFamilyFilter a(1, "a");
   ColumnFamilyFilter b(2, "b");
   Recorder recorder;
@@ -137,6 +122,9 @@ TEST(TaskThreadTest, QueuesOneTaskPerFilter) {
   ASSERT_TRUE(thread.WaitUntilIdle(kPatience));
   EXPECT_EQ(recorder.ran(), NamesOf({PresenceRebuildReason::kRequested,
                                      PresenceRebuildReason::kImported}));
+  // No flush or compaction happened: nothing to check, nothing to save.
+  EXPECT_EQ(recorder.checks(), 0);
+  EXPECT_EQ(recorder.saves(), 0);
   // Once a's task has run, a new one is queued again.
   thread.Enqueue(RebuildOf(&a, PresenceRebuildReason::kRateAboveTarget));
   ASSERT_TRUE(recorder.WaitForTasks(3));
@@ -182,31 +170,34 @@ TEST(TaskThreadTest, BackgroundWorkBringsARateCheckAndASave) {
   EXPECT_EQ(recorder.checks(), 2);
 }
 
-TEST(TaskThreadTest, NoSaveWhenSavesDoNotFollowBackgroundWork) {
+// The saves a thread on schedule makes in the iteration that follows one
+// flush or compaction: the save, if any, follows the rate check before the
+// thread waits again, and Stop joins the thread.
+int SavesAfterOneBackgroundWork(SaveSchedule schedule) {
   auto signal = std::make_shared<BackgroundSignal>();
   Recorder recorder;
-  TaskThread thread(signal, {/*save_after_background_work=*/false,
-                             /*save_interval=*/milliseconds(0)});
+  TaskThread thread(signal, schedule);
   thread.Start(recorder.Work());
   SignalBackgroundWork(signal.get());
-  ASSERT_TRUE(recorder.WaitForChecks(1));
-  // The save, if any, follows the check before the thread waits again; Stop
-  // joins the thread.
+  EXPECT_TRUE(recorder.WaitForChecks(1));
   thread.Stop();
-  EXPECT_EQ(recorder.saves(), 0);
+  return recorder.saves();
+}
+
+TEST(TaskThreadTest, NoSaveWhenSavesDoNotFollowBackgroundWork) {
+  EXPECT_EQ(SavesAfterOneBackgroundWork({/*save_after_background_work=*/false,
+                                         /*save_interval=*/milliseconds(0)}),
+            0);
 }
 
 TEST(TaskThreadTest, SavesAtMostOncePerInterval) {
-  auto signal = std::make_shared<BackgroundSignal>();
-  Recorder recorder;
-  TaskThread thread(signal, {/*save_after_background_work=*/true,
-                             /*save_interval=*/kPatience});
-  thread.Start(recorder.Work());
-  SignalBackgroundWork(signal.get());
-  ASSERT_TRUE(recorder.WaitForChecks(1));
-  thread.Stop();
   // The interval since the thread started has not passed: the save is owed.
-  EXPECT_EQ(recorder.saves(), 0);
+  EXPECT_EQ(SavesAfterOneBackgroundWork({/*save_after_background_work=*/true,
+                                         /*save_interval=*/kPatience}),
+            0);
+  EXPECT_EQ(SavesAfterOneBackgroundWork({/*save_after_background_work=*/true,
+                                         /*save_interval=*/milliseconds(0)}),
+            1);
 }
 
 TEST(TaskThreadTest, StopRunsNoQueuedTaskAndReportsStopping) {
