@@ -1,14 +1,11 @@
 #include "engines/rocksdb/presence/presence_core.h"
 
-#include <algorithm>
 #include <mutex>
 #include <shared_mutex>
 #include <utility>
 
 #include "engines/rocksdb/presence/key_scans.h"
 #include "engines/rocksdb/presence/rate_checks.h"
-#include "rocksdb/env.h"
-#include "rocksdb/version.h"
 
 namespace sstfilter {
 namespace presence_internal {
@@ -18,28 +15,6 @@ std::string IdentityOf(rocksdb::DB* db) {
   std::string identity;
   db->GetDbIdentity(identity).PermitUncheckedError();
   return identity;
-}
-
-// Whether a lookup with these options may be answered from a filter, which
-// holds every key an ordinary read of the current state can return.
-bool FilterMayAnswer(const rocksdb::ReadOptions& options) {
-  // Reads that can see more than that: keys under range tombstones, and
-  // history at a read timestamp.
-  if (options.ignore_range_deletions || options.timestamp != nullptr) {
-    return false;
-  }
-  // Tiers that stop at what is in memory answer Incomplete, not NotFound,
-  // for a key they cannot rule out: RocksDB's answer, which the filter's
-  // NotFound would not equal.
-  if (options.read_tier != rocksdb::kReadAllTier &&
-      options.read_tier != rocksdb::kPersistedTier) {
-    return false;
-  }
-#if ROCKSDB_MAJOR >= 9
-  // RocksDB refuses a lookup that names another activity (InvalidArgument).
-  if (options.io_activity != rocksdb::Env::IOActivity::kUnknown) return false;
-#endif
-  return true;
 }
 
 }  // namespace
@@ -53,6 +28,7 @@ PresenceCore::PresenceCore(const PresenceFilterOptions& options,
       db_(db),
       db_identity_(IdentityOf(db)),
       progress_(ProgressTo(options_, db)),
+      lookups_(&slots_, &epochs_, options.skip_probes_when_mostly_present),
       tasks_(std::move(signal),
              {options.save_after_background_work, options.save_interval}),
       rebuilds_(
@@ -133,52 +109,6 @@ void PresenceCore::Stop() { tasks_.Stop(); }
 void PresenceCore::QueueRebuild(ColumnFamilyFilter* filter,
                                 PresenceRebuildReason reason) {
   tasks_.Enqueue({BackgroundTask::kRebuild, filter, reason, {}});
-}
-
-const PresenceFilter* PresenceCore::ServingFor(
-    const rocksdb::ReadOptions& options, rocksdb::ColumnFamilyHandle* handle) {
-  ColumnFamilyFilter* filter = FilterOf(handle);
-  if (filter == nullptr || !FilterMayAnswer(options)) return nullptr;
-  const PresenceFilter* serving = filter->serving();
-  if (serving == nullptr) return nullptr;
-  if (options.snapshot != nullptr &&
-      options.snapshot->GetSequenceNumber() < serving->oldest_snapshot) {
-    return nullptr;
-  }
-  return serving;
-}
-
-bool PresenceCore::RulesOut(const rocksdb::ReadOptions& options,
-                            rocksdb::ColumnFamilyHandle* handle,
-                            absl::string_view key) {
-  ProbeSampling::Slot* sampling = nullptr;
-  if (options_.skip_probes_when_mostly_present) {
-    sampling = sampling_.Mine();
-    if (!ProbeSampling::ShouldProbe(sampling)) return false;
-  }
-  bool ruled_out = false;
-  {
-    ReadEpochs::Guard guard(&epochs_);
-    if (!guard.active()) return false;
-    const PresenceFilter* serving = ServingFor(options, handle);
-    if (serving == nullptr) return false;
-    ruled_out = !serving->keys.MayContain(key);
-  }
-  ProbeSampling::Record(sampling, ruled_out);
-  return ruled_out;
-}
-
-void PresenceCore::RulesOut(const rocksdb::ReadOptions& options,
-                            rocksdb::ColumnFamilyHandle* handle,
-                            absl::Span<const absl::string_view> keys,
-                            bool* results) {
-  std::fill(results, results + keys.size(), false);
-  ReadEpochs::Guard guard(&epochs_);
-  if (!guard.active()) return;
-  const PresenceFilter* serving = ServingFor(options, handle);
-  if (serving == nullptr) return;
-  serving->keys.MayContain(keys, results);
-  for (size_t i = 0; i < keys.size(); ++i) results[i] = !results[i];
 }
 
 void PresenceCore::AddColumnFamily(rocksdb::ColumnFamilyHandle* handle,

@@ -1,6 +1,6 @@
 // What a PresenceFilteredDB keeps beside its base database, and how its
 // parts meet: the column families' filters (column_family_slots.h), the lock
-// that orders writes against filter swaps, lookups through the filters, and
+// that orders writes against filter swaps, lookups (filter_lookups.h), and
 // the background thread (task_thread.h) that recovers and rebuilds
 // (rebuilds.h), checks rates (rate_checks.h) and saves (filter_saves.h).
 
@@ -18,9 +18,9 @@
 #include "absl/types/span.h"
 #include "engines/rocksdb/presence/column_family_filter.h"
 #include "engines/rocksdb/presence/column_family_slots.h"
+#include "engines/rocksdb/presence/filter_lookups.h"
 #include "engines/rocksdb/presence/filter_saves.h"
 #include "engines/rocksdb/presence/presence_filtered_db.h"
-#include "engines/rocksdb/presence/probe_sampling.h"
 #include "engines/rocksdb/presence/progress_lines.h"
 #include "engines/rocksdb/presence/read_epochs.h"
 #include "engines/rocksdb/presence/rebuilds.h"
@@ -54,19 +54,18 @@ class PresenceCore {
   ColumnFamilyFilter* FilterOf(uint32_t column_family_id) const {
     return slots_.Of(column_family_id);
   }
-  // The filter that may answer a lookup with options in the column family,
-  // or null: none, not serving yet, or options that see what a filter does
-  // not hold. REQUIRES: a ReadEpochs::Guard held while it is used.
-  const PresenceFilter* ServingFor(const rocksdb::ReadOptions& options,
-                                   rocksdb::ColumnFamilyHandle* handle);
   // True when the filter proves key absent from what options can see.
   bool RulesOut(const rocksdb::ReadOptions& options,
-                rocksdb::ColumnFamilyHandle* handle, absl::string_view key);
+                rocksdb::ColumnFamilyHandle* handle, absl::string_view key) {
+    return lookups_.RulesOut(options, handle, key);
+  }
   // results[i] = RulesOut(keys[i]) for keys of one column family, probing
   // the filter once for the batch. REQUIRES: results holds keys.size().
   void RulesOut(const rocksdb::ReadOptions& options,
                 rocksdb::ColumnFamilyHandle* handle,
-                absl::Span<const absl::string_view> keys, bool* results);
+                absl::Span<const absl::string_view> keys, bool* results) {
+    lookups_.RulesOut(options, handle, keys, results);
+  }
 
   // Every write holds this shared from before it adds its keys until the
   // base database returns, so that a filter installed under it exclusively
@@ -108,7 +107,7 @@ class PresenceCore {
   ColumnFamilySlots slots_;
   WritersLock writers_;
   ReadEpochs epochs_;
-  ProbeSampling sampling_;
+  FilterLookups lookups_;
   TaskThread tasks_;
   Rebuilds rebuilds_;
   FilterSaves saves_;

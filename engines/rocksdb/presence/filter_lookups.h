@@ -1,0 +1,57 @@
+// Lookups through the presence filters: whether a column family's serving
+// filter may answer a lookup with the given read options, and the probe
+// itself, which takes no lock (ReadEpochs keeps the filter alive) and, on a
+// thread whose keys are mostly found, probes only some lookups
+// (probe_sampling.h).
+
+#ifndef SSTFILTER_ENGINES_ROCKSDB_PRESENCE_FILTER_LOOKUPS_H_
+#define SSTFILTER_ENGINES_ROCKSDB_PRESENCE_FILTER_LOOKUPS_H_
+
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "engines/rocksdb/presence/column_family_filter.h"
+#include "engines/rocksdb/presence/column_family_slots.h"
+#include "engines/rocksdb/presence/probe_sampling.h"
+#include "engines/rocksdb/presence/read_epochs.h"
+#include "rocksdb/db.h"
+#include "rocksdb/options.h"
+
+namespace sstfilter {
+namespace presence_internal {
+
+// Any thread.
+class FilterLookups {
+ public:
+  // Probes the filters of slots, which are freed only after epochs' readers.
+  // skip_probes: PresenceFilterOptions::skip_probes_when_mostly_present.
+  // REQUIRES: slots and epochs outlive this object.
+  FilterLookups(const ColumnFamilySlots* slots, ReadEpochs* epochs,
+                bool skip_probes)
+      : slots_(slots), epochs_(epochs), skip_probes_(skip_probes) {}
+
+  // True when the filter proves key absent from what options can see.
+  bool RulesOut(const rocksdb::ReadOptions& options,
+                rocksdb::ColumnFamilyHandle* handle, absl::string_view key);
+  // results[i] = RulesOut(keys[i]) for keys of one column family, probing
+  // the filter once for the batch. REQUIRES: results holds keys.size().
+  void RulesOut(const rocksdb::ReadOptions& options,
+                rocksdb::ColumnFamilyHandle* handle,
+                absl::Span<const absl::string_view> keys, bool* results);
+
+ private:
+  // The filter that may answer a lookup with options in the column family,
+  // or null: none, not serving yet, or options that see what a filter does
+  // not hold. REQUIRES: a ReadEpochs::Guard held while it is used.
+  const PresenceFilter* ServingFor(const rocksdb::ReadOptions& options,
+                                   rocksdb::ColumnFamilyHandle* handle) const;
+
+  const ColumnFamilySlots* const slots_;
+  ReadEpochs* const epochs_;
+  const bool skip_probes_;
+  ProbeSampling sampling_;
+};
+
+}  // namespace presence_internal
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_ENGINES_ROCKSDB_PRESENCE_FILTER_LOOKUPS_H_
