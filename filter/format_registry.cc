@@ -95,6 +95,20 @@ std::string RegisteredFamilyNames() {
   return absl::StrJoin(names, ", ");
 }
 
+std::vector<std::string> FamiliesWritingFormat(const FilterFormat* format) {
+  std::vector<std::string> names;
+  if (format == nullptr) return names;
+  for (const FilterFamilyRecord& family : RegisteredFilterFamilies()) {
+    for (const FilterFormat* written : family.formats) {
+      if (written == format) {
+        names.push_back(family.name);
+        break;
+      }
+    }
+  }
+  return names;
+}
+
 std::vector<FamilyVariant> RegisteredFamilyVariants() {
   std::vector<FamilyVariant> variants;
   for (const FilterFamilyRecord& family : RegisteredFilterFamilies()) {

@@ -94,6 +94,11 @@ std::vector<const FilterFormat*> RegisteredFilterFormats();
 // The registered format names, for error messages: "a, b, c".
 std::string RegisteredFormatNames();
 
+// The names of the families whose records list format (a table's reader), by
+// name; empty for nullptr or a format no family lists. Tells a user which
+// spec wrote a table: sstfilter.LocalBloom2 is "bloom"'s.
+std::vector<std::string> FamiliesWritingFormat(const FilterFormat* format);
+
 namespace registry_internal {
 
 // Registers record and its formats. Aborts on a second family of the same

@@ -3,16 +3,18 @@
 // --range, whether any key in [LO, HI] may be, from the table's range filter.
 //
 //   sst_probe [--stats] [--format=text|json] [--hex] [--index_keys=...]
-//   [--prefix] [--prefix_extractor=NAME] FILE [KEY...]
+//   [--prefix] [--prefix_extractor=NAME] [--filter=SPEC,...] FILE [KEY...]
 //   sst_probe [--range | --range_before] [...] FILE [LO HI]...
 //
 // Exit status: 0 when every answer came from a sound filter (or the table has
-// none), 1 when the file could not be read as a table or its filter is corrupt
-// (then every key or range is reported as "may match", the safe answer), 2
+// none), 1 when the file could not be read as a table, its filter is corrupt
+// (then every key or range is reported as "may match", the safe answer), or
+// --filter named families none of which wrote the table's filter, 2
 // for a usage error, an unknown flag or a value a flag refuses included. A
 // table without a (range) filter answers "may match" with status 0.
 // table/table_format.md describes the output.
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <optional>
@@ -22,10 +24,15 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "filter/filter_spec.h"
+#include "filter/format_registry.h"
 #include "filter/prefix_extractor.h"
 #include "nlohmann/json.hpp"
 #include "table/filter_summary.h"
@@ -54,6 +61,10 @@ ABSL_FLAG(bool, range_before, false,
 ABSL_FLAG(std::string, prefix_extractor, "",
           "the extractor that cut the --prefix KEYs, by RocksDB's name (e.g. "
           "rocksdb.FixedPrefix.8); empty: the table's own");
+ABSL_FLAG(std::string, filter, "",
+          "comma list of filter specs (filter/filter_spec.h; their size may "
+          "be left out): the families the table's filter must come from; a "
+          "table whose filter none of them writes exits with status 1");
 ABSL_FLAG(uint64_t, tail_prefetch_bytes, 256 * 1024,
           "bytes read from the end of the file in the first read");
 
@@ -122,8 +133,9 @@ Json RangeJson(const RangeFilterInfo& r) {
 }
 
 void PrintText(const std::string& path, const std::vector<Answer>& answers,
-               const FilterSummary& s, const std::optional<RangeFilterInfo>& r,
-               bool ranges_asked, const IoStats& io, uint64_t file_bytes) {
+               const FilterSummary& s, const std::vector<std::string>& families,
+               const std::optional<RangeFilterInfo>& r, bool ranges_asked,
+               const IoStats& io, uint64_t file_bytes) {
   for (const Answer& a : answers) {
     std::cout << (a.may_match ? "may match  " : "ruled out  ")
               << QuestionText(a);
@@ -142,6 +154,10 @@ void PrintText(const std::string& path, const std::vector<Answer>& answers,
         "filter:  %s (%s layout, %s): %d filter%s, %d bytes\n", s.policy_name,
         s.layout, s.format, s.num_filters, s.num_filters == 1 ? "" : "s",
         s.filter_bytes);
+    std::cout << "family:  "
+              << (families.empty() ? "none linked in"
+                                   : absl::StrJoin(families, ", "))
+              << "\n";
     std::string keys = "unknown";
     if (s.num_keys.has_value()) {
       keys = absl::StrFormat("%s%.0f keys", s.keys_estimated ? "~" : "",
@@ -185,8 +201,9 @@ void PrintText(const std::string& path, const std::vector<Answer>& answers,
 }
 
 void PrintJson(const std::string& path, const std::vector<Answer>& answers,
-               const FilterSummary& s, const std::optional<RangeFilterInfo>& r,
-               const IoStats& io, uint64_t file_bytes) {
+               const FilterSummary& s, const std::vector<std::string>& families,
+               const std::optional<RangeFilterInfo>& r, const IoStats& io,
+               uint64_t file_bytes) {
   const auto dump = [](const Json& j) {
     std::cout << j.dump(-1, ' ', false, Json::error_handler_t::replace) << "\n";
   };
@@ -208,6 +225,7 @@ void PrintJson(const std::string& path, const std::vector<Answer>& answers,
     summary["filter_name"] = s.policy_name;
     summary["layout"] = s.layout;
     summary["filter_format"] = s.format;
+    summary["filter_families"] = families;
     summary["num_filters"] = s.num_filters;
     summary["filter_bytes"] = s.filter_bytes;
     summary["num_keys"] = s.num_keys.has_value() ? Json(*s.num_keys) : Json();
@@ -308,6 +326,30 @@ std::vector<Answer> Ask(const TableFilter& table, Question question,
   return answers;
 }
 
+// The families --filter names, each spec parsed (its size may be left out);
+// the parser's one line for a malformed one.
+absl::StatusOr<std::vector<std::string>> ExpectedFamilies(
+    const std::string& list) {
+  std::vector<std::string> families;
+  for (absl::string_view spec : absl::StrSplit(list, ',', absl::SkipEmpty())) {
+    absl::StatusOr<PolicySpec> parsed =
+        ParsePolicySpec(spec, SpecSize::kOptional);
+    if (!parsed.ok()) return parsed.status();
+    families.push_back(parsed->family);
+  }
+  return families;
+}
+
+bool WrittenByOneOf(const std::vector<std::string>& writers,
+                    const std::vector<std::string>& expected) {
+  for (const std::string& family : expected) {
+    if (std::find(writers.begin(), writers.end(), family) != writers.end()) {
+      return true;
+    }
+  }
+  return false;
+}
+
 int Main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
       "sst_probe [--stats] [--format=text|json] [--hex] [--prefix] FILE "
@@ -349,6 +391,12 @@ int Main(int argc, char** argv) {
       return kExitUsage;
     }
     options.prefix_extractor = std::move(*extractor);
+  }
+  const absl::StatusOr<std::vector<std::string>> expected =
+      ExpectedFamilies(absl::GetFlag(FLAGS_filter));
+  if (!expected.ok()) {
+    std::cerr << "sst_probe: --filter: " << expected.status().message() << "\n";
+    return kExitUsage;
   }
   const std::optional<Question> question = ChosenQuestion();
   if (!question.has_value()) return kExitUsage;
@@ -397,10 +445,13 @@ int Main(int argc, char** argv) {
   const FilterSummary summary = SummarizeFilter(**table);
   const uint64_t file_bytes = (*table)->info().file_bytes;
   const std::optional<RangeFilterInfo>& range = (*table)->info().range_filter;
+  const std::vector<std::string> families =
+      FamiliesWritingFormat((*table)->format());
   if (format == "json") {
-    PrintJson(path, answers, summary, range, (*table)->io(), file_bytes);
+    PrintJson(path, answers, summary, families, range, (*table)->io(),
+              file_bytes);
   } else {
-    PrintText(path, answers, summary, range, ranges, (*table)->io(),
+    PrintText(path, answers, summary, families, range, ranges, (*table)->io(),
               file_bytes);
   }
   if (!(*table)->corruption().ok()) {
@@ -408,6 +459,13 @@ int Main(int argc, char** argv) {
               << (*table)->corruption().message()
               << " (the keys or ranges it covers are reported as may "
                  "match)\n";
+    return kExitBadInput;
+  }
+  if (!expected->empty() && !WrittenByOneOf(families, *expected)) {
+    std::cerr << "sst_probe: " << path << ": the filter ("
+              << (summary.has_filter ? summary.format : "none")
+              << ") is written by none of --filter's families ("
+              << absl::StrJoin(*expected, ", ") << ")\n";
     return kExitBadInput;
   }
   return 0;

@@ -144,6 +144,52 @@ TEST_F(SstProbeTest, RocksDbTables) {
   }
 }
 
+// The summary names the spec family that writes the table's filter, and
+// --filter checks it: a table whose filter none of its families writes is
+// status 1 with one line, a malformed spec a usage error.
+TEST_F(SstProbeTest, FilterFamilies) {
+  const std::string path = dir_.File("fv5.sst");
+  test::RocksDbTableOptions options;
+  options.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
+  ASSERT_TRUE(test::WriteRocksDbTable(path, keys_, options).ok());
+  const ProbeRun json = RunProbe(dir_, {"--stats", "--format=json", path});
+  ASSERT_EQ(json.exit_status, 0) << json.err;
+  const std::vector<nlohmann::json> objects = JsonLines(json.out);
+  ASSERT_EQ(objects.size(), 1u) << json.out;
+  // RocksDB's one reader of "rocksdb.BuiltinBloomFilter" reads what both
+  // of its Bloom families write.
+  EXPECT_EQ(objects[0]["filter_families"],
+            nlohmann::json::array({"rocksdb.fastbloom", "rocksdb.legacybloom"}))
+      << json.out;
+  const ProbeRun text = RunProbe(dir_, {"--stats", path});
+  EXPECT_TRUE(absl::StrContains(
+      text.out, "\nfamily:  rocksdb.fastbloom, rocksdb.legacybloom\n"))
+      << text.out;
+
+  for (const char* filter : {"--filter=rocksdb.fastbloom",
+                             "--filter=bloom,rocksdb.fastbloom:fpp=0.01"}) {
+    const ProbeRun run = RunProbe(dir_, {filter, path, keys_[0]});
+    EXPECT_EQ(run.exit_status, 0) << filter << ": " << run.err;
+    EXPECT_EQ(run.err, "") << filter;
+  }
+  const ProbeRun other = RunProbe(dir_, {"--filter=bloom,burr", path, "k"});
+  ExpectOneErrorLine(
+      other, kExitBadInput,
+      {path, "FastLocalBloom", "none of --filter's families", "bloom, burr"});
+  EXPECT_TRUE(absl::StrContains(other.out, "family:  rocksdb.fastbloom"))
+      << "the answers and summary are printed before the verdict";
+  ExpectOneErrorLine(RunProbe(dir_, {"--filter=blom", path, "k"}), kExitUsage,
+                     {"--filter", "blom"});
+
+  const std::string unfiltered = dir_.File("unfiltered.sst");
+  ASSERT_TRUE(
+      test::WriteRocksDbTable(unfiltered, keys_, test::RocksDbTableOptions())
+          .ok());
+  ExpectOneErrorLine(RunProbe(dir_, {"--filter=bloom", unfiltered, "k"}),
+                     kExitBadInput, {"(none)", "bloom"});
+  EXPECT_EQ(RunProbe(dir_, {unfiltered, "k"}).exit_status, 0);
+}
+
 TEST_F(SstProbeTest, UsageErrors) {
   ExpectOneErrorLine(RunProbe(dir_, {}), kExitUsage, {"FILE"});
   // An unknown flag, wherever it stands, is a usage error too; Abseil's

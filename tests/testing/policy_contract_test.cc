@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -448,6 +449,31 @@ TEST(PolicyRegistryTest, EachFamilyListsTheFormatsItWrites) {
     }
     EXPECT_EQ(written, listed) << family.name;
   }
+}
+
+// A table's format names the family that wrote it: each listed format leads
+// back to its family, and a format no family lists to none.
+TEST(PolicyRegistryTest, EachFormatNamesTheFamiliesThatWriteIt) {
+  for (const FilterFamilyRecord& family : RegisteredFilterFamilies()) {
+    for (const FilterFormat* format : family.formats) {
+      const std::vector<std::string> writers = FamiliesWritingFormat(format);
+      EXPECT_NE(std::find(writers.begin(), writers.end(), family.name),
+                writers.end())
+          << format->Name() << " does not name " << family.name;
+      for (const std::string& writer : writers) {
+        const std::optional<FilterFamilyRecord> other =
+            FindFilterFamily(writer);
+        ASSERT_TRUE(other.has_value()) << writer;
+        EXPECT_NE(
+            std::find(other->formats.begin(), other->formats.end(), format),
+            other->formats.end())
+            << format->Name() << " names " << writer << ", which lists it not";
+      }
+    }
+  }
+  EXPECT_TRUE(FamiliesWritingFormat(nullptr).empty());
+  EXPECT_EQ(FamiliesWritingFormat(FindFilterFormat("sstfilter.LocalBloom2")),
+            std::vector<std::string>{"bloom"});
 }
 
 }  // namespace
