@@ -10,7 +10,7 @@
 //    (metadata_block_size 4096), whose reader RocksDB creates at every load
 //    into its block cache.
 //
-//   bazel run -c opt //filter:self_checksum_benchmark --
+//   bazel run -c opt //bench/micro:self_checksum_benchmark --
 //       --benchmark_repetitions=3 --benchmark_enable_random_interleaving=true
 
 #include <cstdint>

@@ -5,7 +5,7 @@
 // partition, in cache) and 10^6 (a table's full filter, past L2). Every
 // verified build must pass its check, or the case reports an error.
 //
-//   bazel run -c opt //filter:verified_build_benchmark
+//   bazel run -c opt //bench/micro:verified_build_benchmark
 
 #include <cstdint>
 #include <memory>

@@ -4,7 +4,7 @@
 // branch predictor and the caches learn the answers. Before timing, each case
 // checks that every added key matches.
 //
-//   bazel run -c opt //inmemory/counting:counting_bloom_benchmark
+//   bazel run -c opt //bench/mutable:counting_bloom_benchmark
 
 #include <cstdint>
 #include <string>

@@ -1,13 +1,13 @@
 // What RocksDB's table_filter costs per table a scan reaches
-// (rocksdb_range_filter.h): nanoseconds per TableMayHoldRange on one table's
-// properties, against the range filter's own query on a reader built once,
-// for tables of 5 * 10^4 and 10^6 keys at 16 bits/key. The properties hold
-// RocksDB's own user properties before the filter, as a real table's do.
-// "unnamed" tables have no db_session_id, so their filter's CRC is checked on
-// every call; "threads:2" asks one table from two threads, as concurrent scans
-// do. Each query is a fresh empty-or-not range of 16 codes.
+// (engines/rocksdb/rocksdb_range_filter.h): nanoseconds per TableMayHoldRange
+// on one table's properties, against the range filter's own query on a reader
+// built once, for tables of 5 * 10^4 and 10^6 keys at 16 bits/key. The
+// properties hold RocksDB's own user properties before the filter, as a real
+// table's do. "unnamed" tables have no db_session_id, so their filter's CRC is
+// checked on every call; "threads:2" asks one table from two threads, as
+// concurrent scans do. Each query is a fresh empty-or-not range of 16 codes.
 //
-//   bazel run -c opt //engines/rocksdb:rocksdb_range_filter_benchmark
+//   bazel run -c opt //bench/range:rocksdb_range_filter_benchmark
 
 #include <cstdint>
 #include <memory>
