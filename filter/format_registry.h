@@ -96,7 +96,7 @@ std::string RegisteredFormatNames();
 
 // The names of the families whose records list format (a table's reader), by
 // name; empty for nullptr or a format no family lists. Tells a user which
-// spec wrote a table: sstfilter.LocalBloom2 is "bloom"'s.
+// spec wrote a table: kCheckedLocalBloomName is "bloom"'s.
 std::vector<std::string> FamiliesWritingFormat(const FilterFormat* format);
 
 namespace registry_internal {
