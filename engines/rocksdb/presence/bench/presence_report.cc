@@ -1,4 +1,4 @@
-#include "bench/db/presence_report.h"
+#include "engines/rocksdb/presence/bench/presence_report.h"
 
 #include <fstream>
 #include <initializer_list>

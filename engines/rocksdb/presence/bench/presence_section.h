@@ -7,8 +7,8 @@
 // median of its rounds, every ratio the median of the rounds' ratios. The
 // section in full: bench/db_bench.md ("presence").
 
-#ifndef SSTFILTER_BENCH_DB_PRESENCE_SECTION_H_
-#define SSTFILTER_BENCH_DB_PRESENCE_SECTION_H_
+#ifndef SSTFILTER_ENGINES_ROCKSDB_PRESENCE_BENCH_PRESENCE_SECTION_H_
+#define SSTFILTER_ENGINES_ROCKSDB_PRESENCE_BENCH_PRESENCE_SECTION_H_
 
 #include <array>
 #include <cstddef>
@@ -180,4 +180,4 @@ absl::StatusOr<std::vector<PresenceResult>> RunPresenceSection(
 }  // namespace bench
 }  // namespace sstfilter
 
-#endif  // SSTFILTER_BENCH_DB_PRESENCE_SECTION_H_
+#endif  // SSTFILTER_ENGINES_ROCKSDB_PRESENCE_BENCH_PRESENCE_SECTION_H_

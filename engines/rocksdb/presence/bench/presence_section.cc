@@ -1,4 +1,4 @@
-#include "bench/db/presence_section.h"
+#include "engines/rocksdb/presence/bench/presence_section.h"
 
 #include <algorithm>
 #include <atomic>

@@ -3,8 +3,8 @@
 // configuration, and the markdown of docs/presence_filtered_db.md printed
 // from such JSON, so that the page's figures are the JSON's and never typed.
 
-#ifndef SSTFILTER_BENCH_DB_PRESENCE_REPORT_H_
-#define SSTFILTER_BENCH_DB_PRESENCE_REPORT_H_
+#ifndef SSTFILTER_ENGINES_ROCKSDB_PRESENCE_BENCH_PRESENCE_REPORT_H_
+#define SSTFILTER_ENGINES_ROCKSDB_PRESENCE_BENCH_PRESENCE_REPORT_H_
 
 #include <cstdint>
 #include <optional>
@@ -14,7 +14,7 @@
 
 #include "absl/status/status.h"
 #include "bench/db/db_store.h"
-#include "bench/db/presence_section.h"
+#include "engines/rocksdb/presence/bench/presence_section.h"
 
 namespace sstfilter {
 namespace bench {
@@ -64,4 +64,4 @@ absl::Status PrintPresenceMarkdown(const std::string& json_path,
 }  // namespace bench
 }  // namespace sstfilter
 
-#endif  // SSTFILTER_BENCH_DB_PRESENCE_REPORT_H_
+#endif  // SSTFILTER_ENGINES_ROCKSDB_PRESENCE_BENCH_PRESENCE_REPORT_H_
