@@ -20,6 +20,9 @@ class BloomLikeFilterPolicy : public FilterPolicy {
   // Probes (hash functions) per key, as the format stores them in each
   // filter's trailer.
   virtual int NumProbes() const = 0;
+
+ protected:
+  using FilterPolicy::FilterPolicy;
 };
 
 // policy as a Bloom-like policy, or nullptr for a policy of another family.

@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -24,8 +25,6 @@
 #include "filter/filter_format.h"
 
 namespace sstfilter {
-
-struct PolicySpec;  // policy_spec.h
 
 // How large a filter to build. Set exactly one of the two fields.
 struct FilterOptions {
@@ -175,9 +174,18 @@ class FilterPolicy {
   // Name(). Options a spec cannot carry (HybridOptions::counters) are left out.
   virtual std::string ToString() const;
 
+ protected:
+  // A policy that describes itself: ToString() is Name() unless overridden.
+  FilterPolicy() = default;
+  // A policy a family's factory made: ToString() is spec, the factory's
+  // PolicySpec::ToString().
+  explicit FilterPolicy(std::string spec) : spec_(std::move(spec)) {}
+  // A wrapper of wrapped: ToString() is wrapped's spec, if a factory gave it
+  // one.
+  FilterPolicy(const FilterPolicy& wrapped) = default;
+
  private:
-  friend struct PolicySpec;  // sets spec_ before the policy is handed out
-  std::string spec_;
+  const std::string spec_;  // empty: describes itself
 };
 
 // The signature of every policy factory (NewBloomFilterPolicy, ...).

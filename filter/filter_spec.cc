@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -169,7 +168,7 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> PolicyOf(
   absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
       family->factory(parsed);
   if (!policy.ok()) return Invalid(text, policy.status().message());
-  return parsed.Name(std::move(policy));
+  return policy;
 }
 
 }  // namespace

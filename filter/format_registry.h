@@ -35,7 +35,8 @@ struct SpecParam {
   const char* words = nullptr;
 };
 
-// Builds a family's policy from a parsed spec.
+// Builds a family's policy from a parsed spec. The policy prints its spec
+// (FilterPolicy::ToString), given when the family constructed it.
 using SpecPolicyFactory =
     std::function<absl::StatusOr<std::unique_ptr<const FilterPolicy>>(
         const PolicySpec& spec)>;

@@ -1,7 +1,6 @@
 #include "filter/policy_spec.h"
 
 #include <charconv>
-#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -30,16 +29,6 @@ std::string PolicySpec::ToString() const {
   for (const auto& [name, value] : params)
     parts.push_back(absl::StrCat(name, "=", value));
   return absl::StrJoin(parts, ":");
-}
-
-absl::StatusOr<std::unique_ptr<const FilterPolicy>> PolicySpec::Name(
-    absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy) const {
-  if (!policy.ok() || !(*policy)->spec_.empty()) return policy;
-  // The factory that called this allocated the policy as a mutable object and
-  // holds the only pointer to it: naming it here is its last step of
-  // construction.
-  const_cast<FilterPolicy&>(**policy).spec_ = ToString();
-  return policy;
 }
 
 std::string FormatSpecNumber(double v) {

@@ -1,22 +1,18 @@
 // A spec string parsed: the family that builds a policy and the options it was
 // given, the form in which a policy names itself (FilterPolicy::ToString) and
-// a family's factory receives a spec (filter/filter_spec.h parses). A
-// family's typed factory names its policies, so that policies made in code
-// print the same spec as policies made from a string:
+// a family's factory receives a spec (filter/filter_spec.h parses). A family's
+// typed factory gives each policy its spec when it constructs it, so that
+// policies made in code print the same spec as policies made from a string:
 //
-//   absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBloomFilterPolicy(
-//       const FilterOptions& options) {
-//     return PolicySpec::Of("bloom", options).Name(BuildBloomPolicy(options));
-//   }
+//   return std::unique_ptr<const FilterPolicy>(new BloomPolicy(
+//       *sizing, PolicySpec::Of("bloom", options).ToString()));
 
 #ifndef SSTFILTER_FILTER_POLICY_SPEC_H_
 #define SSTFILTER_FILTER_POLICY_SPEC_H_
 
 #include <map>
-#include <memory>
 #include <string>
 
-#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "filter/filter_policy.h"
 
@@ -35,14 +31,10 @@ struct PolicySpec {
 
   // The canonical spec string: the family, then bits_per_key, fpp and
   // checksum, then the family's own params by name, each only when set, as
-  // "family:name=value:...". Parsing it gives this spec back.
+  // "family:name=value:...". Parsing it gives this spec back. A family's
+  // policy is constructed with it (FilterPolicy(std::string spec)) and
+  // returns it from ToString().
   std::string ToString() const;
-
-  // What a family's factory returns: policy, its ToString() this spec's
-  // unless it already has one (a factory built on another keeps the inner
-  // factory's). Passes an error through.
-  absl::StatusOr<std::unique_ptr<const FilterPolicy>> Name(
-      absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy) const;
 };
 
 // The shortest decimal text that parses back (absl::SimpleAtod) to exactly v:

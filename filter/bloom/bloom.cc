@@ -6,6 +6,8 @@
 #include "filter/bloom/bloom.h"
 
 #include <memory>
+#include <string>
+#include <utility>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -51,8 +53,10 @@ using LocalBloomFormat =
 
 class LocalBloomPolicy final : public BloomLikeFilterPolicy {
  public:
-  LocalBloomPolicy(const BloomSizing& sizing, ProbePath path)
-      : sizing_(sizing), format_(LocalBloomFormatFor(path)) {}
+  LocalBloomPolicy(const BloomSizing& sizing, ProbePath path, std::string spec)
+      : BloomLikeFilterPolicy(std::move(spec)),
+        sizing_(sizing),
+        format_(LocalBloomFormatFor(path)) {}
 
   const FilterFormat& Format() const override { return format_; }
   double BitsPerKey() const override { return sizing_.bits_per_key; }
@@ -79,6 +83,25 @@ const filter_internal::CheckedFormat& CheckedLocalBloomFormatFor(
   return path == ProbePath::kScalar ? *scalar : *best;
 }
 
+namespace {
+
+// NewBloomFilterPolicyWithPath, its policy constructed with spec (empty: it
+// describes itself).
+absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewLocalBloomPolicy(
+    const FilterOptions& options, ProbePath path, std::string spec) {
+  if (absl::Status status = ValidateFilterOptions(options); !status.ok())
+    return status;
+  absl::StatusOr<BloomSizing> sizing = SizeForOptions(options);
+  if (!sizing.ok()) return sizing.status();
+  if (!ProbePathAvailable(path)) path = ProbePath::kScalar;
+  return filter_internal::WithSelfChecksum(
+      options,
+      std::unique_ptr<const FilterPolicy>(
+          new LocalBloomPolicy(*sizing, path, std::move(spec))),
+      CheckedLocalBloomFormatFor(path));
+}
+
+}  // namespace
 }  // namespace bloom_internal
 
 namespace bloom {
@@ -96,25 +119,16 @@ const FilterFormat& LocalBloomFormatFor(ProbePath path) {
 
 absl::StatusOr<std::unique_ptr<const FilterPolicy>>
 NewBloomFilterPolicyWithPath(const FilterOptions& options, ProbePath path) {
-  if (absl::Status status = ValidateFilterOptions(options); !status.ok())
-    return status;
-  absl::StatusOr<BloomSizing> sizing = SizeForOptions(options);
-  if (!sizing.ok()) return sizing.status();
-  if (!ProbePathAvailable(path)) path = ProbePath::kScalar;
-  return filter_internal::WithSelfChecksum(
-      options,
-      std::unique_ptr<const FilterPolicy>(
-          new bloom_internal::LocalBloomPolicy(*sizing, path)),
-      bloom_internal::CheckedLocalBloomFormatFor(path));
+  return bloom_internal::NewLocalBloomPolicy(options, path, /*spec=*/"");
 }
 
 }  // namespace bloom
 
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBloomFilterPolicy(
     const FilterOptions& options) {
-  return PolicySpec::Of("bloom", options)
-      .Name(
-          bloom::NewBloomFilterPolicyWithPath(options, bloom::BestProbePath()));
+  return bloom_internal::NewLocalBloomPolicy(
+      options, bloom::BestProbePath(),
+      PolicySpec::Of("bloom", options).ToString());
 }
 
 namespace bloom_internal {
@@ -131,8 +145,9 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBloomPolicyFromSpec(
   const auto path = spec.params.find(kPathParam);
   const bool portable =
       path != spec.params.end() && path->second == kPortablePath;
-  return spec.Name(bloom::NewBloomFilterPolicyWithPath(
-      spec.options, portable ? ProbePath::kScalar : BestProbePath()));
+  return NewLocalBloomPolicy(spec.options,
+                             portable ? ProbePath::kScalar : BestProbePath(),
+                             spec.ToString());
 }
 
 }  // namespace

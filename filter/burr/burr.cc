@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <memory>
+#include <string>
+#include <utility>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -46,8 +48,9 @@ using BumpedRibbonFormat =
 class BumpedRibbonPolicy final : public FilterPolicy {
  public:
   BumpedRibbonPolicy(const BurrSizing& sizing, QueryPath path,
-                     int forced_failures, int max_layers)
-      : sizing_(sizing),
+                     int forced_failures, int max_layers, std::string spec)
+      : FilterPolicy(std::move(spec)),
+        sizing_(sizing),
         format_(BumpedRibbonFormatFor(path)),
         forced_failures_(forced_failures),
         max_layers_(max_layers) {}
@@ -65,6 +68,24 @@ class BumpedRibbonPolicy final : public FilterPolicy {
   const int forced_failures_;
   const int max_layers_;
 };
+
+// NewBurrFilterPolicyForTest, its policy constructed with spec (empty: it
+// describes itself).
+absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBumpedRibbonPolicy(
+    const FilterOptions& options, QueryPath path, int forced_failures,
+    int max_layers, std::string spec) {
+  if (absl::Status status = ValidateFilterOptions(options); !status.ok())
+    return status;
+  absl::StatusOr<BurrSizing> sizing = SizeForOptions(options);
+  if (!sizing.ok()) return sizing.status();
+  if (!QueryPathAvailable(path)) path = QueryPath::kScalar;
+  return filter_internal::WithSelfChecksum(
+      options,
+      std::unique_ptr<const FilterPolicy>(new BumpedRibbonPolicy(
+          *sizing, path, forced_failures, std::min(max_layers, kMaxLayers),
+          std::move(spec))),
+      CheckedBumpedRibbonFormatFor(path));
+}
 
 }  // namespace
 
@@ -89,16 +110,8 @@ QueryPath BestQueryPath() {
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBurrFilterPolicyForTest(
     const FilterOptions& options, QueryPath path, int forced_failures,
     int max_layers) {
-  if (absl::Status status = ValidateFilterOptions(options); !status.ok())
-    return status;
-  absl::StatusOr<BurrSizing> sizing = SizeForOptions(options);
-  if (!sizing.ok()) return sizing.status();
-  if (!QueryPathAvailable(path)) path = QueryPath::kScalar;
-  return filter_internal::WithSelfChecksum(
-      options,
-      std::unique_ptr<const FilterPolicy>(new BumpedRibbonPolicy(
-          *sizing, path, forced_failures, std::min(max_layers, kMaxLayers))),
-      CheckedBumpedRibbonFormatFor(path));
+  return NewBumpedRibbonPolicy(options, path, forced_failures, max_layers,
+                               /*spec=*/"");
 }
 
 const FilterFormat& BumpedRibbonFormatFor(QueryPath path) {
@@ -132,9 +145,9 @@ const filter_internal::CheckedFormat& CheckedBumpedRibbonFormatFor(
 
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBurrFilterPolicy(
     const FilterOptions& options) {
-  return PolicySpec::Of("burr", options)
-      .Name(burr_internal::NewBurrFilterPolicyForTest(
-          options, burr_internal::BestQueryPath()));
+  return burr_internal::NewBumpedRibbonPolicy(
+      options, burr_internal::BestQueryPath(), /*forced_failures=*/0,
+      burr_internal::kMaxLayers, PolicySpec::Of("burr", options).ToString());
 }
 
 SSTFILTER_REGISTER_FAMILY(

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <string>
 #include <utility>
 
 #include "absl/status/status.h"
@@ -30,8 +31,10 @@ namespace {
 class NativePolicy final : public FilterPolicy {
  public:
   NativePolicy(const bloom::BloomSizing& sizing,
-               std::shared_ptr<HybridCounters> counters)
-      : sizing_(sizing), counters_(std::move(counters)) {}
+               std::shared_ptr<HybridCounters> counters, std::string spec)
+      : FilterPolicy(std::move(spec)),
+        sizing_(sizing),
+        counters_(std::move(counters)) {}
 
   const FilterFormat& Format() const override { return HybridFormat(); }
   double BitsPerKey() const override { return sizing_.bits_per_key; }
@@ -51,8 +54,9 @@ class CompactPolicy final : public FilterPolicy {
  public:
   CompactPolicy(const burr_internal::BurrSizing& sizing,
                 const bloom::BloomSizing& fallback, uint64_t max_compact_keys,
-                std::shared_ptr<HybridCounters> counters)
-      : sizing_(sizing),
+                std::shared_ptr<HybridCounters> counters, std::string spec)
+      : FilterPolicy(std::move(spec)),
+        sizing_(sizing),
         fallback_(fallback),
         max_compact_keys_(max_compact_keys),
         counters_(std::move(counters)) {}
@@ -89,16 +93,17 @@ bloom::BloomSizing NativeSizingForFpp(double fpp) {
 }
 
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewNativePolicy(
-    const FilterOptions& options, std::shared_ptr<HybridCounters> counters) {
+    const FilterOptions& options, std::shared_ptr<HybridCounters> counters,
+    std::string spec) {
   absl::StatusOr<bloom::BloomSizing> sizing = bloom::SizeForOptions(options);
   if (!sizing.ok()) return sizing.status();
   return std::unique_ptr<const FilterPolicy>(
-      new NativePolicy(*sizing, std::move(counters)));
+      new NativePolicy(*sizing, std::move(counters), std::move(spec)));
 }
 
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewCompactPolicy(
     const FilterOptions& options, size_t max_build_bytes,
-    std::shared_ptr<HybridCounters> counters) {
+    std::shared_ptr<HybridCounters> counters, std::string spec) {
   absl::StatusOr<burr_internal::BurrSizing> sizing =
       burr_internal::SizeForOptions(options);
   if (!sizing.ok()) return sizing.status();
@@ -108,7 +113,7 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewCompactPolicy(
           : burr_internal::MaxKeysWithinBuildBytes(max_build_bytes, *sizing);
   return std::unique_ptr<const FilterPolicy>(new CompactPolicy(
       *sizing, NativeSizingForFpp(options.fpp.value_or(CompactFpp(*sizing))),
-      max_compact_keys, std::move(counters)));
+      max_compact_keys, std::move(counters), std::move(spec)));
 }
 
 // What NewHybridFilterPolicy's policies print (FilterPolicy::ToString): the
@@ -153,17 +158,19 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewHybridFilterPolicy(
   }
   const filter_internal::CheckedFormat& checked =
       hybrid_internal::CheckedHybridFormat();
-  const PolicySpec spec = hybrid_internal::HybridSpec(options, hybrid);
+  std::string spec = hybrid_internal::HybridSpec(options, hybrid).ToString();
   if (hybrid.family == FilterFamily::kNative) {
-    return spec.Name(filter_internal::WithSelfChecksum(
-        options, hybrid_internal::NewNativePolicy(options, hybrid.counters),
-        checked));
+    return filter_internal::WithSelfChecksum(
+        options,
+        hybrid_internal::NewNativePolicy(options, hybrid.counters,
+                                         std::move(spec)),
+        checked);
   }
-  return spec.Name(filter_internal::WithSelfChecksum(
+  return filter_internal::WithSelfChecksum(
       options,
       hybrid_internal::NewCompactPolicy(options, hybrid.max_build_bytes,
-                                        hybrid.counters),
-      checked));
+                                        hybrid.counters, std::move(spec)),
+      checked);
 }
 
 SSTFILTER_REGISTER_FAMILY(Hybrid,

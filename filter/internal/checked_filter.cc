@@ -77,7 +77,7 @@ class CheckedPolicy final : public FilterPolicy {
  public:
   CheckedPolicy(std::unique_ptr<const FilterPolicy> inner,
                 const CheckedFormat& format)
-      : inner_(std::move(inner)), format_(format) {}
+      : FilterPolicy(*inner), inner_(std::move(inner)), format_(format) {}
 
   const FilterFormat& Format() const override { return format_; }
   double BitsPerKey() const override { return inner_->BitsPerKey(); }
@@ -97,7 +97,8 @@ class CheckedBloomLikePolicy final : public BloomLikeFilterPolicy {
  public:
   CheckedBloomLikePolicy(std::unique_ptr<const FilterPolicy> inner,
                          const CheckedFormat& format)
-      : num_probes_(AsBloomLike(*inner)->NumProbes()),
+      : BloomLikeFilterPolicy(*AsBloomLike(*inner)),
+        num_probes_(AsBloomLike(*inner)->NumProbes()),
         checked_(std::move(inner), format) {}
 
   const FilterFormat& Format() const override { return checked_.Format(); }

@@ -81,7 +81,8 @@ class CheckedFormat final : public FilterFormat {
 };
 
 // A policy that builds checked filters of format from inner's version-1
-// filters. NumProbes() is kept when inner is Bloom-like (bloom_like_policy.h).
+// filters. NumProbes() is kept when inner is Bloom-like (bloom_like_policy.h),
+// and so is ToString() when a family's factory gave inner its spec.
 // REQUIRES: format.inner() is inner->Format().
 std::unique_ptr<const FilterPolicy> NewCheckedPolicy(
     std::unique_ptr<const FilterPolicy> inner, const CheckedFormat& format);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -278,8 +279,12 @@ const LevelDbBloomFormat& TheLevelDbBloomFormat() {
 
 class LevelDbBloomPolicy final : public BloomLikeFilterPolicy {
  public:
-  LevelDbBloomPolicy(double bits_per_key, int k, double target_fpp)
-      : bits_per_key_(bits_per_key), k_(k), target_fpp_(target_fpp) {}
+  LevelDbBloomPolicy(double bits_per_key, int k, double target_fpp,
+                     std::string spec)
+      : BloomLikeFilterPolicy(std::move(spec)),
+        bits_per_key_(bits_per_key),
+        k_(k),
+        target_fpp_(target_fpp) {}
 
   const FilterFormat& Format() const override {
     return TheLevelDbBloomFormat();
@@ -331,9 +336,9 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewLevelDbFilterPolicy(
     k = std::clamp(static_cast<int>(bits_per_key * kLevelDbProbesPerBit),
                    kMinProbes, kMaxProbes);
   }
-  return PolicySpec::Of("leveldb", options)
-      .Name(std::unique_ptr<const FilterPolicy>(
-          new LevelDbBloomPolicy(bits_per_key, k, target_fpp)));
+  return std::unique_ptr<const FilterPolicy>(
+      new LevelDbBloomPolicy(bits_per_key, k, target_fpp,
+                             PolicySpec::Of("leveldb", options).ToString()));
 }
 
 SSTFILTER_REGISTER_FAMILY(LevelDb, {"leveldb",

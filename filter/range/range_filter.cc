@@ -48,7 +48,8 @@ class GrafiteVersion1Format final : public FilterFormat {
 
 class GrafitePolicy final : public FilterPolicy {
  public:
-  explicit GrafitePolicy(const GrafiteSizing& sizing) : sizing_(sizing) {}
+  GrafitePolicy(const GrafiteSizing& sizing, std::string spec)
+      : FilterPolicy(std::move(spec)), sizing_(sizing) {}
   const FilterFormat& Format() const override {
     return ::sstfilter::GrafiteFormat();
   }
@@ -130,12 +131,11 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewGrafiteFilterPolicy(
   absl::StatusOr<grafite_internal::GrafiteSizing> sizing =
       grafite_internal::SizingForOptions(options);
   if (!sizing.ok()) return sizing.status();
-  return grafite_internal::GrafiteSpec(options).Name(
-      filter_internal::WithSelfChecksum(
-          options,
-          std::unique_ptr<const FilterPolicy>(
-              new grafite_internal::GrafitePolicy(*sizing)),
-          grafite_internal::CheckedGrafite()));
+  return filter_internal::WithSelfChecksum(
+      options,
+      std::unique_ptr<const FilterPolicy>(new grafite_internal::GrafitePolicy(
+          *sizing, grafite_internal::GrafiteSpec(options).ToString())),
+      grafite_internal::CheckedGrafite());
 }
 
 absl::Status VerifyRangeFilter(absl::string_view filter) {

@@ -3,6 +3,9 @@
 
 #include "filter/rocksdb/rocksdb_bloom.h"
 
+#include <string>
+#include <utility>
+
 #include "filter/bloom_like_policy.h"
 #include "filter/format_registry.h"
 #include "filter/policy_spec.h"
@@ -58,6 +61,8 @@ const RocksDbBuiltinFormat& TheRocksDbBuiltinFormat() {
 // What the two policies share: the format.
 class RocksDbPolicy : public BloomLikeFilterPolicy {
  public:
+  using BloomLikeFilterPolicy::BloomLikeFilterPolicy;
+
   const FilterFormat& Format() const override {
     return TheRocksDbBuiltinFormat();
   }
@@ -65,8 +70,8 @@ class RocksDbPolicy : public BloomLikeFilterPolicy {
 
 class FastLocalBloomPolicy : public RocksDbPolicy {
  public:
-  explicit FastLocalBloomPolicy(int millibits_per_key)
-      : millibits_per_key_(millibits_per_key) {}
+  FastLocalBloomPolicy(int millibits_per_key, std::string spec)
+      : RocksDbPolicy(std::move(spec)), millibits_per_key_(millibits_per_key) {}
 
   double BitsPerKey() const override { return millibits_per_key_ / 1000.0; }
   int NumProbes() const override {
@@ -82,8 +87,9 @@ class FastLocalBloomPolicy : public RocksDbPolicy {
 
 class LegacyBloomPolicy : public RocksDbPolicy {
  public:
-  explicit LegacyBloomPolicy(int whole_bits_per_key)
-      : whole_bits_per_key_(whole_bits_per_key) {}
+  LegacyBloomPolicy(int whole_bits_per_key, std::string spec)
+      : RocksDbPolicy(std::move(spec)),
+        whole_bits_per_key_(whole_bits_per_key) {}
 
   double BitsPerKey() const override { return whole_bits_per_key_; }
   int NumProbes() const override {
@@ -114,9 +120,8 @@ NewRocksDbFastBloomFilterPolicy(const FilterOptions& options) {
   } else {
     millibits = RocksDbMillibitsPerKey(*options.bits_per_key);
   }
-  return PolicySpec::Of("rocksdb.fastbloom", options)
-      .Name(std::unique_ptr<const FilterPolicy>(
-          new FastLocalBloomPolicy(millibits)));
+  return std::unique_ptr<const FilterPolicy>(new FastLocalBloomPolicy(
+      millibits, PolicySpec::Of("rocksdb.fastbloom", options).ToString()));
 }
 
 absl::StatusOr<std::unique_ptr<const FilterPolicy>>
@@ -135,9 +140,8 @@ NewRocksDbLegacyBloomFilterPolicy(const FilterOptions& options) {
     whole_bits =
         RocksDbWholeBitsPerKey(RocksDbMillibitsPerKey(*options.bits_per_key));
   }
-  return PolicySpec::Of("rocksdb.legacybloom", options)
-      .Name(std::unique_ptr<const FilterPolicy>(
-          new LegacyBloomPolicy(whole_bits)));
+  return std::unique_ptr<const FilterPolicy>(new LegacyBloomPolicy(
+      whole_bits, PolicySpec::Of("rocksdb.legacybloom", options).ToString()));
 }
 
 // Both write RocksDB's one built-in format; its reader tells them apart.
