@@ -268,7 +268,7 @@ absl::StatusOr<SizeResult> MeasureSize(
     const MutableBenchConfig& config,
     const std::function<void(const std::string&)>& progress) {
   absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
-      NewFilterPolicyFromSpec(config.spec);
+      NewFilterPolicyFromSpec(config.NativeSpec());
   if (!policy.ok()) return policy.status();
   const uint64_t n = config.keys;
   KeyChunk chunk;

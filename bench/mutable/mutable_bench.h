@@ -13,15 +13,21 @@
 
 #include "absl/status/statusor.h"
 #include "filter/policy_spec.h"
+#include "inmemory/spec/inmemory_spec.h"
 
 namespace sstfilter {
 namespace bench {
 
 struct MutableBenchConfig {
   uint64_t keys = 0;
-  // The native filter's spec (the bloom family, sized); the mutable filter
-  // takes its options.
-  PolicySpec spec;
+  // The mutable filter's spec (the mutable family, sized, keys unset: keys
+  // above gives them).
+  InMemorySpec spec;
+  // The immutable native filter it is compared with: the bloom family at the
+  // same size.
+  PolicySpec NativeSpec() const {
+    return PolicySpec::Of("bloom", spec.options);
+  }
   uint64_t queries = 0;  // absent keys per query figure; a multiple of 1024
   int reps = 3;
 };

@@ -26,14 +26,15 @@
 #include "bench/keys.h"
 #include "bench/mutable/mutable_bench.h"
 #include "bench/mutable/mutable_report.h"
-#include "filter/filter_spec.h"
+#include "inmemory/spec/inmemory_spec.h"
 #include "util/flag_check.h"
 
 ABSL_FLAG(std::string, keys, "1e6,1e7",
           "key counts, comma-separated; each is a filter of that many keys");
-ABSL_FLAG(std::string, filter, "bloom:fpp=0.01",
-          "the native filter's spec (filter/filter_spec.h): the bloom family, "
-          "sized by fpp or bits_per_key; the mutable filter takes its size");
+ABSL_FLAG(std::string, filter, "mutable:fpp=0.01",
+          "the mutable filter's spec (inmemory/spec/inmemory_spec.h): the "
+          "mutable family, sized by fpp or bits_per_key, its keys from --keys; "
+          "the native filter it is compared with, bloom, takes its size");
 ABSL_FLAG(std::string, fpp, "",
           "replaced by --filter: --fpp=0.001 is --filter=bloom:fpp=0.001");
 ABSL_FLAG(uint64_t, queries, 1 << 20,
@@ -92,16 +93,16 @@ int Main(int argc, char** argv) {
   MutableBenchConfig config;
   if (!absl::GetFlag(FLAGS_fpp).empty()) {
     return Usage(
-        "--fpp is replaced by --filter: --fpp=P is --filter=bloom:fpp=P");
+        "--fpp is replaced by --filter: --fpp=P is --filter=mutable:fpp=P");
   }
-  absl::StatusOr<PolicySpec> spec =
-      ParsePolicySpec(absl::GetFlag(FLAGS_filter));
+  absl::StatusOr<InMemorySpec> spec =
+      ParseInMemorySpec(absl::GetFlag(FLAGS_filter));
   if (!spec.ok())
     return Usage("--filter: " + std::string(spec.status().message()));
-  if (spec->family != "bloom") {
+  if (spec->family != kMutableFamily || spec->keys.has_value()) {
     return Usage("--filter: \"" + absl::GetFlag(FLAGS_filter) +
-                 "\" is not a bloom spec; the mutable filter has the bloom "
-                 "family's layout");
+                 "\" is not a mutable filter's spec without keys (--keys "
+                 "gives them), such as mutable:fpp=0.01");
   }
   config.spec = *std::move(spec);
   config.queries = absl::GetFlag(FLAGS_queries);

@@ -9,18 +9,20 @@ source "${TEST_SRCDIR}/${TEST_WORKSPACE}/bench/bench_test_lib.sh"
 
 tiny=(--keys=20000,50000 --queries=8192 --reps=2)
 
-for args in "--keys=0" "--keys=1.5" "--keys=abc" "--keys=" "--filter=bloom:fpp=1.5" \
-            "--filter=bloom:fpp=0" "--filter=burr:fpp=0.01" "--filter=blom:10" "--fpp=0.01" \
+for args in "--keys=0" "--keys=1.5" "--keys=abc" "--keys=" "--filter=mutable:fpp=1.5" \
+            "--filter=mutable:fpp=0" "--filter=bloom:fpp=0.01" "--filter=counting:fpp=0.01" \
+            "--filter=mutable:fpp=0.01:keys=100" "--filter=mutbl:10" "--fpp=0.01" \
             "--queries=1000" "--queries=0" "--reps=0" "--format=xml" "stray" "--bogus=1" \
-            "--filter=bloom:fpp=abc" "--reps=1.5"; do
+            "--filter=mutable:fpp=abc" "--reps=1.5"; do
   expect_usage_error "$args" "$bench" "${tiny[@]}" $args
 done
 
-# The table: a header, an immutable and a mutable row per size, and the ratio line.
+# The table: a header, a row of the native filter and one of the mutable filter per size,
+# each named by its spec, and the ratio line.
 "$bench" "${tiny[@]}" >"$tmp/table" 2>"$tmp/err" || fail "table run: $(cat "$tmp/err")"
 for n in 20000 50000; do
-  grep -qE "^ +$n +immutable +9\.92 " "$tmp/table" || fail "no immutable row for $n: $(cat "$tmp/table")"
-  grep -qE "^ +$n +mutable +[0-9.]+ .* M " "$tmp/table" || fail "no mutable row for $n: $(cat "$tmp/table")"
+  grep -qE "^ +$n +bloom:fpp=0.01 +9\.92 " "$tmp/table" || fail "no immutable row for $n: $(cat "$tmp/table")"
+  grep -qE "^ +$n +mutable:fpp=0.01 +[0-9.]+ .* M " "$tmp/table" || fail "no mutable row for $n: $(cat "$tmp/table")"
 done
 [ "$(grep -c "mutable / immutable: add .*x build (target <= 1.5; batch add .*x), query .*x, batch .*x (target <= 1.2)" "$tmp/table")" -eq 2 ] ||
   fail "want two ratio lines: $(cat "$tmp/table")"
@@ -34,7 +36,7 @@ rows = [json.loads(line) for line in open(sys.argv[1])]
 assert [r["keys"] for r in rows] == [20000, 50000], rows
 for r in rows:
     assert r["keys_checked"] == r["keys"] and r["reps"] == 2 and r["queries"] == 8192, r
-    assert r["filter"] == "bloom:fpp=0.01" and r["fpp"] == 0.01, r
+    assert r["filter"] == "mutable:fpp=0.01" and r["fpp"] == 0.01, r
     for side, fields in (("immutable", ["bits_per_key", "fp_rate", "build_ns_per_key",
                                         "query_ns", "batch_ns"]),
                          ("mutable", ["bits_per_key", "fp_rate", "add_ns_per_key",

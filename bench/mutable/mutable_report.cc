@@ -28,11 +28,11 @@ void PrintMutableTable(const std::vector<SizeResult>& results,
   if (results.empty()) return;
   const MutableBenchConfig& c = results[0].config;
   out << absl::StrFormat(
-      "mutable_bench: random 16-byte keys, %s; %d fresh absent keys per "
-      "query figure; medians of %d repetitions; ns per key\n\n",
-      c.spec.ToString(), c.queries, c.reps);
+      "mutable_bench: random 16-byte keys, %s against %s; %d fresh absent "
+      "keys per query figure; medians of %d repetitions; ns per key\n\n",
+      c.spec.ToString(), c.NativeSpec().ToString(), c.queries, c.reps);
   out << absl::StrFormat(
-      "%10s  %-9s %8s %7s %9s %9s %9s %9s %12s %12s %12s %7s %7s\n", "keys",
+      "%10s  %-20s %8s %7s %9s %9s %9s %9s %12s %12s %12s %7s %7s\n", "keys",
       "filter", "bits/key", "FP %", "build/add", "batch add", "1-wr add",
       "1-wr batch", "adds/s 1 thr", "adds/s 2 thr", "2 thr wall", "query",
       "batch");
@@ -40,16 +40,16 @@ void PrintMutableTable(const std::vector<SizeResult>& results,
     const ImmutableFigures& i = r.immutable;
     const MutableFigures& m = r.mutable_filter;
     out << absl::StrFormat(
-        "%10d  %-9s %8.2f %7.3f %9.1f %9s %9s %9s %12s %12s %12s %7.1f "
+        "%10d  %-20s %8.2f %7.3f %9.1f %9s %9s %9s %12s %12s %12s %7.1f "
         "%7.1f\n",
-        r.config.keys, "immutable", i.bits_per_key, 100 * i.fp_rate,
-        i.build_ns_per_key, "-", "-", "-", "-", "-", "-", i.query_ns,
-        i.batch_ns);
+        r.config.keys, r.config.NativeSpec().ToString(), i.bits_per_key,
+        100 * i.fp_rate, i.build_ns_per_key, "-", "-", "-", "-", "-", "-",
+        i.query_ns, i.batch_ns);
     out << absl::StrFormat(
-        "%10d  %-9s %8.2f %7.3f %9.1f %9.1f %9.1f %9.1f %12s %12s %12s %7.1f "
+        "%10d  %-20s %8.2f %7.3f %9.1f %9.1f %9.1f %9.1f %12s %12s %12s %7.1f "
         "%7.1f\n",
-        r.config.keys, "mutable", m.bits_per_key, 100 * m.fp_rate,
-        m.add_ns_per_key, m.batch_add_ns_per_key,
+        r.config.keys, r.config.spec.ToString(), m.bits_per_key,
+        100 * m.fp_rate, m.add_ns_per_key, m.batch_add_ns_per_key,
         m.single_writer_add_ns_per_key, m.single_writer_batch_add_ns_per_key,
         Millions(m.adds_per_second_1_thread),
         Millions(m.adds_per_second_2_threads),
