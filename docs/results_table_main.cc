@@ -1,14 +1,20 @@
-// results_table: regenerates the results tables of markdown files from
-// filter_bench's JSON (docs/results_table.h describes the blocks).
+// results_table: regenerates the results blocks of markdown pages from the
+// benchmarks' committed JSON (docs/results_table.h describes the blocks), or
+// prints one JSON file's markdown.
 //
 //   bazel run //docs:results_table -- [--check] [FILE.md...]
+//   bazel run //docs:results_table -- --render=KIND [--options='A B'] FILE.json
 //
-// Rewrites each file (README.md and docs/results.md when none is named) with
-// every block between "<!-- results:begin RUN -->" and "<!-- results:end -->"
-// made afresh from docs/results/RUN.json and RUN.run.json. With --check,
-// changes nothing and exits 1 if a file is not up to date. Paths are relative
-// to the workspace root. Exit status: 0 done, 1 a file out of date or
-// unreadable or a bad block, 2 bad flags.
+// The first form rewrites each page (every .md file of the workspace that
+// holds a block when none is named) with every block between
+// "<!-- results:begin KIND RUN ... -->" and "<!-- results:end -->" made afresh
+// from docs/results/RUN.json. With --check it changes nothing and exits 1
+// naming the first block of a page that is not up to date. Pages are relative
+// to the workspace root. The second form prints the markdown the renderer of
+// KIND (filter_bench, redis_bench, range_bench, presence) makes of FILE.json
+// with the options a block would give it, relative to the working directory.
+// Exit status: 0 done, 1 a page out of date or unreadable, a bad block or
+// JSON, 2 bad flags.
 
 #include <cstdlib>
 #include <fstream>
@@ -22,60 +28,97 @@
 #include "absl/flags/usage.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "docs/results_table.h"
 
 ABSL_FLAG(bool, check, false,
-          "change nothing; exit 1 if a file's tables are not what the JSON "
-          "gives");
+          "change nothing; exit 1 naming the first block that is not what its "
+          "JSON gives");
+ABSL_FLAG(std::string, render, "",
+          "print the markdown of one JSON file by the renderer of this kind "
+          "(filter_bench, redis_bench, range_bench, presence)");
+ABSL_FLAG(std::string, options, "",
+          "with --render: the block's options, separated by spaces");
 
 namespace sstfilter {
 namespace docs {
 namespace {
 
-// The workspace root under `bazel run`, else the working directory.
-std::string Root() {
-  const char* dir = std::getenv("BUILD_WORKSPACE_DIRECTORY");
+constexpr int kUsageExit = 2;
+
+// The directory `bazel run` names in `variable` (with a slash), else the
+// working directory.
+std::string BazelDirectory(const char* variable) {
+  const char* dir = std::getenv(variable);
   return dir != nullptr ? absl::StrCat(dir, "/") : "";
 }
 
-absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(Root() + path, std::ios::binary);
-  if (!in.good())
-    return absl::NotFoundError(absl::StrCat("cannot read ", path));
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  return contents.str();
+// A reader of files relative to `base` (absolute paths as they are).
+FileReader ReaderFrom(std::string base) {
+  return [base](const std::string& path) -> absl::StatusOr<std::string> {
+    std::ifstream in(absl::StartsWith(path, "/") ? path : base + path,
+                     std::ios::binary);
+    if (!in.good()) {
+      return absl::NotFoundError(absl::StrCat("cannot read ", path));
+    }
+    std::ostringstream contents;
+    contents << in.rdbuf();
+    return contents.str();
+  };
 }
 
-int Run(const std::vector<std::string>& files, bool check) {
+int Regenerate(std::vector<std::string> pages, bool check) {
+  const std::string root = BazelDirectory("BUILD_WORKSPACE_DIRECTORY");
+  const FileReader read = ReaderFrom(root);
+  if (pages.empty()) pages = PagesWithBlocks(root, read);
   int status = 0;
-  for (const std::string& file : files) {
-    absl::StatusOr<std::string> before = ReadFile(file);
+  for (const std::string& page : pages) {
+    absl::StatusOr<std::string> before = read(page);
     absl::StatusOr<std::string> after =
-        before.ok() ? RegenerateBlocks(*before, ReadFile) : before.status();
+        before.ok() ? RegenerateBlocks(*before, read) : before.status();
     if (!after.ok()) {
-      std::cerr << file << ": " << after.status().message() << "\n";
+      std::cerr << page << ": " << after.status().message() << "\n";
       status = 1;
       continue;
     }
     if (*after == *before) continue;
     if (check) {
-      std::cerr << file << ": its results tables differ from the JSON; run "
-                << "bazel run //docs:results_table\n";
+      std::cerr << page << ": " << FirstStaleBlock(*before, *after)
+                << " differs from its JSON; run bazel run "
+                   "//docs:results_table\n";
       status = 1;
       continue;
     }
-    std::ofstream out(Root() + file, std::ios::binary | std::ios::trunc);
+    std::ofstream out(root + page, std::ios::binary | std::ios::trunc);
     out << *after;
     if (!out.good()) {
-      std::cerr << "cannot write " << file << "\n";
+      std::cerr << "cannot write " << page << "\n";
       status = 1;
       continue;
     }
-    std::cout << "updated " << file << "\n";
+    std::cout << "updated " << page << "\n";
   }
   return status;
+}
+
+int PrintOne(const std::string& kind, const std::vector<std::string>& files) {
+  if (files.size() != 1) {
+    std::cerr << "results_table: --render takes one JSON file\n";
+    return kUsageExit;
+  }
+  const std::vector<std::string> options =
+      absl::StrSplit(absl::GetFlag(FLAGS_options), ' ', absl::SkipWhitespace());
+  absl::StatusOr<std::string> text =
+      Render(kind, files[0], options,
+             ReaderFrom(BazelDirectory("BUILD_WORKING_DIRECTORY")));
+  if (!text.ok()) {
+    std::cerr << "results_table: " << text.status().message() << "\n";
+    return 1;
+  }
+  std::cout << *text;
+  return 0;
 }
 
 }  // namespace
@@ -84,10 +127,12 @@ int Run(const std::vector<std::string>& files, bool check) {
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
-      "regenerates the results tables of markdown files from filter_bench's "
-      "JSON: results_table [--check] [FILE.md...]");
+      "regenerates the results blocks of markdown pages from the benchmarks' "
+      "JSON: results_table [--check] [FILE.md...], or prints one file's: "
+      "results_table --render=KIND [--options='A B'] FILE.json");
   std::vector<char*> args = absl::ParseCommandLine(argc, argv);
   std::vector<std::string> files(args.begin() + 1, args.end());
-  if (files.empty()) files = {"README.md", "docs/results.md"};
-  return sstfilter::docs::Run(files, absl::GetFlag(FLAGS_check));
+  const std::string kind = absl::GetFlag(FLAGS_render);
+  if (!kind.empty()) return sstfilter::docs::PrintOne(kind, files);
+  return sstfilter::docs::Regenerate(files, absl::GetFlag(FLAGS_check));
 }

@@ -1,12 +1,16 @@
 #include "docs/results_table.h"
 
+#include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -16,38 +20,59 @@ namespace docs {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::IsSupersetOf;
 using ::testing::Not;
 
-// A file of this workspace from the test's runfiles.
-absl::StatusOr<std::string> ReadRunfile(const std::string& path) {
+// The source tree's root, found from the runfile docs/results.md, which
+// links to the tree. The test reads every page of the tree, files Bazel does
+// not track as its inputs: it carries the tag "external".
+std::string SourceRoot() {
   const char* srcdir = std::getenv("TEST_SRCDIR");
   const char* workspace = std::getenv("TEST_WORKSPACE");
-  if (srcdir == nullptr) return absl::FailedPreconditionError("not bazel test");
-  std::ifstream in(
+  if (srcdir == nullptr) return "";
+  std::error_code error;
+  const std::filesystem::path results = std::filesystem::canonical(
       absl::StrCat(srcdir, "/", workspace != nullptr ? workspace : "sstfilter",
-                   "/", path),
-      std::ios::binary);
-  if (!in.good())
-    return absl::NotFoundError(absl::StrCat("cannot read ", path));
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  return contents.str();
+                   "/docs/results.md"),
+      error);
+  if (error) return "";
+  return results.parent_path().parent_path().string();
 }
 
-// The committed tables are what the committed JSON gives: a hand edit of a
+// A reader of files relative to root.
+FileReader ReaderFrom(const std::string& root) {
+  return [root](const std::string& path) -> absl::StatusOr<std::string> {
+    std::ifstream in(absl::StrCat(root, "/", path), std::ios::binary);
+    if (!in.good()) {
+      return absl::NotFoundError(absl::StrCat("cannot read ", path));
+    }
+    std::ostringstream contents;
+    contents << in.rdbuf();
+    return contents.str();
+  };
+}
+
+// Every page's blocks are what the committed JSON gives: a hand edit of a
 // table, or new JSON without `bazel run //docs:results_table`, fails here.
-TEST(ResultsTableTest, DocumentsShowTheTablesTheirJsonGives) {
-  for (const std::string file : {"README.md", "docs/results.md"}) {
-    absl::StatusOr<std::string> markdown = ReadRunfile(file);
+TEST(ResultsTableTest, PagesShowWhatTheirJsonGives) {
+  const std::string root = SourceRoot();
+  ASSERT_FALSE(root.empty()) << "no source tree behind docs/results.md";
+  const FileReader read = ReaderFrom(root);
+  const std::vector<std::string> pages = PagesWithBlocks(root, read);
+  EXPECT_THAT(
+      pages,
+      IsSupersetOf({"README.md", "docs/results.md", "docs/range_filter.md",
+                    "docs/presence_filtered_db.md", "engines/redis/README.md"}))
+      << "a page lost its results blocks";
+  for (const std::string& page : pages) {
+    absl::StatusOr<std::string> markdown = read(page);
     ASSERT_TRUE(markdown.ok()) << markdown.status();
-    EXPECT_THAT(*markdown, HasSubstr("<!-- results:begin headline"))
-        << file << " lost its headline results";
-    absl::StatusOr<std::string> regenerated =
-        RegenerateBlocks(*markdown, ReadRunfile);
-    ASSERT_TRUE(regenerated.ok()) << file << ": " << regenerated.status();
-    EXPECT_EQ(*regenerated, *markdown)
-        << file << "'s results tables differ from docs/results/*.json; run "
-        << "bazel run //docs:results_table";
+    absl::StatusOr<std::string> regenerated = RegenerateBlocks(*markdown, read);
+    ASSERT_TRUE(regenerated.ok()) << page << ": " << regenerated.status();
+    // Not EXPECT_EQ: a page is too long to print twice.
+    EXPECT_TRUE(*regenerated == *markdown)
+        << page << ": " << FirstStaleBlock(*markdown, *regenerated)
+        << " differs from its JSON; run bazel run //docs:results_table";
   }
 }
 
@@ -66,8 +91,8 @@ constexpr char kRows[] =
 {"impl": "lib:rocksdb.fastbloom", "workload": "lsm6400", "keys": 10000, "filters": 6400, "bits_per_key_config": 10, "fpp_config": null, "placement": "natural", "huge_pages": true, "bits_per_key": 10.04, "fp_rate": 0.00947, "build_ns_per_key": 26.0, "query_ns_negative": 100.0, "reps": 3}
 )";
 
-TEST(ResultsTableTest, RatiosComeFromThePeersOfTheSameCase) {
-  absl::StatusOr<std::string> table = ResultsTable(kRows, kAbout, {});
+TEST(FilterBenchTest, RatiosComeFromThePeersOfTheSameCase) {
+  absl::StatusOr<std::string> table = FilterBenchTable(kRows, kAbout, {});
   ASSERT_TRUE(table.ok()) << table.status();
   EXPECT_THAT(*table, HasSubstr("`filter_bench --format=json` on a test "
                                 "machine. Times are ns per key, medians of 3 "
@@ -89,9 +114,9 @@ TEST(ResultsTableTest, RatiosComeFromThePeersOfTheSameCase) {
                                 "0.65 | – |\n"));
 }
 
-TEST(ResultsTableTest, TablesNameTheirRunButNotItsDateOrCommit) {
-  TableOptions options;
-  absl::StatusOr<std::string> table = ResultsTable(kRows, kAbout, options);
+TEST(FilterBenchTest, TablesNameTheirRunButNotItsDateOrCommit) {
+  FilterBenchOptions options;
+  absl::StatusOr<std::string> table = FilterBenchTable(kRows, kAbout, options);
   ASSERT_TRUE(table.ok()) << table.status();
   EXPECT_THAT(*table, HasSubstr("`filter_bench --format=json` on a test "
                                 "machine."));
@@ -100,21 +125,21 @@ TEST(ResultsTableTest, TablesNameTheirRunButNotItsDateOrCommit) {
   EXPECT_THAT(*table, Not(HasSubstr("abc1234")));
 
   options.about_only = true;
-  table = ResultsTable(kRows, kAbout, options);
+  table = FilterBenchTable(kRows, kAbout, options);
   ASSERT_TRUE(table.ok()) << table.status();
   EXPECT_EQ(*table, "Run: `filter_bench --format=json` on a test machine.\n");
 }
 
 // A sweep prints one implementation several times in one workload: each
 // size is a case of its own.
-TEST(ResultsTableTest, ASweepIsOneCasePerSize) {
+TEST(FilterBenchTest, ASweepIsOneCasePerSize) {
   const std::string rows =
       R"({"impl": "bloom", "workload": "random16", "keys": 1000000, "bits_per_key_config": 8, "fpp_config": null, "query_ns_negative": 4}
 {"impl": "lib:rocksdb.fastbloom", "workload": "random16", "keys": 1000000, "bits_per_key_config": 8, "fpp_config": null, "query_ns_negative": 8}
 {"impl": "bloom", "workload": "random16", "keys": 1000000, "bits_per_key_config": 12, "fpp_config": null, "query_ns_negative": 5}
 {"impl": "lib:rocksdb.fastbloom", "workload": "random16", "keys": 1000000, "bits_per_key_config": 12, "fpp_config": null, "query_ns_negative": 20}
 )";
-  absl::StatusOr<std::string> table = ResultsTable(rows, kAbout, {});
+  absl::StatusOr<std::string> table = FilterBenchTable(rows, kAbout, {});
   ASSERT_TRUE(table.ok()) << table.status();
   EXPECT_THAT(*table, HasSubstr("| random16, 10^6 keys, 8 bits/key | "
                                 "`bloom` | – | – | 4.0 | 0.50 |"));
@@ -123,10 +148,10 @@ TEST(ResultsTableTest, ASweepIsOneCasePerSize) {
 }
 
 // Rows left out still serve as the peers of the rows kept.
-TEST(ResultsTableTest, KeepsOnlyTheImplementationsAsked) {
-  TableOptions options;
+TEST(FilterBenchTest, KeepsOnlyTheImplementationsAsked) {
+  FilterBenchOptions options;
   options.impls = {"bloom"};
-  absl::StatusOr<std::string> table = ResultsTable(kRows, kAbout, options);
+  absl::StatusOr<std::string> table = FilterBenchTable(kRows, kAbout, options);
   ASSERT_TRUE(table.ok()) << table.status();
   EXPECT_THAT(*table, Not(HasSubstr("| `lib:leveldb.bloom` |")));
   EXPECT_THAT(*table, Not(HasSubstr("| `lib:rocksdb.fastbloom` |")));
@@ -135,66 +160,115 @@ TEST(ResultsTableTest, KeepsOnlyTheImplementationsAsked) {
                                 "0.25 |"));
 }
 
-TEST(ResultsTableTest, RefusesWhatIsNotFilterBenchJson) {
+TEST(FilterBenchTest, RefusesWhatIsNotFilterBenchJson) {
   for (const std::string rows :
        {"", "\n\n", "[1, 2]", "{\"impl\": \"x\", \"keys\": 1}",
         "{\"impl\": \"x\", \"workload\": \"w\", \"keys\": 1}\nnot json"}) {
     EXPECT_TRUE(
-        absl::IsInvalidArgument(ResultsTable(rows, kAbout, {}).status()))
+        absl::IsInvalidArgument(FilterBenchTable(rows, kAbout, {}).status()))
         << rows;
   }
   EXPECT_TRUE(absl::IsInvalidArgument(
-      ResultsTable(kRows, R"({"command": "c"})", {}).status()));
+      FilterBenchTable(kRows, R"({"command": "c"})", {}).status()));
+}
+
+// A reader of the files of a test: a run "run" of filter_bench, and one
+// file of each other kind.
+absl::StatusOr<std::string> ReadTestFile(const std::string& path) {
+  const std::map<std::string, std::string> files = {
+      {"docs/results/run.json", kRows},
+      {"docs/results/run.run.json", kAbout},
+      {"docs/results/redis.json",
+       R"({"runs": [{"keys": 1000, "sstfilter": {"memory_bytes": 2000}}]})"},
+      {"docs/results/range.json",
+       R"({"keys": 10, "queries_per_rate": 100, "rows": []})"},
+      {"docs/results/presence.json", R"({"section": "other"})"}};
+  const auto it = files.find(path);
+  if (it == files.end()) return absl::NotFoundError(path);
+  return it->second;
 }
 
 // Only the text between the markers is rewritten.
 TEST(ResultsTableTest, RegeneratesOnlyTheBlocks) {
-  const std::map<std::string, std::string> files = {
-      {"docs/results/run.json", kRows}, {"docs/results/run.run.json", kAbout}};
-  const FileReader read =
-      [&](const std::string& path) -> absl::StatusOr<std::string> {
-    const auto it = files.find(path);
-    if (it == files.end()) return absl::NotFoundError(path);
-    return it->second;
-  };
+  const FileReader read = ReadTestFile;
   const std::string markdown =
-      "# Title\n\nBefore.\n<!-- results:begin run -->\n| stale |\n"
-      "<!-- results:end -->\nAfter.\n";
+      "# Title\n\nBefore.\n<!-- results:begin filter_bench run -->\n"
+      "| stale |\n<!-- results:end -->\nAfter.\n";
   absl::StatusOr<std::string> out = RegenerateBlocks(markdown, read);
   ASSERT_TRUE(out.ok()) << out.status();
-  absl::StatusOr<std::string> table = ResultsTable(kRows, kAbout, {});
+  absl::StatusOr<std::string> table = FilterBenchTable(kRows, kAbout, {});
   ASSERT_TRUE(table.ok());
   EXPECT_EQ(*out, absl::StrCat("# Title\n\nBefore.\n"
-                               "<!-- results:begin run -->\n",
+                               "<!-- results:begin filter_bench run -->\n",
                                *table, "<!-- results:end -->\nAfter.\n"));
+  EXPECT_EQ(FirstStaleBlock(markdown, *out),
+            "<!-- results:begin filter_bench run -->");
   absl::StatusOr<std::string> again = RegenerateBlocks(*out, read);
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(*again, *out);
-
-  EXPECT_TRUE(absl::IsNotFound(
-      RegenerateBlocks("<!-- results:begin other -->\n<!-- results:end -->\n",
-                       read)
-          .status()));
-  EXPECT_TRUE(absl::IsInvalidArgument(
-      RegenerateBlocks("<!-- results:begin run -->\n| no end |\n", read)
-          .status()));
-  EXPECT_TRUE(absl::IsInvalidArgument(
-      RegenerateBlocks("<!-- results:begin -->\n<!-- results:end -->\n", read)
-          .status()));
-  EXPECT_TRUE(absl::IsInvalidArgument(
-      RegenerateBlocks("<!-- results:begin run sorted -->\n"
-                       "<!-- results:end -->\n",
-                       read)
-          .status()));
+  EXPECT_EQ(FirstStaleBlock(*out, *again), "");
 
   absl::StatusOr<std::string> some = RegenerateBlocks(
-      "<!-- results:begin run impls=lib:leveldb.bloom,bloom -->\n"
+      "<!-- results:begin filter_bench run impls=lib:leveldb.bloom,bloom -->\n"
       "<!-- results:end -->\n",
       read);
   ASSERT_TRUE(some.ok()) << some.status();
   EXPECT_THAT(*some, HasSubstr("| `bloom` |"));
   EXPECT_THAT(*some, HasSubstr("| `lib:leveldb.bloom` |"));
   EXPECT_THAT(*some, Not(HasSubstr("| `lib:rocksdb.fastbloom` |")));
+}
+
+TEST(ResultsTableTest, RefusesBadBlocks) {
+  const FileReader read = ReadTestFile;
+  EXPECT_TRUE(absl::IsNotFound(
+      RegenerateBlocks(
+          "<!-- results:begin filter_bench other -->\n<!-- results:end -->\n",
+          read)
+          .status()));
+  for (const char* markdown : {
+           "<!-- results:begin filter_bench run -->\n| no end |\n",
+           "<!-- results:begin filter_bench run -->\n"
+           "<!-- results:begin filter_bench run -->\n<!-- results:end -->\n",
+           "<!-- results:begin -->\n<!-- results:end -->\n",
+           "<!-- results:begin run -->\n<!-- results:end -->\n",
+           "<!-- results:begin sorted run -->\n<!-- results:end -->\n",
+           "<!-- results:begin filter_bench run sorted -->\n"
+           "<!-- results:end -->\n",
+           "<!-- results:begin redis_bench redis about -->\n"
+           "<!-- results:end -->\n",
+           "<!-- results:begin range_bench range readme -->\n"
+           "<!-- results:end -->\n",
+           "<!-- results:begin range_bench run -->\n<!-- results:end -->\n",
+       }) {
+    EXPECT_TRUE(
+        absl::IsInvalidArgument(RegenerateBlocks(markdown, read).status()))
+        << markdown;
+  }
+}
+
+// Each kind goes to its own renderer, with its options.
+TEST(ResultsTableTest, EachKindHasItsRenderer) {
+  const FileReader read = ReadTestFile;
+  // A saved file lacking implementations and figures still prints, with "–".
+  absl::StatusOr<std::string> redis =
+      Render("redis_bench", "docs/results/redis.json", {}, read);
+  ASSERT_TRUE(redis.ok()) << redis.status();
+  EXPECT_THAT(*redis, HasSubstr("against the set: – less memory"));
+  redis = Render("redis_bench", "docs/results/redis.json", {"readme"}, read);
+  ASSERT_TRUE(redis.ok()) << redis.status();
+  EXPECT_THAT(*redis, HasSubstr("10^3 keys: – less server memory"));
+
+  absl::StatusOr<std::string> range =
+      Render("range_bench", "docs/results/range.json", {}, read);
+  ASSERT_TRUE(range.ok()) << range.status();
+  EXPECT_THAT(*range, HasSubstr("False-positive rate of empty ranges, 10 "
+                                "keys, 100 fresh ranges per cell."));
+
+  // Rows of other sections are skipped: no presence rows.
+  EXPECT_TRUE(absl::IsInvalidArgument(
+      Render("presence", "docs/results/presence.json", {}, read).status()));
+  EXPECT_TRUE(absl::IsInvalidArgument(
+      Render("db_bench", "docs/results/presence.json", {}, read).status()));
 }
 
 }  // namespace

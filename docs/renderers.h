@@ -1,0 +1,81 @@
+// One markdown renderer per kind of benchmark JSON under docs/results/, which
+// results_table.h's blocks name by kind: filter_bench (its --format=json rows
+// and RUN.run.json beside them; options about, impls=a,b), redis_bench (its
+// --json object; option readme), range_bench (its --json object) and presence
+// (db_bench's --sections=presence --format=json rows). Each prints what a page
+// shows, reading older files leniently; docs/results.md describes the blocks.
+
+#ifndef SSTFILTER_DOCS_RENDERERS_H_
+#define SSTFILTER_DOCS_RENDERERS_H_
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "nlohmann/json.hpp"
+
+namespace sstfilter {
+namespace docs {
+
+// Reads a file by its path: its contents, or NotFoundError naming it.
+using FileReader =
+    std::function<absl::StatusOr<std::string>(const std::string& path)>;
+
+// A renderer: the markdown of the JSON file at json_path, read through read,
+// with a block's options. InvalidArgumentError for an option it does not
+// take or JSON it cannot print.
+using Renderer = std::function<absl::StatusOr<std::string>(
+    const std::string& json_path, const std::vector<std::string>& options,
+    const FileReader& read)>;
+
+// filter_bench: a line naming the command and the machine, then the table
+// (ratios to RocksDB's and LevelDB's filters in the same case). Reads
+// json_path and, for that command and machine, its .run.json beside it
+// (RUN.json, RUN.run.json).
+absl::StatusOr<std::string> RenderFilterBench(
+    const std::string& json_path, const std::vector<std::string>& options,
+    const FileReader& read);
+
+struct FilterBenchOptions {
+  bool about_only = false;         // print the command and the machine only
+  std::vector<std::string> impls;  // rows to print; empty: every row
+};
+
+// RenderFilterBench's markdown from the two files' text. InvalidArgumentError
+// for a line that is not a JSON object, a row without "impl", "workload" or
+// "keys", no rows, or an about without "command" and "machine".
+absl::StatusOr<std::string> FilterBenchTable(absl::string_view rows_json,
+                                             absl::string_view about_json,
+                                             const FilterBenchOptions& options);
+
+// redis_bench: one table per key count and the ratios of sstfilter to the
+// others; with the option readme, engines/redis/README.md's shorter table of
+// every key count. A figure missing from the file prints as "–".
+absl::StatusOr<std::string> RenderRedisBench(
+    const std::string& json_path, const std::vector<std::string>& options,
+    const FileReader& read);
+std::string RedisBenchTable(const nlohmann::json& out);
+std::string RedisReadmeTable(const nlohmann::json& out);
+
+// range_bench: false-positive rates of empty ranges against the proven bound
+// and a prefix Bloom filter, the sampled counts' furthest excess over the
+// bound, and build and query times.
+absl::StatusOr<std::string> RenderRangeBench(
+    const std::string& json_path, const std::vector<std::string>& options,
+    const FileReader& read);
+std::string RangeBenchTables(const nlohmann::json& result);
+
+// presence: db_bench's presence rows (other sections' rows are skipped), one
+// group of tables per key count in the order the rows come; the mixed sweep's
+// table only of rows that have one (rows written before the sweep existed
+// have none). InvalidArgumentError for a row lacking a field.
+absl::StatusOr<std::string> RenderPresence(
+    const std::string& json_path, const std::vector<std::string>& options,
+    const FileReader& read);
+
+}  // namespace docs
+}  // namespace sstfilter
+
+#endif  // SSTFILTER_DOCS_RENDERERS_H_
