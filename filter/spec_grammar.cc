@@ -12,7 +12,8 @@ absl::Status InvalidSpec(absl::string_view spec, absl::string_view message) {
       absl::StrCat("filter spec \"", spec, "\": ", message));
 }
 
-absl::StatusOr<SpecParts> SplitSpec(absl::string_view spec) {
+absl::StatusOr<SpecParts> SplitSpec(absl::string_view spec,
+                                    const SpecParamReader& read) {
   if (spec.empty()) {
     return absl::InvalidArgumentError(
         "empty filter spec (expected family[:param]*, e.g. \"bloom:10\")");
@@ -48,6 +49,9 @@ absl::StatusOr<SpecParts> SplitSpec(absl::string_view spec) {
         return InvalidSpec(spec,
                            absl::StrCat("param \"", name, "\" given twice"));
       }
+    }
+    if (read != nullptr) {
+      if (absl::Status status = read(name, value); !status.ok()) return status;
     }
     split.params.emplace_back(std::move(name), std::move(value));
   }

@@ -10,6 +10,7 @@
 #define SSTFILTER_FILTER_SPEC_GRAMMAR_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,10 +28,17 @@ struct SpecParts {
   std::vector<std::pair<std::string, std::string>> params;
 };
 
+// Reads one param as it is split off (name, value); an error stops the split
+// and is returned, so that the first fault from the left is the one named.
+using SpecParamReader = std::function<absl::Status(const std::string& name,
+                                                   const std::string& value)>;
+
 // InvalidArgumentError with one line naming the fault for an empty spec, an
 // empty param (a trailing or doubled colon), a param that is not
-// name=value (a bare number is allowed first only), and a param given twice.
-absl::StatusOr<SpecParts> SplitSpec(absl::string_view spec);
+// name=value (a bare number is allowed first only), and a param given twice;
+// or read's error.
+absl::StatusOr<SpecParts> SplitSpec(absl::string_view spec,
+                                    const SpecParamReader& read = nullptr);
 
 // InvalidArgumentError, "filter spec \"<spec>\": <message>".
 absl::Status InvalidSpec(absl::string_view spec, absl::string_view message);

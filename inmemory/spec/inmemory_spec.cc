@@ -66,18 +66,18 @@ std::string InMemorySpec::ToString() const {
 }
 
 absl::StatusOr<InMemorySpec> ParseInMemorySpec(absl::string_view spec) {
-  absl::StatusOr<SpecParts> parts = SplitSpec(spec);
-  if (!parts.ok()) return parts.status();
-  if (parts->family != kMutableFamily && parts->family != kScalableFamily &&
-      parts->family != kCountingFamily) {
+  const absl::string_view family = spec.substr(0, spec.find(':'));
+  if (!spec.empty() && family != kMutableFamily && family != kScalableFamily &&
+      family != kCountingFamily) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "unknown in-memory filter family \"", parts->family, "\" (known: ",
+        "unknown in-memory filter family \"", family, "\" (known: ",
         kCountingFamily, ", ", kMutableFamily, ", ", kScalableFamily, ")"));
   }
   InMemorySpec parsed;
-  parsed.family = parts->family;
-  const bool scalable = parsed.family == kScalableFamily;
-  for (const auto& [name, value] : parts->params) {
+  parsed.family = std::string(family);
+  const bool scalable = family == kScalableFamily;
+  const auto read = [&](const std::string& name,
+                        const std::string& value) -> absl::Status {
     if (name == "fpp" || (name == "bits_per_key" && !scalable)) {
       absl::StatusOr<double> number = SpecNumber(spec, name, value);
       if (!number.ok()) return number.status();
@@ -88,16 +88,20 @@ absl::StatusOr<InMemorySpec> ParseInMemorySpec(absl::string_view spec) {
       if (!count.ok()) return count.status();
       if (*count == 0) return InvalidSpec(spec, "keys: must be at least 1");
       parsed.keys = *count;
-    } else if (TakesParam(parsed.family, name)) {
+    } else if (TakesParam(family, name)) {
       absl::StatusOr<double> number = SpecNumber(spec, name, value);
       if (!number.ok()) return number.status();
       (name == "growth" ? parsed.growth : parsed.tightening) = *number;
     } else {
       return InvalidSpec(
-          spec, absl::StrCat("unknown param \"", name,
-                             "\" for filter family \"", parsed.family,
-                             "\" (known: ", KnownParams(parsed.family), ")"));
+          spec,
+          absl::StrCat("unknown param \"", name, "\" for filter family \"",
+                       family, "\" (known: ", KnownParams(family), ")"));
     }
+    return absl::OkStatus();
+  };
+  if (absl::StatusOr<SpecParts> parts = SplitSpec(spec, read); !parts.ok()) {
+    return parts.status();
   }
   if (parsed.options.fpp.has_value() ==
       parsed.options.bits_per_key.has_value()) {
