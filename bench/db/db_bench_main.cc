@@ -15,7 +15,9 @@
 //       [--sections=point,partitioned,prefix,range,presence]
 //       [--section_keys=N]
 //       [--stores=...] [--filter=...] [--format=table|json] [--dir=/tmp]
-//   bazel run //bench:db_bench -- --presence_markdown_from=FILE
+//
+// The markdown of docs/presence_filtered_db.md comes from the JSON lines of
+// the presence section: bazel run //docs:results_table.
 //
 // Progress goes to stderr, the tables (or JSON lines) to stdout. Exit status
 // 0; 1 when a database could not be built or read, or a section found a
@@ -44,10 +46,10 @@
 #include "bench/db/partitioned_section.h"
 #include "bench/db/point_section.h"
 #include "bench/db/prefix_section.h"
-#include "engines/rocksdb/presence/bench/presence_report.h"
-#include "engines/rocksdb/presence/bench/presence_section.h"
 #include "bench/db/section_report.h"
 #include "bench/peer_names.h"
+#include "engines/rocksdb/presence/bench/presence_report.h"
+#include "engines/rocksdb/presence/bench/presence_section.h"
 #include "util/flag_check.h"
 
 ABSL_FLAG(std::string, suite, sstfilter::bench::kDefaultDbSuite,
@@ -97,8 +99,8 @@ ABSL_FLAG(bool, inject_false_negative, false,
           "every range), so that their checks of present keys and prefixes "
           "must stop the run (exit status 1)");
 ABSL_FLAG(std::string, presence_markdown_from, "",
-          "print the markdown of docs/presence_filtered_db.md from this file "
-          "of --format=json lines (its presence rows) instead of measuring");
+          "replaced by bazel run //docs:results_table -- --render=presence "
+          "FILE");
 ABSL_FLAG(std::string, dir, "",
           "parent directory of the databases (default: $TEST_TMPDIR, else "
           "/tmp); each database is removed after its run");
@@ -206,6 +208,12 @@ absl::StatusOr<Settings> ReadSettings() {
       return bad("--sections takes " + absl::StrJoin(all_sections, ",") +
                  ", got '" + section + "'");
     }
+  }
+  if (const std::string from = absl::GetFlag(FLAGS_presence_markdown_from);
+      !from.empty()) {
+    return FlagError("presence_markdown_from", from,
+                     "--presence_markdown_from is replaced by bazel run "
+                     "//docs:results_table (--render=presence FILE)");
   }
   if (const std::string configs = absl::GetFlag(FLAGS_configs);
       !configs.empty()) {
@@ -409,11 +417,6 @@ int Main(int argc, char** argv) {
     return Usage(std::string(flags.message()));
   }
   absl::ParseCommandLine(argc, argv);
-  if (const std::string from = absl::GetFlag(FLAGS_presence_markdown_from);
-      !from.empty()) {
-    const absl::Status printed = PrintPresenceMarkdown(from, std::cout);
-    return printed.ok() ? 0 : Error(printed);
-  }
   const absl::StatusOr<Settings> settings = ReadSettings();
   if (!settings.ok()) return Usage(std::string(settings.status().message()));
   const absl::StatusOr<Configs> configs = MakeConfigs(*settings);

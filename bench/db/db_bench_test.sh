@@ -9,17 +9,20 @@
 # tables with their comparisons; --filter=list and the refused --configs; the suites in
 # --help; the sections' checks of present keys stopping a run whose filters
 # answer no; the presence section (PresenceFilteredDB against RocksDB alone) and the
-# markdown printed from its JSON; and exit status 2 with one line for each bad flag value.
+# markdown the docs' renderer (//docs:results_table, the second argument) prints from its
+# JSON; and exit status 2 with one line for each bad flag value and replaced flag.
 set -uo pipefail
 
 bench="$1"
+results_table="$2"
 source "${TEST_SRCDIR}/${TEST_WORKSPACE}/bench/bench_test_lib.sh"
 
 tiny=(--keys=20000 --lookups=500 --reps=2 --section_keys=20000 --section_lookups=500
       --dir="$tmp")
 
 for args in "--keys=0" "--lookups=0" "--reps=0" "--format=xml" "--stores=mysql" \
-            "--configs=rocksdb.bloom" "--filter=lib:nosuch" "--filter=tree.nosuch" "--bogus=1" \
+            "--configs=rocksdb.bloom" "--presence_markdown_from=x.json" \
+            "--filter=lib:nosuch" "--filter=tree.nosuch" "--bogus=1" \
             "--keys=abc" "--suite=nosuch" \
             "--sections=nosuch" "--section_keys=0" "--section_lookups=0" \
             "--direct_reads=maybe"; do
@@ -333,8 +336,8 @@ for r in rows:
     assert [t["target"].startswith("mixed Get/s at") for t in targets].count(True) == 4, targets
     assert targets[-1]["stated_at_keys"] == 10000000, targets
 PY
-"$bench" --presence_markdown_from="$tmp/presence" >"$tmp/presence.md" 2>"$tmp/err" ||
-  fail "--presence_markdown_from: $(cat "$tmp/err")"
+"$results_table" --render=presence "$tmp/presence" >"$tmp/presence.md" 2>"$tmp/err" ||
+  fail "results_table --render=presence: $(cat "$tmp/err")"
 for line in '^\*\*20000 keys\*\* of 16 bytes' '^\| tree.hybrid \| direct' \
             '^\| lib:rocksdb.fastbloom \| page cache \| Get, absent keys \| 500 \|' \
             '^\| lib:rocksdb.fastbloom \| absent Get/s .* >= 10× \| [0-9.]+× \| (met|missed) \|' \
@@ -343,8 +346,8 @@ for line in '^\*\*20000 keys\*\* of 16 bytes' '^\| tree.hybrid \| direct' \
   grep -qE "$line" "$tmp/presence.md" || fail "no markdown line '$line': $(cat "$tmp/presence.md")"
 done
 echo '{"section":"presence","keys":1}' >"$tmp/presence.bad"
-"$bench" --presence_markdown_from="$tmp/presence.bad" >/dev/null 2>"$tmp/err" &&
-  fail "--presence_markdown_from took a row without its figures"
+"$results_table" --render=presence "$tmp/presence.bad" >/dev/null 2>"$tmp/err" &&
+  fail "results_table --render=presence took a row without its figures"
 grep -q "lacks" "$tmp/err" || fail "a row without its figures: $(cat "$tmp/err")"
 
 [ -z "$(ls -A "$tmp" | grep -v -e '^out$' -e '^err$' -e '^json$' -e '^text$' -e '^help$' \

@@ -14,11 +14,10 @@
 // for both filters, interleaved in one run.
 //
 //   bazel run -c opt //bench/range:range_bench --
-//   --json=$PWD/docs/results/range_bench.json bazel run
-//   //bench/range:range_bench --
-//   --table_from=$PWD/docs/results/range_bench.json
+//       --json=$PWD/docs/results/range_bench.json
 //
-// The second command prints the Markdown tables of docs/range_filter.md.
+// It prints the tables of docs/range_filter.md, whose copy there
+// bazel run //docs:results_table prints from the committed JSON.
 
 #include <algorithm>
 #include <chrono>
@@ -38,6 +37,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "docs/renderers.h"
 #include "filter/filter_spec.h"
 #include "filter/range/range_filter.h"
 #include "filter/rocksdb/rocksdb_bloom.h"
@@ -58,7 +58,8 @@ ABSL_FLAG(std::string, lengths, "1,2,16,64,1024", "range lengths in codes");
 ABSL_FLAG(uint64_t, seed, 42, "seed of the keys and queries");
 ABSL_FLAG(std::string, json, "", "also write the results to this file");
 ABSL_FLAG(std::string, table_from, "",
-          "print the tables of a --json file instead of measuring");
+          "replaced by bazel run //docs:results_table -- "
+          "--render=range_bench FILE");
 
 namespace sstfilter {
 namespace bench {
@@ -317,68 +318,6 @@ json Measure() {
   return result;
 }
 
-std::string Percent(double rate) {
-  if (rate == 0) return "0";
-  if (rate >= 0.1) return absl::StrFormat("%.0f%%", 100 * rate);
-  if (rate >= 0.001) return absl::StrFormat("%.2f%%", 100 * rate);
-  return absl::StrFormat("%.4f%%", 100 * rate);
-}
-
-void PrintTables(const json& result) {
-  std::cout << "False-positive rate of empty ranges, " << result["keys"]
-            << " keys, " << result["queries_per_rate"]
-            << " fresh ranges per cell. Range filter measured / its proven "
-               "bound (l * n / r) / a fixed-prefix Bloom filter of the same "
-               "memory.\n\n";
-  std::cout << "| bits/key | length | uniform: range / bound / prefix Bloom "
-               "| correlated: range / bound / prefix Bloom |\n"
-               "|---|---|---|---|\n";
-  const json& rows = result["rows"];
-  for (size_t i = 0; i + 1 < rows.size(); i += 2) {
-    const json& u = rows[i];
-    const json& c = rows[i + 1];
-    std::cout << absl::StrFormat(
-        "| %d | %d | %s / %s / %s | %s / %s / %s |\n",
-        u["bits_per_key_budget"].get<int>(), u["length"].get<int>(),
-        Percent(u["range_fpp"]), Percent(u["bound"]), Percent(u["prefix_fpp"]),
-        Percent(c["range_fpp"]), Percent(c["bound"]), Percent(c["prefix_fpp"]));
-  }
-  // The bound is on the expected rate: how far above it the sampled counts
-  // went, in standard deviations of the binomial count.
-  double worst = -HUGE_VAL;
-  std::string worst_cell;
-  const double queries = result["queries_per_rate"].get<double>();
-  for (const json& row : rows) {
-    const double bound = row["bound"].get<double>();
-    if (bound >= 1) continue;
-    const double sigma = std::sqrt(bound * (1 - bound) / queries);
-    const double z = (row["range_fpp"].get<double>() - bound) / sigma;
-    if (z > worst) {
-      worst = z;
-      worst_cell = absl::StrFormat(
-          "%d bits/key, length %d, %s", row["bits_per_key_budget"].get<int>(),
-          row["length"].get<int>(), row["workload"].get<std::string>());
-    }
-  }
-  std::cout << absl::StrFormat(
-      "\nThe furthest any measured rate of the range filter lies above its "
-      "bound: %+.1f standard deviations of the sampled count (%s).\n",
-      worst, worst_cell);
-  std::cout << "\nTime per key built and per range asked (uniform ranges; "
-               "nanoseconds):\n\n"
-               "| bits/key | length | build: range / prefix Bloom | query: "
-               "range / prefix Bloom |\n|---|---|---|---|\n";
-  for (size_t i = 0; i < rows.size(); i += 2) {
-    const json& u = rows[i];
-    std::cout << absl::StrFormat(
-        "| %d | %d | %.0f / %.0f | %.0f / %.0f |\n",
-        u["bits_per_key_budget"].get<int>(), u["length"].get<int>(),
-        u["range_build_ns_per_key"].get<double>(),
-        u["prefix_build_ns_per_key"].get<double>(),
-        u["range_query_ns"].get<double>(), u["prefix_query_ns"].get<double>());
-  }
-}
-
 int Main(int argc, char** argv) {
   if (absl::Status flags = CheckFlags(argc, argv); !flags.ok()) {
     std::cerr << "range_bench: " << flags.message() << "\n";
@@ -390,31 +329,21 @@ int Main(int argc, char** argv) {
                  "--filter=grafite:8,grafite:16)\n";
     return kUsageExit;
   }
+  if (!absl::GetFlag(FLAGS_table_from).empty()) {
+    std::cerr << "range_bench: --table_from is replaced by bazel run "
+                 "//docs:results_table (--render=range_bench FILE)\n";
+    return kUsageExit;
+  }
   if (rest.size() > 1) {
     std::cerr << "range_bench: stray argument " << rest[1] << "\n";
     return kUsageExit;
   }
-  json result;
-  if (!absl::GetFlag(FLAGS_table_from).empty()) {
-    std::ifstream in(absl::GetFlag(FLAGS_table_from));
-    if (!in) {
-      std::cerr << "range_bench: cannot read "
-                << absl::GetFlag(FLAGS_table_from) << "\n";
-      return 1;
-    }
-    result = json::parse(in, nullptr, /*allow_exceptions=*/false);
-    if (result.is_discarded() || !result.contains("rows")) {
-      std::cerr << "range_bench: not a range_bench JSON file\n";
-      return 1;
-    }
-  } else {
-    result = Measure();
-    if (!absl::GetFlag(FLAGS_json).empty()) {
-      std::ofstream out(absl::GetFlag(FLAGS_json));
-      out << result.dump(2) << "\n";
-    }
+  const json result = Measure();
+  if (!absl::GetFlag(FLAGS_json).empty()) {
+    std::ofstream out(absl::GetFlag(FLAGS_json));
+    out << result.dump(2) << "\n";
   }
-  PrintTables(result);
+  std::cout << docs::RangeBenchTables(result);
   return 0;
 }
 

@@ -36,10 +36,11 @@ ABSL_FLAG(uint64_t, pipelined_ops, 100000,
 ABSL_FLAG(int, rounds, 3, "rounds of each figure; the median counts");
 ABSL_FLAG(std::string, json, "", "also write the results to this file");
 ABSL_FLAG(std::string, table_from, "",
-          "print the table of a --json file instead of measuring");
+          "replaced by bazel run //docs:results_table -- "
+          "--render=redis_bench FILE");
 ABSL_FLAG(bool, readme, false,
-          "with --table_from: print engines/redis/README.md's shorter table "
-          "instead");
+          "replaced by bazel run //docs:results_table -- "
+          "--render=redis_bench --options=readme FILE");
 
 namespace sstfilter {
 namespace bench {
@@ -74,8 +75,6 @@ absl::Status ParseFlags(int argc, char** argv) {
 Output ReadOutput() {
   Output output;
   output.json = absl::GetFlag(FLAGS_json);
-  output.table_from = absl::GetFlag(FLAGS_table_from);
-  output.readme = absl::GetFlag(FLAGS_readme);
   return output;
 }
 
@@ -90,6 +89,11 @@ absl::StatusOr<Settings> ReadSettings() {
           "--keys takes whole numbers from 1 to 1e8, got '", item, "'"));
     }
     settings.sizes.push_back(static_cast<uint64_t>(value));
+  }
+  if (!absl::GetFlag(FLAGS_table_from).empty() || absl::GetFlag(FLAGS_readme)) {
+    return absl::InvalidArgumentError(
+        "--table_from and --readme are replaced by bazel run "
+        "//docs:results_table (--render=redis_bench [--options=readme] FILE)");
   }
   if (!absl::GetFlag(FLAGS_fpp).empty()) {
     return absl::InvalidArgumentError(

@@ -17,9 +17,7 @@ namespace bench {
 
 // Where the results go.
 struct Output {
-  std::string json;        // --json: also write the results to this file
-  std::string table_from;  // --table_from: print this file's table instead
-  bool readme = false;     // --readme: README's table, with --table_from
+  std::string json;  // --json: also write the results to this file
 };
 
 // Parses argv into the flags (--help prints them and exits): an error for an
@@ -29,8 +27,9 @@ absl::Status ParseFlags(int argc, char** argv);
 // REQUIRES: ParseFlags succeeded (so for both below).
 Output ReadOutput();
 
-// The flags of the measurement; an error names a bad value, or --fpp, which
-// --filter=bloom:fpp=P replaced.
+// The flags of the measurement; an error names a bad value, or a flag that
+// was replaced: --fpp by --filter=bloom:fpp=P, --table_from and --readme by
+// bazel run //docs:results_table.
 absl::StatusOr<Settings> ReadSettings();
 
 }  // namespace bench

@@ -15,7 +15,8 @@ enum ImplId {
   kImplCount,
 };
 
-// The JSON keys, which saved files keep (the rows print report.h's names).
+// The JSON keys, which saved files keep (the rows print
+// docs/render_redis_bench.cc's names).
 inline constexpr const char* kImplNames[kImplCount] = {
     "sstfilter", "set", "k-command", "k-command, 1 trip"};
 

@@ -7,10 +7,10 @@
 //               commands per key at positions h1 + i * h2 (Kirsch and
 //               Mitzenmacher), m and k optimal for the rate
 // What it measures is in measure.cc; the implementations in clients.cc, the
-// flags in flags.cc, the tables in report.cc.
+// flags in flags.cc; its tables are docs/render_redis_bench.cc's.
 //
 // Progress goes to stderr, the table to stdout. Exit status 0; 1 when the
-// server or a saved file fails; 2 for a bad flag; 3 when an implementation
+// server fails; 2 for a bad flag; 3 when an implementation
 // misses a key it was loaded with.
 
 #include <fstream>
@@ -22,9 +22,9 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "docs/renderers.h"
 #include "engines/redis/bench/flags.h"
 #include "engines/redis/bench/measure.h"
-#include "engines/redis/bench/report.h"
 #include "engines/redis/redis_client.h"
 #include "engines/redis/redis_server.h"
 #include "nlohmann/json.hpp"
@@ -37,28 +37,12 @@ constexpr int kErrorExit = 1;
 constexpr int kUsageExit = 2;
 constexpr int kFalseNegativeExit = 3;  // a loaded key was not found
 
-// The table of a saved --json file (--table_from), README's with readme.
-int PrintSavedTable(const std::string& path, bool readme) {
-  std::ifstream file(path);
-  const nlohmann::json saved = nlohmann::json::parse(file, nullptr, false);
-  if (!file || saved.is_discarded() || !saved.contains("runs")) {
-    std::cerr << "redis_bench: " << path
-              << " is not a redis_bench --json file\n";
-    return kErrorExit;
-  }
-  std::cout << (readme ? ReadmeTable(saved) : RedisBenchTable(saved));
-  return 0;
-}
-
 int Main(int argc, char** argv) {
   if (absl::Status flags = ParseFlags(argc, argv); !flags.ok()) {
     std::cerr << "redis_bench: " << flags.message() << "\n";
     return kUsageExit;
   }
   const Output output = ReadOutput();
-  if (!output.table_from.empty()) {
-    return PrintSavedTable(output.table_from, output.readme);
-  }
   const absl::StatusOr<Settings> settings = ReadSettings();
   if (!settings.ok()) {
     std::cerr << "redis_bench: " << settings.status().message() << "\n";
@@ -87,7 +71,7 @@ int Main(int argc, char** argv) {
     std::ofstream file(output.json);
     file << out->dump(2) << "\n";
   }
-  std::cout << RedisBenchTable(*out);
+  std::cout << docs::RedisBenchTable(*out);
   return 0;
 }
 

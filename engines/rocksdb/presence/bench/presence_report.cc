@@ -1,7 +1,5 @@
 #include "engines/rocksdb/presence/bench/presence_report.h"
 
-#include <fstream>
-#include <initializer_list>
 #include <string>
 #include <utility>
 
@@ -53,14 +51,15 @@ double BytesPerKey(uint64_t bytes, uint64_t keys) {
   return keys == 0 ? 0 : static_cast<double>(bytes) / static_cast<double>(keys);
 }
 
-// `times` is "x" in the text output, "×" in markdown.
-std::string TargetFigure(const PresenceTargetCheck& check, const char* times) {
-  return check.at_least ? absl::StrFormat("%.4g%s", check.figure, times)
+// A target's figure and bound as the text table prints them (the markdown's:
+// docs/render_presence.cc).
+std::string TargetFigure(const PresenceTargetCheck& check) {
+  return check.at_least ? absl::StrFormat("%.4gx", check.figure)
                         : absl::StrFormat("%+.3f s", check.figure);
 }
 
-std::string TargetBound(const PresenceTargetCheck& check, const char* times) {
-  return check.at_least ? absl::StrFormat(">= %g%s", check.bound, times)
+std::string TargetBound(const PresenceTargetCheck& check) {
+  return check.at_least ? absl::StrFormat(">= %gx", check.bound)
                         : absl::StrFormat("<= %+g s", check.bound);
 }
 
@@ -114,242 +113,6 @@ Json MixedJson(const PresenceMixedGets& mixed) {
 Json SecondsJson(const std::vector<double>& rounds) {
   return {{"seconds", rounds.empty() ? 0.0 : Median(rounds)},
           {"rounds", rounds}};
-}
-
-// Reads a JSON row's fields by path; the first one missing or of the wrong
-// type is remembered, and reads after it give zero values.
-class RowReader {
- public:
-  explicit RowReader(const Json& row) : row_(row) {}
-
-  const Json& Get(std::initializer_list<const char*> path) {
-    const Json* at = Find(path);
-    if (at == nullptr) {
-      Missing(path);
-      return null_;
-    }
-    return *at;
-  }
-  // Whether the row has the field: for fields that older rows lack.
-  bool Has(std::initializer_list<const char*> path) const {
-    return Find(path) != nullptr;
-  }
-  double Number(std::initializer_list<const char*> path) {
-    const Json& value = Get(path);
-    if (!value.is_number()) {
-      Missing(path);
-      return 0;
-    }
-    return value.get<double>();
-  }
-  uint64_t Count(std::initializer_list<const char*> path) {
-    const Json& value = Get(path);
-    if (!value.is_number_unsigned()) {
-      Missing(path);
-      return 0;
-    }
-    return value.get<uint64_t>();
-  }
-  std::string String(std::initializer_list<const char*> path) {
-    const Json& value = Get(path);
-    if (!value.is_string()) {
-      Missing(path);
-      return "";
-    }
-    return value.get<std::string>();
-  }
-  // The first path missing, "" when none.
-  const std::string& missing() const { return missing_; }
-
- private:
-  const Json* Find(std::initializer_list<const char*> path) const {
-    const Json* at = &row_;
-    for (const char* name : path) {
-      if (!at->is_object() || !at->contains(name)) return nullptr;
-      at = &(*at)[name];
-    }
-    return at;
-  }
-  void Missing(std::initializer_list<const char*> path) {
-    if (missing_.empty()) missing_ = absl::StrJoin(path, ".");
-  }
-
-  const Json& row_;
-  const Json null_;
-  std::string missing_;
-};
-
-// One table line of a query's figures, from a row's "buffered" or "direct".
-std::string MarkdownQueryLine(RowReader& row, const std::string& config,
-                              const char* reads, const char* mode,
-                              PresenceQuery query) {
-  const char* name = PresenceQueryName(query);
-  return absl::StrFormat("| %s | %s | %s | %d | %.0f | %.0f | %.3f× |\n",
-                         config, reads, QueryTitle(query),
-                         row.Count({mode, name, "keys_per_round"}),
-                         row.Number({mode, name, "plain", "per_second"}),
-                         row.Number({mode, name, "wrapped", "per_second"}),
-                         row.Number({mode, name, "ratio"}));
-}
-
-// The mixed sweep's table, of the rows that have one (none when no row has:
-// rows written before the sweep existed).
-absl::Status PrintMarkdownMixed(std::vector<RowReader>& readers,
-                                std::ostream& out) {
-  bool headed = false;
-  for (RowReader& row : readers) {
-    if (!row.Has({"mixed_get"})) continue;
-    const std::string config = row.String({"config"});
-    const Json& mixes = row.Get({"mixed_get"});
-    if (!mixes.is_array() || mixes.empty()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(config, ": mixed_get is not a list of mixes"));
-    }
-    for (const Json& mix : mixes) {
-      RowReader figures(mix);
-      if (!headed) {
-        out << absl::StrFormat(
-            "\nGet of present and absent keys mixed, with the data in the page "
-            "cache: %d keys of each mix per round, each present or absent by "
-            "a hash of its draw, asked of both handles as above.\n\n"
-            "| config | %% present | RocksDB alone Get/s | wrapper Get/s | "
-            "wrapper / RocksDB |\n|---|---|---|---|---|\n",
-            figures.Count({"keys_per_round"}));
-        headed = true;
-      }
-      out << absl::StrFormat("| %s | %d%% | %.0f | %.0f | %.3f× |\n", config,
-                             figures.Count({"present_percent"}),
-                             figures.Number({"plain", "per_second"}),
-                             figures.Number({"wrapped", "per_second"}),
-                             figures.Number({"ratio"}));
-      if (!figures.missing().empty()) {
-        return absl::InvalidArgumentError(
-            absl::StrCat(config, ": a mix lacks ", figures.missing()));
-      }
-    }
-  }
-  return absl::OkStatus();
-}
-
-absl::Status PrintMarkdownGroup(const std::vector<Json>& rows,
-                                std::ostream& out) {
-  std::vector<RowReader> readers;
-  for (const Json& row : rows) readers.emplace_back(row);
-  RowReader& first = readers.front();
-  const uint64_t keys = first.Count({"keys"});
-  out << absl::StrFormat(
-      "**%d keys** of 16 bytes with %d-byte values; the wrapper's filter at "
-      "fpp %g sized for %d keys. %d rounds, each asking RocksDB alone and the "
-      "wrapper, open at once on the same table files, %d keys of each query "
-      "in alternating blocks of %d (with direct reads %d of present keys); "
-      "MultiGet in batches of %d. "
-      "Measured on %s (%s), RocksDB %s; load averages (1, 5, 15 minutes) %s "
-      "at the first round, %s after the last.\n\n",
-      keys, first.Count({"value_bytes"}), first.Number({"presence_fpp"}),
-      first.Count({"expected_keys"}), first.Count({"reps"}),
-      first.Count({"lookups_per_rep"}), first.Count({"block_keys"}),
-      first.Count({"direct_present_keys"}), first.Count({"multiget_batch"}),
-      first.String({"machine"}), first.String({"cpu"}),
-      first.String({"rocksdb_version"}),
-      first.String({"load_averages", "first_round"}),
-      first.String({"load_averages", "after_last_round"}));
-  out << "| config | reads | query | keys per round | RocksDB alone /s | "
-         "through the wrapper /s | wrapper / RocksDB |\n"
-         "|---|---|---|---|---|---|---|\n";
-  for (RowReader& row : readers) {
-    const std::string config = row.String({"config"});
-    for (const PresenceQuery query : kQueries) {
-      out << MarkdownQueryLine(row, config, "page cache", "buffered", query);
-    }
-    if (!row.Get({"direct"}).is_null()) {
-      const char* reads = row.Get({"direct", "direct"}).is_boolean() &&
-                                  row.Get({"direct", "direct"}).get<bool>()
-                              ? "direct"
-                              : "direct refused: buffered";
-      for (const PresenceQuery query : kQueries) {
-        out << MarkdownQueryLine(row, config, reads, "direct", query);
-      }
-    }
-  }
-  absl::Status mixed = PrintMarkdownMixed(readers, out);
-  if (!mixed.ok()) return mixed;
-  out << absl::StrFormat(
-      "\nFills: %d turns of each kind a round, in rotating order; each figure "
-      "is the median of every round's turns, each ratio the median of their "
-      "pairs.\n",
-      first.Count({"fill", "turns_per_round"}));
-  out << "\n| config | fill keys | RocksDB alone keys/s | wrapper keys/s | "
-         "wrapper / RocksDB | wrapper saving only at close keys/s | "
-         "its ratio | write stalls s: RocksDB alone / wrapper | wrapper's "
-         "saves during its fill: count / s |\n"
-         "|---|---|---|---|---|---|---|---|---|\n";
-  for (RowReader& row : readers) {
-    out << absl::StrFormat(
-        "| %s | %d | %.0f | %.0f | %.3f× | %.0f | %.3f× | %.2f / %.2f | "
-        "%.0f / %.2f |\n",
-        row.String({"config"}), row.Count({"fill", "keys_per_turn"}),
-        row.Number({"fill", "plain", "keys_per_second"}),
-        row.Number({"fill", "wrapped", "keys_per_second"}),
-        row.Number({"fill", "ratio"}),
-        row.Number({"fill", "wrapped_saving_at_close", "keys_per_second"}),
-        row.Number({"fill", "wrapped_saving_at_close", "ratio"}),
-        row.Number({"fill", "stall_seconds", "plain", "seconds"}),
-        row.Number({"fill", "stall_seconds", "wrapped", "seconds"}),
-        row.Number({"fill", "wrapper_saves", "saves", "median"}),
-        row.Number({"fill", "wrapper_saves", "seconds"}));
-  }
-  out << "\n| config | open s: RocksDB alone | wrapper, saved filter | "
-         "difference | rebuild s | CloseAndSave s | filter memory | "
-         "bytes/key | filter sized for keys |\n"
-         "|---|---|---|---|---|---|---|---|---|\n";
-  for (RowReader& row : readers) {
-    out << absl::StrFormat(
-        "| %s | %.3f | %.3f | %+.3f | %.3f | %.3f | %.2f MiB | %.3f | %d |\n",
-        row.String({"config"}), row.Number({"open", "plain", "seconds"}),
-        row.Number({"open", "wrapped", "seconds"}),
-        row.Number({"open", "extra_seconds"}),
-        row.Number({"rebuild", "seconds"}),
-        row.Number({"close_and_save", "seconds"}),
-        row.Number({"memory", "bytes"}) / kMiB,
-        row.Number({"memory", "bytes_per_key"}),
-        row.Count({"memory", "sized_for_keys"}));
-  }
-  out << "\n| config | target | figure | |\n|---|---|---|---|\n";
-  for (size_t i = 0; i < rows.size(); ++i) {
-    const Json& targets = readers[i].Get({"targets"});
-    const std::string config = readers[i].String({"config"});
-    for (const Json& target : targets) {
-      RowReader check(target);
-      PresenceTargetCheck parsed;
-      parsed.target = check.String({"target"});
-      parsed.figure = check.Number({"figure"});
-      parsed.bound = check.Number({"bound"});
-      parsed.at_least = check.Get({"at_least"}).is_boolean() &&
-                        check.Get({"at_least"}).get<bool>();
-      const bool met =
-          check.Get({"met"}).is_boolean() && check.Get({"met"}).get<bool>();
-      std::optional<uint64_t> stated;
-      if (!check.Get({"stated_at_keys"}).is_null()) {
-        stated = check.Count({"stated_at_keys"});
-      }
-      if (!check.missing().empty()) {
-        return absl::InvalidArgumentError(
-            absl::StrCat(config, ": a target lacks ", check.missing()));
-      }
-      out << absl::StrFormat("| %s | %s %s | %s | %s |\n", config,
-                             parsed.target, TargetBound(parsed, "×"),
-                             TargetFigure(parsed, "×"),
-                             TargetVerdict(met, stated));
-    }
-  }
-  out << "\n";
-  for (const RowReader& row : readers) {
-    if (!row.missing().empty()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("a presence row lacks ", row.missing()));
-    }
-  }
-  return absl::OkStatus();
 }
 
 }  // namespace
@@ -498,8 +261,8 @@ void PrintPresenceTable(const DbShape& shape,
   for (const PresenceResult& r : results) {
     for (const PresenceTargetCheck& check : CheckPresenceTargets(r)) {
       out << absl::StrFormat("target, %s: %s %s: %s, %s\n", r.built.config,
-                             check.target, TargetBound(check, "x"),
-                             TargetFigure(check, "x"),
+                             check.target, TargetBound(check),
+                             TargetFigure(check),
                              TargetVerdict(check.met, check.stated_at_keys));
     }
   }
@@ -587,42 +350,6 @@ void PrintPresenceJson(const DbShape& shape,
     row["targets"] = std::move(targets);
     out << row.dump() << "\n";
   }
-}
-
-absl::Status PrintPresenceMarkdown(const std::string& json_path,
-                                   std::ostream& out) {
-  std::ifstream in(json_path);
-  if (!in) return absl::NotFoundError("cannot read " + json_path);
-  // Rows in groups of one key count, in the order they come.
-  std::vector<std::vector<Json>> groups;
-  std::string line;
-  int line_number = 0;
-  while (std::getline(in, line)) {
-    ++line_number;
-    if (line.empty()) continue;
-    Json row = Json::parse(line, nullptr, /*allow_exceptions=*/false);
-    if (row.is_discarded()) {
-      return absl::InvalidArgumentError(
-          absl::StrFormat("%s:%d: not JSON", json_path, line_number));
-    }
-    if (!row.is_object() || !row.contains("section") ||
-        row["section"] != kPresenceSection) {
-      continue;
-    }
-    if (!groups.empty() && groups.back().front()["keys"] == row["keys"]) {
-      groups.back().push_back(std::move(row));
-    } else {
-      groups.push_back({std::move(row)});
-    }
-  }
-  if (groups.empty()) {
-    return absl::InvalidArgumentError(json_path + " has no presence rows");
-  }
-  for (const std::vector<Json>& group : groups) {
-    absl::Status status = PrintMarkdownGroup(group, out);
-    if (!status.ok()) return status;
-  }
-  return absl::OkStatus();
 }
 
 }  // namespace bench

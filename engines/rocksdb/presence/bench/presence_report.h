@@ -1,7 +1,7 @@
 // db_bench's output for the presence section (presence_section.h): a text
-// table with the targets and whether each is met, one JSON object per
-// configuration, and the markdown of docs/presence_filtered_db.md printed
-// from such JSON, so that the page's figures are the JSON's and never typed.
+// table with the targets and whether each is met, and one JSON object per
+// configuration, from which //docs:results_table prints the markdown of
+// docs/presence_filtered_db.md, so that the page's figures are never typed.
 
 #ifndef SSTFILTER_ENGINES_ROCKSDB_PRESENCE_BENCH_PRESENCE_REPORT_H_
 #define SSTFILTER_ENGINES_ROCKSDB_PRESENCE_BENCH_PRESENCE_REPORT_H_
@@ -12,7 +12,6 @@
 #include <string>
 #include <vector>
 
-#include "absl/status/status.h"
 #include "bench/db/db_store.h"
 #include "engines/rocksdb/presence/bench/presence_section.h"
 
@@ -52,14 +51,6 @@ void PrintPresenceTable(const DbShape& shape,
 void PrintPresenceJson(const DbShape& shape,
                        const std::vector<PresenceResult>& results,
                        std::ostream& out);
-
-// The markdown tables of the presence rows of a file of db_bench JSON lines
-// (other sections' rows are skipped), one group of tables per key count in
-// the order the rows come; the mixed sweep's table only of rows that have
-// one (rows written before the sweep existed have none). An error names an
-// unreadable file or a row lacking a field.
-absl::Status PrintPresenceMarkdown(const std::string& json_path,
-                                   std::ostream& out);
 
 }  // namespace bench
 }  // namespace sstfilter
