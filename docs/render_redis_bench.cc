@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/string_view.h"
+#include "docs/redis_bench_names.h"
 #include "docs/render_util.h"
 #include "docs/renderers.h"
 
@@ -17,18 +18,13 @@ namespace sstfilter {
 namespace docs {
 namespace {
 
-// The implementations redis_bench measures, in the order of its tables.
-enum ImplId {
-  kSstfilter,      // RedisBloomFilter
-  kSet,            // a Redis set
-  kBitmap,         // k SETBIT / GETBIT commands, one round trip each
-  kBitmapOneTrip,  // the same commands, one round trip per key
-  kImplCount,
-};
-
-// The key of each implementation's figures in the --json file.
-constexpr const char* kImplNames[kImplCount] = {"sstfilter", "set", "k-command",
-                                                "k-command, 1 trip"};
+using redis_bench::ImplId;
+using redis_bench::kBitmap;
+using redis_bench::kBitmapOneTrip;
+using redis_bench::kImplCount;
+using redis_bench::kImplNames;
+using redis_bench::kSet;
+using redis_bench::kSstfilter;
 
 // The name each implementation's rows print, by ImplId: sstfilter's filter by
 // its spec family, the others as peers (Redis's set, and the textbook filter

@@ -10,13 +10,20 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
-#include "engines/redis/bench/impl_names.h"
+#include "docs/redis_bench_names.h"
 #include "engines/redis/redis_bloom.h"
 #include "util/hash.h"
 
 namespace sstfilter {
 namespace bench {
 namespace {
+
+using docs::redis_bench::kBitmap;
+using docs::redis_bench::kBitmapOneTrip;
+using docs::redis_bench::kImplCount;
+using docs::redis_bench::kImplNames;
+using docs::redis_bench::kSet;
+using docs::redis_bench::kSstfilter;
 
 // The Redis keys each implementation keeps its data under.
 constexpr char kFilterKey[] = "bench:sstfilter";

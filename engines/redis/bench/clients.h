@@ -1,6 +1,6 @@
-// The implementations redis_bench measures (impl_names.h), each as a client
-// that one thread drives over its own connection, and how each is created on
-// the server before it is loaded.
+// The implementations redis_bench measures (docs/redis_bench_names.h), each as
+// a client that one thread drives over its own connection, and how each is
+// created on the server before it is loaded.
 
 #ifndef SSTFILTER_ENGINES_REDIS_BENCH_CLIENTS_H_
 #define SSTFILTER_ENGINES_REDIS_BENCH_CLIENTS_H_

@@ -21,13 +21,18 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
+#include "docs/redis_bench_names.h"
 #include "engines/redis/bench/clients.h"
-#include "engines/redis/bench/impl_names.h"
 #include "filter/testing/filter_test_util.h"
 
 namespace sstfilter {
 namespace bench {
 namespace {
+
+using docs::redis_bench::kBitmap;
+using docs::redis_bench::kBitmapOneTrip;
+using docs::redis_bench::kSet;
+using docs::redis_bench::kSstfilter;
 
 using Clock = std::chrono::steady_clock;
 
