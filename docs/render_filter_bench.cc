@@ -13,7 +13,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "absl/strings/strip.h"
+#include "docs/render_util.h"
 #include "docs/renderers.h"
 #include "nlohmann/json.hpp"
 
@@ -145,27 +145,18 @@ std::optional<double> PeerNumber(const Json* peer, const char* field) {
 }
 
 absl::StatusOr<std::vector<Json>> ParseRows(absl::string_view rows_json) {
-  std::vector<Json> rows;
-  int line_number = 0;
-  for (absl::string_view line : absl::StrSplit(rows_json, '\n')) {
-    ++line_number;
-    line = absl::StripAsciiWhitespace(line);
-    if (line.empty()) continue;
-    Json row = Json::parse(line.begin(), line.end(), nullptr,
-                           /*allow_exceptions=*/false);
-    if (!row.is_object()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("line ", line_number, " is not a JSON object"));
-    }
+  absl::StatusOr<std::vector<Json>> rows =
+      ParseJsonLines<Json>(rows_json, "filter_bench rows");
+  if (!rows.ok()) return rows.status();
+  for (size_t i = 0; i < rows->size(); ++i) {
     for (const char* field : {"impl", "workload", "keys"}) {
-      if (!row.contains(field)) {
+      if (!(*rows)[i].contains(field)) {
         return absl::InvalidArgumentError(
-            absl::StrCat("line ", line_number, " has no \"", field, "\""));
+            absl::StrCat("row ", i + 1, " has no \"", field, "\""));
       }
     }
-    rows.push_back(std::move(row));
   }
-  if (rows.empty()) return absl::InvalidArgumentError("no rows");
+  if (rows->empty()) return absl::InvalidArgumentError("no rows");
   return rows;
 }
 

@@ -288,21 +288,12 @@ absl::StatusOr<std::string> RenderPresence(
   absl::StatusOr<std::string> text = read(json_path);
   if (!text.ok()) return text.status();
   // Rows in groups of one key count, in the order they come.
+  absl::StatusOr<std::vector<Json>> rows =
+      ParseJsonLines<Json>(*text, json_path);
+  if (!rows.ok()) return rows.status();
   std::vector<std::vector<Json>> groups;
-  int line_number = 0;
-  for (absl::string_view line : absl::StrSplit(*text, '\n')) {
-    ++line_number;
-    if (line.empty()) continue;
-    Json row = Json::parse(line.begin(), line.end(), nullptr,
-                           /*allow_exceptions=*/false);
-    if (row.is_discarded()) {
-      return absl::InvalidArgumentError(
-          absl::StrFormat("%s:%d: not JSON", json_path, line_number));
-    }
-    if (!row.is_object() || !row.contains("section") ||
-        row["section"] != "presence") {
-      continue;
-    }
+  for (Json& row : *rows) {
+    if (!row.contains("section") || row["section"] != "presence") continue;
     if (!groups.empty() && groups.back().front()["keys"] == row["keys"]) {
       groups.back().push_back(std::move(row));
     } else {

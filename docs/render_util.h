@@ -5,9 +5,15 @@
 #define SSTFILTER_DOCS_RENDER_UTIL_H_
 
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
+#include "absl/strings/strip.h"
 #include "docs/renderers.h"
 #include "nlohmann/json.hpp"
 
@@ -20,6 +26,30 @@ absl::StatusOr<nlohmann::json> ReadJsonObject(const std::string& path,
                                               const char* needs,
                                               const char* tool,
                                               const FileReader& read);
+
+// The JSON objects of text, one per line (blank lines skipped), as the
+// benchmarks' --format=json prints them; InvalidArgumentError
+// "<source>:<line>: not a JSON object" for any other line. Json is
+// nlohmann::json or nlohmann::ordered_json.
+template <typename Json>
+absl::StatusOr<std::vector<Json>> ParseJsonLines(absl::string_view text,
+                                                 absl::string_view source) {
+  std::vector<Json> rows;
+  int line_number = 0;
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    ++line_number;
+    line = absl::StripAsciiWhitespace(line);
+    if (line.empty()) continue;
+    Json row = Json::parse(line.begin(), line.end(), nullptr,
+                           /*allow_exceptions=*/false);
+    if (!row.is_object()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(source, ":", line_number, ": not a JSON object"));
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
 
 // InvalidArgumentError naming the first option that `kind` does not take.
 absl::Status NoOptions(const char* kind,

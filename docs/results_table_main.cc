@@ -79,13 +79,16 @@ int Regenerate(std::vector<std::string> pages, bool check) {
     absl::StatusOr<std::string> after =
         before.ok() ? RegenerateBlocks(*before, read) : before.status();
     if (!after.ok()) {
-      std::cerr << page << ": " << after.status().message() << "\n";
+      // A page that cannot be read is named by the reader's message.
+      std::cerr << "results_table: " << (before.ok() ? page + ": " : "")
+                << after.status().message() << "\n";
       status = 1;
       continue;
     }
     if (*after == *before) continue;
     if (check) {
-      std::cerr << page << ": " << FirstStaleBlock(*before, *after)
+      std::cerr << "results_table: " << page << ": "
+                << FirstStaleBlock(*before, *after)
                 << " differs from its JSON; run bazel run "
                    "//docs:results_table\n";
       status = 1;
