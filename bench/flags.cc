@@ -25,9 +25,10 @@
 #include "bench/workload.h"
 #include "util/flag_check.h"
 
-// Every value flag is a string validated by MakeOptions, so Abseil never
-// rejects a value.
-ABSL_FLAG(std::string, filter, "",
+// --filter is the tools' shared SpecList, whose list faults (an empty entry,
+// a repeat) CheckFlags reports; every other value flag is a string validated
+// by MakeOptions.
+ABSL_FLAG(sstfilter::SpecList, filter, {},
           "comma list of what to run: sstfilter policy specs "
           "(filter/filter_spec.h), sized by --bits_per_key or --fpp unless "
           "they give a size (bloom,burr:fpp=0.001,hybrid:family=native), and "
@@ -205,16 +206,12 @@ absl::StatusOr<Options> MakeOptions(const RawFlags& raw) {
                      "spec (bloom, leveldb, burr), others as lib: peers "
                      "(--list prints the names)");
   }
-  if (raw.filter.empty()) {
+  if (raw.filter.entries.empty()) {
     for (const ImplEntry& entry : Registry()) {
       if (entry.in_default_run) bench.impls.push_back(&entry);
     }
   } else {
-    std::set<std::string> seen;
-    for (const std::string& name : SplitList(raw.filter)) {
-      if (!seen.insert(name).second) {
-        return FlagError("filter", raw.filter, "'" + name + "' listed twice");
-      }
+    for (const std::string& name : raw.filter.entries) {
       if (const ImplEntry* entry = FindImpl(name)) {
         bench.impls.push_back(entry);
         continue;

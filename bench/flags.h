@@ -13,6 +13,7 @@
 #include "bench/harness.h"
 #include "bench/impls.h"
 #include "bench/suites.h"
+#include "filter/spec_list.h"
 
 namespace sstfilter {
 namespace bench {
@@ -25,8 +26,8 @@ enum class Format { kTable, kJson };
 
 // The flags as given, before validation.
 struct RawFlags {
-  std::string impls;   // replaced by --filter: refused, saying so
-  std::string filter;  // --filter: comma list of specs and lib: peers
+  std::string impls;  // replaced by --filter: refused, saying so
+  SpecList filter;    // --filter: specs and lib: peers
   std::string workloads;
   std::string keys;
   std::string bits_per_key;

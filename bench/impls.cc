@@ -106,7 +106,7 @@ const ImplEntry* FindImpl(absl::string_view name) {
 
 absl::StatusOr<std::unique_ptr<const SpecImpl>> MakeSpecImpl(
     absl::string_view spec) {
-  if (absl::StartsWith(spec, kPeerPrefix)) {
+  if (IsPeerName(spec)) {
     return absl::InvalidArgumentError(
         absl::StrCat("unknown peer \"", spec, "\" (--list prints the names)"));
   }

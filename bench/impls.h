@@ -14,8 +14,8 @@
 #include "absl/strings/string_view.h"
 #include "bench/drop_one_key_peer.h"
 #include "bench/measure.h"
-#include "bench/peer_names.h"
 #include "filter/filter_policy.h"
+#include "filter/spec_list.h"
 
 namespace sstfilter {
 namespace bench {

@@ -12,6 +12,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_format.h"
 #include "bench/impls.h"
+#include "filter/spec_list.h"
 #include "util/bloom_math.h"
 
 namespace sstfilter {
@@ -79,7 +80,7 @@ std::string FppPlotScript(const std::vector<FppSeries>& series, uint64_t keys,
   size_t open = 0;
   size_t filled = 0;
   for (size_t i = 0; i < series.size(); ++i) {
-    const bool ours = !absl::StartsWith(series[i].impl, kPeerPrefix);
+    const bool ours = !IsPeerName(series[i].impl);
     const int marker =
         ours ? kOpenMarkers[open++ % 6] : kFilledMarkers[filled++ % 6];
     script += absl::StrFormat(

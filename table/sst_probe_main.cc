@@ -34,6 +34,7 @@
 #include "filter/filter_spec.h"
 #include "filter/format_registry.h"
 #include "filter/prefix_extractor.h"
+#include "filter/spec_list.h"
 #include "nlohmann/json.hpp"
 #include "table/filter_summary.h"
 #include "table/table_filter.h"
@@ -61,7 +62,7 @@ ABSL_FLAG(bool, range_before, false,
 ABSL_FLAG(std::string, prefix_extractor, "",
           "the extractor that cut the --prefix KEYs, by RocksDB's name (e.g. "
           "rocksdb.FixedPrefix.8); empty: the table's own");
-ABSL_FLAG(std::string, filter, "",
+ABSL_FLAG(sstfilter::SpecList, filter, {},
           "comma list of filter specs (filter/filter_spec.h; their size may "
           "be left out): the families the table's filter must come from; a "
           "table whose filter none of them writes exits with status 1");
@@ -329,9 +330,9 @@ std::vector<Answer> Ask(const TableFilter& table, Question question,
 // The families --filter names, each spec parsed (its size may be left out);
 // the parser's one line for a malformed one.
 absl::StatusOr<std::vector<std::string>> ExpectedFamilies(
-    const std::string& list) {
+    const SpecList& list) {
   std::vector<std::string> families;
-  for (absl::string_view spec : absl::StrSplit(list, ',', absl::SkipEmpty())) {
+  for (const std::string& spec : list.entries) {
     absl::StatusOr<PolicySpec> parsed =
         ParsePolicySpec(spec, SpecSize::kOptional);
     if (!parsed.ok()) return parsed.status();

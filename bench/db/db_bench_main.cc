@@ -47,9 +47,9 @@
 #include "bench/db/point_section.h"
 #include "bench/db/prefix_section.h"
 #include "bench/db/section_report.h"
-#include "bench/peer_names.h"
 #include "engines/rocksdb/presence/bench/presence_report.h"
 #include "engines/rocksdb/presence/bench/presence_section.h"
+#include "filter/spec_list.h"
 #include "util/flag_check.h"
 
 ABSL_FLAG(std::string, suite, sstfilter::bench::kDefaultDbSuite,
@@ -86,7 +86,7 @@ ABSL_FLAG(std::string, stores, "rocksdb,leveldb",
           "stores to run (the partitioned and prefix sections need rocksdb)");
 ABSL_FLAG(std::string, configs, "",
           "replaced by --filter, which takes the configurations' names");
-ABSL_FLAG(std::string, filter, "",
+ABSL_FLAG(sstfilter::SpecList, filter, {},
           "configurations to run, comma-separated (default: all; --filter=list "
           "prints their names): sstfilter's policies by spec, the other "
           "libraries' filters as lib: peers, tree.per_level and tree.hybrid; "
@@ -222,8 +222,7 @@ absl::StatusOr<Settings> ReadSettings() {
                      "configurations by spec or lib: peer (--filter=list "
                      "prints them)");
   }
-  s.filter =
-      absl::StrSplit(absl::GetFlag(FLAGS_filter), ',', absl::SkipEmpty());
+  s.filter = absl::GetFlag(FLAGS_filter).entries;
   s.inject_false_negative = absl::GetFlag(FLAGS_inject_false_negative);
   return s;
 }
@@ -276,20 +275,13 @@ absl::StatusOr<Configs> MakeConfigs(const Settings& settings) {
     AddName(name, &configs.names);
   }
 
-  std::vector<std::string> seen;
   std::vector<std::string> specs;
   if (settings.ListsConfigs()) return configs;
   for (const std::string& entry : settings.filter) {
-    if (std::find(seen.begin(), seen.end(), entry) != seen.end()) {
-      return absl::InvalidArgumentError("--filter: '" + entry +
-                                        "' listed twice");
-    }
-    seen.push_back(entry);
     const bool built_in = std::find(configs.names.begin(), configs.names.end(),
                                     entry) != configs.names.end();
     if (!built_in) {
-      if (absl::StartsWith(entry, kPeerPrefix) ||
-          absl::StartsWith(entry, kTreePolicyPrefix)) {
+      if (IsPeerName(entry) || absl::StartsWith(entry, kTreePolicyPrefix)) {
         return absl::InvalidArgumentError("--filter: unknown configuration '" +
                                           entry +
                                           "' (--filter=list prints the names)");

@@ -4,7 +4,7 @@
 // batched, on fresh keys. See bench/mutable/README.md.
 //
 //   bazel run -c opt //bench/mutable:mutable_bench -- [--keys=1e6,1e7]
-//       [--filter=bloom:fpp=0.01] [--queries=1048576] [--reps=3]
+//       [--filter=mutable:fpp=0.01,...] [--queries=1048576] [--reps=3]
 //       [--format=table|json]
 //
 // Progress goes to stderr, the table (or JSON lines) to stdout. Exit status 0;
@@ -26,15 +26,18 @@
 #include "bench/keys.h"
 #include "bench/mutable/mutable_bench.h"
 #include "bench/mutable/mutable_report.h"
+#include "filter/spec_list.h"
 #include "inmemory/spec/inmemory_spec.h"
 #include "util/flag_check.h"
 
 ABSL_FLAG(std::string, keys, "1e6,1e7",
           "key counts, comma-separated; each is a filter of that many keys");
-ABSL_FLAG(std::string, filter, "mutable:fpp=0.01",
-          "the mutable filter's spec (inmemory/spec/inmemory_spec.h): the "
-          "mutable family, sized by fpp or bits_per_key, its keys from --keys; "
-          "the native filter it is compared with, bloom, takes its size");
+ABSL_FLAG(sstfilter::SpecList, filter,
+          sstfilter::SpecList{{"mutable:fpp=0.01"}},
+          "comma list of the mutable filter's specs "
+          "(inmemory/spec/inmemory_spec.h), each measured in turn: the mutable "
+          "family, sized by fpp or bits_per_key, its keys from --keys; the "
+          "native filter it is compared with, bloom, takes its size");
 ABSL_FLAG(std::string, fpp, "",
           "replaced by --filter: --fpp=0.001 is --filter=bloom:fpp=0.001");
 ABSL_FLAG(uint64_t, queries, 1 << 20,
@@ -70,7 +73,8 @@ bool ParseKeyCount(absl::string_view text, uint64_t* out) {
 
 int Main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
-      "mutable_bench [--keys=1e6,1e7] [--filter=bloom:fpp=0.01] [--queries=N] "
+      "mutable_bench [--keys=1e6,1e7] [--filter=mutable:fpp=0.01,...] "
+      "[--queries=N] "
       "[--reps=N] "
       "[--format=table|json]\nThe mutable Bloom filter against the immutable "
       "native filter of the same keys.");
@@ -95,16 +99,19 @@ int Main(int argc, char** argv) {
     return Usage(
         "--fpp is replaced by --filter: --fpp=P is --filter=mutable:fpp=P");
   }
-  absl::StatusOr<InMemorySpec> spec =
-      ParseInMemorySpec(absl::GetFlag(FLAGS_filter));
-  if (!spec.ok())
-    return Usage("--filter: " + std::string(spec.status().message()));
-  if (spec->family != kMutableFamily || spec->keys.has_value()) {
-    return Usage("--filter: \"" + absl::GetFlag(FLAGS_filter) +
-                 "\" is not a mutable filter's spec without keys (--keys "
-                 "gives them), such as mutable:fpp=0.01");
+  std::vector<InMemorySpec> specs;
+  for (const std::string& entry : absl::GetFlag(FLAGS_filter).entries) {
+    absl::StatusOr<InMemorySpec> spec = ParseInMemorySpec(entry);
+    if (!spec.ok())
+      return Usage("--filter: " + std::string(spec.status().message()));
+    if (spec->family != kMutableFamily || spec->keys.has_value()) {
+      return Usage("--filter: \"" + entry +
+                   "\" is not a mutable filter's spec without keys (--keys "
+                   "gives them), such as mutable:fpp=0.01");
+    }
+    specs.push_back(*std::move(spec));
   }
-  config.spec = *std::move(spec);
+  if (specs.empty()) return Usage("--filter is empty");
   config.queries = absl::GetFlag(FLAGS_queries);
   config.reps = absl::GetFlag(FLAGS_reps);
   const std::string format = absl::GetFlag(FLAGS_format);
@@ -118,16 +125,19 @@ int Main(int argc, char** argv) {
   }
 
   std::vector<SizeResult> results;
-  for (uint64_t n : sizes) {
-    config.keys = n;
-    absl::StatusOr<SizeResult> result = MeasureSize(
-        config, [](const std::string& line) { std::cerr << line << "\n"; });
-    if (!result.ok()) {
-      std::cerr << "mutable_bench: " << result.status().message() << "\n";
-      return absl::IsDataLoss(result.status()) ? kFalseNegativeExit
-                                               : kErrorExit;
+  for (const InMemorySpec& spec : specs) {
+    config.spec = spec;
+    for (uint64_t n : sizes) {
+      config.keys = n;
+      absl::StatusOr<SizeResult> result = MeasureSize(
+          config, [](const std::string& line) { std::cerr << line << "\n"; });
+      if (!result.ok()) {
+        std::cerr << "mutable_bench: " << result.status().message() << "\n";
+        return absl::IsDataLoss(result.status()) ? kFalseNegativeExit
+                                                 : kErrorExit;
+      }
+      results.push_back(*std::move(result));
     }
-    results.push_back(*std::move(result));
   }
   if (format == "json") {
     PrintMutableJson(results, std::cout);

@@ -41,6 +41,7 @@
 #include "filter/filter_spec.h"
 #include "filter/range/range_filter.h"
 #include "filter/rocksdb/rocksdb_bloom.h"
+#include "filter/spec_list.h"
 #include "nlohmann/json.hpp"
 #include "util/coding.h"
 #include "util/flag_check.h"
@@ -49,7 +50,9 @@ ABSL_FLAG(uint64_t, keys, 1000000, "keys in the filter");
 ABSL_FLAG(uint64_t, queries, 1000000,
           "empty ranges per rate (per budget, length, workload and filter)");
 ABSL_FLAG(
-    std::string, filter, "grafite:8,grafite:12,grafite:16,grafite:20",
+    sstfilter::SpecList, filter,
+    (sstfilter::SpecList{
+        {"grafite:8", "grafite:12", "grafite:16", "grafite:20"}}),
     "comma list of range filter specs (filter/filter_spec.h), each "
     "giving bits_per_key: the budgets, each also a prefix Bloom filter's");
 ABSL_FLAG(std::string, bits, "",
@@ -197,9 +200,9 @@ std::vector<uint64_t> ParseList(const std::string& text) {
 
 // The range filter specs of --filter, each with its bits per key; exits with
 // one line for a malformed spec, another family or a spec sized by fpp.
-std::vector<PolicySpec> RangeFilterSpecs(const std::string& list) {
+std::vector<PolicySpec> RangeFilterSpecs(const SpecList& list) {
   std::vector<PolicySpec> specs;
-  for (absl::string_view text : absl::StrSplit(list, ',')) {
+  for (const std::string& text : list.entries) {
     absl::StatusOr<PolicySpec> spec = ParsePolicySpec(text);
     std::string fault;
     if (!spec.ok()) {

@@ -18,15 +18,16 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "filter/filter_spec.h"
+#include "filter/spec_list.h"
 #include "util/flag_check.h"
 
 ABSL_FLAG(std::string, keys, "1e6,1e7",
           "key counts, comma-separated: each loads every implementation with "
           "that many keys");
-ABSL_FLAG(
-    std::string, filter, "bloom:fpp=0.01",
-    "sstfilter's filter, by spec (filter/filter_spec.h): the bloom family "
-    "sized by fpp, at which the k-command filter is sized too");
+ABSL_FLAG(sstfilter::SpecList, filter, sstfilter::SpecList{{"bloom:fpp=0.01"}},
+          "sstfilter's filter, by spec (filter/filter_spec.h): one spec of "
+          "the bloom family sized by fpp, at which the k-command filter is "
+          "sized too");
 ABSL_FLAG(std::string, fpp, "",
           "replaced by --filter: --fpp=0.001 is --filter=bloom:fpp=0.001");
 ABSL_FLAG(uint64_t, single_ops, 10000,
@@ -99,8 +100,14 @@ absl::StatusOr<Settings> ReadSettings() {
     return absl::InvalidArgumentError(
         "--fpp is replaced by --filter: --fpp=P is --filter=bloom:fpp=P");
   }
-  absl::StatusOr<PolicySpec> spec =
-      ParsePolicySpec(absl::GetFlag(FLAGS_filter));
+  const std::vector<std::string> filter = absl::GetFlag(FLAGS_filter).entries;
+  if (filter.size() != 1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--filter takes one spec, bloom:fpp=P (both Redis filters are sized "
+        "by one fpp), got ",
+        filter.size()));
+  }
+  absl::StatusOr<PolicySpec> spec = ParsePolicySpec(filter[0]);
   if (!spec.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat("--filter: ", spec.status().message()));
@@ -108,7 +115,7 @@ absl::StatusOr<Settings> ReadSettings() {
   if (spec->family != "bloom" || !spec->options.fpp.has_value() ||
       !spec->params.empty() || spec->options.self_checksum.has_value()) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "--filter: \"", absl::GetFlag(FLAGS_filter),
+        "--filter: \"", filter[0],
         "\" is not bloom:fpp=P, which both Redis filters are sized by"));
   }
   settings.fpp = *spec->options.fpp;
