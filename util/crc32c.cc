@@ -83,9 +83,13 @@ bool HardwareAvailable() { return false; }
 #endif
 
 uint32_t Extend(uint32_t init_crc, const char* data, size_t n) {
-  static const bool hardware = HardwareAvailable();
-  return hardware ? ExtendHardware(init_crc, data, n)
-                  : ExtendPortable(init_crc, data, n);
+  using Implementation = uint32_t (*)(uint32_t, const char*, size_t);
+  static const Implementation fastest =
+      WideCarrylessAvailable() ? &ExtendWideCarryless
+      : CarrylessAvailable()   ? &ExtendCarryless
+      : HardwareAvailable()    ? &ExtendHardware
+                               : &ExtendPortable;
+  return fastest(init_crc, data, n);
 }
 
 }  // namespace crc32c

@@ -6,8 +6,9 @@
 //   crc = crc32c::Extend(crc, more, m);        // == Value(data + more)
 //   uint32_t stored = crc32c::Mask(crc);       // as tables store it
 //
-// Uses the SSE4.2 crc32 instruction when the CPU has it (checked once at run
-// time), else a table-driven portable loop; both give the same values.
+// Checked once at run time, the fastest the CPU has: folding with carry-less
+// multiplication, the SSE4.2 crc32 instruction, or a table-driven loop; all
+// give the same values.
 
 #ifndef SSTFILTER_UTIL_CRC32C_H_
 #define SSTFILTER_UTIL_CRC32C_H_
@@ -42,12 +43,19 @@ inline uint32_t Unmask(uint32_t masked) {
   return (rot >> 17) | (rot << 15);
 }
 
-// The two implementations, for tests: Extend uses the hardware one when
-// HardwareAvailable().
+// The implementations Extend chooses from, for tests and benchmarks.
 uint32_t ExtendPortable(uint32_t init_crc, const char* data, size_t n);
-// REQUIRES: HardwareAvailable().
+// The crc32 instruction, 8 bytes at a time. REQUIRES: HardwareAvailable().
 uint32_t ExtendHardware(uint32_t init_crc, const char* data, size_t n);
 bool HardwareAvailable();
+// Folds 64 bytes a round with PCLMULQDQ; shorter inputs take ExtendHardware.
+// REQUIRES: CarrylessAvailable() (PCLMULQDQ and SSE4.2).
+uint32_t ExtendCarryless(uint32_t init_crc, const char* data, size_t n);
+bool CarrylessAvailable();
+// Folds 256 bytes a round with VPCLMULQDQ on AVX-512 registers; shorter
+// inputs take ExtendCarryless. REQUIRES: WideCarrylessAvailable().
+uint32_t ExtendWideCarryless(uint32_t init_crc, const char* data, size_t n);
+bool WideCarrylessAvailable();
 
 }  // namespace crc32c
 }  // namespace sstfilter

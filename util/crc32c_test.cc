@@ -27,6 +27,12 @@ std::vector<std::pair<const char*, Fn>> Implementations() {
   if (crc32c::HardwareAvailable()) {
     fns.push_back({"hardware", &crc32c::ExtendHardware});
   }
+  if (crc32c::CarrylessAvailable()) {
+    fns.push_back({"carryless", &crc32c::ExtendCarryless});
+  }
+  if (crc32c::WideCarrylessAvailable()) {
+    fns.push_back({"wide carryless", &crc32c::ExtendWideCarryless});
+  }
   return fns;
 }
 
@@ -90,6 +96,19 @@ TEST(Crc32cTest, MatchesRocksDb) {
                   rocksdb::crc32c::Extend(0x12345678, p, n))
             << name << " n=" << n << " align=" << align;
       }
+    }
+  }
+}
+
+// A whole table's filter: many rounds of each folding loop, against the
+// table-driven loop.
+TEST(Crc32cTest, LongInputsMatchThePortableLoop) {
+  test::Random random(3);
+  const std::string buffer = random.Bytes(1 << 20);
+  for (size_t n : {size_t{65'536}, size_t{1'000'003}}) {
+    const uint32_t expected = crc32c::ExtendPortable(7, buffer.data() + 1, n);
+    for (const auto& [name, fn] : Implementations()) {
+      EXPECT_EQ(fn(7, buffer.data() + 1, n), expected) << name << " n=" << n;
     }
   }
 }

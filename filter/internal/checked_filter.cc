@@ -11,7 +11,6 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "filter/bloom_like_policy.h"
-#include "filter/internal/crc32c_interleaved.h"
 #include "util/coding.h"
 #include "util/crc32c.h"
 
@@ -25,10 +24,11 @@ bool IsPowerOfTwo(size_t n) { return n != 0 && (n & (n - 1)) == 0; }
 // own four: the inner filter, the pad, then M and k. Masked as LevelDB and
 // RocksDB mask block CRCs, since the filter is itself inside a block whose
 // CRC the host may compute. Computed at every reader's creation, which RocksDB
-// does per filter partition it loads, hence the interleaved loop.
+// does per filter partition it loads: crc32c::Extend folds with carry-less
+// multiplication where the CPU can.
 uint32_t CheckedCrc(absl::string_view filter) {
   const size_t crc_at = filter.size() - kCheckedTrailerBytes;
-  uint32_t crc = ExtendCrc32cInterleaved(0, filter.data(), crc_at);
+  uint32_t crc = crc32c::Value(filter.data(), crc_at);
   crc = crc32c::Extend(crc, filter.data() + crc_at + kCrcBytes, 2);
   return crc32c::Mask(crc);
 }
