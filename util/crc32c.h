@@ -6,9 +6,8 @@
 //   crc = crc32c::Extend(crc, more, m);        // == Value(data + more)
 //   uint32_t stored = crc32c::Mask(crc);       // as tables store it
 //
-// Checked once at run time, the fastest the CPU has: folding with carry-less
-// multiplication, the SSE4.2 crc32 instruction, or a table-driven loop; all
-// give the same values.
+// Uses the fastest path the CPU has (carry-less folding, the crc32
+// instruction, or a table-driven loop); all give the same values.
 
 #ifndef SSTFILTER_UTIL_CRC32C_H_
 #define SSTFILTER_UTIL_CRC32C_H_
