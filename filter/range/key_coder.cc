@@ -1,0 +1,235 @@
+#include "filter/range/key_coder.h"
+
+#include <algorithm>
+
+#include "absl/strings/match.h"
+#include "util/coding.h"
+
+namespace sstfilter {
+namespace grafite_internal {
+namespace {
+
+// Positions a coder codes at most, past the common prefix: a bound is walked
+// through them on every query, and a position whose symbols are all one costs
+// no code bits but still a step.
+constexpr size_t kMaxPositions = 256;
+
+// A position stores its bytes as a list up to this many, else as a bitmap.
+constexpr uint32_t kMaxListedBytes = 32;
+constexpr size_t kBitmapBytes = 32;
+constexpr uint8_t kEndFlag = 1;
+
+int SymbolAt(absl::string_view suffix, size_t position) {
+  return position < suffix.size()
+             ? static_cast<int>(static_cast<uint8_t>(suffix[position])) + 1
+             : kEndSymbol;
+}
+
+void AddSymbol(int symbol, CodedPosition* position) {
+  position->symbols[symbol >> 6] |= uint64_t{1} << (symbol & 63);
+}
+
+uint64_t CountSymbols(const CodedPosition& position) {
+  uint64_t count = 0;
+  for (uint64_t word : position.symbols) count += __builtin_popcountll(word);
+  return count;
+}
+
+}  // namespace
+
+uint64_t CodedPosition::CountBelow(int symbol) const {
+  uint64_t count = 0;
+  const int word = symbol >> 6;
+  for (int i = 0; i < word; ++i) count += __builtin_popcountll(symbols[i]);
+  const uint64_t below = (uint64_t{1} << (symbol & 63)) - 1;
+  return count + __builtin_popcountll(symbols[word] & below);
+}
+
+KeyCoder KeyCoder::ForKeys(const std::vector<std::string>& keys) {
+  KeyCoder coder;
+  if (keys.empty()) {
+    coder.SetWeights();
+    return coder;
+  }
+  const auto [min_key, max_key] = std::minmax_element(keys.begin(), keys.end());
+  size_t common = 0;
+  while (common < min_key->size() && common < max_key->size() &&
+         (*min_key)[common] == (*max_key)[common]) {
+    ++common;
+  }
+  coder.prefix_ = min_key->substr(0, common);
+  size_t longest = 0;
+  for (const std::string& key : keys) longest = std::max(longest, key.size());
+  const size_t last_position = longest - common;  // every key has ended here
+
+  unsigned __int128 product = 1;
+  for (size_t j = 0; j <= last_position && j < kMaxPositions; ++j) {
+    CodedPosition position;
+    for (const std::string& key : keys) {
+      AddSymbol(SymbolAt(absl::string_view(key).substr(common), j), &position);
+    }
+    position.radix = CountSymbols(position);
+    product *= position.radix;
+    if (product > (static_cast<unsigned __int128>(1) << 64)) break;
+    coder.positions_.push_back(position);
+  }
+  coder.SetWeights();
+  return coder;
+}
+
+bool KeyCoder::SetWeights() {
+  unsigned __int128 weight = 1;
+  for (size_t j = positions_.size(); j-- > 0;) {
+    positions_[j].weight = static_cast<uint64_t>(weight);
+    weight *= positions_[j].radix;
+    if (weight > (static_cast<unsigned __int128>(1) << 64)) return false;
+  }
+  max_code_ = static_cast<uint64_t>(weight - 1);
+  return true;
+}
+
+void KeyCoder::AppendTo(std::string* dst) const {
+  PutVarint32(dst, static_cast<uint32_t>(prefix_.size()));
+  dst->append(prefix_);
+  PutVarint32(dst, static_cast<uint32_t>(positions_.size()));
+  for (const CodedPosition& position : positions_) {
+    const bool has_end = position.Has(kEndSymbol);
+    dst->push_back(static_cast<char>(has_end ? kEndFlag : 0));
+    const uint32_t num_bytes =
+        static_cast<uint32_t>(position.radix - (has_end ? 1 : 0));
+    PutVarint32(dst, num_bytes);
+    if (num_bytes <= kMaxListedBytes) {
+      for (int byte = 0; byte < 256; ++byte) {
+        if (position.Has(byte + 1)) dst->push_back(static_cast<char>(byte));
+      }
+      continue;
+    }
+    char bitmap[kBitmapBytes] = {};
+    for (int byte = 0; byte < 256; ++byte) {
+      if (position.Has(byte + 1)) bitmap[byte >> 3] |= 1 << (byte & 7);
+    }
+    dst->append(bitmap, kBitmapBytes);
+  }
+}
+
+std::optional<KeyCoder> KeyCoder::Parse(absl::string_view bytes) {
+  KeyCoder coder;
+  uint32_t prefix_size = 0;
+  if (!GetVarint32(&bytes, &prefix_size) || prefix_size > bytes.size()) {
+    return std::nullopt;
+  }
+  coder.prefix_ = std::string(bytes.substr(0, prefix_size));
+  bytes.remove_prefix(prefix_size);
+  uint32_t num_positions = 0;
+  if (!GetVarint32(&bytes, &num_positions) || num_positions > kMaxPositions) {
+    return std::nullopt;
+  }
+  for (uint32_t j = 0; j < num_positions; ++j) {
+    CodedPosition position;
+    uint32_t num_bytes = 0;
+    if (bytes.empty() || static_cast<uint8_t>(bytes[0]) > kEndFlag) {
+      return std::nullopt;
+    }
+    if (bytes[0] == kEndFlag) AddSymbol(kEndSymbol, &position);
+    bytes.remove_prefix(1);
+    if (!GetVarint32(&bytes, &num_bytes) || num_bytes > 256) {
+      return std::nullopt;
+    }
+    if (num_bytes <= kMaxListedBytes) {
+      if (bytes.size() < num_bytes) return std::nullopt;
+      for (uint32_t i = 0; i < num_bytes; ++i) {
+        const int byte = static_cast<uint8_t>(bytes[i]);
+        if (i > 0 && byte <= static_cast<uint8_t>(bytes[i - 1])) {
+          return std::nullopt;  // listed ascending, once each
+        }
+        AddSymbol(byte + 1, &position);
+      }
+      bytes.remove_prefix(num_bytes);
+    } else {
+      if (bytes.size() < kBitmapBytes) return std::nullopt;
+      for (int byte = 0; byte < 256; ++byte) {
+        if ((bytes[byte >> 3] >> (byte & 7)) & 1)
+          AddSymbol(byte + 1, &position);
+      }
+      bytes.remove_prefix(kBitmapBytes);
+    }
+    position.radix = CountSymbols(position);
+    if (position.radix == 0 ||
+        position.radix != num_bytes + (position.Has(kEndSymbol) ? 1 : 0)) {
+      return std::nullopt;
+    }
+    coder.positions_.push_back(position);
+  }
+  if (!bytes.empty() || !coder.SetWeights()) return std::nullopt;
+  return coder;
+}
+
+KeyCoder::Walked KeyCoder::WalkSuffix(absl::string_view suffix) const {
+  uint64_t code = 0;
+  for (size_t j = 0; j < positions_.size(); ++j) {
+    const CodedPosition& position = positions_[j];
+    const int symbol = SymbolAt(suffix, j);
+    const uint64_t below = position.CountBelow(symbol);
+    if (position.Has(symbol)) {
+      code += below * position.weight;
+      continue;
+    }
+    // No table key has this symbol here: the string sorts after every key
+    // whose digit here is below - 1 and before every key whose digit is below.
+    if (below == 0) return {code, Walk::kBelowSubtree};
+    // The last code of digit below - 1 (wraps only where the sum fits).
+    return {code + below * position.weight - 1, Walk::kAboveSubtree};
+  }
+  return {code,
+          suffix.size() < positions_.size() ? Walk::kExact : Walk::kTruncated};
+}
+
+uint64_t KeyCoder::Code(absl::string_view key) const {
+  if (!absl::StartsWith(key, prefix_)) {
+    return key < absl::string_view(prefix_) ? 0 : max_code_;
+  }
+  return WalkSuffix(key.substr(prefix_.size())).code;
+}
+
+CodeBounds KeyCoder::Bounds(absl::string_view bound,
+                            bool exclusive_high) const {
+  CodeBounds bounds;
+  if (!absl::StartsWith(bound, prefix_)) {
+    // Every key starts with the prefix: the bound is below or above them all.
+    if (bound < absl::string_view(prefix_)) {
+      bounds.low = 0;
+    } else {
+      bounds.high = max_code_;
+    }
+    return bounds;
+  }
+  const Walked walked = WalkSuffix(bound.substr(prefix_.size()));
+  const uint64_t code = walked.code;
+  const std::optional<uint64_t> before =
+      code == 0 ? std::nullopt : std::optional<uint64_t>(code - 1);
+  switch (walked.kind) {
+    case Walk::kExact:
+      // Every key below the bound differs from it at a coded position.
+      bounds.low = code;
+      bounds.high = exclusive_high ? before : std::optional<uint64_t>(code);
+      bounds.may_be_key = true;
+      break;
+    case Walk::kTruncated:
+      bounds.low = code;
+      bounds.high = code;
+      bounds.may_be_key = true;
+      break;
+    case Walk::kBelowSubtree:
+      bounds.low = code;
+      bounds.high = before;
+      break;
+    case Walk::kAboveSubtree:
+      if (code < max_code_) bounds.low = code + 1;
+      bounds.high = code;
+      break;
+  }
+  return bounds;
+}
+
+}  // namespace grafite_internal
+}  // namespace sstfilter
