@@ -188,11 +188,11 @@ TEST(FilterSpecTest, EveryRegisteredFactoryAndFormatHasASpec) {
     }
   }
   std::set<std::string> written;
-  for (const FilterFamilyRecord& family : RegisteredFilterFamilies()) {
+  for (const FamilyVariant& variant : RegisteredFamilyVariants()) {
     for (const char* checksum : {"", ":checksum=off"}) {
       absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
           NewFilterPolicyFromString(
-              absl::StrCat(family.name, ":fpp=0.01", checksum));
+              absl::StrCat(variant.spec, ":fpp=0.01", checksum));
       if (policy.ok()) written.insert((*policy)->Name());
     }
   }
@@ -206,13 +206,15 @@ TEST(FilterSpecTest, EveryRegisteredFactoryAndFormatHasASpec) {
 // family writes, whichever version, and no other.
 TEST(FilterSpecTest, RangeFormatsAreTheRegisteredOnesThatAnswerRanges) {
   std::set<std::string> range_formats;
-  for (const char* spec : {"grafite:16", "grafite:16:checksum=off"}) {
+  for (const char* spec :
+       {"grafite:16", "grafite:16:checksum=off", "grafite:16:codes=table",
+        "grafite:16:codes=table:checksum=off"}) {
     std::unique_ptr<const FilterPolicy> policy = FromString(spec);
     ASSERT_NE(policy, nullptr);
     EXPECT_TRUE(policy->Format().AnswersRanges()) << spec;
     range_formats.insert(policy->Name());
   }
-  EXPECT_EQ(range_formats.size(), 2u);
+  EXPECT_EQ(range_formats.size(), 4u);
   for (const FilterFormat* format : RegisteredFilterFormats()) {
     EXPECT_EQ(format->AnswersRanges(), range_formats.count(format->Name()) > 0)
         << format->Name();

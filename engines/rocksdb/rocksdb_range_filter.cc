@@ -101,12 +101,18 @@ class VerifiedTables {
 }  // namespace
 
 absl::StatusOr<std::shared_ptr<rocksdb::TablePropertiesCollectorFactory>>
-NewRangeFilterCollectorFactory(const FilterOptions& options) {
+NewRangeFilterCollectorFactory(const FilterOptions& options,
+                               RangeKeyCoding coding) {
   absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
-      NewGrafiteFilterPolicy(options);
+      NewGrafiteFilterPolicy(options, coding);
   if (!policy.ok()) return policy.status();
   return std::make_shared<RangeFilterCollectorFactory>(
       std::shared_ptr<const FilterPolicy>(*std::move(policy)));
+}
+
+absl::StatusOr<std::shared_ptr<rocksdb::TablePropertiesCollectorFactory>>
+NewRangeFilterCollectorFactory(const FilterOptions& options) {
+  return NewRangeFilterCollectorFactory(options, RangeKeyCoding::kFirst8Bytes);
 }
 
 bool TableMayHoldRange(const rocksdb::TableProperties& properties,

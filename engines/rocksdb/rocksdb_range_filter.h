@@ -29,8 +29,13 @@ namespace sstfilter {
 // The collector factory for DB options' table_properties_collector_factories.
 // InvalidArgumentError naming the value for invalid options (see
 // NewGrafiteFilterPolicy).
+// coding: how the filter sees keys (NewGrafiteFilterPolicy); kPerTable for
+// keys that share a prefix or vary past their first 8 bytes.
 absl::StatusOr<std::shared_ptr<rocksdb::TablePropertiesCollectorFactory>>
-NewRangeFilterCollectorFactory(const FilterOptions& options);
+NewRangeFilterCollectorFactory(const FilterOptions& options,
+                               RangeKeyCoding coding);
+absl::StatusOr<std::shared_ptr<rocksdb::TablePropertiesCollectorFactory>>
+NewRangeFilterCollectorFactory(const FilterOptions& options);  // kFirst8Bytes
 
 // False only if properties hold a range filter that rules out every key k
 // with lower <= k < upper.

@@ -45,7 +45,7 @@ uint64_t CodedPosition::CountBelow(int symbol) const {
   return count + __builtin_popcountll(symbols[word] & below);
 }
 
-KeyCoder KeyCoder::ForKeys(const std::vector<std::string>& keys) {
+KeyCoder KeyCoder::ForKeys(const std::vector<absl::string_view>& keys) {
   KeyCoder coder;
   if (keys.empty()) {
     coder.SetWeights();
@@ -57,16 +57,16 @@ KeyCoder KeyCoder::ForKeys(const std::vector<std::string>& keys) {
          (*min_key)[common] == (*max_key)[common]) {
     ++common;
   }
-  coder.prefix_ = min_key->substr(0, common);
+  coder.prefix_ = std::string(min_key->substr(0, common));
   size_t longest = 0;
-  for (const std::string& key : keys) longest = std::max(longest, key.size());
+  for (absl::string_view key : keys) longest = std::max(longest, key.size());
   const size_t last_position = longest - common;  // every key has ended here
 
   unsigned __int128 product = 1;
   for (size_t j = 0; j <= last_position && j < kMaxPositions; ++j) {
     CodedPosition position;
-    for (const std::string& key : keys) {
-      AddSymbol(SymbolAt(absl::string_view(key).substr(common), j), &position);
+    for (absl::string_view key : keys) {
+      AddSymbol(SymbolAt(key.substr(common), j), &position);
     }
     position.radix = CountSymbols(position);
     product *= position.radix;

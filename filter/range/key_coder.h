@@ -52,7 +52,7 @@ struct CodeBounds {
 class KeyCoder {
  public:
   // The coder of these keys (any order, repeats allowed).
-  static KeyCoder ForKeys(const std::vector<std::string>& keys);
+  static KeyCoder ForKeys(const std::vector<absl::string_view>& keys);
   // The coder AppendTo wrote; nullopt for bytes no writer gives.
   static std::optional<KeyCoder> Parse(absl::string_view bytes);
   void AppendTo(std::string* dst) const;

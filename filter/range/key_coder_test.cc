@@ -13,6 +13,11 @@ namespace sstfilter {
 namespace grafite_internal {
 namespace {
 
+KeyCoder CoderOf(const std::vector<std::string>& keys) {
+  return KeyCoder::ForKeys(
+      std::vector<absl::string_view>(keys.begin(), keys.end()));
+}
+
 // Key sets of the shapes stores use, and random ones.
 std::vector<std::string> KeysOfShape(int shape, test::Random* rng, size_t n) {
   std::vector<std::string> keys;
@@ -76,7 +81,7 @@ TEST(KeyCoderTest, CodesKeepOrderForAnyString) {
   test::Random rng(1);
   for (int shape = 0; shape < kNumShapes; ++shape) {
     const std::vector<std::string> keys = KeysOfShape(shape, &rng, 300);
-    const KeyCoder coder = KeyCoder::ForKeys(keys);
+    const KeyCoder coder = CoderOf(keys);
     std::vector<std::string> strings = ProbesNear(keys, &rng);
     std::sort(strings.begin(), strings.end());
     for (size_t i = 1; i < strings.size(); ++i) {
@@ -92,7 +97,7 @@ TEST(KeyCoderTest, BoundsHoldEveryKeyInTheRange) {
   test::Random rng(2);
   for (int shape = 0; shape < kNumShapes; ++shape) {
     std::vector<std::string> keys = KeysOfShape(shape, &rng, 200);
-    const KeyCoder coder = KeyCoder::ForKeys(keys);
+    const KeyCoder coder = CoderOf(keys);
     std::sort(keys.begin(), keys.end());
     std::vector<std::string> probes = ProbesNear(keys, &rng);
     for (int query = 0; query < 4000; ++query) {
@@ -119,7 +124,7 @@ TEST(KeyCoderTest, KeysDifferingAtACodedPositionDifferInCode) {
   test::Random rng(3);
   for (int shape = 1; shape < kNumShapes; ++shape) {  // all fit 64 bits
     std::vector<std::string> keys = KeysOfShape(shape, &rng, 2000);
-    const KeyCoder coder = KeyCoder::ForKeys(keys);
+    const KeyCoder coder = CoderOf(keys);
     std::sort(keys.begin(), keys.end());
     keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
     for (size_t i = 1; i < keys.size(); ++i) {
@@ -137,7 +142,7 @@ TEST(KeyCoderTest, YcsbKeysAreCodedToTheirLastDigit) {
     keys.push_back(
         absl::StrFormat("user%019u", 1234567890123456789ull + 1000 * i));
   }
-  const KeyCoder coder = KeyCoder::ForKeys(keys);
+  const KeyCoder coder = CoderOf(keys);
   EXPECT_EQ(coder.prefix(), "user123456789012");  // what all 1000 share
   // Between key i and key i + 1: [...x001, ...x999] holds no key.
   const CodeBounds lo = coder.Bounds("user1234567890123456790", false);
@@ -155,7 +160,7 @@ TEST(KeyCoderTest, ParsesWhatItWrites) {
   test::Random rng(4);
   for (int shape = 0; shape < kNumShapes; ++shape) {
     const std::vector<std::string> keys = KeysOfShape(shape, &rng, 500);
-    const KeyCoder coder = KeyCoder::ForKeys(keys);
+    const KeyCoder coder = CoderOf(keys);
     std::string bytes;
     coder.AppendTo(&bytes);
     const std::optional<KeyCoder> parsed = KeyCoder::Parse(bytes);
@@ -173,7 +178,7 @@ TEST(KeyCoderTest, ParsesWhatItWrites) {
 }
 
 TEST(KeyCoderTest, NoKeysCodeEverythingAsZero) {
-  const KeyCoder coder = KeyCoder::ForKeys({});
+  const KeyCoder coder = CoderOf({});
   EXPECT_EQ(coder.max_code(), 0u);
   EXPECT_EQ(coder.Code("anything"), 0u);
 }

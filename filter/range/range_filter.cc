@@ -18,6 +18,7 @@
 #include "filter/range/grafite_format.h"
 #include "filter/range/grafite_reader.h"
 #include "filter/range/grafite_sizing.h"
+#include "filter/range/keyed_grafite.h"
 
 namespace sstfilter {
 namespace grafite_internal {
@@ -46,30 +47,67 @@ class GrafiteVersion1Format final : public FilterFormat {
   }
 };
 
+class KeyedGrafiteVersion1Format final : public FilterFormat {
+ public:
+  const char* Name() const override { return kKeyedGrafiteName; }
+  bool AnswersRanges() const override { return true; }
+  std::unique_ptr<FilterReader> NewReader(
+      absl::string_view filter) const override {
+    return NewKeyedGrafiteReader(filter);
+  }
+  FilterFacts Describe(absl::string_view filter) const override {
+    FilterFacts facts;
+    facts.kind = "Grafite range, keys coded per table";
+    std::unique_ptr<RangeFilterReader> reader = NewKeyedGrafiteReader(filter);
+    if (reader->num_codes() == 0) return facts;
+    facts.num_keys = static_cast<double>(reader->num_codes());
+    facts.body_bits = 8 * (filter.size() - kKeyedTrailerBytes - kTrailerBytes);
+    return facts;
+  }
+};
+
+const FilterFormat& KeyedGrafiteFormat() {
+  static const auto* const format = new KeyedGrafiteVersion1Format();
+  return *format;
+}
+
+const filter_internal::CheckedFormat& CheckedKeyedGrafite() {
+  static const auto* const format = new filter_internal::CheckedFormat(
+      kCheckedKeyedGrafiteName, KeyedGrafiteFormat());
+  return *format;
+}
+
 class GrafitePolicy final : public FilterPolicy {
  public:
-  GrafitePolicy(const GrafiteSizing& sizing, std::string spec)
-      : FilterPolicy(std::move(spec)), sizing_(sizing) {}
+  GrafitePolicy(const GrafiteSizing& sizing, RangeKeyCoding codes,
+                std::string spec)
+      : FilterPolicy(std::move(spec)), sizing_(sizing), codes_(codes) {}
   const FilterFormat& Format() const override {
-    return ::sstfilter::GrafiteFormat();
+    return codes_ == RangeKeyCoding::kPerTable ? KeyedGrafiteFormat()
+                                               : ::sstfilter::GrafiteFormat();
   }
   double BitsPerKey() const override { return sizing_.bits_per_key; }
   std::unique_ptr<FilterBuilder> NewBuilder() const override {
-    return NewGrafiteBuilder(sizing_);
+    return codes_ == RangeKeyCoding::kPerTable ? NewKeyedGrafiteBuilder(sizing_)
+                                               : NewGrafiteBuilder(sizing_);
   }
 
  private:
   const GrafiteSizing sizing_;
+  const RangeKeyCoding codes_;
 };
 
 // What NewGrafiteFilterPolicy's policies print (FilterPolicy::ToString): the
 // options set, those at their defaults left out.
-PolicySpec GrafiteSpec(const FilterOptions& options) {
+PolicySpec GrafiteSpec(const FilterOptions& options, RangeKeyCoding codes) {
   FilterOptions common = options;
   common.max_range_length.reset();  // the family's own param
   PolicySpec spec = PolicySpec::Of("grafite", common);
   if (options.max_range_length.has_value()) {
     spec.params["max_range_length"] = absl::StrCat(*options.max_range_length);
+  }
+  if (codes == RangeKeyCoding::kPerTable) {
+    spec.params[kCodesParam] = kPerTableCodes;
   }
   return spec;
 }
@@ -85,13 +123,36 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewGrafitePolicyFromSpec(
     }
     options.max_range_length = length;
   }
-  return NewGrafiteFilterPolicy(options);
+  RangeKeyCoding codes = RangeKeyCoding::kFirst8Bytes;
+  if (auto it = spec.params.find(kCodesParam); it != spec.params.end()) {
+    if (it->second == kPerTableCodes) {
+      codes = RangeKeyCoding::kPerTable;
+    } else if (it->second != kFirst8BytesCodes) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(kCodesParam, ": \"", it->second, "\" is not one of ",
+                       kFirst8BytesCodes, ", ", kPerTableCodes));
+    }
+  }
+  return NewGrafiteFilterPolicy(options, codes);
 }
 
 const filter_internal::CheckedFormat& CheckedGrafite() {
   static const auto* const format = new filter_internal::CheckedFormat(
       kCheckedGrafiteName, ::sstfilter::GrafiteFormat());
   return *format;
+}
+
+// Whether a filter stored under format_name must carry the CRC32C trailer.
+bool IsCheckedRangeFormat(absl::string_view format_name) {
+  return format_name == kCheckedGrafiteName ||
+         format_name == kCheckedKeyedGrafiteName;
+}
+
+// The reader of a version-1 filter of either key coding.
+std::unique_ptr<RangeFilterReader> NewUncheckedReader(
+    absl::string_view filter) {
+  return IsKeyedGrafite(filter) ? NewKeyedGrafiteReader(filter)
+                                : NewGrafiteReader(filter);
 }
 
 }  // namespace
@@ -127,31 +188,43 @@ absl::StatusOr<double> RangeFilterBitsPerKey(const FilterOptions& options) {
 }
 
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewGrafiteFilterPolicy(
-    const FilterOptions& options) {
+    const FilterOptions& options, RangeKeyCoding codes) {
   absl::StatusOr<grafite_internal::GrafiteSizing> sizing =
       grafite_internal::SizingForOptions(options);
   if (!sizing.ok()) return sizing.status();
   return filter_internal::WithSelfChecksum(
       options,
       std::unique_ptr<const FilterPolicy>(new grafite_internal::GrafitePolicy(
-          *sizing, grafite_internal::GrafiteSpec(options).ToString())),
-      grafite_internal::CheckedGrafite());
+          *sizing, codes,
+          grafite_internal::GrafiteSpec(options, codes).ToString())),
+      codes == RangeKeyCoding::kPerTable
+          ? grafite_internal::CheckedKeyedGrafite()
+          : grafite_internal::CheckedGrafite());
+}
+
+absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewGrafiteFilterPolicy(
+    const FilterOptions& options) {
+  return NewGrafiteFilterPolicy(options, RangeKeyCoding::kFirst8Bytes);
 }
 
 absl::Status VerifyRangeFilter(absl::string_view filter) {
-  if (!filter_internal::SplitCheckedFilter(filter).well_formed)
-    return absl::OkStatus();
+  const filter_internal::CheckedParts parts =
+      filter_internal::SplitCheckedFilter(filter);
+  if (!parts.well_formed) return absl::OkStatus();
   absl::Status status = filter_internal::VerifyCheckedFilter(filter);
   if (status.ok()) return status;
-  return absl::DataLossError(absl::StrCat(grafite_internal::kCheckedGrafiteName,
-                                          ": ", status.message()));
+  return absl::DataLossError(
+      absl::StrCat(grafite_internal::IsKeyedGrafite(parts.inner)
+                       ? grafite_internal::kCheckedKeyedGrafiteName
+                       : grafite_internal::kCheckedGrafiteName,
+                   ": ", status.message()));
 }
 
 std::unique_ptr<RangeFilterReader> NewRangeFilterReader(
     absl::string_view filter, RangeFilterChecksum checksum) {
   const filter_internal::CheckedParts parts =
       filter_internal::SplitCheckedFilter(filter);
-  if (!parts.well_formed) return grafite_internal::NewGrafiteReader(filter);
+  if (!parts.well_formed) return grafite_internal::NewUncheckedReader(filter);
   if (checksum == RangeFilterChecksum::kVerify) {
     absl::Status status = VerifyRangeFilter(filter);
     if (!status.ok()) {
@@ -159,7 +232,7 @@ std::unique_ptr<RangeFilterReader> NewRangeFilterReader(
           filter_internal::Verdict::kMatchAll, std::move(status));
     }
   }
-  return grafite_internal::NewGrafiteReader(parts.inner);
+  return grafite_internal::NewUncheckedReader(parts.inner);
 }
 
 absl::Status VerifyRangeFilterFor(absl::string_view format_name,
@@ -168,12 +241,14 @@ absl::Status VerifyRangeFilterFor(absl::string_view format_name,
     return absl::InvalidArgumentError(absl::StrCat(
         "'", format_name, "' is not a range filter format (one of ",
         grafite_internal::kGrafiteName, ", ",
-        grafite_internal::kCheckedGrafiteName, ")"));
+        grafite_internal::kCheckedGrafiteName, ", ",
+        grafite_internal::kKeyedGrafiteName, ", ",
+        grafite_internal::kCheckedKeyedGrafiteName, ")"));
   }
-  if (format_name == grafite_internal::kCheckedGrafiteName &&
+  if (grafite_internal::IsCheckedRangeFormat(format_name) &&
       !filter_internal::SplitCheckedFilter(filter).well_formed) {
     return absl::DataLossError(absl::StrCat(
-        grafite_internal::kCheckedGrafiteName, ": ", filter.size(),
+        format_name, ": ", filter.size(),
         " bytes without a version-2 trailer (truncated or damaged)"));
   }
   return VerifyRangeFilter(filter);
@@ -185,7 +260,7 @@ std::unique_ptr<RangeFilterReader> NewRangeFilterReaderFor(
   // Only what the name adds to the bytes is checked here; the CRC32C is the
   // reader's to verify (or the caller's, with kTrusted).
   if (!IsRangeFilterFormat(format_name) ||
-      (format_name == grafite_internal::kCheckedGrafiteName &&
+      (grafite_internal::IsCheckedRangeFormat(format_name) &&
        !filter_internal::SplitCheckedFilter(filter).well_formed)) {
     absl::Status status = VerifyRangeFilterFor(format_name, filter);
     return grafite_internal::NewConstantRangeReader(
@@ -194,10 +269,14 @@ std::unique_ptr<RangeFilterReader> NewRangeFilterReaderFor(
   return NewRangeFilterReader(filter, checksum);
 }
 
-SSTFILTER_REGISTER_FAMILY(Grafite,
-                          {"grafite",
-                           {{"max_range_length"}},
-                           &grafite_internal::NewGrafitePolicyFromSpec,
-                           {&GrafiteFormat(), &GrafiteCheckedFormat()}});
+SSTFILTER_REGISTER_FAMILY(Grafite, {"grafite",
+                                    {{"max_range_length"},
+                                     {grafite_internal::kCodesParam,
+                                      grafite_internal::kCodesWords}},
+                                    &grafite_internal::NewGrafitePolicyFromSpec,
+                                    {&GrafiteFormat(), &GrafiteCheckedFormat(),
+                                     &grafite_internal::KeyedGrafiteFormat(),
+                                     &grafite_internal::CheckedKeyedGrafite()},
+                                    {"", grafite_internal::kPerTableVariant}});
 
 }  // namespace sstfilter

@@ -41,9 +41,19 @@ constexpr double kMaxRangeBitsPerKey = 60.0;
 // Build: 8 bytes per key added, then a sort; keys may come in any order and
 // repeat. Name(): kCheckedGrafiteName (format version 2, with the CRC32C of
 // filter/format_version_2.md) unless FilterOptions::self_checksum is false,
-// then kGrafiteName (both in grafite_format.h).
+// then kGrafiteName (both in grafite_format.h; the keyed names are in
+// keyed_grafite.h).
+//
+// codes: how keys become the codes the bound counts. kFirst8Bytes reads a
+// key's first 8 bytes (range_key.h; formats kGrafiteName, kCheckedGrafiteName).
+// kPerTable drops the table's common prefix and codes each later position by
+// the symbols the table's keys hold there, as far as 64 bits reach (spec
+// param codes=table; formats kKeyedGrafiteName, kCheckedKeyedGrafiteName).
+enum class RangeKeyCoding { kFirst8Bytes, kPerTable };
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewGrafiteFilterPolicy(
-    const FilterOptions& options);
+    const FilterOptions& options, RangeKeyCoding codes);
+absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewGrafiteFilterPolicy(
+    const FilterOptions& options);  // kFirst8Bytes
 
 // The bits per key options ask for (validated as above).
 absl::StatusOr<double> RangeFilterBitsPerKey(const FilterOptions& options);
@@ -69,7 +79,7 @@ class RangeFilterReader : public FilterReader {
 };
 
 // Whether name is a registered format that answers ranges
-// (FilterFormat::AnswersRanges; today kGrafiteName and kCheckedGrafiteName),
+// (FilterFormat::AnswersRanges: the Grafite formats of either key coding),
 // the formats NewRangeFilterReader reads.
 bool IsRangeFilterFormat(absl::string_view name);
 

@@ -3,9 +3,9 @@
 // ("apple" -> 0x6170706c65000000). The code is monotone: a <= b bytewise
 // implies code(a) <= code(b), so a filter that finds no code in
 // [code(lo), code(hi)] has no key in [lo, hi]. Keys that share their first 8
-// bytes share a code, which costs accuracy, never a key; a host whose keys
-// all begin with the same bytes (a table id, a tenant) should pass the keys'
-// varying part.
+// bytes share a code, which costs accuracy, never a key. Keys that share a
+// prefix or vary past 8 bytes: the keyed format (key_coder.h) codes them per
+// table.
 
 #ifndef SSTFILTER_FILTER_RANGE_RANGE_KEY_H_
 #define SSTFILTER_FILTER_RANGE_RANGE_KEY_H_

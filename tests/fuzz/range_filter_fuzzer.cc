@@ -2,18 +2,18 @@
 // filters built from the input's keys against the sorted keys themselves.
 //
 // Input: a mode byte, then
-//   even mode: filter bytes. Both formats' point readers pass
+//   even mode: filter bytes. Every range format's point reader passes
 //     CheckReaderIsTotal; the range reader answers 64 code ranges of every
 //     length (an empty range "no", RangeFppBound in [0, 1]) without reading
 //     outside the bytes.
 //   odd mode: a budget byte (3 + b / 8 bits per key), a flags byte (bit 0:
-//     version 1), a fixed64 base code, then per key a 2-byte step (keys
-//     cluster, so that ranges and the hash's blocks hold several) and a
-//     suffix length byte (keys longer than 8 bytes share their code), then
-//     per range a key index, a signed offset and a length. Every added key
-//     matches; every range holding a key's code (oracle: the sorted codes)
-//     matches, as codes, as inclusive byte-string bounds and as exclusive
-//     ones.
+//     version 1; bit 1: keys coded per table), a fixed64 base code, then per
+//     key a 2-byte step (keys cluster, so that ranges and the hash's blocks
+//     hold several) and a suffix length byte (keys longer than 8 bytes share
+//     their code), then per range a key index, a signed offset and a length.
+//     Every added key matches; every range holding a key's code (oracle: the
+//     sorted codes) matches, as codes (the first 8 bytes' only), as inclusive
+//     byte-string bounds and as exclusive ones.
 
 #include <algorithm>
 #include <cstdint>
@@ -24,6 +24,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "filter/format_registry.h"
 #include "filter/range/range_filter.h"
 #include "filter/range/range_key.h"
 #include "tests/fuzz/fuzz_checks.h"
@@ -43,11 +44,11 @@ constexpr int kRangesPerFilter = 64;
 }
 
 void CheckAnyBytes(const uint8_t* data, size_t size) {
-  fuzz::AbortIfError(fuzz::CheckReaderIsTotal(GrafiteFormat(), data, size),
-                     "version-1 reader");
-  fuzz::AbortIfError(
-      fuzz::CheckReaderIsTotal(GrafiteCheckedFormat(), data, size),
-      "version-2 reader");
+  for (const FilterFormat* format : RegisteredFilterFormats()) {
+    if (!format->AnswersRanges()) continue;
+    fuzz::AbortIfError(fuzz::CheckReaderIsTotal(*format, data, size),
+                       format->Name());
+  }
   // A buffer of exactly the input's size, so the sanitizers see any read past
   // it.
   std::unique_ptr<char[]> copy(new char[size]);
@@ -71,8 +72,12 @@ void CheckAnyBytes(const uint8_t* data, size_t size) {
 
 void CheckBuilt(ByteReader* in) {
   FilterOptions options = FilterOptions::BitsPerKey(3 + in->Byte() / 8.0);
-  options.self_checksum = (in->Byte() & 1) == 0;
-  const auto policy = NewGrafiteFilterPolicy(options);
+  const uint8_t flags = in->Byte();
+  options.self_checksum = (flags & 1) == 0;
+  const bool keyed = (flags & 2) != 0;
+  const auto policy =
+      NewGrafiteFilterPolicy(options, keyed ? RangeKeyCoding::kPerTable
+                                            : RangeKeyCoding::kFirst8Bytes);
   if (!policy.ok()) Fail(std::string(policy.status().message()));
   uint64_t code = in->Fixed(8);
   std::vector<std::string> keys;
@@ -106,7 +111,7 @@ void CheckBuilt(ByteReader* in) {
     const auto it = std::lower_bound(codes.begin(), codes.end(), lo);
     const bool holds = it != codes.end() && *it <= hi;
     if (!holds) continue;
-    if (!reader->CodeRangeMayMatch(lo, hi))
+    if (!keyed && !reader->CodeRangeMayMatch(lo, hi))
       Fail(absl::StrCat("false negative for codes ", lo, "..", hi));
     if (!reader->RangeMayMatch(KeyOfRangeCode(lo), KeyOfRangeCode(hi) + "\xff"))
       Fail("false negative for an inclusive key range");
@@ -129,15 +134,22 @@ void CheckRangeFilter(const uint8_t* data, size_t size) {
 std::vector<fuzz::Seed> Seeds() {
   std::vector<fuzz::Seed> seeds;
   for (bool checksum : {true, false}) {
-    FilterOptions options = FilterOptions::BitsPerKey(12);
-    options.self_checksum = checksum;
-    std::unique_ptr<FilterBuilder> builder =
-        (*NewGrafiteFilterPolicy(options))->NewBuilder();
-    for (int i = 0; i < 40; ++i) builder->AddKey(KeyOfRangeCode(1000 + 7 * i));
-    std::string filter;
-    builder->Finish(&filter);
-    seeds.push_back({absl::StrCat("filter_40_keys_v", checksum ? 2 : 1),
-                     std::string(1, '\0') + filter});
+    for (RangeKeyCoding codes :
+         {RangeKeyCoding::kFirst8Bytes, RangeKeyCoding::kPerTable}) {
+      FilterOptions options = FilterOptions::BitsPerKey(12);
+      options.self_checksum = checksum;
+      std::unique_ptr<FilterBuilder> builder =
+          (*NewGrafiteFilterPolicy(options, codes))->NewBuilder();
+      for (int i = 0; i < 40; ++i) {
+        builder->AddKey(KeyOfRangeCode(1000 + 7 * i));
+      }
+      std::string filter;
+      builder->Finish(&filter);
+      seeds.push_back(
+          {absl::StrCat("filter_40_keys_v", checksum ? 2 : 1,
+                        codes == RangeKeyCoding::kPerTable ? "_keyed" : ""),
+           std::string(1, '\0') + filter});
+    }
   }
   std::string built = "\x01\x68";
   built.push_back('\0');
@@ -146,6 +158,8 @@ std::vector<fuzz::Seed> Seeds() {
   for (int i = 0; i < 64; ++i) built += std::string("\x21\x00\x02", 3);
   for (int i = 0; i < 64; ++i) built += std::string("\x05\x03\x00\x01\x10", 5);
   seeds.push_back({"built_64_keys_near_the_top", built});
+  built[2] = '\x02';  // the same keys coded per table
+  seeds.push_back({"built_64_keys_near_the_top_keyed", built});
   seeds.push_back({"empty", ""});
   return seeds;
 }

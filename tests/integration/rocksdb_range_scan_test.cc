@@ -67,14 +67,15 @@ class AppendOperator final : public rocksdb::AssociativeMergeOperator {
   }
 };
 
-class RocksDbRangeScanTest : public testing::Test {
+// Either key coding: the first 8 bytes, or the keys coded per table.
+class RocksDbRangeScanTest : public testing::TestWithParam<RangeKeyCoding> {
  protected:
   void SetUp() override {
     dir_ = absl::StrCat(testing::TempDir(), "/range_scan_db");
     rocksdb::DestroyDB(dir_, rocksdb::Options());
     options_ = test::CountingOptions(nullptr);
-    auto collector =
-        NewRangeFilterCollectorFactory(FilterOptions::BitsPerKey(16));
+    auto collector = NewRangeFilterCollectorFactory(
+        FilterOptions::BitsPerKey(16), GetParam());
     ASSERT_TRUE(collector.ok()) << collector.status();
     options_.table_properties_collector_factories.push_back(*collector);
     options_.merge_operator = std::make_shared<AppendOperator>();
@@ -210,7 +211,9 @@ class RocksDbRangeScanTest : public testing::Test {
     ASSERT_FALSE(tables.empty());
     for (const auto& [file, properties] : tables) {
       EXPECT_EQ(properties->user_collected_properties.count(
-                    RangeFilterKey("sstfilter.Grafite2")),
+                    RangeFilterKey(GetParam() == RangeKeyCoding::kPerTable
+                                       ? "sstfilter.KeyedGrafite2"
+                                       : "sstfilter.Grafite2")),
                 1u)
           << file;
     }
@@ -276,7 +279,7 @@ class RocksDbRangeScanTest : public testing::Test {
   std::vector<std::string> touched_;
 };
 
-TEST_F(RocksDbRangeScanTest, EmptyScansSkipTablesAndEveryKeyIsReturned) {
+TEST_P(RocksDbRangeScanTest, EmptyScansSkipTablesAndEveryKeyIsReturned) {
   for (int batch = 0; batch < kBatches; ++batch) WriteBatchAndFlush(batch);
   CheckScans("flushed tables of level 0");
 
@@ -292,6 +295,14 @@ TEST_F(RocksDbRangeScanTest, EmptyScansSkipTablesAndEveryKeyIsReturned) {
   Reopen();
   CheckScans("reopened");
 }
+
+INSTANTIATE_TEST_SUITE_P(
+    EachKeyCoding, RocksDbRangeScanTest,
+    testing::Values(RangeKeyCoding::kFirst8Bytes, RangeKeyCoding::kPerTable),
+    [](const testing::TestParamInfo<RangeKeyCoding>& coding) {
+      return coding.param == RangeKeyCoding::kPerTable ? "KeysCodedPerTable"
+                                                       : "FirstEightBytes";
+    });
 
 TEST(RangeTableFilterTest, TablesWithoutAUsableFilterAreRead) {
   rocksdb::TableProperties properties;
