@@ -63,15 +63,21 @@ void AppendGrafiteFilter(const GrafiteSizing& sizing,
   const uint64_t universe = UniverseFor(sizing, num_codes);
   const LocalityHash hash(universe, seed);
   for (uint64_t& code : codes) code = hash.Hash(code);
-  SortUnique(&codes);
-  if (codes.size() > kMaxValues) {
+  AppendHashedGrafite(sizing, universe, num_codes, std::move(codes), seed, dst);
+}
+
+void AppendHashedGrafite(const GrafiteSizing& sizing, uint64_t universe,
+                         uint64_t num_codes, std::vector<uint64_t> hashes,
+                         uint64_t seed, std::string* dst) {
+  SortUnique(&hashes);
+  if (hashes.size() > kMaxValues) {
     // Readers take this trailer as "may match": see kMaxValues.
-    AppendTrailer(universe, codes.size(), num_codes, seed, sizing.low_bits,
+    AppendTrailer(universe, hashes.size(), num_codes, seed, sizing.low_bits,
                   dst);
     return;
   }
-  AppendEliasFano(codes, universe, sizing.low_bits, dst);
-  AppendTrailer(universe, codes.size(), num_codes, seed, sizing.low_bits, dst);
+  AppendEliasFano(hashes, universe, sizing.low_bits, dst);
+  AppendTrailer(universe, hashes.size(), num_codes, seed, sizing.low_bits, dst);
 }
 
 }  // namespace grafite_internal

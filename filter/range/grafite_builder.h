@@ -24,6 +24,12 @@ void AppendGrafiteFilter(const GrafiteSizing& sizing,
                          std::vector<uint64_t> codes, uint64_t seed,
                          std::string* dst);
 
+// The same from num_codes distinct codes (at least one) already hashed into
+// [0, universe), universe being UniverseFor(sizing, num_codes).
+void AppendHashedGrafite(const GrafiteSizing& sizing, uint64_t universe,
+                         uint64_t num_codes, std::vector<uint64_t> hashes,
+                         uint64_t seed, std::string* dst);
+
 }  // namespace grafite_internal
 }  // namespace sstfilter
 

@@ -8,7 +8,8 @@ namespace {
 
 using filter_internal::Verdict;
 
-// splitmix64 (Steele, Lea and Flood 2014): the a and b of the block hash.
+}  // namespace
+
 uint64_t SplitMix64(uint64_t* state) {
   uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -22,8 +23,6 @@ uint64_t ModMersenne61(unsigned __int128 x) {
   folded = (folded & kMersenne61) + (folded >> 61);
   return folded >= kMersenne61 ? folded - kMersenne61 : folded;
 }
-
-}  // namespace
 
 LocalityHash::LocalityHash(uint64_t universe, uint64_t seed)
     : universe_(universe) {

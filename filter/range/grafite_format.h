@@ -61,6 +61,12 @@ constexpr uint64_t kMersenne61 = (uint64_t{1} << 61) - 1;
 //   q(i) = ((c3 * y^3 + c2 * y^2 + c1 * y + c0) mod p) mod r, y = i mod p,
 // with c0..c3 in [0, p) drawn from the seed by splitmix64 (README, "The
 // hash").
+// splitmix64 (Steele, Lea and Flood 2014), the draws of the hash's
+// coefficients from its seed.
+uint64_t SplitMix64(uint64_t* state);
+// x mod 2^61 - 1.
+uint64_t ModMersenne61(unsigned __int128 x);
+
 class LocalityHash {
  public:
   LocalityHash(uint64_t universe, uint64_t seed);

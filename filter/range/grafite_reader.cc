@@ -75,13 +75,8 @@ class GrafiteReader final : public RangeFilterReader {
     return codes.has_value() && CodeRangeMayMatch(codes->first, codes->last);
   }
 
-  // Is any stored value in [start, start + span] (mod r)?
-  // REQUIRES: start < r, span < r.
   bool MappedMayMatch(uint64_t start, uint64_t span) const {
-    const uint64_t r = parsed_.universe;
-    if (span <= r - 1 - start) return values_.AnyInRange(start, start + span);
-    return values_.AnyInRange(start, r - 1) ||
-           values_.AnyInRange(0, start + span - r);
+    return AnyInCircularInterval(values_, parsed_.universe, start, span);
   }
 
   const ParsedGrafite parsed_;
@@ -119,6 +114,15 @@ class ConstantRangeReader final : public RangeFilterReader {
 };
 
 }  // namespace
+
+bool AnyInCircularInterval(const EliasFanoView& values, uint64_t universe,
+                           uint64_t start, uint64_t span) {
+  if (span <= universe - 1 - start) {
+    return values.AnyInRange(start, start + span);
+  }
+  return values.AnyInRange(start, universe - 1) ||
+         values.AnyInRange(0, start + span - universe);
+}
 
 std::unique_ptr<RangeFilterReader> NewGrafiteReader(absl::string_view filter) {
   const ParsedGrafite parsed = ParseGrafite(filter);

@@ -11,6 +11,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "filter/internal/verdict.h"
+#include "filter/range/elias_fano.h"
 #include "filter/range/range_filter.h"
 
 namespace sstfilter {
@@ -18,6 +19,11 @@ namespace grafite_internal {
 
 // The reader of a version-1 filter's bytes (any bytes).
 std::unique_ptr<RangeFilterReader> NewGrafiteReader(absl::string_view filter);
+
+// Is any stored value in [start, start + span] (mod universe)?
+// REQUIRES: start < universe, span < universe.
+bool AnyInCircularInterval(const EliasFanoView& values, uint64_t universe,
+                           uint64_t start, uint64_t span);
 
 // A reader that answers ConstantAnswer(verdict) to every question and reports
 // corruption from Corruption(). REQUIRES: verdict != kProbe.

@@ -29,6 +29,17 @@ void AddSymbol(int symbol, CodedPosition* position) {
   position->symbols[symbol >> 6] |= uint64_t{1} << (symbol & 63);
 }
 
+// (max_code + 1) * radix - 1 into *product_less_one, if it fits 128 bits:
+// products of radices up to 2^128 are kept as the product less one.
+bool TimesRadixFits(KeyCode max_code, uint64_t radix,
+                    KeyCode* product_less_one) {
+  if (radix == 0) return false;
+  const KeyCode kAll = ~KeyCode{0};
+  if (max_code > (kAll - (radix - 1)) / radix) return false;
+  *product_less_one = max_code * radix + (radix - 1);
+  return true;
+}
+
 uint64_t CountSymbols(const CodedPosition& position) {
   uint64_t count = 0;
   for (uint64_t word : position.symbols) count += __builtin_popcountll(word);
@@ -62,29 +73,35 @@ KeyCoder KeyCoder::ForKeys(const std::vector<absl::string_view>& keys) {
   for (absl::string_view key : keys) longest = std::max(longest, key.size());
   const size_t last_position = longest - common;  // every key has ended here
 
-  unsigned __int128 product = 1;
+  KeyCode max_code = 0;  // the product of the radices so far, less one
   for (size_t j = 0; j <= last_position && j < kMaxPositions; ++j) {
     CodedPosition position;
     for (absl::string_view key : keys) {
       AddSymbol(SymbolAt(key.substr(common), j), &position);
     }
     position.radix = CountSymbols(position);
-    product *= position.radix;
-    if (product > (static_cast<unsigned __int128>(1) << 64)) break;
+    if (!TimesRadixFits(max_code, position.radix, &max_code)) break;
     coder.positions_.push_back(position);
   }
-  coder.SetWeights();
+  while (!coder.SetWeights()) coder.positions_.pop_back();
   return coder;
 }
 
 bool KeyCoder::SetWeights() {
-  unsigned __int128 weight = 1;
+  // Weights are products of fewer radices than the whole, so each fits when
+  // the whole does (no radix is zero).
+  KeyCode max_code = 0;
   for (size_t j = positions_.size(); j-- > 0;) {
-    positions_[j].weight = static_cast<uint64_t>(weight);
-    weight *= positions_[j].radix;
-    if (weight > (static_cast<unsigned __int128>(1) << 64)) return false;
+    positions_[j].weight = max_code + 1;
+    if (!TimesRadixFits(max_code, positions_[j].radix, &max_code)) {
+      return false;
+    }
   }
-  max_code_ = static_cast<uint64_t>(weight - 1);
+  // Only the whole product may be 2^128; a weight of 2^128 would read as 0.
+  for (const CodedPosition& position : positions_) {
+    if (position.weight == 0) return false;
+  }
+  max_code_ = max_code;
   return true;
 }
 
@@ -165,7 +182,7 @@ std::optional<KeyCoder> KeyCoder::Parse(absl::string_view bytes) {
 }
 
 KeyCoder::Walked KeyCoder::WalkSuffix(absl::string_view suffix) const {
-  uint64_t code = 0;
+  KeyCode code = 0;
   for (size_t j = 0; j < positions_.size(); ++j) {
     const CodedPosition& position = positions_[j];
     const int symbol = SymbolAt(suffix, j);
@@ -184,7 +201,7 @@ KeyCoder::Walked KeyCoder::WalkSuffix(absl::string_view suffix) const {
           suffix.size() < positions_.size() ? Walk::kExact : Walk::kTruncated};
 }
 
-uint64_t KeyCoder::Code(absl::string_view key) const {
+KeyCode KeyCoder::Code(absl::string_view key) const {
   if (!absl::StartsWith(key, prefix_)) {
     return key < absl::string_view(prefix_) ? 0 : max_code_;
   }
@@ -204,14 +221,14 @@ CodeBounds KeyCoder::Bounds(absl::string_view bound,
     return bounds;
   }
   const Walked walked = WalkSuffix(bound.substr(prefix_.size()));
-  const uint64_t code = walked.code;
-  const std::optional<uint64_t> before =
-      code == 0 ? std::nullopt : std::optional<uint64_t>(code - 1);
+  const KeyCode code = walked.code;
+  const std::optional<KeyCode> before =
+      code == 0 ? std::nullopt : std::optional<KeyCode>(code - 1);
   switch (walked.kind) {
     case Walk::kExact:
       // Every key below the bound differs from it at a coded position.
       bounds.low = code;
-      bounds.high = exclusive_high ? before : std::optional<uint64_t>(code);
+      bounds.high = exclusive_high ? before : std::optional<KeyCode>(code);
       bounds.may_be_key = true;
       break;
     case Walk::kTruncated:

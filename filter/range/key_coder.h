@@ -1,4 +1,4 @@
-// How a table's keyed range filter (keyed_grafite.h) turns keys into 64-bit
+// How a table's keyed range filter (keyed_grafite.h) turns keys into 128-bit
 // codes: the table's common key prefix is dropped, and each position after it
 // is coded by rank among the symbols the table's keys hold there. README.md
 // ("Keys as they are") defines the code and proves it keeps order.
@@ -19,6 +19,9 @@
 namespace sstfilter {
 namespace grafite_internal {
 
+// A key's code: up to 128 bits, enough for 16 bytes that vary.
+using KeyCode = unsigned __int128;
+
 // A key's symbol at a position: 0 where the key has ended, else byte + 1.
 constexpr int kEndSymbol = 0;
 constexpr int kNumSymbols = 257;
@@ -28,7 +31,7 @@ constexpr int kNumSymbols = 257;
 struct CodedPosition {
   std::array<uint64_t, 5> symbols{};  // bit s: symbol s occurs (257 bits)
   uint64_t radix = 0;                 // how many symbols occur
-  uint64_t weight = 1;                // the product of later radices
+  KeyCode weight = 1;                 // the product of later radices
 
   bool Has(int symbol) const {
     return (symbols[symbol >> 6] >> (symbol & 63)) & 1;
@@ -40,10 +43,10 @@ struct CodedPosition {
 // Where a string falls among a table's keys, in codes.
 struct CodeBounds {
   // The smallest code of a table key >= the string; nullopt: none is.
-  std::optional<uint64_t> low;
+  std::optional<KeyCode> low;
   // The largest code of a table key <= the string (or < it, for an exclusive
   // bound); nullopt: none is.
-  std::optional<uint64_t> high;
+  std::optional<KeyCode> high;
   // Whether the string may be a table key: it has the common prefix and
   // every symbol it has at a coded position occurs there.
   bool may_be_key = false;
@@ -59,19 +62,19 @@ class KeyCoder {
 
   // A table key's code; any other string's code keeps order: a <= b implies
   // Code(a) <= Code(b), and keys differing at a coded position differ in code.
-  uint64_t Code(absl::string_view key) const;
+  KeyCode Code(absl::string_view key) const;
   // For a range bound: lower bounds use low, upper bounds high.
   CodeBounds Bounds(absl::string_view bound, bool exclusive_high) const;
 
   const std::string& prefix() const { return prefix_; }
   size_t num_positions() const { return positions_.size(); }
   // The largest code: the product of the radices, less one.
-  uint64_t max_code() const { return max_code_; }
+  KeyCode max_code() const { return max_code_; }
 
  private:
   enum class Walk { kExact, kTruncated, kBelowSubtree, kAboveSubtree };
   struct Walked {
-    uint64_t code;
+    KeyCode code;
     Walk kind;
   };
   // Requires bound to start with prefix_.
@@ -81,7 +84,7 @@ class KeyCoder {
 
   std::string prefix_;
   std::vector<CodedPosition> positions_;
-  uint64_t max_code_ = 0;
+  KeyCode max_code_ = 0;
 };
 
 }  // namespace grafite_internal

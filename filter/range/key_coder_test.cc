@@ -109,7 +109,7 @@ TEST(KeyCoderTest, BoundsHoldEveryKeyInTheRange) {
         const CodeBounds high = coder.Bounds(hi, exclusive);
         for (auto it = std::lower_bound(keys.begin(), keys.end(), lo);
              it != keys.end() && (exclusive ? *it < hi : *it <= hi); ++it) {
-          const uint64_t code = coder.Code(*it);
+          const KeyCode code = coder.Code(*it);
           ASSERT_TRUE(low.low.has_value() && high.high.has_value())
               << "shape " << shape << ": a key in the range has no code";
           ASSERT_LE(*low.low, code) << "shape " << shape;

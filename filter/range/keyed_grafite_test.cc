@@ -17,6 +17,7 @@
 #include "absl/strings/str_format.h"
 #include "filter/range/range_filter.h"
 #include "gtest/gtest.h"
+#include "util/coding.h"
 #include "util/hash.h"
 #include "util/testing/golden.h"
 #include "util/testing/random.h"
@@ -161,6 +162,50 @@ TEST(KeyedGrafiteTest, EmptyRangesAtTheLastPositionMatchWithinTheBound) {
   }
 }
 
+// Random 16-byte keys: 128-bit codes tell a key from a range starting at its
+// last byte's next value, which the plain format's 8 bytes cannot.
+TEST(KeyedGrafiteTest, RandomSixteenByteKeysAtTheirLastByte) {
+  using Number = unsigned __int128;
+  test::Random rng(5);
+  const auto key = [](Number number) {
+    std::string k;
+    for (int byte = 15; byte >= 0; --byte) {
+      k.push_back(static_cast<char>(number >> (8 * byte)));
+    }
+    return k;
+  };
+  std::vector<Number> numbers;
+  for (int i = 0; i < 20000; ++i) {
+    numbers.push_back((Number{rng.Next64()} << 64) | rng.Next64());
+  }
+  std::sort(numbers.begin(), numbers.end());
+  std::vector<std::string> keys;
+  for (Number number : numbers) keys.push_back(key(number));
+  const std::string keyed_filter = Build(keys, 16, RangeKeyCoding::kPerTable);
+  const std::string plain_filter =
+      Build(keys, 16, RangeKeyCoding::kFirst8Bytes);
+  const std::unique_ptr<RangeFilterReader> keyed =
+      NewRangeFilterReader(keyed_filter);
+  const std::unique_ptr<RangeFilterReader> plain =
+      NewRangeFilterReader(plain_filter);
+  for (const std::string& k : keys) ASSERT_TRUE(keyed->MayMatch(k));
+  for (const uint64_t width : {uint64_t{2}, uint64_t{64}}) {
+    int keyed_matches = 0, plain_matches = 0, asked = 0;
+    for (int i = 0; i < 20000; ++i) {
+      const Number lo = numbers[rng.Uniform(numbers.size())] + 1;
+      const Number hi = lo + width - 1;
+      auto it = std::lower_bound(numbers.begin(), numbers.end(), lo);
+      if (hi < lo || (it != numbers.end() && *it <= hi)) continue;
+      ++asked;
+      keyed_matches += keyed->RangeMayMatch(key(lo), key(hi));
+      plain_matches += plain->RangeMayMatch(key(lo), key(hi));
+    }
+    const double bound = keyed->RangeFppBound(width) * asked;
+    EXPECT_LE(keyed_matches, bound + 5 * std::sqrt(bound) + 3) << width;
+    EXPECT_GT(plain_matches, asked * 9 / 10) << width;
+  }
+}
+
 // Keys of one table differ in their first byte past a long common prefix, or
 // only in their last: either way each is told apart.
 TEST(KeyedGrafiteTest, KeysDifferingOnlyPastByte20FilterAsRandomKeysDo) {
@@ -247,6 +292,20 @@ TEST(KeyedGrafiteTest, Golden) {
                     size_t{20214});
   test::CheckGolden(kRegenerate, "10^4 YCSB keys v2: hash", Hash64(large),
                     uint64_t{3109165368450753907ull});
+  // 16 bytes that vary: codes past 2^64, whose blocks the hash folds.
+  std::vector<std::string> wide;
+  for (int i = 0; i < 1000; ++i) {
+    std::string k(16, '\0');
+    EncodeFixed64(&k[0], Hash64(std::to_string(i)));
+    EncodeFixed64(&k[8], Hash64(std::to_string(-i)));
+    wide.push_back(k);
+  }
+  const std::string wide_filter =
+      Build(wide, 16, RangeKeyCoding::kPerTable, false);
+  test::CheckGolden(kRegenerate, "10^3 16-byte keys v1: size",
+                    wide_filter.size(), size_t{2615});
+  test::CheckGolden(kRegenerate, "10^3 16-byte keys v1: hash",
+                    Hash64(wide_filter), uint64_t{14264154260676763250ull});
 }
 
 }  // namespace

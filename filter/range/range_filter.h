@@ -47,7 +47,7 @@ constexpr double kMaxRangeBitsPerKey = 60.0;
 // codes: how keys become the codes the bound counts. kFirst8Bytes reads a
 // key's first 8 bytes (range_key.h; formats kGrafiteName, kCheckedGrafiteName).
 // kPerTable drops the table's common prefix and codes each later position by
-// the symbols the table's keys hold there, as far as 64 bits reach (spec
+// the symbols the table's keys hold there, as far as 128 bits reach (spec
 // param codes=table; formats kKeyedGrafiteName, kCheckedKeyedGrafiteName).
 enum class RangeKeyCoding { kFirst8Bytes, kPerTable };
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewGrafiteFilterPolicy(
@@ -67,7 +67,9 @@ class RangeFilterReader : public FilterReader {
   // [iterate_lower_bound, iterate_upper_bound).
   virtual bool RangeMayMatchBefore(absl::string_view lo,
                                    absl::string_view hi_exclusive) const = 0;
-  // The same over key codes: may any key's code c have lo <= c <= hi?
+  // The same over key codes: may any key's code c have lo <= c <= hi? The
+  // codes are range_key.h's, or for a keyed filter its coder's (those below
+  // 2^64).
   virtual bool CodeRangeMayMatch(uint64_t lo, uint64_t hi) const = 0;
   // The longest range (in codes) the filter answers; longer ones match.
   virtual uint64_t max_range_length() const = 0;
