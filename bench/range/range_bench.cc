@@ -214,6 +214,12 @@ std::vector<PolicySpec> RangeFilterSpecs(const SpecList& list) {
       fault = absl::StrCat("\"", text,
                            "\" is not a range filter sized in whole bits per "
                            "key (grafite:B)");
+    } else if (auto codes = spec->params.find("codes");
+               codes != spec->params.end() && codes->second != "first8") {
+      fault = absl::StrCat(
+          "\"", text,
+          "\": range_bench asks ranges of 8-byte key codes (range_key.h), "
+          "which the keyed format (codes=table) does not read");
     }
     if (!fault.empty()) {
       std::cerr << "range_bench: --filter: " << fault << "\n";

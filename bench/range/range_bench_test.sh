@@ -26,7 +26,8 @@ print("PASS")
 PY
 if "$bench" --keys=abc 2>/dev/null; then echo "bad flag accepted"; exit 1; fi
 for bad in --filter=bloom:10 --filter=grafite:fpp=0.01 --filter=grafite:10.5 \
-           --filter=grafit:10 --bits=10 --table_from="$json"; do
+           --filter=grafit:10 --filter=grafite:16:codes=table --bits=10 \
+           --table_from="$json"; do
   set +e
   "$bench" --keys=100 "$bad" >/dev/null 2>"$TEST_TMPDIR/bad.txt"
   status=$?

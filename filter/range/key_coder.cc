@@ -164,10 +164,14 @@ std::optional<KeyCoder> KeyCoder::Parse(absl::string_view bytes) {
       bytes.remove_prefix(num_bytes);
     } else {
       if (bytes.size() < kBitmapBytes) return std::nullopt;
-      for (int byte = 0; byte < 256; ++byte) {
-        if ((bytes[byte >> 3] >> (byte & 7)) & 1)
-          AddSymbol(byte + 1, &position);
+      // Byte b is symbol b + 1: the bitmap's words, shifted up by one bit.
+      uint64_t carry = 0;
+      for (size_t word = 0; word < 4; ++word) {
+        const uint64_t bits = DecodeFixed64(bytes.data() + 8 * word);
+        position.symbols[word] |= (bits << 1) | carry;
+        carry = bits >> 63;
       }
+      position.symbols[4] |= carry;
       bytes.remove_prefix(kBitmapBytes);
     }
     position.radix = CountSymbols(position);
