@@ -188,6 +188,21 @@ TEST_F(RangeTableFilterTest, OurTable) {
   for (const std::string& key : keys_) ASSERT_TRUE(table->KeyMayMatch(key));
 }
 
+// The keyed coding, read from the table by its name like the plain one.
+TEST_F(RangeTableFilterTest, KeyedFilter) {
+  FilterOptions options = FilterOptions::BitsPerKey(kRangeBitsPerKey);
+  const std::unique_ptr<const FilterPolicy> policy =
+      NewGrafiteFilterPolicy(options, RangeKeyCoding::kPerTable).value();
+  const std::unique_ptr<TableFilter> table =
+      Open(test::AssembleRangeTable(keys_, nullptr, policy.get()));
+  ASSERT_NE(table, nullptr);
+  EXPECT_TRUE(table->corruption().ok()) << table->corruption();
+  ASSERT_TRUE(table->info().range_filter.has_value());
+  EXPECT_EQ(table->info().range_filter->format_name, "sstfilter.KeyedGrafite2");
+  EXPECT_EQ(table->info().range_filter->note, "");
+  ExpectNoFalseNegatives(*table);
+}
+
 TEST_F(RangeTableFilterTest, VersionOneFilter) {
   const std::unique_ptr<const FilterPolicy> policy = Policy(false);
   const std::unique_ptr<TableFilter> table =
