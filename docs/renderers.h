@@ -1,7 +1,8 @@
 // One markdown renderer per kind of benchmark JSON under docs/results/, which
 // results_table.h's blocks name by kind: filter_bench (its --format=json rows
 // and RUN.run.json beside them; options about, impls=a,b), redis_bench (its
-// --json object; option readme), range_bench (its --json object) and presence
+// --json object; option readme), range_bench and range_shapes (their --json
+// objects) and presence
 // (db_bench's --sections=presence --format=json rows). Each prints what a page
 // shows, reading older files leniently; docs/results.md describes the blocks.
 
@@ -66,6 +67,13 @@ absl::StatusOr<std::string> RenderRangeBench(
     const std::string& json_path, const std::vector<std::string>& options,
     const FileReader& read);
 std::string RangeBenchTables(const nlohmann::json& result);
+
+// range_shapes: range_shapes_bench's rates of empty ranges per key shape and
+// filter, against the proven bound.
+absl::StatusOr<std::string> RenderRangeShapes(
+    const std::string& json_path, const std::vector<std::string>& options,
+    const FileReader& read);
+std::string RangeShapesTable(const nlohmann::json& result);
 
 // presence: db_bench's presence rows (other sections' rows are skipped), one
 // group of tables per key count in the order the rows come; the mixed sweep's

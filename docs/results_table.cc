@@ -32,6 +32,7 @@ struct Kind {
 constexpr Kind kKinds[] = {{"filter_bench", RenderFilterBench},
                            {"redis_bench", RenderRedisBench},
                            {"range_bench", RenderRangeBench},
+                           {"range_shapes", RenderRangeShapes},
                            {"presence", RenderPresence}};
 
 // A block's text: its begin marker, its lines, its end marker.
