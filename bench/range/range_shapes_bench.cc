@@ -8,8 +8,8 @@
 //   bazel run -c opt //bench/range:range_shapes_bench --
 //       --json=$PWD/docs/results/range_shapes.json
 //
-// Exit status 0; 1 when a range holding a key is answered empty; 2 for a bad
-// flag value.
+// Exit status 0; 1 when a range holding a key is answered empty or the JSON
+// cannot be written; 2 for a bad flag value (a --json path it cannot open).
 
 #include <algorithm>
 #include <cstdint>
@@ -196,6 +196,17 @@ int Main(int argc, char** argv) {
     std::cerr << "range_shapes_bench: --keys and --queries must be positive\n";
     return kUsageExit;
   }
+  // Opened before the run, so that a path it cannot write fails at once.
+  const std::string json_path = absl::GetFlag(FLAGS_json);
+  std::ofstream json_out;
+  if (!json_path.empty()) {
+    json_out.open(json_path);
+    if (!json_out) {
+      std::cerr << "range_shapes_bench: --json: cannot write '" << json_path
+                << "'\n";
+      return kUsageExit;
+    }
+  }
   Rng rng(absl::GetFlag(FLAGS_seed));
   json result;
   result["command"] =
@@ -212,10 +223,12 @@ int Main(int argc, char** argv) {
     }
     for (json& row : *rows) result["rows"].push_back(std::move(row));
   }
-  std::cout << docs::RangeShapesTable(result);
-  if (const std::string path = absl::GetFlag(FLAGS_json); !path.empty()) {
-    std::ofstream(path) << result.dump(1) << "\n";
+  if (json_out.is_open() && !(json_out << result.dump(1) << "\n").flush()) {
+    std::cerr << "range_shapes_bench: --json: cannot write '" << json_path
+              << "'\n";
+    return kErrorExit;
   }
+  std::cout << docs::RangeShapesTable(result);
   return 0;
 }
 

@@ -24,7 +24,8 @@ for row in keyed:
     assert row["fpp"] <= bound + slack, row
 print("PASS")
 PY
-for bad in --filter=bloom:10 --keys=0 --filter=grafite:16,grafite:16; do
+for bad in --filter=bloom:10 --keys=0 --filter=grafite:16,grafite:16 \
+           --json=/nonexistent/dir/shapes.json; do
   set +e
   "$bench" "$bad" >/dev/null 2>"$TEST_TMPDIR/bad.txt"
   status=$?

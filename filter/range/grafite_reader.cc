@@ -21,10 +21,7 @@ class GrafiteReader final : public RangeFilterReader {
       : parsed_(parsed),
         hash_(parsed.universe, parsed.seed),
         values_(parsed_),
-        // Beyond r / n codes the bound exceeds 1; a range must also stay
-        // shorter than r to map to at most two intervals.
-        max_length_(std::min(parsed.universe - 1,
-                             parsed.universe / parsed.num_values)) {}
+        max_length_(MaxRangeLength(parsed)) {}
 
   bool MayMatch(absl::string_view key) const override {
     return MappedMayMatch(hash_.Hash(RangeKeyCode(key)), 0);
@@ -63,9 +60,7 @@ class GrafiteReader final : public RangeFilterReader {
   uint64_t max_range_length() const override { return max_length_; }
 
   double RangeFppBound(uint64_t length) const override {
-    return std::min(1.0, static_cast<double>(length) *
-                             static_cast<double>(parsed_.num_values) /
-                             static_cast<double>(parsed_.universe));
+    return RangeFppBoundOf(parsed_, length);
   }
 
   uint64_t num_codes() const override { return parsed_.num_codes; }
@@ -114,6 +109,16 @@ class ConstantRangeReader final : public RangeFilterReader {
 };
 
 }  // namespace
+
+uint64_t MaxRangeLength(const ParsedGrafite& parsed) {
+  return std::min(parsed.universe - 1, parsed.universe / parsed.num_values);
+}
+
+double RangeFppBoundOf(const ParsedGrafite& parsed, uint64_t length) {
+  return std::min(1.0, static_cast<double>(length) *
+                           static_cast<double>(parsed.num_values) /
+                           static_cast<double>(parsed.universe));
+}
 
 bool AnyInCircularInterval(const EliasFanoView& values, uint64_t universe,
                            uint64_t start, uint64_t span) {

@@ -119,8 +119,7 @@ class KeyedGrafiteReader final : public RangeFilterReader {
         parsed_(parsed),
         hash_(parsed.universe, parsed.seed),
         values_(parsed_),
-        max_length_(std::min(parsed.universe - 1,
-                             parsed.universe / parsed.num_values)) {}
+        max_length_(MaxRangeLength(parsed)) {}
 
   bool MayMatch(absl::string_view key) const override {
     const CodeBounds bounds = coder_.Bounds(key, /*exclusive_high=*/false);
@@ -142,9 +141,7 @@ class KeyedGrafiteReader final : public RangeFilterReader {
   }
   uint64_t max_range_length() const override { return max_length_; }
   double RangeFppBound(uint64_t length) const override {
-    return std::min(1.0, static_cast<double>(length) *
-                             static_cast<double>(parsed_.num_values) /
-                             static_cast<double>(parsed_.universe));
+    return RangeFppBoundOf(parsed_, length);
   }
   uint64_t num_codes() const override { return parsed_.num_codes; }
 
