@@ -196,6 +196,13 @@ TEST(FilterSpecTest, EveryRegisteredFactoryAndFormatHasASpec) {
       if (policy.ok()) written.insert((*policy)->Name());
     }
   }
+  // Or is an earlier layout a family still reads.
+  for (const FilterFamilyRecord& family : RegisteredFilterFamilies()) {
+    for (const FilterFormat* format : family.read_formats) {
+      EXPECT_FALSE(written.count(format->Name())) << format->Name();
+      written.insert(format->Name());
+    }
+  }
   for (const FilterFormat* format : RegisteredFilterFormats()) {
     EXPECT_TRUE(written.count(format->Name()))
         << format->Name() << " is written by no spec family";
@@ -215,6 +222,9 @@ TEST(FilterSpecTest, RangeFormatsAreTheRegisteredOnesThatAnswerRanges) {
     range_formats.insert(policy->Name());
   }
   EXPECT_EQ(range_formats.size(), 4u);
+  // The one-coder keyed layout, which they wrote before.
+  range_formats.insert("sstfilter.KeyedGrafite1");
+  range_formats.insert("sstfilter.KeyedGrafite2");
   for (const FilterFormat* format : RegisteredFilterFormats()) {
     EXPECT_EQ(format->AnswersRanges(), range_formats.count(format->Name()) > 0)
         << format->Name();

@@ -155,10 +155,13 @@ namespace registry_internal {
 bool RegisterFamily(FilterFamilyRecord record) {
   Registry& r = TheRegistry();
   MutexLock lock(&r.mu);
-  for (const FilterFormat* format : record.formats) {
-    auto [it, inserted] = r.formats.emplace(format->Name(), format);
-    if (!inserted && it->second != format)
-      DieOfTwo("filter formats", it->first);
+  for (const auto* formats : {&record.formats, &record.read_formats}) {
+    for (const FilterFormat* format : *formats) {
+      auto [it, inserted] = r.formats.emplace(format->Name(), format);
+      if (!inserted && it->second != format) {
+        DieOfTwo("filter formats", it->first);
+      }
+    }
   }
   const std::string name = record.name;
   if (!r.families.emplace(name, std::move(record)).second) {

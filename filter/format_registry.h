@@ -58,6 +58,10 @@ struct FilterFamilyRecord {
   // ("family=native"): the policies the contract suite and every other walker
   // of the registry test. Empty means one variant, the family's defaults.
   std::vector<std::string> variants = {};
+  // Formats its readers read that its policies no longer write (a layout an
+  // earlier release wrote): tables still name them, and readers find them
+  // here.
+  std::vector<const FilterFormat*> read_formats = {};
 };
 
 // The family named name, or nullopt.

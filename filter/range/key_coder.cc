@@ -29,17 +29,6 @@ void AddSymbol(int symbol, CodedPosition* position) {
   position->symbols[symbol >> 6] |= uint64_t{1} << (symbol & 63);
 }
 
-// (max_code + 1) * radix - 1 into *product_less_one, if it fits 128 bits:
-// products of radices up to 2^128 are kept as the product less one.
-bool TimesRadixFits(KeyCode max_code, uint64_t radix,
-                    KeyCode* product_less_one) {
-  if (radix == 0) return false;
-  const KeyCode kAll = ~KeyCode{0};
-  if (max_code > (kAll - (radix - 1)) / radix) return false;
-  *product_less_one = max_code * radix + (radix - 1);
-  return true;
-}
-
 uint64_t CountSymbols(const CodedPosition& position) {
   uint64_t count = 0;
   for (uint64_t word : position.symbols) count += __builtin_popcountll(word);
@@ -58,10 +47,7 @@ uint64_t CodedPosition::CountBelow(int symbol) const {
 
 KeyCoder KeyCoder::ForKeys(const std::vector<absl::string_view>& keys) {
   KeyCoder coder;
-  if (keys.empty()) {
-    coder.SetWeights();
-    return coder;
-  }
+  if (keys.empty()) return coder;
   const auto [min_key, max_key] = std::minmax_element(keys.begin(), keys.end());
   size_t common = 0;
   while (common < min_key->size() && common < max_key->size() &&
@@ -73,36 +59,24 @@ KeyCoder KeyCoder::ForKeys(const std::vector<absl::string_view>& keys) {
   for (absl::string_view key : keys) longest = std::max(longest, key.size());
   const size_t last_position = longest - common;  // every key has ended here
 
-  KeyCode max_code = 0;  // the product of the radices so far, less one
   for (size_t j = 0; j <= last_position && j < kMaxPositions; ++j) {
     CodedPosition position;
     for (absl::string_view key : keys) {
       AddSymbol(SymbolAt(key.substr(common), j), &position);
     }
     position.radix = CountSymbols(position);
-    if (!TimesRadixFits(max_code, position.radix, &max_code)) break;
     coder.positions_.push_back(position);
   }
-  while (!coder.SetWeights()) coder.positions_.pop_back();
+  coder.SetMaxCode();
   return coder;
 }
 
-bool KeyCoder::SetWeights() {
-  // Weights are products of fewer radices than the whole, so each fits when
-  // the whole does (no radix is zero).
-  KeyCode max_code = 0;
-  for (size_t j = positions_.size(); j-- > 0;) {
-    positions_[j].weight = max_code + 1;
-    if (!TimesRadixFits(max_code, positions_[j].radix, &max_code)) {
-      return false;
-    }
-  }
-  // Only the whole product may be 2^128; a weight of 2^128 would read as 0.
+void KeyCoder::SetMaxCode() {
+  // Every digit at its largest.
+  max_code_ = KeyCode();
   for (const CodedPosition& position : positions_) {
-    if (position.weight == 0) return false;
+    max_code_.MulAdd(position.radix, position.radix - 1);
   }
-  max_code_ = max_code;
-  return true;
 }
 
 void KeyCoder::AppendTo(std::string* dst) const {
@@ -181,25 +155,28 @@ std::optional<KeyCoder> KeyCoder::Parse(absl::string_view bytes) {
     }
     coder.positions_.push_back(position);
   }
-  if (!bytes.empty() || !coder.SetWeights()) return std::nullopt;
+  if (!bytes.empty()) return std::nullopt;
+  coder.SetMaxCode();
   return coder;
 }
 
 KeyCoder::Walked KeyCoder::WalkSuffix(absl::string_view suffix) const {
-  KeyCode code = 0;
+  KeyCode code;
   for (size_t j = 0; j < positions_.size(); ++j) {
     const CodedPosition& position = positions_[j];
     const int symbol = SymbolAt(suffix, j);
     const uint64_t below = position.CountBelow(symbol);
-    if (position.Has(symbol)) {
-      code += below * position.weight;
-      continue;
-    }
+    code.MulAdd(position.radix, below);
+    if (position.Has(symbol)) continue;
     // No table key has this symbol here: the string sorts after every key
-    // whose digit here is below - 1 and before every key whose digit is below.
+    // whose digit here is below - 1 and before every key whose digit is
+    // below. With every later digit 0, code is the first code of digit below.
+    for (size_t k = j + 1; k < positions_.size(); ++k) {
+      code.MulAdd(positions_[k].radix, 0);
+    }
     if (below == 0) return {code, Walk::kBelowSubtree};
-    // The last code of digit below - 1 (wraps only where the sum fits).
-    return {code + below * position.weight - 1, Walk::kAboveSubtree};
+    code.Decrement();  // the last code of digit below - 1
+    return {code, Walk::kAboveSubtree};
   }
   return {code,
           suffix.size() < positions_.size() ? Walk::kExact : Walk::kTruncated};
@@ -207,7 +184,7 @@ KeyCoder::Walked KeyCoder::WalkSuffix(absl::string_view suffix) const {
 
 KeyCode KeyCoder::Code(absl::string_view key) const {
   if (!absl::StartsWith(key, prefix_)) {
-    return key < absl::string_view(prefix_) ? 0 : max_code_;
+    return key < absl::string_view(prefix_) ? KeyCode() : max_code_;
   }
   return WalkSuffix(key.substr(prefix_.size())).code;
 }
@@ -218,16 +195,19 @@ CodeBounds KeyCoder::Bounds(absl::string_view bound,
   if (!absl::StartsWith(bound, prefix_)) {
     // Every key starts with the prefix: the bound is below or above them all.
     if (bound < absl::string_view(prefix_)) {
-      bounds.low = 0;
+      bounds.low = KeyCode();
     } else {
       bounds.high = max_code_;
     }
     return bounds;
   }
   const Walked walked = WalkSuffix(bound.substr(prefix_.size()));
-  const KeyCode code = walked.code;
-  const std::optional<KeyCode> before =
-      code == 0 ? std::nullopt : std::optional<KeyCode>(code - 1);
+  const KeyCode& code = walked.code;
+  std::optional<KeyCode> before;
+  if (!code.IsZero()) {
+    before = code;
+    before->Decrement();
+  }
   switch (walked.kind) {
     case Walk::kExact:
       // Every key below the bound differs from it at a coded position.
@@ -245,7 +225,10 @@ CodeBounds KeyCoder::Bounds(absl::string_view bound,
       bounds.high = before;
       break;
     case Walk::kAboveSubtree:
-      if (code < max_code_) bounds.low = code + 1;
+      if (code < max_code_) {
+        bounds.low = code;
+        bounds.low->Increment();
+      }
       bounds.high = code;
       break;
   }

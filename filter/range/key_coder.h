@@ -15,23 +15,22 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "filter/range/wide_code.h"
 
 namespace sstfilter {
 namespace grafite_internal {
 
-// A key's code: up to 128 bits, enough for 16 bytes that vary.
-using KeyCode = unsigned __int128;
+// A key's code: one mixed-radix digit per coded position.
+using KeyCode = WideCode;
 
 // A key's symbol at a position: 0 where the key has ended, else byte + 1.
 constexpr int kEndSymbol = 0;
 constexpr int kNumSymbols = 257;
 
-// The symbols a table's keys hold at one position, and what a digit there
-// weighs in a code.
+// The symbols a table's keys hold at one position.
 struct CodedPosition {
   std::array<uint64_t, 5> symbols{};  // bit s: symbol s occurs (257 bits)
   uint64_t radix = 0;                 // how many symbols occur
-  KeyCode weight = 1;                 // the product of later radices
 
   bool Has(int symbol) const {
     return (symbols[symbol >> 6] >> (symbol & 63)) & 1;
@@ -69,7 +68,7 @@ class KeyCoder {
   const std::string& prefix() const { return prefix_; }
   size_t num_positions() const { return positions_.size(); }
   // The largest code: the product of the radices, less one.
-  KeyCode max_code() const { return max_code_; }
+  const KeyCode& max_code() const { return max_code_; }
 
  private:
   enum class Walk { kExact, kTruncated, kBelowSubtree, kAboveSubtree };
@@ -79,12 +78,12 @@ class KeyCoder {
   };
   // Requires bound to start with prefix_.
   Walked WalkSuffix(absl::string_view suffix) const;
-  // Sets every weight and max_code_ from the radices; false if they overflow.
-  bool SetWeights();
+  // Sets max_code_ from the radices.
+  void SetMaxCode();
 
   std::string prefix_;
   std::vector<CodedPosition> positions_;
-  KeyCode max_code_ = 0;
+  KeyCode max_code_;
 };
 
 }  // namespace grafite_internal

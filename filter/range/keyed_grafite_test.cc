@@ -9,12 +9,16 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <iterator>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_format.h"
+#include "filter/internal/checked_filter.h"
+#include "filter/range/grafite_sizing.h"
 #include "filter/range/range_filter.h"
 #include "gtest/gtest.h"
 #include "util/coding.h"
@@ -63,10 +67,33 @@ std::string Timestamped(uint64_t number) {
                          static_cast<unsigned>(number % 1000));
 }
 
+// 24 to 40 bytes: a tenant, one of 40 collections named by 2 to 18 letters
+// (letters sort after '/', so the keys keep the numbers' order), an 8-digit id.
+constexpr uint64_t kIdsPerCollection = 100'000'000;
+std::string Collection(uint64_t number) {
+  static const std::vector<std::string>* const names = [] {
+    auto* sorted = new std::vector<std::string>;
+    test::Random rng(40);
+    while (sorted->size() < 40) {
+      std::string name(2 + rng.Uniform(17), 'a');
+      for (char& c : name) c = static_cast<char>('a' + rng.Uniform(26));
+      if (std::find(sorted->begin(), sorted->end(), name) == sorted->end()) {
+        sorted->push_back(name);
+      }
+    }
+    std::sort(sorted->begin(), sorted->end());
+    return sorted;
+  }();
+  return absl::StrFormat("tenant000042/%s/%08u",
+                         (*names)[number / kIdsPerCollection],
+                         static_cast<unsigned>(number % kIdsPerCollection));
+}
+
 const Shape kShapes[] = {
     {"ycsb", &Ycsb, 10'000'000'000'000'000'000ull},
     {"tenant", &Tenant, 10'000'000'000'000'000ull},
     {"timestamped", &Timestamped, 86'400'000},
+    {"collections", &Collection, 40 * kIdsPerCollection},
 };
 
 std::vector<uint64_t> Numbers(test::Random* rng, const Shape& shape, size_t n) {
@@ -110,6 +137,13 @@ TEST(KeyedGrafiteTest, EveryRangeHoldingAKeyMatches) {
             << shape.name << " " << shape.key(lo) << " " << shape.key(hi);
         ASSERT_TRUE(
             reader->RangeMayMatchBefore(shape.key(lo), shape.key(hi + 1)))
+            << shape.name;
+      }
+      // Ranges between two keys, whatever lies between.
+      for (int i = 0; i < 2000; ++i) {
+        const size_t a = rng.Uniform(keys.size()), b = rng.Uniform(keys.size());
+        ASSERT_TRUE(
+            reader->RangeMayMatch(keys[std::min(a, b)], keys[std::max(a, b)]))
             << shape.name;
       }
     }
@@ -237,6 +271,86 @@ TEST(KeyedGrafiteTest, KeysDifferingOnlyPastByte20FilterAsRandomKeysDo) {
   EXPECT_LE(matches, bound + 5 * std::sqrt(bound) + 3);
 }
 
+// 64-byte keys behind a 40-byte prefix: 24 random bytes, codes of 192 bits.
+TEST(KeyedGrafiteTest, SixtyFourByteKeysAtTheirLastByte) {
+  test::Random rng(6);
+  const std::string prefix(40, 'p');
+  std::set<std::string> keys;
+  while (keys.size() < 5000) {
+    std::string key = prefix;
+    for (int i = 0; i < 24; ++i) key.push_back(static_cast<char>(rng.Next64()));
+    keys.insert(key);
+  }
+  const std::string filter =
+      Build({keys.begin(), keys.end()}, 16, RangeKeyCoding::kPerTable);
+  const std::unique_ptr<RangeFilterReader> reader =
+      NewRangeFilterReader(filter);
+  for (const std::string& key : keys) ASSERT_TRUE(reader->MayMatch(key));
+  int matches = 0, asked = 0;
+  for (int i = 0; i < 20000; ++i) {
+    auto at = keys.begin();
+    std::advance(at, rng.Uniform(keys.size()));
+    std::string lo = *at, hi = *at;
+    const uint8_t last = static_cast<uint8_t>(lo.back());
+    if (last > 255 - 16) continue;
+    lo.back() = static_cast<char>(last + 1);
+    hi.back() = static_cast<char>(last + 16);
+    auto next = keys.lower_bound(lo);
+    if (next != keys.end() && *next <= hi) continue;
+    ++asked;
+    matches += reader->RangeMayMatch(lo, hi);
+  }
+  ASSERT_GT(asked, 10000);
+  const double bound = reader->RangeFppBound(16) * asked;
+  EXPECT_LE(matches, bound + 5 * std::sqrt(bound) + 3);
+}
+
+// Numbers without leading zeros: keys of 2 to 7 bytes whose lengths
+// interleave in order ("n1" < "n10" < "n100" < "n11"), so a short range asks
+// several lengths' coders.
+TEST(KeyedGrafiteTest, InterleavedLengthsKeepEveryKey) {
+  test::Random rng(9);
+  std::set<std::string> unique;
+  while (unique.size() < 3000) {
+    unique.insert("n" + std::to_string(rng.Uniform(1'000'000)));
+  }
+  const std::vector<std::string> keys(unique.begin(), unique.end());
+  const std::string filter = Build(keys, 12, RangeKeyCoding::kPerTable, false);
+  const std::unique_ptr<RangeFilterReader> reader =
+      NewRangeFilterReader(filter);
+  for (size_t i = 0; i < keys.size(); ++i) {
+    ASSERT_TRUE(reader->MayMatch(keys[i])) << keys[i];
+    const size_t j = std::min(keys.size() - 1, i + rng.Uniform(3));
+    ASSERT_TRUE(reader->RangeMayMatch(keys[i], keys[j])) << keys[i];
+    if (i > 0) {
+      ASSERT_TRUE(reader->RangeMayMatch(keys[i - 1] + '\0', keys[i]))
+          << keys[i];
+    }
+  }
+}
+
+// Keys of more lengths than the per-length layout codes apart share one
+// coder in it, and still never lose a key.
+TEST(KeyedGrafiteTest, ManyLengthsShareOneCoder) {
+  test::Random rng(8);
+  std::set<std::string> keys;
+  for (int i = 0; i < 3000; ++i) {
+    std::string key(1 + rng.Uniform(100), '\0');
+    for (char& c : key) c = static_cast<char>('a' + rng.Uniform(4));
+    keys.insert(key);
+  }
+  const std::string filter =
+      Build({keys.begin(), keys.end()}, 12, RangeKeyCoding::kPerTable, false);
+  ASSERT_TRUE(grafite_internal::IsLengthKeyedGrafite(filter));
+  const std::unique_ptr<RangeFilterReader> reader =
+      NewRangeFilterReader(filter);
+  for (const std::string& key : keys) {
+    ASSERT_TRUE(reader->MayMatch(key)) << key;
+    ASSERT_TRUE(reader->RangeMayMatch(key.substr(0, key.size() / 2), key));
+    ASSERT_TRUE(reader->RangeMayMatchBefore(key, key + '\0'));
+  }
+}
+
 TEST(KeyedGrafiteTest, ReadsAnyBytesSafely) {
   std::vector<std::string> keys;
   for (int i = 0; i < 500; ++i) keys.push_back(Ycsb(1000003ull * i));
@@ -268,6 +382,25 @@ TEST(KeyedGrafiteTest, ReadsAnyBytesSafely) {
   EXPECT_TRUE(reader->RangeMayMatch(Ycsb(1), Ycsb(2)));
 }
 
+TEST(KeyedGrafiteTest, Golden) {
+  test::CheckGolden(
+      kRegenerate, "{user1, user2, user30} v1",
+      absl::BytesToHexString(Build({"user1", "user2", "user30"}, 16,
+                                   RangeKeyCoding::kPerTable, false)),
+      std::string("020c0475736572020002313201000a0675736572333001010"
+                  "0f5dffedf7f0000000e0000000000000000000000abaa000000"
+                  "000000030000000000000003000000000000000100ed5e7ef1a"
+                  "709a70d19000000aa"));
+  std::vector<std::string> keys;
+  for (int i = 0; i < 10000; ++i)
+    keys.push_back(Collection(7919ull * i * i % (40 * kIdsPerCollection)));
+  const std::string large = Build(keys, 16, RangeKeyCoding::kPerTable, true);
+  test::CheckGolden(kRegenerate, "10^4 collection keys v2: size", large.size(),
+                    size_t{22399});
+  test::CheckGolden(kRegenerate, "10^4 collection keys v2: hash", Hash64(large),
+                    uint64_t{10835477876147915034ull});
+}
+
 TEST(KeyedGrafiteTest, EmptyFilterMatchesNothing) {
   const std::string filter = Build({}, 16, RangeKeyCoding::kPerTable);
   const std::unique_ptr<RangeFilterReader> reader =
@@ -276,18 +409,33 @@ TEST(KeyedGrafiteTest, EmptyFilterMatchesNothing) {
   EXPECT_FALSE(reader->RangeMayMatch("", "\xff\xff"));
 }
 
-TEST(KeyedGrafiteTest, Golden) {
+// The one-coder layout (sstfilter.KeyedGrafite1/2), which policies no longer
+// write but readers read: its builder keeps writing the bytes it wrote.
+std::string BuildOneCoder(const std::vector<std::string>& keys, double bits,
+                          bool checksum) {
+  std::unique_ptr<FilterBuilder> builder =
+      grafite_internal::NewKeyedGrafiteBuilder(
+          grafite_internal::SizingForBudget(bits),
+          grafite_internal::KeyedLayout::kOneCoder);
+  for (const std::string& key : keys) builder->AddKey(key);
+  std::string filter;
+  builder->Finish(&filter);
+  if (checksum) filter_internal::AppendCheckedTrailer(0, &filter);
+  return filter;
+}
+
+TEST(KeyedGrafiteTest, OneCoderLayoutGolden) {
   test::CheckGolden(
       kRegenerate, "{user1, user2, user30} v1",
-      absl::BytesToHexString(Build({"user1", "user2", "user30"}, 16,
-                                   RangeKeyCoding::kPerTable, false)),
+      absl::BytesToHexString(
+          BuildOneCoder({"user1", "user2", "user30"}, 16, false)),
       std::string(
           "04757365720300033132330101300100f5fffeeb7f0000000e0000000000"
           "000000000000abaa0000000000000300000000000000030000000000000001"
           "00ed5e7ef1a709a70d10000000a9"));
   std::vector<std::string> keys;
   for (int i = 0; i < 10000; ++i) keys.push_back(Ycsb(7919ull * i * i));
-  const std::string large = Build(keys, 16, RangeKeyCoding::kPerTable, true);
+  const std::string large = BuildOneCoder(keys, 16, true);
   test::CheckGolden(kRegenerate, "10^4 YCSB keys v2: size", large.size(),
                     size_t{20214});
   test::CheckGolden(kRegenerate, "10^4 YCSB keys v2: hash", Hash64(large),
@@ -300,8 +448,7 @@ TEST(KeyedGrafiteTest, Golden) {
     EncodeFixed64(&k[8], Hash64(std::to_string(-i)));
     wide.push_back(k);
   }
-  const std::string wide_filter =
-      Build(wide, 16, RangeKeyCoding::kPerTable, false);
+  const std::string wide_filter = BuildOneCoder(wide, 16, false);
   test::CheckGolden(kRegenerate, "10^3 16-byte keys v1: size",
                     wide_filter.size(), size_t{2615});
   test::CheckGolden(kRegenerate, "10^3 16-byte keys v1: hash",

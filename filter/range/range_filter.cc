@@ -47,9 +47,11 @@ class GrafiteVersion1Format final : public FilterFormat {
   }
 };
 
+// A keyed layout's version-1 format.
 class KeyedGrafiteVersion1Format final : public FilterFormat {
  public:
-  const char* Name() const override { return kKeyedGrafiteName; }
+  explicit KeyedGrafiteVersion1Format(const char* name) : name_(name) {}
+  const char* Name() const override { return name_; }
   bool AnswersRanges() const override { return true; }
   std::unique_ptr<FilterReader> NewReader(
       absl::string_view filter) const override {
@@ -64,10 +66,14 @@ class KeyedGrafiteVersion1Format final : public FilterFormat {
     facts.body_bits = 8 * (filter.size() - kKeyedTrailerBytes - kTrailerBytes);
     return facts;
   }
+
+ private:
+  const char* const name_;
 };
 
 const FilterFormat& KeyedGrafiteFormat() {
-  static const auto* const format = new KeyedGrafiteVersion1Format();
+  static const auto* const format =
+      new KeyedGrafiteVersion1Format(kKeyedGrafiteName);
   return *format;
 }
 
@@ -77,13 +83,25 @@ const filter_internal::CheckedFormat& CheckedKeyedGrafite() {
   return *format;
 }
 
+const FilterFormat& LengthKeyedGrafiteFormat() {
+  static const auto* const format =
+      new KeyedGrafiteVersion1Format(kLengthKeyedGrafiteName);
+  return *format;
+}
+
+const filter_internal::CheckedFormat& CheckedLengthKeyedGrafite() {
+  static const auto* const format = new filter_internal::CheckedFormat(
+      kCheckedLengthKeyedGrafiteName, LengthKeyedGrafiteFormat());
+  return *format;
+}
+
 class GrafitePolicy final : public FilterPolicy {
  public:
   GrafitePolicy(const GrafiteSizing& sizing, RangeKeyCoding codes,
                 std::string spec)
       : FilterPolicy(std::move(spec)), sizing_(sizing), codes_(codes) {}
   const FilterFormat& Format() const override {
-    return codes_ == RangeKeyCoding::kPerTable ? KeyedGrafiteFormat()
+    return codes_ == RangeKeyCoding::kPerTable ? LengthKeyedGrafiteFormat()
                                                : ::sstfilter::GrafiteFormat();
   }
   double BitsPerKey() const override { return sizing_.bits_per_key; }
@@ -145,7 +163,8 @@ const filter_internal::CheckedFormat& CheckedGrafite() {
 // Whether a filter stored under format_name must carry the CRC32C trailer.
 bool IsCheckedRangeFormat(absl::string_view format_name) {
   return format_name == kCheckedGrafiteName ||
-         format_name == kCheckedKeyedGrafiteName;
+         format_name == kCheckedKeyedGrafiteName ||
+         format_name == kCheckedLengthKeyedGrafiteName;
 }
 
 // The reader of a version-1 filter of either key coding.
@@ -198,7 +217,7 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewGrafiteFilterPolicy(
           *sizing, codes,
           grafite_internal::GrafiteSpec(options, codes).ToString())),
       codes == RangeKeyCoding::kPerTable
-          ? grafite_internal::CheckedKeyedGrafite()
+          ? grafite_internal::CheckedLengthKeyedGrafite()
           : grafite_internal::CheckedGrafite());
 }
 
@@ -213,11 +232,13 @@ absl::Status VerifyRangeFilter(absl::string_view filter) {
   if (!parts.well_formed) return absl::OkStatus();
   absl::Status status = filter_internal::VerifyCheckedFilter(filter);
   if (status.ok()) return status;
-  return absl::DataLossError(
-      absl::StrCat(grafite_internal::IsKeyedGrafite(parts.inner)
-                       ? grafite_internal::kCheckedKeyedGrafiteName
-                       : grafite_internal::kCheckedGrafiteName,
-                   ": ", status.message()));
+  const char* name = grafite_internal::kCheckedGrafiteName;
+  if (grafite_internal::IsLengthKeyedGrafite(parts.inner)) {
+    name = grafite_internal::kCheckedLengthKeyedGrafiteName;
+  } else if (grafite_internal::IsKeyedGrafite(parts.inner)) {
+    name = grafite_internal::kCheckedKeyedGrafiteName;
+  }
+  return absl::DataLossError(absl::StrCat(name, ": ", status.message()));
 }
 
 std::unique_ptr<RangeFilterReader> NewRangeFilterReader(
@@ -243,7 +264,9 @@ absl::Status VerifyRangeFilterFor(absl::string_view format_name,
         grafite_internal::kGrafiteName, ", ",
         grafite_internal::kCheckedGrafiteName, ", ",
         grafite_internal::kKeyedGrafiteName, ", ",
-        grafite_internal::kCheckedKeyedGrafiteName, ")"));
+        grafite_internal::kCheckedKeyedGrafiteName, ", ",
+        grafite_internal::kLengthKeyedGrafiteName, ", ",
+        grafite_internal::kCheckedLengthKeyedGrafiteName, ")"));
   }
   if (grafite_internal::IsCheckedRangeFormat(format_name) &&
       !filter_internal::SplitCheckedFilter(filter).well_formed) {
@@ -269,14 +292,16 @@ std::unique_ptr<RangeFilterReader> NewRangeFilterReaderFor(
   return NewRangeFilterReader(filter, checksum);
 }
 
-SSTFILTER_REGISTER_FAMILY(Grafite, {"grafite",
-                                    {{"max_range_length"},
-                                     {grafite_internal::kCodesParam,
-                                      grafite_internal::kCodesWords}},
-                                    &grafite_internal::NewGrafitePolicyFromSpec,
-                                    {&GrafiteFormat(), &GrafiteCheckedFormat(),
-                                     &grafite_internal::KeyedGrafiteFormat(),
-                                     &grafite_internal::CheckedKeyedGrafite()},
-                                    {"", grafite_internal::kPerTableVariant}});
+SSTFILTER_REGISTER_FAMILY(
+    Grafite, {"grafite",
+              {{"max_range_length"},
+               {grafite_internal::kCodesParam, grafite_internal::kCodesWords}},
+              &grafite_internal::NewGrafitePolicyFromSpec,
+              {&GrafiteFormat(), &GrafiteCheckedFormat(),
+               &grafite_internal::LengthKeyedGrafiteFormat(),
+               &grafite_internal::CheckedLengthKeyedGrafite()},
+              {"", grafite_internal::kPerTableVariant},
+              {&grafite_internal::KeyedGrafiteFormat(),
+               &grafite_internal::CheckedKeyedGrafite()}});
 
 }  // namespace sstfilter

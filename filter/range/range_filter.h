@@ -46,9 +46,11 @@ constexpr double kMaxRangeBitsPerKey = 60.0;
 //
 // codes: how keys become the codes the bound counts. kFirst8Bytes reads a
 // key's first 8 bytes (range_key.h; formats kGrafiteName, kCheckedGrafiteName).
-// kPerTable drops the table's common prefix and codes each later position by
-// the symbols the table's keys hold there, as far as 128 bits reach (spec
-// param codes=table; formats kKeyedGrafiteName, kCheckedKeyedGrafiteName).
+// kPerTable drops the common prefix of the table's keys of each length and
+// codes each later position by the symbols those keys hold there, up to 256
+// positions (spec param codes=table; formats kLengthKeyedGrafiteName,
+// kCheckedLengthKeyedGrafiteName; kKeyedGrafiteName and
+// kCheckedKeyedGrafiteName, one coder for all lengths, are read).
 enum class RangeKeyCoding { kFirst8Bytes, kPerTable };
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewGrafiteFilterPolicy(
     const FilterOptions& options, RangeKeyCoding codes);

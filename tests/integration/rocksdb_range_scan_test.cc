@@ -212,7 +212,7 @@ class RocksDbRangeScanTest : public testing::TestWithParam<RangeKeyCoding> {
     for (const auto& [file, properties] : tables) {
       EXPECT_EQ(properties->user_collected_properties.count(
                     RangeFilterKey(GetParam() == RangeKeyCoding::kPerTable
-                                       ? "sstfilter.KeyedGrafite2"
+                                       ? "sstfilter.KeyedGrafiteByLength2"
                                        : "sstfilter.Grafite2")),
                 1u)
           << file;

@@ -47,7 +47,7 @@ const std::map<std::string, std::string>& PinnedNames() {
       {"bloom:path=portable", "sstfilter.LocalBloom2"},
       {"burr", "sstfilter.BumpedRibbon2"},
       {"grafite", "sstfilter.Grafite2"},
-      {"grafite:codes=table", "sstfilter.KeyedGrafite2"},
+      {"grafite:codes=table", "sstfilter.KeyedGrafiteByLength2"},
       {"hybrid:family=compact", "sstfilter.Hybrid2"},
       {"hybrid:family=native", "sstfilter.Hybrid2"},
       {"leveldb", "leveldb.BuiltinBloomFilter2"},
