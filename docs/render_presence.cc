@@ -282,26 +282,17 @@ absl::Status PrintMarkdownGroup(const std::vector<Json>& rows,
 absl::StatusOr<std::string> RenderPresence(
     const std::string& json_path, const std::vector<std::string>& options,
     const FileReader& read) {
-  if (absl::Status none = NoOptions("presence", options); !none.ok()) {
-    return none;
-  }
-  absl::StatusOr<std::string> text = read(json_path);
-  if (!text.ok()) return text.status();
-  // Rows in groups of one key count, in the order they come.
   absl::StatusOr<std::vector<Json>> rows =
-      ParseJsonLines<Json>(*text, json_path);
+      ReadSectionRows("presence", "presence", json_path, options, read);
   if (!rows.ok()) return rows.status();
+  // Rows in groups of one key count, in the order they come.
   std::vector<std::vector<Json>> groups;
   for (Json& row : *rows) {
-    if (!row.contains("section") || row["section"] != "presence") continue;
     if (!groups.empty() && groups.back().front()["keys"] == row["keys"]) {
       groups.back().push_back(std::move(row));
     } else {
       groups.push_back({std::move(row)});
     }
-  }
-  if (groups.empty()) {
-    return absl::InvalidArgumentError(json_path + " has no presence rows");
   }
   std::ostringstream out;
   for (const std::vector<Json>& group : groups) {

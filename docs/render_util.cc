@@ -28,5 +28,27 @@ absl::Status NoOptions(const char* kind,
       absl::StrCat(kind, " takes no option '", options.front(), "'"));
 }
 
+absl::StatusOr<std::vector<nlohmann::ordered_json>> ReadSectionRows(
+    const char* kind, const char* section, const std::string& path,
+    const std::vector<std::string>& options, const FileReader& read) {
+  if (absl::Status none = NoOptions(kind, options); !none.ok()) return none;
+  absl::StatusOr<std::string> text = read(path);
+  if (!text.ok()) return text.status();
+  absl::StatusOr<std::vector<nlohmann::ordered_json>> rows =
+      ParseJsonLines<nlohmann::ordered_json>(*text, path);
+  if (!rows.ok()) return rows.status();
+  std::vector<nlohmann::ordered_json> of_section;
+  for (nlohmann::ordered_json& row : *rows) {
+    if (row.contains("section") && row["section"] == section) {
+      of_section.push_back(std::move(row));
+    }
+  }
+  if (of_section.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, " has no ", section, " rows"));
+  }
+  return of_section;
+}
+
 }  // namespace docs
 }  // namespace sstfilter

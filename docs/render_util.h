@@ -51,6 +51,14 @@ absl::StatusOr<std::vector<Json>> ParseJsonLines(absl::string_view text,
   return rows;
 }
 
+// db_bench's --format=json rows of one section from the file at path, in
+// the order they come; a renderer of that section, `kind`, takes no options.
+// InvalidArgumentError for an option, a line that is not a JSON object, or no
+// row of the section.
+absl::StatusOr<std::vector<nlohmann::ordered_json>> ReadSectionRows(
+    const char* kind, const char* section, const std::string& path,
+    const std::vector<std::string>& options, const FileReader& read);
+
 // InvalidArgumentError naming the first option that `kind` does not take.
 absl::Status NoOptions(const char* kind,
                        const std::vector<std::string>& options);

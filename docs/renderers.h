@@ -2,9 +2,9 @@
 // results_table.h's blocks name by kind: filter_bench (its --format=json rows
 // and RUN.run.json beside them; options about, impls=a,b), redis_bench (its
 // --json object; option readme), range_bench and range_shapes (their --json
-// objects) and presence
-// (db_bench's --sections=presence --format=json rows). Each prints what a page
-// shows, reading older files leniently; docs/results.md describes the blocks.
+// objects), range_db and presence (db_bench's --format=json rows of those
+// sections). Each prints what a page shows, reading older files leniently;
+// docs/results.md describes the blocks.
 
 #ifndef SSTFILTER_DOCS_RENDERERS_H_
 #define SSTFILTER_DOCS_RENDERERS_H_
@@ -74,6 +74,14 @@ absl::StatusOr<std::string> RenderRangeShapes(
     const std::string& json_path, const std::vector<std::string>& options,
     const FileReader& read);
 std::string RangeShapesTable(const nlohmann::json& result);
+
+// range_db: db_bench's range rows (other sections' rows are skipped), one
+// table per run (a RocksDB release): per key shape and configuration, the
+// data blocks read per empty scan against no filter and RocksDB's prefix
+// Bloom filter, and scans per second.
+absl::StatusOr<std::string> RenderRangeDb(
+    const std::string& json_path, const std::vector<std::string>& options,
+    const FileReader& read);
 
 // presence: db_bench's presence rows (other sections' rows are skipped), one
 // group of tables per key count in the order the rows come; the mixed sweep's

@@ -29,11 +29,10 @@ struct Kind {
                                         const std::vector<std::string>&,
                                         const FileReader&);
 };
-constexpr Kind kKinds[] = {{"filter_bench", RenderFilterBench},
-                           {"redis_bench", RenderRedisBench},
-                           {"range_bench", RenderRangeBench},
-                           {"range_shapes", RenderRangeShapes},
-                           {"presence", RenderPresence}};
+constexpr Kind kKinds[] = {
+    {"filter_bench", RenderFilterBench}, {"redis_bench", RenderRedisBench},
+    {"range_bench", RenderRangeBench},   {"range_shapes", RenderRangeShapes},
+    {"range_db", RenderRangeDb},         {"presence", RenderPresence}};
 
 // A block's text: its begin marker, its lines, its end marker.
 struct Block {

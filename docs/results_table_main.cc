@@ -11,9 +11,9 @@
 // from docs/results/RUN.json. With --check it changes nothing and exits 1
 // naming the first block of a page that is not up to date. Pages are relative
 // to the workspace root. The second form prints the markdown the renderer of
-// KIND (filter_bench, redis_bench, range_bench, range_shapes, presence) makes
-// of FILE.json
-// with the options a block would give it, relative to the working directory.
+// KIND (filter_bench, redis_bench, range_bench, range_shapes, range_db,
+// presence) makes of FILE.json with the options a block would give it,
+// relative to the working directory.
 // Exit status: 0 done, 1 a page out of date or unreadable, a bad block or
 // JSON, 2 bad flags.
 
@@ -39,7 +39,8 @@ ABSL_FLAG(bool, check, false,
           "JSON gives");
 ABSL_FLAG(std::string, render, "",
           "print the markdown of one JSON file by the renderer of this kind "
-          "(filter_bench, redis_bench, range_bench, range_shapes, presence)");
+          "(filter_bench, redis_bench, range_bench, range_shapes, range_db, "
+          "presence)");
 ABSL_FLAG(std::string, options, "",
           "with --render: the block's options, separated by spaces");
 

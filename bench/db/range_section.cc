@@ -1,5 +1,6 @@
 #include "bench/db/range_section.h"
 
+#include <cstring>
 #include <memory>
 #include <string>
 #include <utility>
@@ -11,13 +12,15 @@
 #include "bench/db/lookups.h"
 #include "bench/db/no_match_range_collector.h"
 #include "bench/db/rocksdb_tree.h"
-#include "bench/keys.h"
+#include "bench/range/key_shapes.h"
 #include "engines/rocksdb/rocksdb_range_filter.h"
-#include "filter/range/range_key.h"
+#include "rocksdb/filter_policy.h"
 #include "rocksdb/iterator.h"
+#include "rocksdb/slice_transform.h"
 #include "rocksdb/statistics.h"
 #include "rocksdb/table.h"
 #include "table/range_filter_key.h"
+#include "util/mix64.h"
 
 namespace sstfilter {
 namespace bench {
@@ -25,24 +28,134 @@ namespace {
 
 // Present keys scanned for before any timing: each scan must find its key.
 constexpr uint64_t kCheckedPresentKeys = 2'000;
-// Picks the checked keys: any odd constant.
-constexpr uint64_t kCheckSalt = 0x6a09e667f3bcc909ULL;
+// Seeds of the key numbers and of each kind of query: any distinct constants.
+constexpr uint64_t kKeySeed = 0x6a09e667f3bcc909ULL;
+constexpr uint64_t kCheckSalt = 0xbb67ae8584caa73bULL;
+constexpr uint64_t kCorrelatedSalt = 0x3c6ef372fe94f82bULL;
+constexpr uint64_t kUniformSalt = 0xa54ff53a5f1d36f1ULL;
+constexpr uint64_t kPresentSalt = 0x510e527fade682d1ULL;
 
-std::string NoneConfig() { return kNoFilterConfig; }
-// The range filter's spec (range_bench's --filter).
-std::string FilterConfig() {
-  return absl::StrCat("grafite:", kRangeFilterBitsPerKey);
+enum class ScanFilter { kNone, kPrefixBloom, kRange, kKeyedRange };
+
+struct ScanConfig {
+  std::string name;
+  ScanFilter filter;
+};
+
+const std::vector<ScanConfig>& ScanConfigs() {
+  static const auto* const configs = new std::vector<ScanConfig>{
+      {kNoFilterConfig, ScanFilter::kNone},
+      {kRocksDbBloomConfig, ScanFilter::kPrefixBloom},
+      {absl::StrCat("grafite:", kRangeFilterBitsPerKey), ScanFilter::kRange},
+      {absl::StrCat("grafite:", kRangeFilterBitsPerKey, ":codes=table"),
+       ScanFilter::kKeyedRange},
+  };
+  return *configs;
 }
 
-absl::StatusOr<rocksdb::Options> MakeOptions(bool range_filter,
+bool IsRangeFilter(ScanFilter filter) {
+  return filter == ScanFilter::kRange || filter == ScanFilter::kKeyedRange;
+}
+
+// The key shape whose databases are built and scanned, and its keys' numbers,
+// sorted: KeyMaker and QueryMaker are plain functions, so they read it here.
+struct ActiveShape {
+  const KeyShape* shape = nullptr;
+  std::vector<KeyNumber> numbers;
+};
+
+ActiveShape& Active() {
+  static auto* const active = new ActiveShape;
+  return *active;
+}
+
+size_t WriteKey(const std::string& key, char* buf) {
+  std::memcpy(buf, key.data(), key.size());
+  return key.size();
+}
+
+size_t ShapeKey(uint64_t index, char* buf) {
+  return WriteKey(Active().shape->key(Active().numbers[index]), buf);
+}
+
+// A scan travels through the lookup loop as one string: its lower bound's
+// length (one byte), the lower bound, then the exclusive upper bound.
+size_t EncodeScan(KeyNumber lo, KeyNumber upper, char* buf) {
+  const std::string lower = Active().shape->key(lo);
+  buf[0] = static_cast<char>(lower.size());
+  const size_t n = 1 + WriteKey(lower, buf + 1);
+  return n + WriteKey(Active().shape->key(upper), buf + n);
+}
+
+struct ScanBounds {
+  absl::string_view lower, upper;
+};
+
+ScanBounds DecodeScan(absl::string_view scan) {
+  const size_t lower = static_cast<uint8_t>(scan[0]);
+  return {scan.substr(1, lower), scan.substr(1 + lower)};
+}
+
+// Scans of kScanWidth possible keys that hold none, just after a key or
+// anywhere; each draw its own range.
+template <bool kCorrelated>
+size_t EmptyScan(uint64_t draw, uint64_t /*num_keys*/, char* buf) {
+  NumberDraws draws(
+      Mix64(draw ^ (kCorrelated ? kCorrelatedSalt : kUniformSalt)));
+  const NumberRange range = DrawEmptyRange(*Active().shape, Active().numbers,
+                                           kScanWidth, kCorrelated, &draws);
+  return EncodeScan(range.lo, range.hi + 1, buf);
+}
+
+// Scans of kScanWidth possible keys from a present key.
+size_t PresentScan(uint64_t draw, uint64_t /*num_keys*/, char* buf) {
+  const std::vector<KeyNumber>& numbers = Active().numbers;
+  const KeyNumber lo = numbers[Mix64(draw ^ kPresentSalt) % numbers.size()];
+  return EncodeScan(lo, lo + kScanWidth, buf);
+}
+
+// RocksDB's prefix of a key shape's key: the key less its last n bytes, the
+// bytes a range at the keys' finest position covers. A valid prefix extractor
+// over a shape's keys: keys of one prefix have one length and sit together in
+// order (key_shapes.h).
+class DropFinestBytes final : public rocksdb::SliceTransform {
+ public:
+  explicit DropFinestBytes(size_t n)
+      : n_(n), name_(absl::StrCat("sstfilter.bench.DropLast", n)) {}
+  const char* Name() const override { return name_.c_str(); }
+  rocksdb::Slice Transform(const rocksdb::Slice& key) const override {
+    return rocksdb::Slice(key.data(), key.size() - n_);
+  }
+  bool InDomain(const rocksdb::Slice& key) const override {
+    return key.size() > n_;
+  }
+
+ private:
+  const size_t n_;
+  const std::string name_;
+};
+
+absl::StatusOr<rocksdb::Options> MakeOptions(ScanFilter filter,
+                                             const KeyShape& key_shape,
                                              bool inject_false_negative,
                                              const DbShape& shape) {
-  rocksdb::Options options = RocksDbTreeOptions(
-      rocksdb::BlockBasedTableOptions(), shape.rocksdb_table_bytes);
-  if (range_filter) {
+  rocksdb::BlockBasedTableOptions table;
+  if (filter == ScanFilter::kPrefixBloom) {
+    table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(kDbBitsPerKey));
+    table.whole_key_filtering = false;
+  }
+  rocksdb::Options options =
+      RocksDbTreeOptions(table, shape.rocksdb_table_bytes);
+  if (filter == ScanFilter::kPrefixBloom) {
+    options.prefix_extractor =
+        std::make_shared<DropFinestBytes>(key_shape.finest_bytes);
+  }
+  if (IsRangeFilter(filter)) {
     absl::StatusOr<std::shared_ptr<rocksdb::TablePropertiesCollectorFactory>>
         collector = NewRangeFilterCollectorFactory(
-            FilterOptions::BitsPerKey(kRangeFilterBitsPerKey));
+            FilterOptions::BitsPerKey(kRangeFilterBitsPerKey),
+            filter == ScanFilter::kKeyedRange ? RangeKeyCoding::kPerTable
+                                              : RangeKeyCoding::kFirst8Bytes);
     if (!collector.ok()) return collector.status();
     options.table_properties_collector_factories.push_back(
         inject_false_negative ? NewNoMatchRangeCollectorFactory(*collector)
@@ -51,36 +164,54 @@ absl::StatusOr<rocksdb::Options> MakeOptions(bool range_filter,
   return options;
 }
 
-// The range's upper bound: kScanCodes codes above lower's.
-std::string UpperBound(absl::string_view lower) {
-  return KeyOfRangeCode(RangeKeyCode(lower) + kScanCodes);
+std::string FilterDescription(ScanFilter filter, const KeyShape& key_shape,
+                              bool inject_false_negative) {
+  switch (filter) {
+    case ScanFilter::kNone:
+      return "no filter";
+    case ScanFilter::kPrefixBloom:
+      return absl::StrFormat(
+          "rocksdb::NewBloomFilterPolicy(%g) over each key less its last %d "
+          "bytes (prefix_extractor), read with auto_prefix_mode",
+          kDbBitsPerKey, key_shape.finest_bytes);
+    case ScanFilter::kRange:
+    case ScanFilter::kKeyedRange:
+      return absl::StrCat(
+          "sstfilter range filter, ", kRangeFilterBitsPerKey, " bits/key, ",
+          filter == ScanFilter::kKeyedRange ? "keys coded per table"
+                                            : "keys' first 8 bytes",
+          inject_false_negative ? " (of no keys: --inject_false_negative)"
+                                : "");
+  }
+  return "";
 }
 
 class RangeScanDb final : public SectionDb {
  public:
-  RangeScanDb(std::unique_ptr<RocksDbTree> tree, bool range_filter)
-      : SectionDb(std::move(tree)), range_filter_(range_filter) {}
+  RangeScanDb(std::unique_ptr<RocksDbTree> tree, ScanFilter filter)
+      : SectionDb(std::move(tree)), filter_(filter) {}
 
-  // Scans [lower, UpperBound(lower)); found when it returns a key.
-  bool Lookup(absl::string_view lower) override {
-    return !ScanFrom(lower).empty();
+  // Scans the encoded range; found when it returns a key.
+  bool Lookup(absl::string_view scan) override {
+    const ScanBounds bounds = DecodeScan(scan);
+    return !ScanFrom(bounds.lower, bounds.upper).empty();
   }
 
-  // The first key of the scan from lower, or "" when it returns none. Only
-  // the filtered scans build a RangeScan: its copies of the bounds and its
+  // The first key of [lower, upper), or "" when it holds none. Only the
+  // range-filtered scans build a RangeScan: its copies of the bounds and its
   // table_filter are part of the filter's cost.
-  std::string ScanFrom(absl::string_view lower) {
+  std::string ScanFrom(absl::string_view lower, absl::string_view upper) {
     rocksdb::ReadOptions read;
     read.fill_cache = false;
-    if (range_filter_) {
-      const RangeScan scan(std::string(lower), UpperBound(lower), read);
+    if (IsRangeFilter(filter_)) {
+      const RangeScan scan(std::string(lower), std::string(upper), read);
       return First(scan.options());
     }
-    const std::string upper = UpperBound(lower);
     const rocksdb::Slice lower_slice(lower.data(), lower.size());
-    const rocksdb::Slice upper_slice(upper);
+    const rocksdb::Slice upper_slice(upper.data(), upper.size());
     read.iterate_lower_bound = &lower_slice;
     read.iterate_upper_bound = &upper_slice;
+    read.auto_prefix_mode = filter_ == ScanFilter::kPrefixBloom;
     return First(read);
   }
 
@@ -96,20 +227,26 @@ class RangeScanDb final : public SectionDb {
     return it->key().ToString();
   }
 
-  const bool range_filter_;
+  const ScanFilter filter_;
 };
 
-absl::Status CheckPresentKeys(const DbShape& shape, RangeScanDb* db) {
-  char key[kMaxKeyBytes];
+// Scans around a sample of present keys, each starting up to kScanWidth - 1
+// possible keys before its key: each must return its key or one before it.
+absl::Status CheckPresentKeys(RangeScanDb* db) {
+  const std::vector<KeyNumber>& numbers = Active().numbers;
   for (uint64_t i = 0; i < kCheckedPresentKeys; ++i) {
-    const size_t len = Random16Key(Mix64(i ^ kCheckSalt) % shape.keys, key);
-    const std::string want(key, len);
-    // From the key's own code, so the range holds the key.
-    const std::string found = db->ScanFrom(KeyOfRangeCode(RangeKeyCode(want)));
+    const uint64_t draw = Mix64(i ^ kCheckSalt);
+    const KeyNumber number = numbers[draw % numbers.size()];
+    const KeyNumber back =
+        std::min<KeyNumber>(number, (draw >> 32) % kScanWidth);
+    const std::string want = Active().shape->key(number);
+    const std::string found =
+        db->ScanFrom(Active().shape->key(number - back),
+                     Active().shape->key(number - back + kScanWidth));
     if (found.empty() || found > want) {
       return absl::InternalError(
-          absl::StrFormat("%s: a scan from present key %d's code missed it",
-                          db->result.config, i));
+          absl::StrFormat("%s: a scan from present key %d missed it (%s keys)",
+                          db->result.config, i, Active().shape->name));
     }
   }
   return absl::OkStatus();
@@ -120,13 +257,13 @@ absl::Status CheckPresentKeys(const DbShape& shape, RangeScanDb* db) {
 absl::StatusOr<std::vector<LookupFigures>> MeasureNonEmptyScans(
     const DbShape& shape, const std::vector<SectionDb*>& dbs,
     const Progress& progress) {
-  for (SectionDb* db : dbs) WarmUp(LookupKind::kPresent, shape, db);
+  for (SectionDb* db : dbs) WarmUp(PresentScan, shape, db);
   std::vector<std::vector<RepFigures>> reps(dbs.size());
   for (int rep = 0; rep < shape.reps; ++rep) {
     progress(absl::StrFormat("non-empty scans, repetition %d of %d", rep + 1,
                              shape.reps));
     for (size_t i = 0; i < dbs.size(); ++i) {
-      reps[i].push_back(TimeRep(LookupKind::kPresent, rep, shape, dbs[i]));
+      reps[i].push_back(TimeRep(PresentScan, rep, shape, dbs[i]));
     }
   }
   std::vector<LookupFigures> figures;
@@ -155,58 +292,88 @@ double RangeBitsPerKey(const RocksDbTree& tree, uint64_t keys) {
   return 8.0 * static_cast<double>(bytes) / static_cast<double>(keys);
 }
 
+// The section for one key shape: its databases are built, measured and
+// removed before the next shape's.
+absl::Status RunShape(size_t shape_index,
+                      const std::vector<std::string>& chosen,
+                      bool inject_false_negative, const DbShape& shape,
+                      const Progress& progress,
+                      std::vector<RangeResult>* results) {
+  const KeyShape& key_shape = KeyShapes()[shape_index];
+  NumberDraws key_draws(kKeySeed + shape_index);
+  Active().shape = &key_shape;
+  Active().numbers = DrawKeyNumbers(key_shape, shape.keys, &key_draws);
+  std::vector<std::unique_ptr<RangeScanDb>> dbs;
+  std::vector<SectionDb*> probed;
+  std::vector<RangeResult> shape_results;
+  for (const ScanConfig& config : ScanConfigs()) {
+    if (std::find(chosen.begin(), chosen.end(), config.name) == chosen.end()) {
+      continue;
+    }
+    absl::StatusOr<rocksdb::Options> build =
+        MakeOptions(config.filter, key_shape, inject_false_negative, shape);
+    absl::StatusOr<rocksdb::Options> reopen =
+        MakeOptions(config.filter, key_shape, inject_false_negative, shape);
+    if (!build.ok()) return build.status();
+    if (!reopen.ok()) return reopen.status();
+    RangeResult result;
+    result.shape = key_shape.name;
+    absl::StatusOr<std::unique_ptr<RocksDbTree>> tree = RocksDbTree::Build(
+        {config.name,
+         FilterDescription(config.filter, key_shape, inject_false_negative),
+         ShapeKey, *build, *reopen, /*one_level=*/true,
+         absl::StrCat("shape", shape_index)},
+        shape, progress, &result.built);
+    if (!tree.ok()) return tree.status();
+    result.range_bits_per_key = RangeBitsPerKey(**tree, shape.keys);
+    dbs.push_back(
+        std::make_unique<RangeScanDb>(*std::move(tree), config.filter));
+    dbs.back()->result = result.built;
+    if (absl::Status status = CheckPresentKeys(dbs.back().get());
+        !status.ok()) {
+      return status;
+    }
+    probed.push_back(dbs.back().get());
+    shape_results.push_back(std::move(result));
+  }
+  if (probed.empty()) return absl::OkStatus();
+  const auto shape_progress = [&](const std::string& line) {
+    progress(absl::StrCat(key_shape.name, ": ", line));
+  };
+  absl::StatusOr<std::vector<ProbeFigures>> correlated =
+      MeasureAbsentProbes(EmptyScan<true>, {}, shape, probed, shape_progress);
+  if (!correlated.ok()) return correlated.status();
+  absl::StatusOr<std::vector<ProbeFigures>> uniform =
+      MeasureAbsentProbes(EmptyScan<false>, {}, shape, probed, shape_progress);
+  if (!uniform.ok()) return uniform.status();
+  absl::StatusOr<std::vector<LookupFigures>> nonempty =
+      MeasureNonEmptyScans(shape, probed, shape_progress);
+  if (!nonempty.ok()) return nonempty.status();
+  for (size_t i = 0; i < shape_results.size(); ++i) {
+    shape_results[i].correlated = (*correlated)[i];
+    shape_results[i].uniform = (*uniform)[i];
+    shape_results[i].nonempty = (*nonempty)[i];
+    results->push_back(std::move(shape_results[i]));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 std::vector<std::string> RangeConfigNames() {
-  return {NoneConfig(), FilterConfig()};
+  std::vector<std::string> names;
+  for (const ScanConfig& config : ScanConfigs()) names.push_back(config.name);
+  return names;
 }
 
 absl::StatusOr<std::vector<RangeResult>> RunRangeSection(
     const std::vector<std::string>& configs, bool inject_false_negative,
     const DbShape& shape, const Progress& progress) {
-  std::vector<std::unique_ptr<RangeScanDb>> dbs;
-  std::vector<SectionDb*> probed;
   std::vector<RangeResult> results;
-  for (const std::string& config : configs) {
-    const bool range_filter = config == FilterConfig();
-    absl::StatusOr<rocksdb::Options> build =
-        MakeOptions(range_filter, inject_false_negative, shape);
-    absl::StatusOr<rocksdb::Options> reopen =
-        MakeOptions(range_filter, inject_false_negative, shape);
-    if (!build.ok()) return build.status();
-    if (!reopen.ok()) return reopen.status();
-    RangeResult result;
-    result.range_filter = range_filter;
-    absl::StatusOr<std::unique_ptr<RocksDbTree>> tree = RocksDbTree::Build(
-        {config,
-         range_filter
-             ? absl::StrCat("sstfilter range filter, ", kRangeFilterBitsPerKey,
-                            " bits/key",
-                            inject_false_negative
-                                ? " (of no keys: --inject_false_negative)"
-                                : "")
-             : "no range filter",
-         Random16Key, *build, *reopen, /*one_level=*/true},
-        shape, progress, &result.built);
-    if (!tree.ok()) return tree.status();
-    result.range_bits_per_key = RangeBitsPerKey(**tree, shape.keys);
-    dbs.push_back(
-        std::make_unique<RangeScanDb>(*std::move(tree), range_filter));
-    dbs.back()->result = result.built;
-    absl::Status status = CheckPresentKeys(shape, dbs.back().get());
+  for (size_t i = 0; i < KeyShapes().size(); ++i) {
+    absl::Status status =
+        RunShape(i, configs, inject_false_negative, shape, progress, &results);
     if (!status.ok()) return status;
-    probed.push_back(dbs.back().get());
-    results.push_back(std::move(result));
-  }
-  absl::StatusOr<std::vector<ProbeFigures>> figures = MeasureAbsentProbes(
-      Random16Query(LookupKind::kAbsent), {}, shape, probed, progress);
-  if (!figures.ok()) return figures.status();
-  absl::StatusOr<std::vector<LookupFigures>> nonempty =
-      MeasureNonEmptyScans(shape, probed, progress);
-  if (!nonempty.ok()) return nonempty.status();
-  for (size_t i = 0; i < results.size(); ++i) {
-    results[i].empty = (*figures)[i];
-    results[i].nonempty = (*nonempty)[i];
   }
   return results;
 }

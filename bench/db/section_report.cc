@@ -7,8 +7,10 @@
 #include "bench/db/db_configs.h"
 #include "bench/db/lookups.h"
 #include "bench/db/prefix_keys.h"
+#include "bench/machine.h"
 #include "nlohmann/json.hpp"
 #include "rocksdb/table.h"
+#include "rocksdb/version.h"
 
 namespace sstfilter {
 namespace bench {
@@ -43,11 +45,6 @@ double ProbeRate(const Result& r) {
 template <typename Result>
 double ProbeReads(const Result& r) {
   return r.absent.data_reads;
-}
-double EmptyScanRate(const RangeResult& r) { return r.empty.per_second; }
-double EmptyScanReads(const RangeResult& r) { return r.empty.data_reads; }
-double NonEmptyScanRate(const RangeResult& r) {
-  return r.nonempty.lookups_per_second;
 }
 double FilterBytesInserted(const PartitionedResult& r) {
   return r.filter_bytes_inserted;
@@ -214,52 +211,97 @@ void PrintRangeTable(const DbShape& shape,
                      std::ostream& out) {
   if (results.empty()) return;
   out << absl::StrFormat(
-      "Short scans of empty ranges: %d keys of 16 bytes, %d-byte values; "
-      "each scan a fresh iterator over [lower, upper), lower a fresh absent "
-      "key and upper %d key codes above it (its first 8 bytes + %d), with "
-      "fill_cache = false; for reference, found: scans from a fresh present "
-      "key, each finding it. %d scans of each kind per repetition, median of "
-      "%d repetitions. Per scan: data blocks read.\n\n",
-      shape.keys, shape.value_bytes, kScanCodes, kScanCodes, shape.lookups,
-      shape.reps);
-  out << absl::StrFormat("%-28s %12s %-14s %8s %10s %11s %10s %11s\n", "config",
-                         "range b/key", "files by level", "build s", "empty/s",
-                         "empty reads", "found/s", "found reads");
+      "Short scans of empty ranges: %d keys of each shape "
+      "(bench/range/key_shapes.h), %d-byte values, one sorted run; each scan a "
+      "fresh iterator over [lower, upper), %d possible keys at the keys' last "
+      "position, starting just after a present key (correlated) or anywhere "
+      "(uniform) and holding none, with fill_cache = false; for reference, "
+      "found: scans from a fresh present key, each finding it. %d scans of "
+      "each kind per repetition, median of %d repetitions. Per scan: data "
+      "blocks read.\n\n",
+      shape.keys, shape.value_bytes, kScanWidth, shape.lookups, shape.reps);
+  std::vector<std::string> shapes;
   for (const RangeResult& r : results) {
-    out << absl::StrFormat(
-        "%-28s %12.2f %-14s %8.1f %10.0f %11.4f %10.0f %11.4f\n",
-        r.built.config, r.range_bits_per_key,
-        FormatLevels(r.built.files_per_level), r.built.build_seconds,
-        r.empty.per_second, r.empty.data_reads, r.nonempty.lookups_per_second,
-        r.nonempty.data_reads_per_lookup);
+    if (shapes.empty() || shapes.back() != r.shape) shapes.push_back(r.shape);
   }
-  out << "\n";
+  for (const std::string& key_shape : shapes) {
+    out << "keys: " << key_shape << "\n";
+    out << absl::StrFormat("%-26s %11s %7s %10s %10s %10s %10s %9s %9s\n",
+                           "config", "range b/key", "build s", "corr/s",
+                           "corr reads", "unif/s", "unif reads", "found/s",
+                           "found rd");
+    std::vector<const RangeResult*> rows;
+    for (const RangeResult& r : results) {
+      if (r.shape == key_shape) rows.push_back(&r);
+    }
+    for (const RangeResult* r : rows) {
+      out << absl::StrFormat(
+          "%-26s %11.2f %7.1f %10.0f %10.4f %10.0f %10.4f %9.0f %9.4f\n",
+          r->built.config, r->range_bits_per_key, r->built.build_seconds,
+          r->correlated.per_second, r->correlated.data_reads,
+          r->uniform.per_second, r->uniform.data_reads,
+          r->nonempty.lookups_per_second, r->nonempty.data_reads_per_lookup);
+    }
+    // Each range filter against no filter and RocksDB's prefix Bloom filter.
+    const auto find = [&](const std::string& config) -> const RangeResult* {
+      for (const RangeResult* r : rows) {
+        if (r->built.config == config) return r;
+      }
+      return nullptr;
+    };
+    const std::vector<std::string> names = RangeConfigNames();
+    for (size_t f = 2; f < names.size(); ++f) {
+      const RangeResult* ours = find(names[f]);
+      if (ours == nullptr) continue;
+      for (size_t base = 0; base < 2; ++base) {
+        const RangeResult* other = find(names[base]);
+        if (other == nullptr) continue;
+        const auto ratio = [&](const char* what, double a, double b) {
+          if (b == 0) return;
+          out << absl::StrFormat("%s, range, %s: %s / %s = %.4f\n", what,
+                                 key_shape, names[f], names[base], a / b);
+        };
+        ratio("data reads per empty scan, correlated",
+              ours->correlated.data_reads, other->correlated.data_reads);
+        ratio("data reads per empty scan, uniform", ours->uniform.data_reads,
+              other->uniform.data_reads);
+        ratio("empty scans/s, correlated", ours->correlated.per_second,
+              other->correlated.per_second);
+        ratio("empty scans/s, uniform", ours->uniform.per_second,
+              other->uniform.per_second);
+        ratio("non-empty scans/s", ours->nonempty.lookups_per_second,
+              other->nonempty.lookups_per_second);
+      }
+    }
+    out << "\n";
+  }
   for (const RangeResult& r : results) {
-    out << absl::StrFormat("%-28s %s\n", r.built.config, r.built.filter);
+    if (r.shape != shapes.front()) break;
+    out << absl::StrFormat("%-26s %s\n", r.built.config, r.built.filter);
   }
-  out << "\n";
-  const std::vector<std::string> names = RangeConfigNames();
-  PrintRatio(results, "empty scans/s", kRangeSection, names[1], names[0],
-             EmptyScanRate, out);
-  PrintRatio(results, "data reads per empty scan", kRangeSection, names[1],
-             names[0], EmptyScanReads, out);
-  PrintRatio(results, "non-empty scans/s", kRangeSection, names[1], names[0],
-             NonEmptyScanRate, out);
   out << "\n";
 }
 
 void PrintRangeJson(const DbShape& shape,
                     const std::vector<RangeResult>& results,
                     std::ostream& out) {
+  const auto scans = [](const ProbeFigures& f) {
+    return nlohmann::ordered_json{{"scans_per_second", f.per_second},
+                                  {"data_reads_per_scan", f.data_reads},
+                                  {"found", f.found},
+                                  {"scans", f.probes}};
+  };
   for (const RangeResult& r : results) {
     nlohmann::ordered_json row = SectionRow(kRangeSection, shape, r.built);
-    row["range_filter"] = r.range_filter;
+    row["machine"] = MachineDescription();
+    row["cpu"] = CpuGeneration();
+    row["rocksdb_version"] = absl::StrFormat("%d.%d.%d", ROCKSDB_MAJOR,
+                                             ROCKSDB_MINOR, ROCKSDB_PATCH);
+    row["key_shape"] = r.shape;
+    row["scan_width"] = kScanWidth;
     row["range_bits_per_key"] = r.range_bits_per_key;
-    row["scan_codes"] = kScanCodes;
-    row["empty"] = {{"scans_per_second", r.empty.per_second},
-                    {"data_reads_per_scan", r.empty.data_reads},
-                    {"found", r.empty.found},
-                    {"scans", r.empty.probes}};
+    row["correlated"] = scans(r.correlated);
+    row["uniform"] = scans(r.uniform);
     row["nonempty"] = {
         {"scans_per_second", r.nonempty.lookups_per_second},
         {"data_reads_per_scan", r.nonempty.data_reads_per_lookup},

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <mutex>
 #include <shared_mutex>
+#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 
@@ -98,6 +99,45 @@ class VerifiedTables {
   std::unordered_set<std::string> tables_;  // guarded by mutex_
 };
 
+// The parsed readers of the tables scanned last, by table name as
+// VerifiedTables names them. A reader views its filter's bytes, so an entry
+// serves only a call whose bytes sit at the same address (the same table, its
+// properties still loaded; a table's bytes never change); a table loaded
+// again elsewhere gets a new entry. Bounded the same way, at
+// kMaxCachedRangeFilterReaders: a keyed filter's reader holds its coders.
+class CachedReaders {
+ public:
+  static CachedReaders& Get() {
+    static CachedReaders* const readers = new CachedReaders();
+    return *readers;
+  }
+
+  std::shared_ptr<const RangeFilterReader> Find(
+      const std::string& table, absl::string_view filter) const {
+    std::shared_lock<std::shared_mutex> lock(mutex_);
+    auto it = readers_.find(table);
+    if (it == readers_.end() || it->second.bytes.data() != filter.data() ||
+        it->second.bytes.size() != filter.size()) {
+      return nullptr;
+    }
+    return it->second.reader;
+  }
+  void Add(const std::string& table, absl::string_view filter,
+           std::shared_ptr<const RangeFilterReader> reader) {
+    std::unique_lock<std::shared_mutex> lock(mutex_);
+    if (readers_.size() >= kMaxCachedRangeFilterReaders) readers_.clear();
+    readers_[table] = {filter, std::move(reader)};
+  }
+
+ private:
+  struct Entry {
+    absl::string_view bytes;  // where the reader's filter was
+    std::shared_ptr<const RangeFilterReader> reader;
+  };
+  mutable std::shared_mutex mutex_;
+  std::unordered_map<std::string, Entry> readers_;  // guarded by mutex_
+};
+
 }  // namespace
 
 absl::StatusOr<std::shared_ptr<rocksdb::TablePropertiesCollectorFactory>>
@@ -126,19 +166,26 @@ bool TableMayHoldRange(const rocksdb::TableProperties& properties,
     table.clear();
     absl::StrAppend(&table, properties.db_session_id, "/",
                     properties.orig_file_number, "/", name);
-    if (properties.db_session_id.empty() ||
-        !VerifiedTables::Get().Contains(table)) {
+    const bool named = !properties.db_session_id.empty();
+    if (named) {
+      if (std::shared_ptr<const RangeFilterReader> reader =
+              CachedReaders::Get().Find(table, filter)) {
+        return reader->RangeMayMatchBefore(lower, upper);
+      }
+    }
+    if (!named || !VerifiedTables::Get().Contains(table)) {
       // The name says which version the bytes must be (a version-2 filter
       // cut below its trailer would otherwise read as an empty version 1).
       if (!VerifyRangeFilterFor(format_name, filter).ok()) {
         return true;  // damaged: read the table
       }
-      if (!properties.db_session_id.empty()) VerifiedTables::Get().Add(table);
+      if (named) VerifiedTables::Get().Add(table);
     }
     // Verified above, now or by an earlier call.
-    return NewRangeFilterReaderFor(format_name, filter,
-                                   RangeFilterChecksum::kTrusted)
-        ->RangeMayMatchBefore(lower, upper);
+    std::shared_ptr<const RangeFilterReader> reader = NewRangeFilterReaderFor(
+        format_name, filter, RangeFilterChecksum::kTrusted);
+    if (named) CachedReaders::Get().Add(table, filter, reader);
+    return reader->RangeMayMatchBefore(lower, upper);
   }
   return true;  // no range filter this library reads
 }

@@ -46,6 +46,10 @@ bool TableMayHoldRange(const rocksdb::TableProperties& properties,
 // checked the first time a process sees its table, README.md); when the
 // memory is full it is cleared, and each table is verified again.
 constexpr size_t kMaxVerifiedRangeFilterTables = size_t{1} << 16;
+// How many tables' parsed filter readers a process keeps, so that a scan
+// parses each table's filter (a keyed one's coders) once rather than per scan;
+// when full they are dropped, and each is parsed again.
+constexpr size_t kMaxCachedRangeFilterReaders = size_t{1} << 12;
 
 // A table_filter for the scan [lower, upper): TableMayHoldRange over copies
 // of the bounds. Set the same bounds as the ReadOptions' iterate bounds.
