@@ -440,6 +440,22 @@ TEST_F(VerifiedTablesTest, TheMemoryIsClearedWhenFull) {
   EXPECT_TRUE(MayHold(damaged));
 }
 
+// A table's parsed reader is kept, but serves only the bytes it was made of:
+// a table's properties loaded again elsewhere in memory get a new one. Here
+// the bytes at the new place differ (a filter holding the range), so that a
+// reader kept for the old place would answer wrongly.
+TEST_F(VerifiedTablesTest, AKeptReaderServesOnlyItsOwnBytes) {
+  EXPECT_FALSE(MayHold(tables_[0]));  // its reader kept
+  std::unique_ptr<FilterBuilder> builder =
+      (*NewGrafiteFilterPolicy(FilterOptions::BitsPerKey(16)))->NewBuilder();
+  builder->AddKey(lower_);
+  rocksdb::TableProperties reloaded = tables_[0];
+  Filter(reloaded).clear();
+  builder->Finish(&Filter(reloaded));
+  EXPECT_TRUE(MayHold(reloaded));
+  EXPECT_FALSE(MayHold(tables_[0]));
+}
+
 TEST(RangeTableFilterTest, InvalidOptionsNameTheValue) {
   auto factory = NewRangeFilterCollectorFactory(FilterOptions::BitsPerKey(1.5));
   ASSERT_FALSE(factory.ok());
