@@ -29,20 +29,54 @@ void AddSymbol(int symbol, CodedPosition* position) {
   position->symbols[symbol >> 6] |= uint64_t{1} << (symbol & 63);
 }
 
-uint64_t CountSymbols(const CodedPosition& position) {
-  uint64_t count = 0;
-  for (uint64_t word : position.symbols) count += __builtin_popcountll(word);
-  return count;
+int Popcount64(uint64_t x) {
+#ifdef __POPCNT__
+  return __builtin_popcountll(x);
+#else
+  // Without the instruction the builtin is a library call.
+  x -= (x >> 1) & 0x5555555555555555ULL;
+  x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+  x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+  return static_cast<int>((x * 0x0101010101010101ULL) >> 56);
+#endif
 }
+
+// A walk's code in native 128-bit arithmetic, for coders whose codes fit.
+class NarrowAccumulator {
+ public:
+  void MulAdd(uint64_t radix, uint64_t digit) { code_ = code_ * radix + digit; }
+  void Decrement() { --code_; }
+  KeyCode Code() const { return KeyCode::Of(code_); }
+
+ private:
+  unsigned __int128 code_ = 0;
+};
+
+class WideAccumulator {
+ public:
+  void MulAdd(uint64_t radix, uint64_t digit) { code_.MulAdd(radix, digit); }
+  void Decrement() { code_.Decrement(); }
+  const KeyCode& Code() const { return code_; }
+
+ private:
+  KeyCode code_;
+};
 
 }  // namespace
 
+void CodedPosition::Count() {
+  uint64_t total = 0;
+  for (size_t word = 0; word < symbols.size(); ++word) {
+    rank[word] = static_cast<uint16_t>(total);
+    total += static_cast<uint64_t>(Popcount64(symbols[word]));
+  }
+  radix = total;
+}
+
 uint64_t CodedPosition::CountBelow(int symbol) const {
-  uint64_t count = 0;
   const int word = symbol >> 6;
-  for (int i = 0; i < word; ++i) count += __builtin_popcountll(symbols[i]);
   const uint64_t below = (uint64_t{1} << (symbol & 63)) - 1;
-  return count + __builtin_popcountll(symbols[word] & below);
+  return rank[word] + static_cast<uint64_t>(Popcount64(symbols[word] & below));
 }
 
 KeyCoder KeyCoder::ForKeys(const std::vector<absl::string_view>& keys) {
@@ -64,7 +98,7 @@ KeyCoder KeyCoder::ForKeys(const std::vector<absl::string_view>& keys) {
     for (absl::string_view key : keys) {
       AddSymbol(SymbolAt(key.substr(common), j), &position);
     }
-    position.radix = CountSymbols(position);
+    position.Count();
     coder.positions_.push_back(position);
   }
   coder.SetMaxCode();
@@ -77,6 +111,8 @@ void KeyCoder::SetMaxCode() {
   for (const CodedPosition& position : positions_) {
     max_code_.MulAdd(position.radix, position.radix - 1);
   }
+  narrow_ = max_code_.NumLimbs60() <= 2 ||
+            (max_code_.NumLimbs60() == 3 && max_code_.Limb60(2) < 256);
 }
 
 void KeyCoder::AppendTo(std::string* dst) const {
@@ -148,7 +184,7 @@ std::optional<KeyCoder> KeyCoder::Parse(absl::string_view bytes) {
       position.symbols[4] |= carry;
       bytes.remove_prefix(kBitmapBytes);
     }
-    position.radix = CountSymbols(position);
+    position.Count();
     if (position.radix == 0 ||
         position.radix != num_bytes + (position.Has(kEndSymbol) ? 1 : 0)) {
       return std::nullopt;
@@ -160,8 +196,9 @@ std::optional<KeyCoder> KeyCoder::Parse(absl::string_view bytes) {
   return coder;
 }
 
-KeyCoder::Walked KeyCoder::WalkSuffix(absl::string_view suffix) const {
-  KeyCode code;
+template <typename Accumulator>
+KeyCoder::Walked KeyCoder::WalkWith(absl::string_view suffix) const {
+  Accumulator code;
   for (size_t j = 0; j < positions_.size(); ++j) {
     const CodedPosition& position = positions_[j];
     const int symbol = SymbolAt(suffix, j);
@@ -174,12 +211,17 @@ KeyCoder::Walked KeyCoder::WalkSuffix(absl::string_view suffix) const {
     for (size_t k = j + 1; k < positions_.size(); ++k) {
       code.MulAdd(positions_[k].radix, 0);
     }
-    if (below == 0) return {code, Walk::kBelowSubtree};
+    if (below == 0) return {code.Code(), Walk::kBelowSubtree};
     code.Decrement();  // the last code of digit below - 1
-    return {code, Walk::kAboveSubtree};
+    return {code.Code(), Walk::kAboveSubtree};
   }
-  return {code,
+  return {code.Code(),
           suffix.size() < positions_.size() ? Walk::kExact : Walk::kTruncated};
+}
+
+KeyCoder::Walked KeyCoder::WalkSuffix(absl::string_view suffix) const {
+  return narrow_ ? WalkWith<NarrowAccumulator>(suffix)
+                 : WalkWith<WideAccumulator>(suffix);
 }
 
 KeyCode KeyCoder::Code(absl::string_view key) const {

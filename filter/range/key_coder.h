@@ -31,6 +31,10 @@ constexpr int kNumSymbols = 257;
 struct CodedPosition {
   std::array<uint64_t, 5> symbols{};  // bit s: symbol s occurs (257 bits)
   uint64_t radix = 0;                 // how many symbols occur
+  std::array<uint16_t, 5> rank{};     // symbols in the words before each
+
+  // Sets radix and rank from symbols.
+  void Count();
 
   bool Has(int symbol) const {
     return (symbols[symbol >> 6] >> (symbol & 63)) & 1;
@@ -78,12 +82,17 @@ class KeyCoder {
   };
   // Requires bound to start with prefix_.
   Walked WalkSuffix(absl::string_view suffix) const;
+  // WalkSuffix in the arithmetic of Accumulator (key_coder.cc).
+  template <typename Accumulator>
+  Walked WalkWith(absl::string_view suffix) const;
   // Sets max_code_ from the radices.
   void SetMaxCode();
 
   std::string prefix_;
   std::vector<CodedPosition> positions_;
   KeyCode max_code_;
+  // Whether every code fits 128 bits, so walks need no wide arithmetic.
+  bool narrow_ = true;
 };
 
 }  // namespace grafite_internal
