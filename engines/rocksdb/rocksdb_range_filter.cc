@@ -99,12 +99,14 @@ class VerifiedTables {
   std::unordered_set<std::string> tables_;  // guarded by mutex_
 };
 
-// The parsed readers of the tables scanned last, by table name as
-// VerifiedTables names them. A reader views its filter's bytes, so an entry
-// serves only a call whose bytes sit at the same address (the same table, its
-// properties still loaded; a table's bytes never change); a table loaded
-// again elsewhere gets a new entry. Bounded the same way, at
-// kMaxCachedRangeFilterReaders: a keyed filter's reader holds its coders.
+// The parsed readers of the tables scanned last, by where their filter's
+// bytes are. A reader views those bytes, so an entry serves only a call whose
+// bytes sit at that address and belong to the same table (session, file
+// number and property): the table's properties still loaded, and a table's
+// bytes never change. A table loaded again elsewhere gets a new entry, and
+// another table's bytes at an old address replace it. Bounded as
+// VerifiedTables, at kMaxCachedRangeFilterReaders: a keyed filter's reader
+// holds its coders.
 class CachedReaders {
  public:
   static CachedReaders& Get() {
@@ -113,29 +115,41 @@ class CachedReaders {
   }
 
   std::shared_ptr<const RangeFilterReader> Find(
-      const std::string& table, absl::string_view filter) const {
+      const rocksdb::TableProperties& properties, const std::string& name,
+      absl::string_view filter) const {
     std::shared_lock<std::shared_mutex> lock(mutex_);
-    auto it = readers_.find(table);
-    if (it == readers_.end() || it->second.bytes.data() != filter.data() ||
-        it->second.bytes.size() != filter.size()) {
+    auto it = readers_.find(filter.data());
+    if (it == readers_.end() || !it->second.Serves(properties, name, filter)) {
       return nullptr;
     }
     return it->second.reader;
   }
-  void Add(const std::string& table, absl::string_view filter,
+  void Add(const rocksdb::TableProperties& properties, const std::string& name,
+           absl::string_view filter,
            std::shared_ptr<const RangeFilterReader> reader) {
     std::unique_lock<std::shared_mutex> lock(mutex_);
     if (readers_.size() >= kMaxCachedRangeFilterReaders) readers_.clear();
-    readers_[table] = {filter, std::move(reader)};
+    readers_[filter.data()] = {properties.db_session_id,
+                               properties.orig_file_number, name, filter.size(),
+                               std::move(reader)};
   }
 
  private:
   struct Entry {
-    absl::string_view bytes;  // where the reader's filter was
+    bool Serves(const rocksdb::TableProperties& properties,
+                const std::string& property, absl::string_view filter) const {
+      return size == filter.size() &&
+             file_number == properties.orig_file_number &&
+             session == properties.db_session_id && name == property;
+    }
+    std::string session;
+    uint64_t file_number;
+    std::string name;  // the filter's property
+    size_t size;
     std::shared_ptr<const RangeFilterReader> reader;
   };
   mutable std::shared_mutex mutex_;
-  std::unordered_map<std::string, Entry> readers_;  // guarded by mutex_
+  std::unordered_map<const char*, Entry> readers_;  // guarded by mutex_
 };
 
 }  // namespace
@@ -161,18 +175,18 @@ bool TableMayHoldRange(const rocksdb::TableProperties& properties,
     const absl::string_view format_name = RangeFilterFormatName(name);
     if (!IsRangeFilterFormat(format_name)) continue;
     // A table is one file of one session: its filter's bytes never change.
+    const bool named = !properties.db_session_id.empty();
+    if (named) {
+      if (std::shared_ptr<const RangeFilterReader> reader =
+              CachedReaders::Get().Find(properties, name, filter)) {
+        return reader->RangeMayMatchBefore(lower, upper);
+      }
+    }
     // The name is built in a per-thread buffer: no allocation per call.
     thread_local std::string table;
     table.clear();
     absl::StrAppend(&table, properties.db_session_id, "/",
                     properties.orig_file_number, "/", name);
-    const bool named = !properties.db_session_id.empty();
-    if (named) {
-      if (std::shared_ptr<const RangeFilterReader> reader =
-              CachedReaders::Get().Find(table, filter)) {
-        return reader->RangeMayMatchBefore(lower, upper);
-      }
-    }
     if (!named || !VerifiedTables::Get().Contains(table)) {
       // The name says which version the bytes must be (a version-2 filter
       // cut below its trailer would otherwise read as an empty version 1).
@@ -184,7 +198,7 @@ bool TableMayHoldRange(const rocksdb::TableProperties& properties,
     // Verified above, now or by an earlier call.
     std::shared_ptr<const RangeFilterReader> reader = NewRangeFilterReaderFor(
         format_name, filter, RangeFilterChecksum::kTrusted);
-    if (named) CachedReaders::Get().Add(table, filter, reader);
+    if (named) CachedReaders::Get().Add(properties, name, filter, reader);
     return reader->RangeMayMatchBefore(lower, upper);
   }
   return true;  // no range filter this library reads

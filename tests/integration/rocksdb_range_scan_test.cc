@@ -437,7 +437,10 @@ TEST_F(VerifiedTablesTest, TheMemoryIsClearedWhenFull) {
     other.orig_file_number = tables_[1].orig_file_number + 1 + i;
     ASSERT_FALSE(MayHold(other));
   }
-  EXPECT_TRUE(MayHold(damaged));
+  // Loaded again elsewhere (its reader kept for the old place serves only
+  // that), the table is verified again.
+  const rocksdb::TableProperties damaged_again = damaged;
+  EXPECT_TRUE(MayHold(damaged_again));
 }
 
 // A table's parsed reader is kept, but serves only the bytes it was made of:
