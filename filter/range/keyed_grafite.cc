@@ -143,6 +143,7 @@ class KeyedGrafiteBuilder final : public FilterBuilder {
     // few and small enough.
     std::vector<std::vector<absl::string_view>> groups = {keys};
     std::vector<CodedClass> classes;
+    std::string coders;
     if (layout_ == KeyedLayout::kCoderPerLength) {
       std::optional<std::vector<std::vector<absl::string_view>>> by_length =
           GroupByLength(keys);
@@ -153,16 +154,18 @@ class KeyedGrafiteBuilder final : public FilterBuilder {
         const double budget = std::max<double>(
             kCoderShare * sizing_.bits_per_key / 8 * keys.size(),
             kMinCoderBudget);
-        if (CodersBytes(classes, layout_).size() <= budget) {
+        coders = CodersBytes(classes, layout_);
+        if (coders.size() <= budget) {
           groups = *std::move(by_length);
         } else {
           classes.clear();
         }
       }
     }
-    if (classes.empty())
+    if (classes.empty()) {
       classes.push_back({KeyCoder::ForKeys(keys), KeyCode()});
-    const std::string coders = CodersBytes(classes, layout_);
+      coders = CodersBytes(classes, layout_);
+    }
     SetOffsets(&classes);
 
     std::vector<KeyCode> codes;
