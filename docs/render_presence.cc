@@ -38,69 +38,6 @@ constexpr Query kQueries[] = {{"get_absent", "Get, absent keys"},
                               {"multiget_absent", "MultiGet, absent keys"},
                               {"multiget_present", "MultiGet, present keys"}};
 
-// Reads a JSON row's fields by path; the first one missing or of the wrong
-// type is remembered, and reads after it give zero values.
-class RowReader {
- public:
-  explicit RowReader(const Json& row) : row_(row) {}
-
-  const Json& Get(std::initializer_list<const char*> path) {
-    const Json* at = Find(path);
-    if (at == nullptr) {
-      Missing(path);
-      return null_;
-    }
-    return *at;
-  }
-  // Whether the row has the field: for fields that older rows lack.
-  bool Has(std::initializer_list<const char*> path) const {
-    return Find(path) != nullptr;
-  }
-  double Number(std::initializer_list<const char*> path) {
-    const Json& value = Get(path);
-    if (!value.is_number()) {
-      Missing(path);
-      return 0;
-    }
-    return value.get<double>();
-  }
-  uint64_t Count(std::initializer_list<const char*> path) {
-    const Json& value = Get(path);
-    if (!value.is_number_unsigned()) {
-      Missing(path);
-      return 0;
-    }
-    return value.get<uint64_t>();
-  }
-  std::string String(std::initializer_list<const char*> path) {
-    const Json& value = Get(path);
-    if (!value.is_string()) {
-      Missing(path);
-      return "";
-    }
-    return value.get<std::string>();
-  }
-  // The first path missing, "" when none.
-  const std::string& missing() const { return missing_; }
-
- private:
-  const Json* Find(std::initializer_list<const char*> path) const {
-    const Json* at = &row_;
-    for (const char* name : path) {
-      if (!at->is_object() || !at->contains(name)) return nullptr;
-      at = &(*at)[name];
-    }
-    return at;
-  }
-  void Missing(std::initializer_list<const char*> path) {
-    if (missing_.empty()) missing_ = absl::StrJoin(path, ".");
-  }
-
-  const Json& row_;
-  const Json null_;
-  std::string missing_;
-};
-
 // One table line of a query's figures, from a row's "buffered" or "direct".
 std::string MarkdownQueryLine(RowReader& row, const std::string& config,
                               const char* reads, const char* mode,

@@ -26,68 +26,82 @@ std::string Ratio(double a, double b) {
   return b == 0 ? "–" : absl::StrFormat("%.3f", a / b);
 }
 
+// One row's figures, read through RowReader: a field missing or of the
+// wrong type reads as zero and is reported once the run is printed.
+struct ScanRow {
+  std::string config;
+  std::string shape;
+  double bits_per_key;
+  double reads[2];  // correlated, uniform
+  double rates[2];
+  double found_rate;
+};
+
+ScanRow ReadRow(RowReader& row) {
+  ScanRow r;
+  r.config = row.String({"config"});
+  r.shape = row.String({"key_shape"});
+  r.bits_per_key = row.Number({"range_bits_per_key"});
+  const char* kinds[] = {"correlated", "uniform"};
+  for (int k = 0; k < 2; ++k) {
+    r.reads[k] = row.Number({kinds[k], "data_reads_per_scan"});
+    r.rates[k] = row.Number({kinds[k], "scans_per_second"});
+  }
+  r.found_rate = row.Number({"nonempty", "scans_per_second"});
+  return r;
+}
+
 // The row of config among rows, or nullptr.
-const Json* Find(const std::vector<const Json*>& rows,
-                 const std::string& config) {
-  for (const Json* row : rows) {
-    if ((*row)["config"] == config) return row;
+const ScanRow* Find(const std::vector<ScanRow>& rows, const std::string& shape,
+                    const std::string& config) {
+  for (const ScanRow& row : rows) {
+    if (row.shape == shape && row.config == config) return &row;
   }
   return nullptr;
 }
 
-double ReadsOf(const Json& row, const char* kind) {
-  return row[kind]["data_reads_per_scan"].get<double>();
-}
-
 // One run's rows (one RocksDB release), in the order they come.
-void PrintRun(const std::vector<const Json*>& rows, std::ostream& out) {
-  const Json& first = *rows.front();
+absl::Status PrintRun(const std::vector<const Json*>& json_rows,
+                      std::ostream& out) {
+  std::vector<RowReader> readers;
+  for (const Json* row : json_rows) readers.emplace_back(*row);
+  RowReader& first = readers.front();
   out << absl::StrFormat(
       "**RocksDB %s**, %d keys of each shape with %d-byte values, one sorted "
       "run; empty scans of %d possible keys at the keys' last position, "
       "%d of each kind per repetition, median of %d. Measured on %s (%s).\n\n",
-      first["rocksdb_version"].get<std::string>(),
-      first["keys"].get<uint64_t>(), first["value_bytes"].get<uint64_t>(),
-      first["scan_width"].get<uint64_t>(),
-      first["lookups_per_rep"].get<uint64_t>(), first["reps"].get<uint64_t>(),
-      first["machine"].get<std::string>(), first["cpu"].get<std::string>());
+      first.String({"rocksdb_version"}), first.Count({"keys"}),
+      first.Count({"value_bytes"}), first.Count({"scan_width"}),
+      first.Count({"lookups_per_rep"}), first.Count({"reps"}),
+      first.String({"machine"}), first.String({"cpu"}));
   out << "| keys | config | range bits/key | data blocks per empty scan: "
          "correlated / uniform | vs `none` | vs `lib:rocksdb.fastbloom` | "
          "empty scans/s: correlated / uniform | found scans/s |\n"
          "|---|---|---|---|---|---|---|---|\n";
-  std::vector<std::string> shapes;
-  for (const Json* row : rows) {
-    const std::string shape = (*row)["key_shape"].get<std::string>();
-    if (shapes.empty() || shapes.back() != shape) shapes.push_back(shape);
-  }
-  for (const std::string& shape : shapes) {
-    std::vector<const Json*> of_shape;
-    for (const Json* row : rows) {
-      if ((*row)["key_shape"] == shape) of_shape.push_back(row);
-    }
-    const Json* none = Find(of_shape, kNoFilter);
-    const Json* bloom = Find(of_shape, kPrefixBloom);
-    for (const Json* row : of_shape) {
-      const Json& r = *row;
-      const auto against = [&](const Json* base) {
-        if (base == nullptr || base == row) return std::string("");
-        return absl::StrFormat(
-            "%s / %s",
-            Ratio(ReadsOf(r, "correlated"), ReadsOf(*base, "correlated")),
-            Ratio(ReadsOf(r, "uniform"), ReadsOf(*base, "uniform")));
-      };
-      out << absl::StrFormat(
-          "| %s | `%s` | %.2f | %s / %s | %s | %s | %.0f / %.0f | %.0f |\n",
-          shape, r["config"].get<std::string>(),
-          r["range_bits_per_key"].get<double>(),
-          Reads(ReadsOf(r, "correlated")), Reads(ReadsOf(r, "uniform")),
-          against(none), against(bloom),
-          r["correlated"]["scans_per_second"].get<double>(),
-          r["uniform"]["scans_per_second"].get<double>(),
-          r["nonempty"]["scans_per_second"].get<double>());
-    }
+  std::vector<ScanRow> rows;
+  for (RowReader& reader : readers) rows.push_back(ReadRow(reader));
+  for (const ScanRow& r : rows) {
+    const auto against = [&](const char* config) {
+      const ScanRow* base = Find(rows, r.shape, config);
+      if (base == nullptr || base == &r) return std::string("");
+      return absl::StrFormat("%s / %s", Ratio(r.reads[0], base->reads[0]),
+                             Ratio(r.reads[1], base->reads[1]));
+    };
+    out << absl::StrFormat(
+        "| %s | `%s` | %.2f | %s / %s | %s | %s | %.0f / %.0f | %.0f |\n",
+        r.shape, r.config, r.bits_per_key, Reads(r.reads[0]), Reads(r.reads[1]),
+        against(kNoFilter), against(kPrefixBloom), r.rates[0], r.rates[1],
+        r.found_rate);
   }
   out << "\n";
+  for (const RowReader& reader : readers) {
+    if (!reader.missing().empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "a range row without a usable \"", reader.missing(),
+          "\" (db_bench --sections=range --format=json writes it)"));
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -102,22 +116,18 @@ absl::StatusOr<std::string> RenderRangeDb(
   std::vector<std::vector<const Json*>> runs;
   std::string run_version;
   for (const Json& row : *rows) {
-    for (const char* field :
-         {"config", "key_shape", "rocksdb_version", "correlated", "uniform",
-          "nonempty", "range_bits_per_key", "scan_width", "machine"}) {
-      if (!row.contains(field)) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            json_path, ": a range row without \"", field,
-            "\" (db_bench --sections=range --format=json writes them)"));
-      }
-    }
-    const std::string version = row["rocksdb_version"].get<std::string>();
+    const std::string version = RowReader(row).String({"rocksdb_version"});
     if (runs.empty() || version != run_version) runs.emplace_back();
     run_version = version;
     runs.back().push_back(&row);
   }
   std::ostringstream out;
-  for (const std::vector<const Json*>& run : runs) PrintRun(run, out);
+  for (const std::vector<const Json*>& run : runs) {
+    if (absl::Status status = PrintRun(run, out); !status.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(json_path, ": ", status.message()));
+    }
+  }
   std::string markdown = out.str();
   markdown.pop_back();  // one newline at the end
   return markdown;

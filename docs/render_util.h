@@ -4,6 +4,7 @@
 #ifndef SSTFILTER_DOCS_RENDER_UTIL_H_
 #define SSTFILTER_DOCS_RENDER_UTIL_H_
 
+#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "absl/strings/strip.h"
@@ -58,6 +60,70 @@ absl::StatusOr<std::vector<Json>> ParseJsonLines(absl::string_view text,
 absl::StatusOr<std::vector<nlohmann::ordered_json>> ReadSectionRows(
     const char* kind, const char* section, const std::string& path,
     const std::vector<std::string>& options, const FileReader& read);
+
+// Reads a JSON row's fields by path; the first one missing or of the wrong
+// type is remembered, and reads after it give zero values.
+class RowReader {
+ public:
+  explicit RowReader(const nlohmann::ordered_json& row) : row_(row) {}
+
+  const nlohmann::ordered_json& Get(std::initializer_list<const char*> path) {
+    const nlohmann::ordered_json* at = Find(path);
+    if (at == nullptr) {
+      Missing(path);
+      return null_;
+    }
+    return *at;
+  }
+  // Whether the row has the field: for fields that older rows lack.
+  bool Has(std::initializer_list<const char*> path) const {
+    return Find(path) != nullptr;
+  }
+  double Number(std::initializer_list<const char*> path) {
+    const nlohmann::ordered_json& value = Get(path);
+    if (!value.is_number()) {
+      Missing(path);
+      return 0;
+    }
+    return value.get<double>();
+  }
+  uint64_t Count(std::initializer_list<const char*> path) {
+    const nlohmann::ordered_json& value = Get(path);
+    if (!value.is_number_unsigned()) {
+      Missing(path);
+      return 0;
+    }
+    return value.get<uint64_t>();
+  }
+  std::string String(std::initializer_list<const char*> path) {
+    const nlohmann::ordered_json& value = Get(path);
+    if (!value.is_string()) {
+      Missing(path);
+      return "";
+    }
+    return value.get<std::string>();
+  }
+  // The first path missing, "" when none.
+  const std::string& missing() const { return missing_; }
+
+ private:
+  const nlohmann::ordered_json* Find(
+      std::initializer_list<const char*> path) const {
+    const nlohmann::ordered_json* at = &row_;
+    for (const char* name : path) {
+      if (!at->is_object() || !at->contains(name)) return nullptr;
+      at = &(*at)[name];
+    }
+    return at;
+  }
+  void Missing(std::initializer_list<const char*> path) {
+    if (missing_.empty()) missing_ = absl::StrJoin(path, ".");
+  }
+
+  const nlohmann::ordered_json& row_;
+  const nlohmann::ordered_json null_;
+  std::string missing_;
+};
 
 // InvalidArgumentError naming the first option that `kind` does not take.
 absl::Status NoOptions(const char* kind,

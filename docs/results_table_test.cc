@@ -182,7 +182,9 @@ absl::StatusOr<std::string> ReadTestFile(const std::string& path) {
        R"({"runs": [{"keys": 1000, "sstfilter": {"memory_bytes": 2000}}]})"},
       {"docs/results/range.json",
        R"({"keys": 10, "queries_per_rate": 100, "rows": []})"},
-      {"docs/results/presence.json", R"({"section": "other"})"}};
+      {"docs/results/presence.json", R"({"section": "other"})"},
+      {"docs/results/range_db.json",
+       R"({"section": "range", "config": 5, "rocksdb_version": "7.8.3"})"}};
   const auto it = files.find(path);
   if (it == files.end()) return absl::NotFoundError(path);
   return it->second;
@@ -269,6 +271,14 @@ TEST(ResultsTableTest, EachKindHasItsRenderer) {
       Render("presence", "docs/results/presence.json", {}, read).status()));
   EXPECT_TRUE(absl::IsInvalidArgument(
       Render("db_bench", "docs/results/presence.json", {}, read).status()));
+  // A range row missing its figures, or with a field of the wrong type, is
+  // refused by name rather than read.
+  const absl::Status range_db =
+      Render("range_db", "docs/results/range_db.json", {}, read).status();
+  EXPECT_TRUE(absl::IsInvalidArgument(range_db)) << range_db;
+  EXPECT_THAT(std::string(range_db.message()), HasSubstr("without a usable"));
+  EXPECT_TRUE(absl::IsInvalidArgument(
+      Render("range_db", "docs/results/presence.json", {}, read).status()));
 }
 
 }  // namespace
