@@ -198,7 +198,8 @@ TEST_F(RangeTableFilterTest, KeyedFilter) {
   ASSERT_NE(table, nullptr);
   EXPECT_TRUE(table->corruption().ok()) << table->corruption();
   ASSERT_TRUE(table->info().range_filter.has_value());
-  EXPECT_EQ(table->info().range_filter->format_name, "sstfilter.KeyedGrafiteByLength2");
+  EXPECT_EQ(table->info().range_filter->format_name,
+            "sstfilter.KeyedGrafiteByLength2");
   EXPECT_EQ(table->info().range_filter->note, "");
   ExpectNoFalseNegatives(*table);
 }
