@@ -1,7 +1,39 @@
 #include "engines/rocksdb/presence/column_family_filter.h"
 
+#include "absl/container/inlined_vector.h"
+
 namespace sstfilter {
 namespace presence_internal {
+
+std::string PrefixItems::Name() const {
+  return extractor == nullptr ? std::string() : extractor->AsString();
+}
+
+void PresenceFilter::AddSingleWriter(absl::string_view key) {
+  keys.AddSingleWriter(key);
+  const rocksdb::SliceTransform* extractor = prefixes.extractor.get();
+  if (extractor == nullptr) return;
+  const rocksdb::Slice slice(key.data(), key.size());
+  if (!extractor->InDomain(slice)) return;
+  const rocksdb::Slice prefix = extractor->Transform(slice);
+  keys.AddSingleWriter(absl::string_view(prefix.data(), prefix.size()));
+}
+
+void PresenceFilter::AddSingleWriter(
+    absl::Span<const absl::string_view> batch) {
+  keys.AddSingleWriter(batch);
+  const rocksdb::SliceTransform* extractor = prefixes.extractor.get();
+  if (extractor == nullptr) return;
+  absl::InlinedVector<absl::string_view, 32> prefix_items;
+  prefix_items.reserve(batch.size());
+  for (absl::string_view key : batch) {
+    const rocksdb::Slice slice(key.data(), key.size());
+    if (!extractor->InDomain(slice)) continue;
+    const rocksdb::Slice prefix = extractor->Transform(slice);
+    prefix_items.emplace_back(prefix.data(), prefix.size());
+  }
+  keys.AddSingleWriter(prefix_items);
+}
 
 std::unique_ptr<PresenceFilter> ColumnFamilyFilter::PromoteBuilding() {
   std::unique_ptr<PresenceFilter> replaced = std::move(serving_owned_);

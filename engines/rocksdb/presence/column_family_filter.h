@@ -18,19 +18,39 @@
 #include "absl/types/span.h"
 #include "engines/rocksdb/presence/presence_filtered_db.h"
 #include "inmemory/mutable/mutable_bloom.h"
+#include "rocksdb/slice_transform.h"
 #include "rocksdb/types.h"
 
 namespace sstfilter {
 namespace presence_internal {
 
+// The prefix extractor whose prefixes a filter holds beside its keys
+// (PresenceFilterOptions::filter_prefix_seeks), and the column family's
+// prefix generation (ColumnFamilyFilter::prefix_generation) it was read at.
+// A null extractor: the filter holds keys only.
+struct PrefixItems {
+  std::shared_ptr<const rocksdb::SliceTransform> extractor;
+  uint64_t generation = 0;
+  // The extractor's AsString(), saved with the filter; empty for none.
+  std::string Name() const;
+};
+
 // A filter and the oldest snapshot it answers for.
 struct PresenceFilter {
   // REQUIRES: filter tracks its changes (MutableBloomFilter::TrackChanges),
   // for the saves that write only those.
-  explicit PresenceFilter(MutableBloomFilter filter)
-      : keys(std::move(filter)) {}
+  explicit PresenceFilter(MutableBloomFilter filter, PrefixItems prefix_items)
+      : keys(std::move(filter)), prefixes(std::move(prefix_items)) {}
+
+  // Adds each key, and its prefix under prefixes.extractor when the key is
+  // in the extractor's domain (a prefix is hashed as a key would be: a
+  // lookup of a key that is another key's prefix may then go to RocksDB).
+  // REQUIRES: one adder at a time (MutableBloomFilter::AddSingleWriter).
+  void AddSingleWriter(absl::string_view key);
+  void AddSingleWriter(absl::Span<const absl::string_view> batch);
 
   MutableBloomFilter keys;
+  const PrefixItems prefixes;
   // Unique among a process's filters: a save tells by it whether the filter
   // it saved in full still serves.
   const uint64_t serial = NextSerial();
@@ -85,20 +105,31 @@ class ColumnFamilyFilter {
   // meanwhile, as AddSingleWriter allows.
   void Add(absl::string_view key) {
     std::lock_guard<std::mutex> one_adder(adds_mutex_);
-    if (serving_owned_ != nullptr) serving_owned_->keys.AddSingleWriter(key);
-    if (building_ != nullptr) building_->keys.AddSingleWriter(key);
+    if (serving_owned_ != nullptr) serving_owned_->AddSingleWriter(key);
+    if (building_ != nullptr) building_->AddSingleWriter(key);
   }
   void Add(absl::Span<const absl::string_view> keys) {
     std::lock_guard<std::mutex> one_adder(adds_mutex_);
-    if (serving_owned_ != nullptr) serving_owned_->keys.AddSingleWriter(keys);
-    if (building_ != nullptr) building_->keys.AddSingleWriter(keys);
+    if (serving_owned_ != nullptr) serving_owned_->AddSingleWriter(keys);
+    if (building_ != nullptr) building_->AddSingleWriter(keys);
   }
   // Adds keys to target, one of this column family's filters (a scan filling
   // it), taking turns with the other adds. REQUIRES: target is alive.
   void AddTo(PresenceFilter* target, absl::Span<const absl::string_view> keys) {
     std::lock_guard<std::mutex> one_adder(adds_mutex_);
-    target->keys.AddSingleWriter(keys);
+    target->AddSingleWriter(keys);
   }
+
+  // Counts SetOptions calls that name prefix_extractor: odd while one runs
+  // (BeginPrefixChange before RocksDB's SetOptions, EndPrefixChange after).
+  // A filter's prefixes answer only while this equals the generation they
+  // were read at, so no prefix seek is answered with an extractor other than
+  // the one RocksDB's iterator would use. Any thread.
+  uint64_t prefix_generation() const {
+    return prefix_generation_.load(std::memory_order_seq_cst);
+  }
+  void BeginPrefixChange() { prefix_generation_.fetch_add(1); }
+  void EndPrefixChange() { prefix_generation_.fetch_add(1); }
 
   // The serving filter, for adding keys. REQUIRES: the writers lock.
   PresenceFilter* serving_for_writes() const { return serving_owned_.get(); }
@@ -160,6 +191,7 @@ class ColumnFamilyFilter {
   std::atomic<const PresenceFilter*> serving_{nullptr};
   std::unique_ptr<PresenceFilter> serving_owned_;
   std::atomic<uint64_t> lacks_keys_count_{0};
+  std::atomic<uint64_t> prefix_generation_{0};
   std::unique_ptr<PresenceFilter> building_;
   std::mutex adds_mutex_;  // one add to these filters at a time
 

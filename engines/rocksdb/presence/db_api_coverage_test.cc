@@ -343,14 +343,16 @@ const ApiEntry kApi[] = {
      "DB's default calls it on DefaultColumnFamily() through this object",
      "KeyMayExist(const ReadOptions&, ColumnFamilyHandle*, const Slice&, "
      "std::string*, std::string*, bool*)"},
-    {"NewIterator(const ReadOptions&, ColumnFamilyHandle*)", kPassesThrough,
-     "iterators read through RocksDB"},
+    {"NewIterator(const ReadOptions&, ColumnFamilyHandle*)", kFilters,
+     "a prefix seek for a prefix the filter rules out answers no entry"},
     {"NewIterator(const ReadOptions&)", kDelegates,
      "DB's default calls it on DefaultColumnFamily() through this object",
      "NewIterator(const ReadOptions&, ColumnFamilyHandle*)"},
     {"NewIterators(const ReadOptions&, const "
      "std::vector<ColumnFamilyHandle*>&, std::vector<Iterator*>*)",
-     kPassesThrough, "iterators read through RocksDB"},
+     kFilters,
+     "a prefix seek for a prefix the filter rules out answers no "
+     "entry"},
 #if ROCKSDB_MAJOR >= 9
     {"NewCoalescingIterator(const ReadOptions&, const "
      "std::vector<ColumnFamilyHandle*>&)",
@@ -419,7 +421,9 @@ const ApiEntry kApi[] = {
      "Slice*, const Slice*)"},
     {"SetOptions(ColumnFamilyHandle*, const std::unordered_map<std::string, "
      "std::string>&)",
-     kPassesThrough, "options and identity"},
+     kPassesThrough,
+     "to RocksDB; one naming prefix_extractor stops prefix answers while it "
+     "runs and queues a rebuild"},
     {"SetOptions(const std::unordered_map<std::string, std::string>&)",
      kDelegates,
      "DB's default calls it on DefaultColumnFamily() through this object",

@@ -80,5 +80,34 @@ void FilterLookups::RulesOut(const rocksdb::ReadOptions& options,
   for (size_t i = 0; i < keys.size(); ++i) results[i] = !results[i];
 }
 
+bool FilterLookups::MayAnswerPrefixSeeks(
+    const rocksdb::ReadOptions& options,
+    rocksdb::ColumnFamilyHandle* handle) const {
+  return options.prefix_same_as_start && FilterMayAnswer(options) &&
+         slots_->Of(handle) != nullptr;
+}
+
+bool FilterLookups::RulesOutPrefix(const rocksdb::ReadOptions& options,
+                                   rocksdb::ColumnFamilyHandle* handle,
+                                   uint64_t prefix_generation,
+                                   absl::string_view target) {
+  if (!options.prefix_same_as_start) return false;
+  ReadEpochs::Guard guard(epochs_);
+  if (!guard.active()) return false;
+  const PresenceFilter* serving = ServingFor(options, handle);
+  if (serving == nullptr) return false;
+  const rocksdb::SliceTransform* extractor = serving->prefixes.extractor.get();
+  if (extractor == nullptr ||
+      serving->prefixes.generation != prefix_generation ||
+      slots_->Of(handle)->prefix_generation() != prefix_generation) {
+    return false;
+  }
+  const rocksdb::Slice slice(target.data(), target.size());
+  if (!extractor->InDomain(slice)) return false;
+  const rocksdb::Slice prefix = extractor->Transform(slice);
+  return !serving->keys.MayContain(
+      absl::string_view(prefix.data(), prefix.size()));
+}
+
 }  // namespace presence_internal
 }  // namespace sstfilter

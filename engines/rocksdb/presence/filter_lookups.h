@@ -38,6 +38,19 @@ class FilterLookups {
                 rocksdb::ColumnFamilyHandle* handle,
                 absl::Span<const absl::string_view> keys, bool* results);
 
+  // Whether an iterator with options may have its prefix seeks answered:
+  // the column family has a filter, options see only what it holds, and
+  // they ask for prefix_same_as_start. RulesOutPrefix may still decline.
+  bool MayAnswerPrefixSeeks(const rocksdb::ReadOptions& options,
+                            rocksdb::ColumnFamilyHandle* handle) const;
+  // True when no key visible to options has the prefix of target under the
+  // column family's prefix extractor, as it stood at prefix_generation (an
+  // iterator's creation): the serving filter holds that extractor's
+  // prefixes, read at that generation, which is still the current one.
+  bool RulesOutPrefix(const rocksdb::ReadOptions& options,
+                      rocksdb::ColumnFamilyHandle* handle,
+                      uint64_t prefix_generation, absl::string_view target);
+
  private:
   // The filter that may answer a lookup with options in the column family,
   // or null: none, not serving yet, or options that see what a filter does

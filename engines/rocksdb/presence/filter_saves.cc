@@ -140,6 +140,7 @@ std::string FilterSaves::FullSaveOf(const Snapshot& snapshot,
     record.latest_sequence = snapshot.latest;
     record.tables = snapshot.TablesOf(*filter);
     record.filter = serving.filter->keys.Save();
+    record.prefix_extractor = serving.filter->prefixes.Name();
     filter->last_record() = EncodeColumnFamilyRecord(record);
     next->serials[filter->id()] = serving.filter->serial;
   }

@@ -71,13 +71,19 @@ std::unique_ptr<ColumnFamilyFilter> PresenceCore::OpenFilter(
 
   PresenceRebuildReason reason = saved->problem;
   auto record = saved->records.find(id);
+  PrefixItems prefixes = CurrentPrefixes(options_, db_, *filter, handle);
   if (reason == PresenceRebuildReason::kNone) {
     if (record == saved->records.end() ||
         record->second.decoded.name != filter->name()) {
       reason = PresenceRebuildReason::kNoSavedFilter;
+    } else if (prefixes.extractor != nullptr &&
+               record->second.decoded.prefix_extractor != prefixes.Name()) {
+      // A saved filter without these prefixes cannot answer prefix seeks;
+      // one with more prefixes than asked for only matches more.
+      reason = PresenceRebuildReason::kPrefixExtractorChanged;
     } else {
       absl::StatusOr<std::unique_ptr<PresenceFilter>> restored =
-          Restore(&record->second);
+          Restore(&record->second, prefixes);
       if (restored.ok()) {
         filter->InstallBuilding(*std::move(restored));
         filter->last_record() = record->second.encoded;
@@ -93,7 +99,7 @@ std::unique_ptr<ColumnFamilyFilter> PresenceCore::OpenFilter(
   if (reason != PresenceRebuildReason::kNone) {
     // Writes from now on reach this filter; the scan adds what came before.
     absl::StatusOr<std::unique_ptr<PresenceFilter>> fresh =
-        NewFilter(options_, RebuildKeys(db_, *filter));
+        NewFilter(options_, RebuildKeys(db_, *filter), std::move(prefixes));
     if (fresh.ok()) {
       filter->InstallBuilding(*std::move(fresh));
       QueueRebuild(filter.get(), reason);
@@ -118,7 +124,8 @@ void PresenceCore::AddColumnFamily(rocksdb::ColumnFamilyHandle* handle,
       std::make_unique<ColumnFamilyFilter>(handle->GetID(), handle->GetName());
   filter->set_handle(handle);
   absl::StatusOr<std::unique_ptr<PresenceFilter>> fresh =
-      NewFilter(options_, options_.expected_keys);
+      NewFilter(options_, options_.expected_keys,
+                CurrentPrefixes(options_, db_, *filter, handle));
   if (!fresh.ok()) {
     filter->RecordRebuildEnd(fresh.status());
   } else {
@@ -131,6 +138,20 @@ void PresenceCore::AddColumnFamily(rocksdb::ColumnFamilyHandle* handle,
     }
   }
   slots_.Add(std::move(filter));
+}
+
+void PresenceCore::BeginPrefixChange(rocksdb::ColumnFamilyHandle* handle) {
+  ColumnFamilyFilter* filter = FilterOf(handle);
+  if (filter != nullptr) filter->BeginPrefixChange();
+}
+
+void PresenceCore::EndPrefixChange(rocksdb::ColumnFamilyHandle* handle) {
+  ColumnFamilyFilter* filter = FilterOf(handle);
+  if (filter == nullptr) return;
+  filter->EndPrefixChange();
+  if (options_.filter_prefix_seeks) {
+    QueueRebuild(filter, PresenceRebuildReason::kPrefixExtractorChanged);
+  }
 }
 
 void PresenceCore::ForgetHandle(rocksdb::ColumnFamilyHandle* handle) {

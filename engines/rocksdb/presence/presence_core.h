@@ -67,6 +67,28 @@ class PresenceCore {
     lookups_.RulesOut(options, handle, keys, results);
   }
 
+  // Prefix seeks (PresenceFilterOptions::filter_prefix_seeks): see
+  // FilterLookups. prefix_generation: the column family's, or 0 without a
+  // filter.
+  bool MayAnswerPrefixSeeks(const rocksdb::ReadOptions& options,
+                            rocksdb::ColumnFamilyHandle* handle) const {
+    return lookups_.MayAnswerPrefixSeeks(options, handle);
+  }
+  uint64_t PrefixGeneration(rocksdb::ColumnFamilyHandle* handle) const {
+    ColumnFamilyFilter* filter = FilterOf(handle);
+    return filter == nullptr ? 0 : filter->prefix_generation();
+  }
+  bool RulesOutPrefix(const rocksdb::ReadOptions& options,
+                      rocksdb::ColumnFamilyHandle* handle,
+                      uint64_t prefix_generation, absl::string_view target) {
+    return lookups_.RulesOutPrefix(options, handle, prefix_generation, target);
+  }
+  // Around a SetOptions of the column family that names prefix_extractor:
+  // prefix seeks go to RocksDB from Begin on, and End queues a rebuild that
+  // reads the new prefixes.
+  void BeginPrefixChange(rocksdb::ColumnFamilyHandle* handle);
+  void EndPrefixChange(rocksdb::ColumnFamilyHandle* handle);
+
   // Every write holds this shared from before it adds its keys until the
   // base database returns, so that a filter installed under it exclusively
   // receives every write the snapshot after it does not see.

@@ -10,6 +10,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "engines/rocksdb/presence/batch_keys.h"
+#include "engines/rocksdb/presence/filtered_iterator.h"
 #include "engines/rocksdb/presence/key_scans.h"
 #include "engines/rocksdb/presence/multi_get.h"
 #include "engines/rocksdb/presence/presence_core.h"
@@ -92,6 +93,8 @@ const char* PresenceRebuildReasonName(PresenceRebuildReason reason) {
       return "requested";
     case PresenceRebuildReason::kUnreadableIngestedFile:
       return "a file being ingested could not be read";
+    case PresenceRebuildReason::kPrefixExtractorChanged:
+      return "the prefix extractor changed";
     case PresenceRebuildReason::kRecoveryMayRollBack:
       return "opened with best_efforts_recovery, which may roll back";
   }
@@ -642,6 +645,33 @@ rocksdb::Status PresenceFilteredDB::GetStatsHistory(
     uint64_t start_time, uint64_t end_time,
     std::unique_ptr<rocksdb::StatsHistoryIterator>* stats_iterator) {
   return db_->GetStatsHistory(start_time, end_time, stats_iterator);
+}
+
+rocksdb::Iterator* PresenceFilteredDB::NewIterator(
+    const rocksdb::ReadOptions& options,
+    rocksdb::ColumnFamilyHandle* column_family) {
+  return presence_internal::NewFilteredIterator(db_, core_.get(), options,
+                                                column_family);
+}
+
+rocksdb::Status PresenceFilteredDB::NewIterators(
+    const rocksdb::ReadOptions& options,
+    const std::vector<rocksdb::ColumnFamilyHandle*>& column_families,
+    std::vector<rocksdb::Iterator*>* iterators) {
+  return presence_internal::NewFilteredIterators(db_, core_.get(), options,
+                                                 column_families, iterators);
+}
+
+rocksdb::Status PresenceFilteredDB::SetOptions(
+    rocksdb::ColumnFamilyHandle* column_family,
+    const std::unordered_map<std::string, std::string>& new_options) {
+  if (new_options.count("prefix_extractor") == 0) {
+    return db_->SetOptions(column_family, new_options);
+  }
+  core_->BeginPrefixChange(column_family);
+  rocksdb::Status status = db_->SetOptions(column_family, new_options);
+  core_->EndPrefixChange(column_family);
+  return status;
 }
 
 rocksdb::Status PresenceFilteredDB::NewDefaultReplayer(

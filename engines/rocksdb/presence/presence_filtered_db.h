@@ -1,8 +1,8 @@
-// A rocksdb::DB with one in-memory filter per column family in front of it:
-// a Get, MultiGet or KeyMayExist of a key the filter rules out answers
-// NotFound without entering RocksDB, never where RocksDB would find the key.
-// Keys enter the filter before Put, Merge, PutEntity, Write,
-// WriteWithCallback, IngestExternalFile, IngestExternalFiles,
+// A rocksdb::DB with a filter per column family in front of it: a Get,
+// MultiGet, KeyMayExist, or prefix seek of a NewIterator or NewIterators
+// iterator that the filter rules out answers without entering RocksDB, never
+// where RocksDB would find a key. Keys enter it before Put, Merge, PutEntity,
+// Write, WriteWithCallback, IngestExternalFile, IngestExternalFiles,
 // CreateColumnFamily, CreateColumnFamilies and CreateColumnFamilyWithImport
 // make them visible; NewDefaultReplayer is refused; the rest passes through.
 //
@@ -17,6 +17,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -43,6 +44,7 @@ enum class PresenceRebuildReason {
   kRequested,               // RebuildFilter
   kRecoveryMayRollBack,     // opened with best_efforts_recovery
   kUnreadableIngestedFile,  // a file being ingested could not be read
+  kPrefixExtractorChanged,  // the save holds other prefixes, or SetOptions
 };
 const char* PresenceRebuildReasonName(PresenceRebuildReason reason);
 
@@ -83,6 +85,14 @@ struct PresenceFilterOptions {
   // straight to RocksDB (a probe costs a cache miss that a found key pays for
   // nothing). False: every lookup probes. Answers are the same either way.
   bool skip_probes_when_mostly_present = true;
+  // Each filter also holds every key's prefix under its column family's
+  // prefix_extractor, at most one more item per key (the filter is sized
+  // for twice the keys): an iterator's Seek or SeekForPrev with
+  // prefix_same_as_start then answers "no entry" without entering RocksDB
+  // when the target's prefix is ruled out. A SetOptions that changes
+  // prefix_extractor stops these answers until a rebuild, queued by it, has
+  // read every key's new prefix.
+  bool filter_prefix_seeks = false;
   // Receives progress lines of recoveries and rebuilds. Null: they go to the
   // database's info log.
   std::function<void(const std::string&)> progress;
@@ -132,21 +142,23 @@ struct PresenceFilterStats {
 // rebuilds a column family's filter, its lookups going to RocksDB meanwhile
 // (State()). Rebuilds also follow a rate past rebuild_fpp_ratio times fpp.
 //
-// Not covered (lookups may then miss keys those writes made): writes through
-// GetBaseDB(), GetRootDB() or another handle to the same database while this
-// object is open, such as a TransactionDB opened on it, a secondary
-// instance's catch-up, or the rocksdb::DB* RocksDB hands an EventListener.
-// A null column family handle: a write goes to the default column family's
-// filter; a lookup or Merge answers InvalidArgument.
-// Always to RocksDB: column families whose comparator has user-defined
-// timestamps or may call keys of different bytes equal; lookups with a
-// snapshot older than the last rebuild, a read timestamp,
+// Not covered (lookups may then miss keys those writes made): writes, or a
+// SetOptions of prefix_extractor, through GetBaseDB(), GetRootDB() or another
+// handle to the same database while this object is open, such as a
+// TransactionDB opened on it, a secondary instance's catch-up, or the
+// rocksdb::DB* RocksDB hands an EventListener. A null column family handle: a
+// write goes to the default column family's filter; a lookup or Merge answers
+// InvalidArgument. Always to RocksDB: column families whose comparator has
+// user-defined timestamps or may call keys of different bytes equal; lookups
+// with a snapshot older than the last rebuild, a read timestamp,
 // ignore_range_deletions, a memory-only read tier or an io_activity, and a
 // MultiGet naming a null handle or a timestamped column family.
 //
 // Cost: MutableBloomFilter's body per column family for its key count at
-// fpp, twice that during a rebuild; one filter Add and a shared lock per
-// write; one hash and one cache-line probe per ruled-out lookup.
+// fpp (twice the keys with filter_prefix_seeks), twice that during a
+// rebuild; one filter Add (two with prefixes) and a shared lock per write;
+// one hash and one cache-line probe per ruled-out lookup. An iterator that
+// may have its prefix seeks answered takes a snapshot when created.
 // Thread safety: as rocksdb::DB, except that Close and CloseAndSave must not
 // race other calls. Close with CloseAndSave, so that the next open reads no
 // table.
@@ -258,6 +270,24 @@ class PresenceFilteredDB : public rocksdb::StackableDB {
       const std::vector<rocksdb::Slice>& keys, std::vector<std::string>* values,
       std::vector<std::string>* timestamps) override;
 #endif
+
+  // Iterators: with PresenceFilterOptions::filter_prefix_seeks, a Seek or
+  // SeekForPrev with prefix_same_as_start whose prefix the filter rules out
+  // answers "no entry" without entering RocksDB (filtered_iterator.h).
+  using rocksdb::StackableDB::NewIterator;
+  rocksdb::Iterator* NewIterator(
+      const rocksdb::ReadOptions& options,
+      rocksdb::ColumnFamilyHandle* column_family) override;
+  rocksdb::Status NewIterators(
+      const rocksdb::ReadOptions& options,
+      const std::vector<rocksdb::ColumnFamilyHandle*>& column_families,
+      std::vector<rocksdb::Iterator*>* iterators) override;
+  // To RocksDB; one naming prefix_extractor stops the column family's prefix
+  // answers while it runs, and queues a rebuild that reads the new prefixes.
+  using rocksdb::StackableDB::SetOptions;
+  rocksdb::Status SetOptions(
+      rocksdb::ColumnFamilyHandle* column_family,
+      const std::unordered_map<std::string, std::string>& new_options) override;
 
   // Writes: each adds its keys to the filter before writing.
   using rocksdb::StackableDB::Put;

@@ -38,7 +38,7 @@ class RateChecksTest : public ::testing::Test {
     options.fpp = kFpp;
     options.expected_keys = kExpectedKeys;
     absl::StatusOr<std::unique_ptr<PresenceFilter>> fresh =
-        NewFilter(options, kExpectedKeys);
+        NewFilter(options, kExpectedKeys, PrefixItems());
     EXPECT_TRUE(fresh.ok()) << fresh.status();
     std::unique_lock<WritersLock> lock(writers_);
     filter->InstallBuilding(*std::move(fresh));
@@ -91,7 +91,7 @@ TEST_F(RateChecksTest, LeavesBuildingAndCancelledFiltersAlone) {
   auto rebuilding = Serving(2, 20 * kExpectedKeys);
   {
     absl::StatusOr<std::unique_ptr<PresenceFilter>> fresh =
-        NewFilter(PresenceFilterOptions(), kExpectedKeys);
+        NewFilter(PresenceFilterOptions(), kExpectedKeys, PrefixItems());
     ASSERT_TRUE(fresh.ok()) << fresh.status();
     std::unique_lock<WritersLock> lock(writers_);
     rebuilding->InstallBuilding(*std::move(fresh));

@@ -24,14 +24,29 @@ absl::Status LacksKeysError(const ColumnFamilyFilter& filter) {
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<PresenceFilter>> NewFilter(
-    const PresenceFilterOptions& options, uint64_t keys) {
+    const PresenceFilterOptions& options, uint64_t keys, PrefixItems prefixes) {
+  const uint64_t items_per_key = prefixes.extractor == nullptr ? 1 : 2;
   absl::StatusOr<MutableBloomFilter> filter = MutableBloomFilter::Create(
-      FilterOptions::Fpp(options.fpp), std::max(keys, options.expected_keys));
+      FilterOptions::Fpp(options.fpp),
+      items_per_key * std::max(keys, options.expected_keys));
   if (!filter.ok()) return filter.status();
   if (absl::Status tracked = filter->TrackChanges(); !tracked.ok()) {
     return tracked;
   }
-  return std::make_unique<PresenceFilter>(*std::move(filter));
+  return std::make_unique<PresenceFilter>(*std::move(filter),
+                                          std::move(prefixes));
+}
+
+PrefixItems CurrentPrefixes(const PresenceFilterOptions& options,
+                            rocksdb::DB* db, const ColumnFamilyFilter& filter,
+                            rocksdb::ColumnFamilyHandle* handle) {
+  if (!options.filter_prefix_seeks || handle == nullptr) return {};
+  PrefixItems prefixes;
+  prefixes.generation = filter.prefix_generation();
+  if (prefixes.generation % 2 != 0) return {};
+  prefixes.extractor = db->GetOptions(handle).prefix_extractor;
+  if (filter.prefix_generation() != prefixes.generation) return {};
+  return prefixes;
 }
 
 uint64_t RebuildKeys(rocksdb::DB* db, const ColumnFamilyFilter& filter) {
@@ -139,7 +154,8 @@ absl::Status Rebuilds::Rebuild(ColumnFamilyFilter* filter,
   std::unique_ptr<PresenceFilter> fresh;
   if (!filter->has_building()) {
     absl::StatusOr<std::unique_ptr<PresenceFilter>> made =
-        NewFilter(options_, RebuildKeys(db_, *filter));
+        NewFilter(options_, RebuildKeys(db_, *filter),
+                  CurrentPrefixes(options_, db_, *filter, handle));
     if (!made.ok()) return finish(made.status());
     fresh = *std::move(made);
   }

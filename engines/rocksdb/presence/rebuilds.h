@@ -28,9 +28,18 @@ namespace sstfilter {
 namespace presence_internal {
 
 // A new filter for keys (at least options.expected_keys) at options.fpp,
-// tracking its changes for the saves.
+// tracking its changes for the saves; sized for twice as many items when it
+// also holds each key's prefix.
 absl::StatusOr<std::unique_ptr<PresenceFilter>> NewFilter(
-    const PresenceFilterOptions& options, uint64_t keys);
+    const PresenceFilterOptions& options, uint64_t keys, PrefixItems prefixes);
+
+// The prefix extractor a new filter of the column family adds prefixes
+// under: the column family's current one when options.filter_prefix_seeks,
+// with the generation it was read at; none when a SetOptions naming
+// prefix_extractor runs meanwhile (its end queues a rebuild).
+PrefixItems CurrentPrefixes(const PresenceFilterOptions& options,
+                            rocksdb::DB* db, const ColumnFamilyFilter& filter,
+                            rocksdb::ColumnFamilyHandle* handle);
 
 // Keys a rebuild of filter sizes for: RocksDB's estimate or the last scan's
 // count, whichever is larger, times kRebuildHeadroom.

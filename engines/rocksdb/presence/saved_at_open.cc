@@ -84,7 +84,8 @@ SavedAtOpen ReadSavedAtOpen(rocksdb::Env* env, const std::string& saved_file,
   return at_open;
 }
 
-absl::StatusOr<std::unique_ptr<PresenceFilter>> Restore(SavedRecord* record) {
+absl::StatusOr<std::unique_ptr<PresenceFilter>> Restore(SavedRecord* record,
+                                                        PrefixItems prefixes) {
   absl::StatusOr<MutableBloomFilter> filter =
       MutableBloomFilter::Restore(record->decoded.filter);
   if (!filter.ok()) return filter.status();
@@ -101,7 +102,8 @@ absl::StatusOr<std::unique_ptr<PresenceFilter>> Restore(SavedRecord* record) {
   if (absl::Status tracked = filter->TrackChanges(); !tracked.ok()) {
     return tracked;
   }
-  return std::make_unique<PresenceFilter>(*std::move(filter));
+  return std::make_unique<PresenceFilter>(*std::move(filter),
+                                          std::move(prefixes));
 }
 
 }  // namespace presence_internal

@@ -45,9 +45,12 @@ SavedAtOpen ReadSavedAtOpen(rocksdb::Env* env, const std::string& saved_file,
                             absl::string_view db_identity, bool may_roll_back,
                             const ProgressFn& progress);
 
-// The filter of record, with its changes; record->encoded then says what it
+// The filter of record, with its changes, adding prefixes under prefixes
+// from now on (REQUIRES: the saved filter holds every key's prefix under
+// that extractor, or prefixes has none); record->encoded then says what it
 // holds (for saves while it recovers).
-absl::StatusOr<std::unique_ptr<PresenceFilter>> Restore(SavedRecord* record);
+absl::StatusOr<std::unique_ptr<PresenceFilter>> Restore(SavedRecord* record,
+                                                        PrefixItems prefixes);
 
 }  // namespace presence_internal
 }  // namespace sstfilter

@@ -174,6 +174,9 @@ std::string EncodeColumnFamilyRecord(const SavedColumnFamily& record) {
   PutFixed64(&out, record.latest_sequence);
   PutTables(&out, record.tables);
   PutLengthPrefixed(&out, record.filter);
+  if (!record.prefix_extractor.empty()) {
+    PutLengthPrefixed(&out, record.prefix_extractor);
+  }
   return out;
 }
 
@@ -191,11 +194,21 @@ absl::StatusOr<SavedColumnFamily> DecodeColumnFamilyRecord(
                              ": its table list is truncated or too long"));
   }
   absl::string_view filter;
-  if (!GetLengthPrefixed(&bytes, &filter) || !bytes.empty()) {
+  if (!GetLengthPrefixed(&bytes, &filter)) {
     return Lost(absl::StrCat("column family ", record.name,
                              ": its filter's length does not match"));
   }
   record.filter = std::string(filter);
+  if (!bytes.empty()) {
+    absl::string_view prefix_extractor;
+    if (!GetLengthPrefixed(&bytes, &prefix_extractor) || !bytes.empty() ||
+        prefix_extractor.empty()) {
+      return Lost(absl::StrCat("column family ", record.name,
+                               ": bytes after its filter are no prefix "
+                               "extractor's name"));
+    }
+    record.prefix_extractor = std::string(prefix_extractor);
+  }
   return record;
 }
 

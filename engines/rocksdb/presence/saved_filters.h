@@ -36,6 +36,9 @@ struct SavedColumnFamily {
   uint64_t latest_sequence = 0;
   std::vector<SavedTable> tables;
   std::string filter;  // MutableBloomFilter::Save
+  // PrefixItems::Name() of the prefixes the filter holds beside its keys;
+  // empty for none (and then not written: such a record keeps its layout).
+  std::string prefix_extractor;
 };
 
 std::string EncodeColumnFamilyRecord(const SavedColumnFamily& record);
