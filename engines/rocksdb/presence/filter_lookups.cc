@@ -1,6 +1,7 @@
 #include "engines/rocksdb/presence/filter_lookups.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "rocksdb/env.h"
 #include "rocksdb/version.h"
@@ -80,18 +81,20 @@ void FilterLookups::RulesOut(const rocksdb::ReadOptions& options,
   for (size_t i = 0; i < keys.size(); ++i) results[i] = !results[i];
 }
 
-bool FilterLookups::MayAnswerPrefixSeeks(
-    const rocksdb::ReadOptions& options,
-    rocksdb::ColumnFamilyHandle* handle) const {
-  return options.prefix_same_as_start && FilterMayAnswer(options) &&
-         slots_->Of(handle) != nullptr;
+bool FilterLookups::MayAnswerSeeks(const rocksdb::ReadOptions& options,
+                                   rocksdb::ColumnFamilyHandle* handle) const {
+  return answers_seeks_ &&
+         (options.prefix_same_as_start ||
+          options.iterate_upper_bound != nullptr ||
+          options.iterate_lower_bound != nullptr) &&
+         FilterMayAnswer(options) && slots_->Of(handle) != nullptr;
 }
 
-bool FilterLookups::RulesOutPrefix(const rocksdb::ReadOptions& options,
-                                   rocksdb::ColumnFamilyHandle* handle,
-                                   uint64_t prefix_generation,
-                                   absl::string_view target) {
-  if (!options.prefix_same_as_start) return false;
+bool FilterLookups::RulesOutSeek(const rocksdb::ReadOptions& options,
+                                 rocksdb::ColumnFamilyHandle* handle,
+                                 uint64_t prefix_generation,
+                                 absl::string_view target,
+                                 SeekDirection direction) {
   ReadEpochs::Guard guard(epochs_);
   if (!guard.active()) return false;
   const PresenceFilter* serving = ServingFor(options, handle);
@@ -102,11 +105,9 @@ bool FilterLookups::RulesOutPrefix(const rocksdb::ReadOptions& options,
       slots_->Of(handle)->prefix_generation() != prefix_generation) {
     return false;
   }
-  const rocksdb::Slice slice(target.data(), target.size());
-  if (!extractor->InDomain(slice)) return false;
-  const rocksdb::Slice prefix = extractor->Transform(slice);
-  return !serving->keys.MayContain(
-      absl::string_view(prefix.data(), prefix.size()));
+  const std::optional<absl::string_view> prefix = SeekPrefix(
+      options, *extractor, handle->GetComparator(), target, direction);
+  return prefix.has_value() && !serving->keys.MayContain(*prefix);
 }
 
 }  // namespace presence_internal

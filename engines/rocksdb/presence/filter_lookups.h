@@ -13,6 +13,7 @@
 #include "engines/rocksdb/presence/column_family_slots.h"
 #include "engines/rocksdb/presence/probe_sampling.h"
 #include "engines/rocksdb/presence/read_epochs.h"
+#include "engines/rocksdb/presence/seek_prefix.h"
 #include "rocksdb/db.h"
 #include "rocksdb/options.h"
 
@@ -23,11 +24,15 @@ namespace presence_internal {
 class FilterLookups {
  public:
   // Probes the filters of slots, which are freed only after epochs' readers.
-  // skip_probes: PresenceFilterOptions::skip_probes_when_mostly_present.
-  // REQUIRES: slots and epochs outlive this object.
+  // skip_probes: PresenceFilterOptions::skip_probes_when_mostly_present;
+  // answers_seeks: filter_prefix_seeks. REQUIRES: slots and epochs outlive
+  // this object.
   FilterLookups(const ColumnFamilySlots* slots, ReadEpochs* epochs,
-                bool skip_probes)
-      : slots_(slots), epochs_(epochs), skip_probes_(skip_probes) {}
+                bool skip_probes, bool answers_seeks)
+      : slots_(slots),
+        epochs_(epochs),
+        skip_probes_(skip_probes),
+        answers_seeks_(answers_seeks) {}
 
   // True when the filter proves key absent from what options can see.
   bool RulesOut(const rocksdb::ReadOptions& options,
@@ -38,18 +43,21 @@ class FilterLookups {
                 rocksdb::ColumnFamilyHandle* handle,
                 absl::Span<const absl::string_view> keys, bool* results);
 
-  // Whether an iterator with options may have its prefix seeks answered:
-  // the column family has a filter, options see only what it holds, and
-  // they ask for prefix_same_as_start. RulesOutPrefix may still decline.
-  bool MayAnswerPrefixSeeks(const rocksdb::ReadOptions& options,
-                            rocksdb::ColumnFamilyHandle* handle) const;
-  // True when no key visible to options has the prefix of target under the
-  // column family's prefix extractor, as it stood at prefix_generation (an
-  // iterator's creation): the serving filter holds that extractor's
-  // prefixes, read at that generation, which is still the current one.
-  bool RulesOutPrefix(const rocksdb::ReadOptions& options,
-                      rocksdb::ColumnFamilyHandle* handle,
-                      uint64_t prefix_generation, absl::string_view target);
+  // Whether an iterator with options may have its seeks answered: the
+  // filters hold prefixes, the column family has a filter, options see only
+  // what it holds, and they set prefix_same_as_start or a bound.
+  // RulesOutSeek may still decline.
+  bool MayAnswerSeeks(const rocksdb::ReadOptions& options,
+                      rocksdb::ColumnFamilyHandle* handle) const;
+  // True when no key visible to options lies where the seek for target can
+  // return one (SeekPrefix), under the column family's prefix extractor as
+  // it stood at prefix_generation (the iterator's creation): the serving
+  // filter holds that extractor's prefixes, read at that generation, which
+  // is still the current one.
+  bool RulesOutSeek(const rocksdb::ReadOptions& options,
+                    rocksdb::ColumnFamilyHandle* handle,
+                    uint64_t prefix_generation, absl::string_view target,
+                    SeekDirection direction);
 
  private:
   // The filter that may answer a lookup with options in the column family,
@@ -61,6 +69,7 @@ class FilterLookups {
   const ColumnFamilySlots* const slots_;
   ReadEpochs* const epochs_;
   const bool skip_probes_;
+  const bool answers_seeks_;
   ProbeSampling sampling_;
 };
 

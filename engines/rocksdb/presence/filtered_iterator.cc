@@ -16,7 +16,7 @@ std::shared_ptr<const rocksdb::Snapshot> SharedSnapshot(rocksdb::DB* db) {
 rocksdb::Iterator* NewFilteredIterator(rocksdb::DB* db, PresenceCore* core,
                                        const rocksdb::ReadOptions& options,
                                        rocksdb::ColumnFamilyHandle* handle) {
-  if (handle == nullptr || !core->MayAnswerPrefixSeeks(options, handle)) {
+  if (handle == nullptr || !core->MayAnswerSeeks(options, handle)) {
     return db->NewIterator(options, handle);
   }
   return new FilteredIterator(db, core, options, handle);
@@ -29,7 +29,7 @@ rocksdb::Status NewFilteredIterators(
   const bool any = std::any_of(
       handles.begin(), handles.end(),
       [core, &options](rocksdb::ColumnFamilyHandle* handle) {
-        return handle != nullptr && core->MayAnswerPrefixSeeks(options, handle);
+        return handle != nullptr && core->MayAnswerSeeks(options, handle);
       });
   if (!any || iterators == nullptr) {
     return db->NewIterators(options, handles, iterators);
@@ -88,9 +88,11 @@ rocksdb::Iterator* FilteredIterator::Base() {
   return base_.get();
 }
 
-bool FilteredIterator::RulesOut(const rocksdb::Slice& target) {
-  return core_->RulesOutPrefix(options_, handle_, prefix_generation_,
-                               absl::string_view(target.data(), target.size()));
+bool FilteredIterator::RulesOut(const rocksdb::Slice& target,
+                                SeekDirection direction) {
+  return core_->RulesOutSeek(options_, handle_, prefix_generation_,
+                             absl::string_view(target.data(), target.size()),
+                             direction);
 }
 
 void FilteredIterator::SeekToFirst() {
@@ -104,12 +106,12 @@ void FilteredIterator::SeekToLast() {
 }
 
 void FilteredIterator::Seek(const rocksdb::Slice& target) {
-  ruled_out_ = RulesOut(target);
+  ruled_out_ = RulesOut(target, SeekDirection::kForward);
   if (!ruled_out_) Base()->Seek(target);
 }
 
 void FilteredIterator::SeekForPrev(const rocksdb::Slice& target) {
-  ruled_out_ = RulesOut(target);
+  ruled_out_ = RulesOut(target, SeekDirection::kBackward);
   if (!ruled_out_) Base()->SeekForPrev(target);
 }
 

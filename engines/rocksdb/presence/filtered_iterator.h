@@ -1,6 +1,6 @@
-// An iterator of a PresenceFilteredDB. A Seek or SeekForPrev with
-// prefix_same_as_start whose target's prefix the filter rules out leaves it
-// not Valid(), status OK, without entering RocksDB; every other call goes to
+// An iterator of a PresenceFilteredDB. A Seek or SeekForPrev that can return
+// only keys of one prefix (seek_prefix.h), which the filter rules out, leaves
+// it not Valid(), status OK, without entering RocksDB; every other call goes to
 // a RocksDB iterator created at the first one that needs it, reading at a
 // snapshot taken when this iterator was created, so that it sees what
 // RocksDB's own iterator created then would see.
@@ -26,13 +26,13 @@ namespace presence_internal {
 std::shared_ptr<const rocksdb::Snapshot> SharedSnapshot(rocksdb::DB* db);
 
 // A RocksDB iterator of db's column family, wrapped as above when core may
-// answer its prefix seeks (PresenceCore::MayAnswerPrefixSeeks), else
+// answer its seeks (PresenceCore::MayAnswerSeeks), else
 // RocksDB's own. REQUIRES: db and core outlive it.
 rocksdb::Iterator* NewFilteredIterator(rocksdb::DB* db, PresenceCore* core,
                                        const rocksdb::ReadOptions& options,
                                        rocksdb::ColumnFamilyHandle* handle);
 // As DB::NewIterators: iterators of the column families reading one state,
-// each wrapped when one of them may have its prefix seeks answered.
+// each wrapped when one of them may have its seeks answered.
 rocksdb::Status NewFilteredIterators(
     rocksdb::DB* db, PresenceCore* core, const rocksdb::ReadOptions& options,
     const std::vector<rocksdb::ColumnFamilyHandle*>& handles,
@@ -77,9 +77,8 @@ class FilteredIterator : public rocksdb::Iterator {
  private:
   // The RocksDB iterator, created on first use.
   rocksdb::Iterator* Base();
-  // True when the filter rules out every key a prefix seek for target can
-  // return.
-  bool RulesOut(const rocksdb::Slice& target);
+  // True when the filter rules out every key a seek for target can return.
+  bool RulesOut(const rocksdb::Slice& target, SeekDirection direction);
   // Reads at snapshot from now on, dropping the RocksDB iterator; the
   // second keeps owned alive as long as it reads at it.
   void ReadAt(const rocksdb::Snapshot* snapshot);

@@ -131,6 +131,46 @@ TEST(PrefixSeeksTest, AnAbsentPrefixIsAnsweredWithoutRocksDB) {
   EXPECT_LT(entered, present + kPrefixes / 10);
 }
 
+// A bound that keeps a seek inside its target's prefix (the prefix's
+// successor above, the prefix itself below) lets the filter answer it; a
+// wider one does not.
+int CompareBoundedSeeks(PresenceFilteredDB* db, int prefixes_wide) {
+  int entered = 0;
+  for (int p = 0; p < kPrefixes; ++p) {
+    std::string upper = Prefix(p);
+    upper.back() = static_cast<char>(upper.back() + prefixes_wide);
+    const std::string lower = Prefix(p - prefixes_wide + 1);
+    rocksdb::Slice upper_slice(upper), lower_slice(lower);
+    rocksdb::ReadOptions options;
+    options.iterate_upper_bound = &upper_slice;
+    options.iterate_lower_bound = &lower_slice;
+    for (bool for_prev : {false, true}) {
+      const std::string target = KeyOf(p, for_prev ? 999999 : 2);
+      const uint64_t before = SeeksInRocksDB(db);
+      const std::string wrapper = YieldThrough(db, options, target, for_prev);
+      entered += SeeksInRocksDB(db) != before;
+      EXPECT_EQ(wrapper,
+                YieldThrough(db->GetBaseDB(), options, target, for_prev))
+          << "seek to " << target << " within [" << lower << ", " << upper
+          << ")" << (for_prev ? " for prev" : "");
+    }
+  }
+  return entered;
+}
+
+TEST(PrefixSeeksTest, ASeekBoundedInsideAnAbsentPrefixIsAnswered) {
+  TempDir dir;
+  std::unique_ptr<PresenceFilteredDB> db =
+      presence_testing::OpenServing(dir.path(), PrefixOptions(), PrefixSeeks());
+  ASSERT_NE(db, nullptr);
+  WritePresentPrefixes(db.get());
+  const int entered = CompareBoundedSeeks(db.get(), /*prefixes_wide=*/1);
+  EXPECT_GE(entered, kPrefixes);
+  EXPECT_LT(entered, kPrefixes + kPrefixes / 10);
+  // Bounds two prefixes wide can hold a present key's prefix.
+  EXPECT_EQ(CompareBoundedSeeks(db.get(), /*prefixes_wide=*/2), 2 * kPrefixes);
+}
+
 TEST(PrefixSeeksTest, SeeksWithoutPrefixSameAsStartGoToRocksDB) {
   TempDir dir;
   std::unique_ptr<PresenceFilteredDB> db =

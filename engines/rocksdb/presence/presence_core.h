@@ -67,21 +67,23 @@ class PresenceCore {
     lookups_.RulesOut(options, handle, keys, results);
   }
 
-  // Prefix seeks (PresenceFilterOptions::filter_prefix_seeks): see
-  // FilterLookups. prefix_generation: the column family's, or 0 without a
-  // filter.
-  bool MayAnswerPrefixSeeks(const rocksdb::ReadOptions& options,
-                            rocksdb::ColumnFamilyHandle* handle) const {
-    return lookups_.MayAnswerPrefixSeeks(options, handle);
+  // Seeks answered from prefixes (PresenceFilterOptions::
+  // filter_prefix_seeks): see FilterLookups. PrefixGeneration: the column
+  // family's, or 0 without a filter.
+  bool MayAnswerSeeks(const rocksdb::ReadOptions& options,
+                      rocksdb::ColumnFamilyHandle* handle) const {
+    return lookups_.MayAnswerSeeks(options, handle);
   }
   uint64_t PrefixGeneration(rocksdb::ColumnFamilyHandle* handle) const {
     ColumnFamilyFilter* filter = FilterOf(handle);
     return filter == nullptr ? 0 : filter->prefix_generation();
   }
-  bool RulesOutPrefix(const rocksdb::ReadOptions& options,
-                      rocksdb::ColumnFamilyHandle* handle,
-                      uint64_t prefix_generation, absl::string_view target) {
-    return lookups_.RulesOutPrefix(options, handle, prefix_generation, target);
+  bool RulesOutSeek(const rocksdb::ReadOptions& options,
+                    rocksdb::ColumnFamilyHandle* handle,
+                    uint64_t prefix_generation, absl::string_view target,
+                    SeekDirection direction) {
+    return lookups_.RulesOutSeek(options, handle, prefix_generation, target,
+                                 direction);
   }
   // Around a SetOptions of the column family that names prefix_extractor:
   // prefix seeks go to RocksDB from Begin on, and End queues a rebuild that
