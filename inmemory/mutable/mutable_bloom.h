@@ -117,6 +117,23 @@ class MutableBloomFilter {
     query_->contains_batch(view_, keys, results);
   }
 
+  // Runs: members 0 to 63 of a run, named by a 64-bit hash, share one block,
+  // and each member's probes are the run's probe bits shifted by the member,
+  // so that one block tells whether any member of a set was added (the
+  // presence filters' ranges of keys that differ in one byte:
+  // engines/rocksdb/presence/range_items.h). Member bits are ordinary bits:
+  // they fill the filter as keys do. REQUIRES: member < kRunMembers; probes
+  // in [1, kMaxRunProbes]; one adder at a time, as AddSingleWriter.
+  static constexpr int kRunMembers = 64;
+  static constexpr int kMaxRunProbes = 30;
+  void AddRunMemberSingleWriter(uint64_t run_hash, int member, int probes);
+  // False only if no member whose bit is set in members (bit i: member i) was
+  // added to the run with the same probes.
+  bool MayContainRunMember(uint64_t run_hash, uint64_t members,
+                           int probes) const;
+  // Starts loading the run's block into the cache.
+  void PrefetchRun(uint64_t run_hash) const { PrefetchHash(run_hash); }
+
   // The number of distinct keys added, estimated from the bits set
   // (fill_estimates.h EstimateKeys: Guava's estimator, corrected for this
   // layout). Measured within 0.05% of the truth from 1% to 500% of the

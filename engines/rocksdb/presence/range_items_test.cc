@@ -1,0 +1,260 @@
+// The range items (range_items.h) against the exact set of keys: no range
+// that holds a key is ever ruled out, on keys of one length and of many,
+// with bytes of any value; and on keys shaped as stores shape them, empty
+// ranges up to 64 possible keys wide match about as often as the items'
+// probes predict.
+
+#include "engines/rocksdb/presence/range_items.h"
+
+#include <cstdint>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_format.h"
+#include "gtest/gtest.h"
+#include "inmemory/mutable/mutable_bloom.h"
+
+namespace sstfilter {
+namespace presence_internal {
+namespace {
+
+constexpr int kKeys = 20000;
+constexpr int kRanges = 20000;
+
+using Number = unsigned __int128;
+
+struct Shape {
+  const char* name;
+  std::string (*key)(Number number);
+  Number max_number;
+  // A key format of fixed fields, as the shapes: a range of up to 64
+  // numbers then differs from the keys of each length in a few last bytes.
+  // Unpadded numbers are not: a range of 7-byte keys spans hundreds of
+  // 8-byte ones, beyond the items' two levels, so only their keeping is
+  // checked.
+  bool of_one_format = true;
+};
+
+std::string Random16(Number n) {
+  std::string key(16, '\0');
+  for (int i = 15; i >= 0; --i, n >>= 8) key[i] = static_cast<char>(n & 0xff);
+  return key;
+}
+std::string Ycsb(Number n) {
+  return absl::StrFormat("user%019u", static_cast<uint64_t>(n));
+}
+// 24 to 40 bytes: a collection name of 2 to 18 letters, then an 8-digit id.
+std::string Tenant(Number n) {
+  const uint64_t collection = static_cast<uint64_t>(n / 100000000);
+  std::string name(2 + collection % 17, 'a');
+  for (size_t i = 0; i < name.size(); ++i) {
+    name[i] = static_cast<char>('a' + (collection * 7 + i * 3) % 26);
+  }
+  return absl::StrFormat("tenant000042/%s/%08u", name,
+                         static_cast<uint64_t>(n % 100000000));
+}
+std::string Event(Number n) {
+  const uint64_t micros = static_cast<uint64_t>(n);
+  const uint64_t seconds = micros / 1000000;
+  return absl::StrFormat("event/2026-11-28T%02u:%02u:%02u.%06u", seconds / 3600,
+                         seconds / 60 % 60, seconds % 60, micros % 1000000);
+}
+// Lengths interleave: no leading zeros.
+std::string Unpadded(Number n) {
+  return absl::StrFormat("k%u", static_cast<uint64_t>(n));
+}
+
+const Shape kShapes[] = {
+    {"random 16 bytes", Random16, ~Number{0}},
+    {"YCSB", Ycsb, Number{10000000000000000000ULL}},
+    {"tenant", Tenant, Number{40} * 100000000},
+    {"event", Event, Number{86400} * 1000000},
+    {"unpadded", Unpadded, Number{10000000}, /*of_one_format=*/false},
+};
+
+Number Draw(std::mt19937_64& random, Number below) {
+  const Number n = (Number{random()} << 64) | random();
+  return below == ~Number{0} ? n : n % below;
+}
+
+// Sized and filled as a presence filter at 1% with range items is: each key
+// added, and its range items.
+struct Filter {
+  Filter() {
+    absl::StatusOr<MutableBloomFilter> made =
+        MutableBloomFilter::Create(FilterOptions::Fpp(0.01), kKeys);
+    EXPECT_TRUE(made.ok()) << made.status();
+    made = MutableBloomFilter::Create(
+        FilterOptions::Fpp(0.01),
+        static_cast<uint64_t>(kKeys *
+                              (1 + RangeItemsPerKey(made->NumProbes()))));
+    EXPECT_TRUE(made.ok()) << made.status();
+    bits = std::make_unique<MutableBloomFilter>(*std::move(made));
+  }
+  void Add(const std::string& key) {
+    bits->AddSingleWriter(key);
+    AddRangeItemsSingleWriter(key, &alphabets, bits.get());
+    keys.insert(key);
+  }
+  bool Holds(const std::string& lo, const std::string& hi,
+             bool inclusive) const {
+    auto it = keys.lower_bound(lo);
+    return it != keys.end() && (inclusive ? *it <= hi : *it < hi);
+  }
+  bool MayHold(const std::string& lo, const std::string& hi,
+               bool inclusive) const {
+    return RangeMayHoldKey(alphabets, *bits, lo, hi, inclusive);
+  }
+
+  KeyAlphabets alphabets;
+  std::unique_ptr<MutableBloomFilter> bits;
+  std::set<std::string> keys;
+};
+
+struct Counts {
+  int holding = 0;
+  int empty = 0;
+  int empty_matched = 0;
+};
+
+// Ranges of up to 64 numbers: starting just after a present key's number
+// (correlated) or anywhere.
+Counts RangesOfShape(const Shape& shape, const Filter& filter,
+                     const std::vector<Number>& present, bool correlated,
+                     std::mt19937_64& random) {
+  Counts counts;
+  for (int i = 0; i < kRanges; ++i) {
+    const Number start = correlated ? present[random() % present.size()] + 1
+                                    : Draw(random, shape.max_number - 64);
+    const Number width = 1 + random() % 64;
+    const std::string lo = shape.key(start), hi = shape.key(start + width - 1);
+    if (lo > hi) continue;  // the numbers cross a change of length
+    const bool holds = filter.Holds(lo, hi, /*inclusive=*/true);
+    const bool may_hold = filter.MayHold(lo, hi, /*inclusive=*/true);
+    if (holds) {
+      ++counts.holding;
+      EXPECT_TRUE(may_hold) << shape.name << ": [" << lo << ", " << hi << "]";
+    } else {
+      ++counts.empty;
+      counts.empty_matched += may_hold;
+    }
+  }
+  return counts;
+}
+
+TEST(RangeItemsTest, EveryShapeKeepsItsKeysAndFiltersEmptyRanges) {
+  for (const Shape& shape : kShapes) {
+    std::mt19937_64 random(42);
+    Filter filter;
+    std::vector<Number> present;
+    for (int i = 0; i < kKeys; ++i) {
+      present.push_back(Draw(random, shape.max_number - 128));
+      filter.Add(shape.key(present.back()));
+    }
+    for (bool correlated : {true, false}) {
+      const Counts counts =
+          RangesOfShape(shape, filter, present, correlated, random);
+      const double rate =
+          static_cast<double>(counts.empty_matched) / counts.empty;
+      std::printf("%-16s %-10s %5d holding, %5d empty, %.3f%% matched\n",
+                  shape.name, correlated ? "correlated" : "uniform",
+                  counts.holding, counts.empty, 100 * rate);
+      EXPECT_GT(counts.empty, kRanges / 10) << shape.name;
+      if (!shape.of_one_format) continue;
+      // Up to 64 candidates of a random byte, at about 0.5^13 each; a
+      // decimal range's about 25, in four runs.
+      EXPECT_LT(rate, 0.01)
+          << shape.name << (correlated ? " correlated" : " uniform");
+    }
+  }
+}
+
+// Any bytes, any lengths: ranges between random strings near the keys,
+// both ends inclusive or the upper exclusive; none holding a key is ruled
+// out.
+TEST(RangeItemsTest, NoRangeHoldingAKeyIsRuledOut) {
+  std::mt19937_64 random(7);
+  Filter filter;
+  const auto random_string = [&random](size_t max_length) {
+    std::string s(random() % (max_length + 1), '\0');
+    for (char& c : s) {
+      const uint64_t pick = random() % 4;
+      c = static_cast<char>(pick == 0   ? 0x00
+                            : pick == 1 ? 0xff
+                                        : 'a' + random() % 3);
+    }
+    return s;
+  };
+  for (int i = 0; i < 3000; ++i) filter.Add(random_string(6));
+  std::vector<std::string> keys(filter.keys.begin(), filter.keys.end());
+  int holding = 0;
+  for (int i = 0; i < 200000; ++i) {
+    // Near a key: the key, a prefix of it, or it with bytes appended or
+    // changed.
+    const auto near = [&]() {
+      std::string s = keys[random() % keys.size()];
+      switch (random() % 4) {
+        case 0:
+          s.resize(random() % (s.size() + 1));
+          break;
+        case 1:
+          s += random_string(2);
+          break;
+        case 2:
+          if (!s.empty()) s[random() % s.size()] = random_string(1).c_str()[0];
+          break;
+        default:
+          break;
+      }
+      return s;
+    };
+    std::string lo = near(), hi = near();
+    if (lo > hi) std::swap(lo, hi);
+    const bool inclusive = random() % 2;
+    if (filter.Holds(lo, hi, inclusive)) {
+      ++holding;
+      ASSERT_TRUE(filter.MayHold(lo, hi, inclusive))
+          << "[" << absl::CHexEscape(lo) << ", " << absl::CHexEscape(hi)
+          << (inclusive ? "]" : ")");
+    }
+  }
+  EXPECT_GT(holding, 10000);
+}
+
+TEST(RangeItemsTest, TheEmptyKeyAndLongKeysAreKept) {
+  Filter filter;
+  filter.Add("");
+  EXPECT_TRUE(filter.MayHold("", "a", /*inclusive=*/false));
+  EXPECT_FALSE(filter.MayHold("a", "b", /*inclusive=*/false));
+  filter.Add(std::string(300, 'x'));
+  EXPECT_TRUE(filter.MayHold("x", "y", /*inclusive=*/false));
+}
+
+TEST(RangeItemsTest, AlphabetsSurviveASave) {
+  Filter filter;
+  for (int i = 0; i < 1000; ++i)
+    filter.Add(Ycsb(static_cast<Number>(i) * 1000));
+  KeyAlphabets restored;
+  ASSERT_TRUE(restored.Restore(filter.alphabets.Save()).ok());
+  EXPECT_EQ(restored.Save(), filter.alphabets.Save());
+  for (int i = 0; i < 1000; ++i) {
+    const std::string key = Ycsb(static_cast<Number>(i) * 1000);
+    EXPECT_TRUE(RangeMayHoldKey(restored, *filter.bits, key, key, true));
+  }
+  // Damage is refused, and leaves the sets as they were.
+  std::string saved = filter.alphabets.Save();
+  KeyAlphabets other;
+  EXPECT_FALSE(other.Restore(saved.substr(0, saved.size() - 1)).ok());
+  EXPECT_FALSE(other.Restore("").ok());
+  std::string empty_set = saved;
+  for (size_t i = 3; i < 3 + 32; ++i) empty_set[i] = '\0';
+  EXPECT_FALSE(other.Restore(empty_set).ok());
+  EXPECT_EQ(other.Of(23), nullptr);
+}
+
+}  // namespace
+}  // namespace presence_internal
+}  // namespace sstfilter

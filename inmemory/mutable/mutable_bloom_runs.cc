@@ -1,0 +1,67 @@
+// Runs of MutableBloomFilter (mutable_bloom.h): a run's members sit at its
+// probe bits shifted by the member, wrapping within the run's block, so a
+// query reads one 64-bit window of the block per probe and ANDs them: bit m
+// of the result is set iff every probe bit of member m is.
+
+#include "filter/bloom/bloom_format.h"
+#include "inmemory/mutable/atomic_block.h"
+#include "inmemory/mutable/changed_blocks.h"
+#include "inmemory/mutable/mutable_bloom.h"
+
+namespace sstfilter {
+namespace {
+
+using mutable_internal::kWordsPerBlock;
+using mutable_internal::ProbeBitInBlock;
+
+constexpr uint32_t kBlockBitMask = bloom::kBlockBits - 1;
+
+// The probe hash of a run: the hash's upper half, as keys use theirs.
+uint32_t RunProbeHash(uint64_t run_hash) {
+  return static_cast<uint32_t>(run_hash >> 32);
+}
+
+// The 64 bits of block starting at bit offset, wrapping past its end.
+uint64_t WindowAt(const uint64_t* block, uint32_t offset) {
+  const uint32_t word = offset >> 6;
+  const uint32_t shift = offset & 63;
+  const uint64_t low = block[word] >> shift;
+  if (shift == 0) return low;
+  return low | block[(word + 1) % kWordsPerBlock] << (64 - shift);
+}
+
+}  // namespace
+
+void MutableBloomFilter::AddRunMemberSingleWriter(uint64_t run_hash, int member,
+                                                  int probes) {
+  const uint32_t probe_hash = RunProbeHash(run_hash);
+  mutable_internal::BlockMasks masks = {};
+  for (int i = 0; i < probes; ++i) {
+    const uint32_t bit =
+        (ProbeBitInBlock(probe_hash, i) + static_cast<uint32_t>(member)) &
+        kBlockBitMask;
+    masks.word[bit >> 6] |= uint64_t{1} << (bit & 63);
+  }
+  std::atomic<uint64_t>* block = WritableBlock(run_hash);
+  if (mutable_internal::SingleWriterAddToBlock(masks, block)) {
+    NoteChanged(block);
+  }
+}
+
+bool MutableBloomFilter::MayContainRunMember(uint64_t run_hash,
+                                             uint64_t members,
+                                             int probes) const {
+  const std::atomic<uint64_t>* block = view_.BlockOf(run_hash);
+  uint64_t words[kWordsPerBlock];
+  for (int w = 0; w < kWordsPerBlock; ++w) {
+    words[w] = block[w].load(std::memory_order_relaxed);
+  }
+  const uint32_t probe_hash = RunProbeHash(run_hash);
+  uint64_t all = members;
+  for (int i = 0; i < probes; ++i) {
+    all &= WindowAt(words, ProbeBitInBlock(probe_hash, i));
+  }
+  return all != 0;
+}
+
+}  // namespace sstfilter
