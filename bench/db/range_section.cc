@@ -12,7 +12,6 @@
 #include "bench/db/lookups.h"
 #include "bench/db/no_match_range_collector.h"
 #include "bench/db/rocksdb_tree.h"
-#include "bench/range/key_shapes.h"
 #include "engines/rocksdb/rocksdb_range_filter.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/iterator.h"
@@ -20,11 +19,20 @@
 #include "rocksdb/statistics.h"
 #include "rocksdb/table.h"
 #include "table/range_filter_key.h"
+#include "util/key_shapes.h"
 #include "util/mix64.h"
 
 namespace sstfilter {
 namespace bench {
 namespace {
+
+using key_shapes::DrawEmptyRange;
+using key_shapes::DrawKeyNumbers;
+using key_shapes::KeyNumber;
+using key_shapes::KeyShape;
+using key_shapes::KeyShapes;
+using key_shapes::NumberDraws;
+using key_shapes::NumberRange;
 
 // Present keys scanned for before any timing: each scan must find its key.
 constexpr uint64_t kCheckedPresentKeys = 2'000;

@@ -1,5 +1,5 @@
 // db_bench's range-scan section: for each key shape of
-// bench/range/key_shapes.h, fresh iterators over short ranges that hold no
+// util/key_shapes.h, fresh iterators over short ranges that hold no
 // key, at the keys' last position, in databases of the same keys, each one
 // sorted run in the last level: without filters, with RocksDB's Bloom filter
 // over prefixes (each key less its finest bytes, read with auto_prefix_mode,

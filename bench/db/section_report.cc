@@ -212,7 +212,7 @@ void PrintRangeTable(const DbShape& shape,
   if (results.empty()) return;
   out << absl::StrFormat(
       "Short scans of empty ranges: %d keys of each shape "
-      "(bench/range/key_shapes.h), %d-byte values, one sorted run; each scan a "
+      "(util/key_shapes.h), %d-byte values, one sorted run; each scan a "
       "fresh iterator over [lower, upper), %d possible keys at the keys' last "
       "position, starting just after a present key (correlated) or anywhere "
       "(uniform) and holding none, with fill_cache = false; for reference, "

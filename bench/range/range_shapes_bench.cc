@@ -21,13 +21,13 @@
 #include "absl/flags/parse.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "bench/range/key_shapes.h"
 #include "docs/renderers.h"
 #include "filter/filter_spec.h"
 #include "filter/range/range_filter.h"
 #include "filter/spec_list.h"
 #include "nlohmann/json.hpp"
 #include "util/flag_check.h"
+#include "util/key_shapes.h"
 
 ABSL_FLAG(uint64_t, keys, 100000, "keys in each filter");
 ABSL_FLAG(uint64_t, queries, 20000, "empty ranges per cell");
@@ -41,6 +41,15 @@ ABSL_FLAG(std::string, json, "", "also write the results to this file");
 namespace sstfilter {
 namespace bench {
 namespace {
+
+using key_shapes::DrawEmptyRange;
+using key_shapes::DrawKeyNumbers;
+using key_shapes::KeyNumber;
+using key_shapes::KeyShape;
+using key_shapes::KeyShapes;
+using key_shapes::kMaxRangeWidth;
+using key_shapes::NumberDraws;
+using key_shapes::NumberRange;
 
 using nlohmann::json;
 constexpr int kErrorExit = 1;

@@ -1,6 +1,7 @@
 #include "engines/rocksdb/presence/column_family_filter.h"
 
 #include "absl/container/inlined_vector.h"
+#include "engines/rocksdb/presence/range_items.h"
 
 namespace sstfilter {
 namespace presence_internal {
@@ -11,6 +12,9 @@ std::string PrefixItems::Name() const {
 
 void PresenceFilter::AddSingleWriter(absl::string_view key) {
   keys.AddSingleWriter(key);
+  if (alphabets != nullptr) {
+    AddRangeItemsSingleWriter(key, alphabets.get(), &keys);
+  }
   const rocksdb::SliceTransform* extractor = prefixes.extractor.get();
   if (extractor == nullptr) return;
   const rocksdb::Slice slice(key.data(), key.size());
@@ -22,6 +26,11 @@ void PresenceFilter::AddSingleWriter(absl::string_view key) {
 void PresenceFilter::AddSingleWriter(
     absl::Span<const absl::string_view> batch) {
   keys.AddSingleWriter(batch);
+  if (alphabets != nullptr) {
+    for (absl::string_view key : batch) {
+      AddRangeItemsSingleWriter(key, alphabets.get(), &keys);
+    }
+  }
   const rocksdb::SliceTransform* extractor = prefixes.extractor.get();
   if (extractor == nullptr) return;
   absl::InlinedVector<absl::string_view, 32> prefix_items;

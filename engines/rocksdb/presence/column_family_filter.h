@@ -16,6 +16,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "engines/rocksdb/presence/key_alphabets.h"
 #include "engines/rocksdb/presence/presence_filtered_db.h"
 #include "inmemory/mutable/mutable_bloom.h"
 #include "rocksdb/slice_transform.h"
@@ -39,18 +40,27 @@ struct PrefixItems {
 struct PresenceFilter {
   // REQUIRES: filter tracks its changes (MutableBloomFilter::TrackChanges),
   // for the saves that write only those.
-  explicit PresenceFilter(MutableBloomFilter filter, PrefixItems prefix_items)
-      : keys(std::move(filter)), prefixes(std::move(prefix_items)) {}
+  // range_items: the filter also holds each key's range items
+  // (range_items.h; PresenceFilterOptions::filter_range_seeks).
+  PresenceFilter(MutableBloomFilter filter, PrefixItems prefix_items,
+                 bool range_items)
+      : keys(std::move(filter)),
+        prefixes(std::move(prefix_items)),
+        alphabets(range_items ? std::make_unique<KeyAlphabets>() : nullptr) {}
 
-  // Adds each key, and its prefix under prefixes.extractor when the key is
-  // in the extractor's domain (a prefix is hashed as a key would be: a
-  // lookup of a key that is another key's prefix may then go to RocksDB).
-  // REQUIRES: one adder at a time (MutableBloomFilter::AddSingleWriter).
+  // Adds each key, its prefix under prefixes.extractor when the key is in
+  // the extractor's domain (a prefix is hashed as a key would be: a lookup
+  // of a key that is another key's prefix may then go to RocksDB), and its
+  // range items when the filter holds them. REQUIRES: one adder at a time
+  // (MutableBloomFilter::AddSingleWriter).
   void AddSingleWriter(absl::string_view key);
   void AddSingleWriter(absl::Span<const absl::string_view> batch);
 
   MutableBloomFilter keys;
   const PrefixItems prefixes;
+  // The alphabets of a filter holding range items, whose run members are in
+  // keys' bits; null for none.
+  const std::unique_ptr<KeyAlphabets> alphabets;
   // Unique among a process's filters: a save tells by it whether the filter
   // it saved in full still serves.
   const uint64_t serial = NextSerial();

@@ -30,7 +30,8 @@ std::unique_ptr<PresenceFilter> NewFilter(uint64_t keys) {
   absl::StatusOr<MutableBloomFilter> filter =
       MutableBloomFilter::Create(FilterOptions::Fpp(0.01), keys);
   EXPECT_TRUE(filter.ok()) << filter.status();
-  return std::make_unique<PresenceFilter>(*std::move(filter), PrefixItems());
+  return std::make_unique<PresenceFilter>(*std::move(filter), PrefixItems(),
+                                          /*range_items=*/false);
 }
 
 // Adds keys named prefix + i for i in [0, count), a group at a time, by add.

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <optional>
 
+#include "engines/rocksdb/presence/range_items.h"
+#include "rocksdb/comparator.h"
 #include "rocksdb/env.h"
 #include "rocksdb/version.h"
 
@@ -99,15 +101,32 @@ bool FilterLookups::RulesOutSeek(const rocksdb::ReadOptions& options,
   if (!guard.active()) return false;
   const PresenceFilter* serving = ServingFor(options, handle);
   if (serving == nullptr) return false;
+  const rocksdb::Comparator* comparator = handle->GetComparator();
   const rocksdb::SliceTransform* extractor = serving->prefixes.extractor.get();
-  if (extractor == nullptr ||
-      serving->prefixes.generation != prefix_generation ||
-      slots_->Of(handle)->prefix_generation() != prefix_generation) {
+  if (extractor != nullptr &&
+      serving->prefixes.generation == prefix_generation &&
+      slots_->Of(handle)->prefix_generation() == prefix_generation) {
+    const std::optional<absl::string_view> prefix =
+        SeekPrefix(options, *extractor, comparator, target, direction);
+    if (prefix.has_value() && !serving->keys.MayContain(*prefix)) return true;
+  }
+  // Ranges are in byte order.
+  if (serving->alphabets == nullptr ||
+      comparator != rocksdb::BytewiseComparator()) {
     return false;
   }
-  const std::optional<absl::string_view> prefix = SeekPrefix(
-      options, *extractor, handle->GetComparator(), target, direction);
-  return prefix.has_value() && !serving->keys.MayContain(*prefix);
+  if (direction == SeekDirection::kForward) {
+    const rocksdb::Slice* upper = options.iterate_upper_bound;
+    return upper != nullptr &&
+           !RangeMayHoldKey(*serving->alphabets, serving->keys, target,
+                            absl::string_view(upper->data(), upper->size()),
+                            /*hi_inclusive=*/false);
+  }
+  const rocksdb::Slice* lower = options.iterate_lower_bound;
+  return lower != nullptr &&
+         !RangeMayHoldKey(*serving->alphabets, serving->keys,
+                          absl::string_view(lower->data(), lower->size()),
+                          target, /*hi_inclusive=*/true);
 }
 
 }  // namespace presence_internal

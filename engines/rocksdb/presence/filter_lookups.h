@@ -25,8 +25,8 @@ class FilterLookups {
  public:
   // Probes the filters of slots, which are freed only after epochs' readers.
   // skip_probes: PresenceFilterOptions::skip_probes_when_mostly_present;
-  // answers_seeks: filter_prefix_seeks. REQUIRES: slots and epochs outlive
-  // this object.
+  // answers_seeks: filter_prefix_seeks or filter_range_seeks. REQUIRES:
+  // slots and epochs outlive this object.
   FilterLookups(const ColumnFamilySlots* slots, ReadEpochs* epochs,
                 bool skip_probes, bool answers_seeks)
       : slots_(slots),
@@ -44,16 +44,18 @@ class FilterLookups {
                 absl::Span<const absl::string_view> keys, bool* results);
 
   // Whether an iterator with options may have its seeks answered: the
-  // filters hold prefixes, the column family has a filter, options see only
-  // what it holds, and they set prefix_same_as_start or a bound.
+  // filters hold prefixes or range items, the column family has a filter,
+  // options see only what it holds, and they set prefix_same_as_start or a
+  // bound.
   // RulesOutSeek may still decline.
   bool MayAnswerSeeks(const rocksdb::ReadOptions& options,
                       rocksdb::ColumnFamilyHandle* handle) const;
   // True when no key visible to options lies where the seek for target can
-  // return one (SeekPrefix), under the column family's prefix extractor as
-  // it stood at prefix_generation (the iterator's creation): the serving
-  // filter holds that extractor's prefixes, read at that generation, which
-  // is still the current one.
+  // return one: by prefix (SeekPrefix), under the column family's prefix
+  // extractor as it stood at prefix_generation (the iterator's creation),
+  // if the serving filter holds that extractor's prefixes, read at that
+  // generation, which is still the current one; or by range, from target
+  // to the seek's bound (RangeMayHoldKey), if it holds range items.
   bool RulesOutSeek(const rocksdb::ReadOptions& options,
                     rocksdb::ColumnFamilyHandle* handle,
                     uint64_t prefix_generation, absl::string_view target,

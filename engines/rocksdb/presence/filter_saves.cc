@@ -123,9 +123,15 @@ bool FilterSaves::FullSaveHoldsFilters(const Snapshot& snapshot) const {
 std::string FilterSaves::ChangesOf(const Snapshot& snapshot) const {
   std::vector<ChangedColumnFamily> record;
   for (const Snapshot::Serving& serving : snapshot.serving) {
-    record.push_back({serving.column_family->id(), snapshot.latest,
-                      snapshot.TablesOf(*serving.column_family),
-                      serving.filter->keys.SaveBlocks(serving.changed_blocks)});
+    ChangedColumnFamily changed{
+        serving.column_family->id(), snapshot.latest,
+        snapshot.TablesOf(*serving.column_family),
+        serving.filter->keys.SaveBlocks(serving.changed_blocks), ""};
+    // After the blocks: the alphabets then hold every key they do.
+    if (serving.filter->alphabets != nullptr) {
+      changed.alphabets = serving.filter->alphabets->Save();
+    }
+    record.push_back(std::move(changed));
   }
   return EncodeChangesRecord(record);
 }
@@ -141,6 +147,10 @@ std::string FilterSaves::FullSaveOf(const Snapshot& snapshot,
     record.tables = snapshot.TablesOf(*filter);
     record.filter = serving.filter->keys.Save();
     record.prefix_extractor = serving.filter->prefixes.Name();
+    // After the bits: the alphabets then hold every key the bits do.
+    if (serving.filter->alphabets != nullptr) {
+      record.alphabets = serving.filter->alphabets->Save();
+    }
     filter->last_record() = EncodeColumnFamilyRecord(record);
     next->serials[filter->id()] = serving.filter->serial;
   }

@@ -29,7 +29,7 @@ PresenceCore::PresenceCore(const PresenceFilterOptions& options,
       db_identity_(IdentityOf(db)),
       progress_(ProgressTo(options_, db)),
       lookups_(&slots_, &epochs_, options.skip_probes_when_mostly_present,
-               options.filter_prefix_seeks),
+               options.filter_prefix_seeks || options.filter_range_seeks),
       tasks_(std::move(signal),
              {options.save_after_background_work, options.save_interval}),
       rebuilds_(
@@ -82,9 +82,12 @@ std::unique_ptr<ColumnFamilyFilter> PresenceCore::OpenFilter(
       // A saved filter without these prefixes cannot answer prefix seeks;
       // one with more prefixes than asked for only matches more.
       reason = PresenceRebuildReason::kPrefixExtractorChanged;
+    } else if (options_.filter_range_seeks &&
+               record->second.decoded.alphabets.empty()) {
+      reason = PresenceRebuildReason::kRangeItemsMissing;
     } else {
       absl::StatusOr<std::unique_ptr<PresenceFilter>> restored =
-          Restore(&record->second, prefixes);
+          Restore(&record->second, prefixes, options_.filter_range_seeks);
       if (restored.ok()) {
         filter->InstallBuilding(*std::move(restored));
         filter->last_record() = record->second.encoded;

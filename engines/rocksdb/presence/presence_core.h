@@ -67,9 +67,9 @@ class PresenceCore {
     lookups_.RulesOut(options, handle, keys, results);
   }
 
-  // Seeks answered from prefixes (PresenceFilterOptions::
-  // filter_prefix_seeks): see FilterLookups. PrefixGeneration: the column
-  // family's, or 0 without a filter.
+  // Seeks answered from prefixes or range items (PresenceFilterOptions::
+  // filter_prefix_seeks, filter_range_seeks): see FilterLookups.
+  // PrefixGeneration: the column family's, or 0 without a filter.
   bool MayAnswerSeeks(const rocksdb::ReadOptions& options,
                       rocksdb::ColumnFamilyHandle* handle) const {
     return lookups_.MayAnswerSeeks(options, handle);

@@ -95,6 +95,8 @@ const char* PresenceRebuildReasonName(PresenceRebuildReason reason) {
       return "a file being ingested could not be read";
     case PresenceRebuildReason::kPrefixExtractorChanged:
       return "the prefix extractor changed";
+    case PresenceRebuildReason::kRangeItemsMissing:
+      return "the saved filter holds no range items";
     case PresenceRebuildReason::kRecoveryMayRollBack:
       return "opened with best_efforts_recovery, which may roll back";
   }

@@ -16,6 +16,7 @@
 #include "absl/strings/str_format.h"
 #include "gtest/gtest.h"
 #include "inmemory/mutable/mutable_bloom.h"
+#include "util/key_shapes.h"
 
 namespace sstfilter {
 namespace presence_internal {
@@ -24,61 +25,17 @@ namespace {
 constexpr int kKeys = 20000;
 constexpr int kRanges = 20000;
 
-using Number = unsigned __int128;
+using key_shapes::KeyNumber;
+using key_shapes::KeyShape;
+using key_shapes::NumberDraws;
 
-struct Shape {
-  const char* name;
-  std::string (*key)(Number number);
-  Number max_number;
-  // A key format of fixed fields, as the shapes: a range of up to 64
-  // numbers then differs from the keys of each length in a few last bytes.
-  // Unpadded numbers are not: a range of 7-byte keys spans hundreds of
-  // 8-byte ones, beyond the items' two levels, so only their keeping is
-  // checked.
-  bool of_one_format = true;
-};
-
-std::string Random16(Number n) {
-  std::string key(16, '\0');
-  for (int i = 15; i >= 0; --i, n >>= 8) key[i] = static_cast<char>(n & 0xff);
-  return key;
-}
-std::string Ycsb(Number n) {
-  return absl::StrFormat("user%019u", static_cast<uint64_t>(n));
-}
-// 24 to 40 bytes: a collection name of 2 to 18 letters, then an 8-digit id.
-std::string Tenant(Number n) {
-  const uint64_t collection = static_cast<uint64_t>(n / 100000000);
-  std::string name(2 + collection % 17, 'a');
-  for (size_t i = 0; i < name.size(); ++i) {
-    name[i] = static_cast<char>('a' + (collection * 7 + i * 3) % 26);
-  }
-  return absl::StrFormat("tenant000042/%s/%08u", name,
-                         static_cast<uint64_t>(n % 100000000));
-}
-std::string Event(Number n) {
-  const uint64_t micros = static_cast<uint64_t>(n);
-  const uint64_t seconds = micros / 1000000;
-  return absl::StrFormat("event/2026-11-28T%02u:%02u:%02u.%06u", seconds / 3600,
-                         seconds / 60 % 60, seconds % 60, micros % 1000000);
-}
-// Lengths interleave: no leading zeros.
-std::string Unpadded(Number n) {
+// Numbers without leading zeros: keys of several lengths interleave, and a
+// range of 7-byte keys spans hundreds of 8-byte ones, beyond the items' two
+// levels, so only their keeping is checked.
+std::string Unpadded(KeyNumber n) {
   return absl::StrFormat("k%u", static_cast<uint64_t>(n));
 }
-
-const Shape kShapes[] = {
-    {"random 16 bytes", Random16, ~Number{0}},
-    {"YCSB", Ycsb, Number{10000000000000000000ULL}},
-    {"tenant", Tenant, Number{40} * 100000000},
-    {"event", Event, Number{86400} * 1000000},
-    {"unpadded", Unpadded, Number{10000000}, /*of_one_format=*/false},
-};
-
-Number Draw(std::mt19937_64& random, Number below) {
-  const Number n = (Number{random()} << 64) | random();
-  return below == ~Number{0} ? n : n % below;
-}
+constexpr KeyShape kUnpadded = {"unpadded", Unpadded, 10000000, 1};
 
 // Sized and filled as a presence filter at 1% with range items is: each key
 // added, and its range items.
@@ -122,14 +79,15 @@ struct Counts {
 
 // Ranges of up to 64 numbers: starting just after a present key's number
 // (correlated) or anywhere.
-Counts RangesOfShape(const Shape& shape, const Filter& filter,
-                     const std::vector<Number>& present, bool correlated,
-                     std::mt19937_64& random) {
+Counts RangesOfShape(const KeyShape& shape, const Filter& filter,
+                     const std::vector<KeyNumber>& present, bool correlated,
+                     NumberDraws* draws) {
   Counts counts;
   for (int i = 0; i < kRanges; ++i) {
-    const Number start = correlated ? present[random() % present.size()] + 1
-                                    : Draw(random, shape.max_number - 64);
-    const Number width = 1 + random() % 64;
+    const KeyNumber start = correlated
+                                ? present[draws->Below(present.size())] + 1
+                                : draws->Below(shape.max_number - 64);
+    const KeyNumber width = 1 + draws->Below(64);
     const std::string lo = shape.key(start), hi = shape.key(start + width - 1);
     if (lo > hi) continue;  // the numbers cross a change of length
     const bool holds = filter.Holds(lo, hi, /*inclusive=*/true);
@@ -146,24 +104,26 @@ Counts RangesOfShape(const Shape& shape, const Filter& filter,
 }
 
 TEST(RangeItemsTest, EveryShapeKeepsItsKeysAndFiltersEmptyRanges) {
-  for (const Shape& shape : kShapes) {
-    std::mt19937_64 random(42);
+  std::vector<KeyShape> shapes(key_shapes::KeyShapes().begin(),
+                               key_shapes::KeyShapes().end());
+  shapes.push_back(kUnpadded);
+  for (const KeyShape& shape : shapes) {
+    const bool of_one_format = shape.key != Unpadded;
+    NumberDraws draws(42);
     Filter filter;
-    std::vector<Number> present;
-    for (int i = 0; i < kKeys; ++i) {
-      present.push_back(Draw(random, shape.max_number - 128));
-      filter.Add(shape.key(present.back()));
-    }
+    const std::vector<KeyNumber> present =
+        key_shapes::DrawKeyNumbers(shape, kKeys, &draws);
+    for (KeyNumber number : present) filter.Add(shape.key(number));
     for (bool correlated : {true, false}) {
       const Counts counts =
-          RangesOfShape(shape, filter, present, correlated, random);
+          RangesOfShape(shape, filter, present, correlated, &draws);
       const double rate =
           static_cast<double>(counts.empty_matched) / counts.empty;
       std::printf("%-16s %-10s %5d holding, %5d empty, %.3f%% matched\n",
                   shape.name, correlated ? "correlated" : "uniform",
                   counts.holding, counts.empty, 100 * rate);
       EXPECT_GT(counts.empty, kRanges / 10) << shape.name;
-      if (!shape.of_one_format) continue;
+      if (!of_one_format) continue;
       // Up to 64 candidates of a random byte, at about 0.5^13 each; a
       // decimal range's about 25, in four runs.
       EXPECT_LT(rate, 0.01)
@@ -236,12 +196,12 @@ TEST(RangeItemsTest, TheEmptyKeyAndLongKeysAreKept) {
 TEST(RangeItemsTest, AlphabetsSurviveASave) {
   Filter filter;
   for (int i = 0; i < 1000; ++i)
-    filter.Add(Ycsb(static_cast<Number>(i) * 1000));
+    filter.Add(absl::StrFormat("user%019d", i * 1000));
   KeyAlphabets restored;
   ASSERT_TRUE(restored.Restore(filter.alphabets.Save()).ok());
   EXPECT_EQ(restored.Save(), filter.alphabets.Save());
   for (int i = 0; i < 1000; ++i) {
-    const std::string key = Ycsb(static_cast<Number>(i) * 1000);
+    const std::string key = absl::StrFormat("user%019d", i * 1000);
     EXPECT_TRUE(RangeMayHoldKey(restored, *filter.bits, key, key, true));
   }
   // Damage is refused, and leaves the sets as they were.

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "engines/rocksdb/presence/range_items.h"
 #include "filter/filter_policy.h"
 #include "inmemory/mutable/mutable_bloom.h"
 
@@ -25,16 +26,25 @@ absl::Status LacksKeysError(const ColumnFamilyFilter& filter) {
 
 absl::StatusOr<std::unique_ptr<PresenceFilter>> NewFilter(
     const PresenceFilterOptions& options, uint64_t keys, PrefixItems prefixes) {
-  const uint64_t items_per_key = prefixes.extractor == nullptr ? 1 : 2;
+  double items_per_key = prefixes.extractor == nullptr ? 1 : 2;
+  if (options.filter_range_seeks) {
+    // The probe count fpp sets, from a filter of one key.
+    absl::StatusOr<MutableBloomFilter> shape =
+        MutableBloomFilter::Create(FilterOptions::Fpp(options.fpp), 1);
+    if (!shape.ok()) return shape.status();
+    items_per_key += RangeItemsPerKey(shape->NumProbes());
+  }
   absl::StatusOr<MutableBloomFilter> filter = MutableBloomFilter::Create(
       FilterOptions::Fpp(options.fpp),
-      items_per_key * std::max(keys, options.expected_keys));
+      static_cast<uint64_t>(std::ceil(
+          items_per_key *
+          static_cast<double>(std::max(keys, options.expected_keys)))));
   if (!filter.ok()) return filter.status();
   if (absl::Status tracked = filter->TrackChanges(); !tracked.ok()) {
     return tracked;
   }
-  return std::make_unique<PresenceFilter>(*std::move(filter),
-                                          std::move(prefixes));
+  return std::make_unique<PresenceFilter>(
+      *std::move(filter), std::move(prefixes), options.filter_range_seeks);
 }
 
 PrefixItems CurrentPrefixes(const PresenceFilterOptions& options,

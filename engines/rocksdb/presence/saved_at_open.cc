@@ -38,6 +38,10 @@ void ReadChanges(rocksdb::Env* env, const std::string& saved_file,
       saved->second.decoded.latest_sequence = changed.latest_sequence;
       saved->second.decoded.tables = std::move(changed.tables);
       saved->second.changed_blocks.push_back(std::move(changed.blocks));
+      // Each later record's alphabets hold the earlier ones'.
+      if (!changed.alphabets.empty()) {
+        saved->second.decoded.alphabets = std::move(changed.alphabets);
+      }
     }
   }
 }
@@ -85,7 +89,8 @@ SavedAtOpen ReadSavedAtOpen(rocksdb::Env* env, const std::string& saved_file,
 }
 
 absl::StatusOr<std::unique_ptr<PresenceFilter>> Restore(SavedRecord* record,
-                                                        PrefixItems prefixes) {
+                                                        PrefixItems prefixes,
+                                                        bool range_items) {
   absl::StatusOr<MutableBloomFilter> filter =
       MutableBloomFilter::Restore(record->decoded.filter);
   if (!filter.ok()) return filter.status();
@@ -102,8 +107,16 @@ absl::StatusOr<std::unique_ptr<PresenceFilter>> Restore(SavedRecord* record,
   if (absl::Status tracked = filter->TrackChanges(); !tracked.ok()) {
     return tracked;
   }
-  return std::make_unique<PresenceFilter>(*std::move(filter),
-                                          std::move(prefixes));
+  auto restored = std::make_unique<PresenceFilter>(
+      *std::move(filter), std::move(prefixes), range_items);
+  if (range_items) {
+    if (absl::Status alphabets =
+            restored->alphabets->Restore(record->decoded.alphabets);
+        !alphabets.ok()) {
+      return alphabets;
+    }
+  }
+  return restored;
 }
 
 }  // namespace presence_internal

@@ -47,10 +47,12 @@ SavedAtOpen ReadSavedAtOpen(rocksdb::Env* env, const std::string& saved_file,
 
 // The filter of record, with its changes, adding prefixes under prefixes
 // from now on (REQUIRES: the saved filter holds every key's prefix under
-// that extractor, or prefixes has none); record->encoded then says what it
-// holds (for saves while it recovers).
+// that extractor, or prefixes has none), and range items when range_items
+// (REQUIRES: the record has alphabets then); record->encoded then says what
+// it holds (for saves while it recovers).
 absl::StatusOr<std::unique_ptr<PresenceFilter>> Restore(SavedRecord* record,
-                                                        PrefixItems prefixes);
+                                                        PrefixItems prefixes,
+                                                        bool range_items);
 
 }  // namespace presence_internal
 }  // namespace sstfilter

@@ -12,7 +12,11 @@ namespace presence_internal {
 namespace {
 
 constexpr absl::string_view kMagic = "SSTFPRS1";
-constexpr absl::string_view kChangesMagic = "SSTFPRC1";
+constexpr absl::string_view kChangesMagic = "SSTFPRC2";
+// A column family record's optional fields after its filter: a tag byte,
+// then the length-prefixed value.
+constexpr uint8_t kPrefixExtractorTag = 1;
+constexpr uint8_t kAlphabetsTag = 2;
 constexpr size_t kChecksumBytes = 4;
 
 absl::Status Lost(absl::string_view what) {
@@ -86,14 +90,16 @@ absl::StatusOr<std::vector<ChangedColumnFamily>> DecodeChangesRecord(
   }
   std::vector<ChangedColumnFamily> record(count);
   for (ChangedColumnFamily& changed : record) {
-    absl::string_view blocks;
+    absl::string_view blocks, alphabets;
     if (!GetFixed32(&bytes, &changed.id) ||
         !GetFixed64(&bytes, &changed.latest_sequence) ||
         !GetTables(&bytes, &changed.tables) ||
-        !GetLengthPrefixed(&bytes, &blocks)) {
+        !GetLengthPrefixed(&bytes, &blocks) ||
+        !GetLengthPrefixed(&bytes, &alphabets)) {
       return Lost("a record of changes is truncated");
     }
     changed.blocks = std::string(blocks);
+    changed.alphabets = std::string(alphabets);
   }
   if (!bytes.empty()) return Lost("bytes follow a record's column families");
   return record;
@@ -124,6 +130,7 @@ std::string EncodeChangesRecord(
     PutFixed64(&bytes, changed.latest_sequence);
     PutTables(&bytes, changed.tables);
     PutLengthPrefixed(&bytes, changed.blocks);
+    PutLengthPrefixed(&bytes, changed.alphabets);
   }
   std::string out;
   PutLengthPrefixed(&out, bytes);
@@ -135,7 +142,7 @@ absl::StatusOr<SavedChanges> DecodeSavedChanges(absl::string_view bytes,
                                                 absl::string_view full_save) {
   const std::string header = EncodeChangesHeader(full_save);
   if (bytes.substr(0, kChangesMagic.size()) != kChangesMagic) {
-    return Lost("the changes file does not start with the magic SSTFPRC1");
+    return Lost("the changes file does not start with the magic SSTFPRC2");
   }
   if (bytes.substr(0, header.size()) != header) {
     return absl::FailedPreconditionError(
@@ -174,8 +181,13 @@ std::string EncodeColumnFamilyRecord(const SavedColumnFamily& record) {
   PutFixed64(&out, record.latest_sequence);
   PutTables(&out, record.tables);
   PutLengthPrefixed(&out, record.filter);
-  if (!record.prefix_extractor.empty()) {
-    PutLengthPrefixed(&out, record.prefix_extractor);
+  for (const auto& [tag, value] :
+       {std::pair<uint8_t, const std::string*>{kPrefixExtractorTag,
+                                               &record.prefix_extractor},
+        {kAlphabetsTag, &record.alphabets}}) {
+    if (value->empty()) continue;
+    out.push_back(static_cast<char>(tag));
+    PutLengthPrefixed(&out, *value);
   }
   return out;
 }
@@ -199,15 +211,21 @@ absl::StatusOr<SavedColumnFamily> DecodeColumnFamilyRecord(
                              ": its filter's length does not match"));
   }
   record.filter = std::string(filter);
-  if (!bytes.empty()) {
-    absl::string_view prefix_extractor;
-    if (!GetLengthPrefixed(&bytes, &prefix_extractor) || !bytes.empty() ||
-        prefix_extractor.empty()) {
+  uint8_t previous_tag = 0;
+  while (!bytes.empty()) {
+    const uint8_t tag = static_cast<uint8_t>(bytes[0]);
+    bytes.remove_prefix(1);
+    absl::string_view value;
+    std::string* field = tag == kPrefixExtractorTag ? &record.prefix_extractor
+                         : tag == kAlphabetsTag     ? &record.alphabets
+                                                    : nullptr;
+    if (field == nullptr || tag <= previous_tag ||
+        !GetLengthPrefixed(&bytes, &value) || value.empty()) {
       return Lost(absl::StrCat("column family ", record.name,
-                               ": bytes after its filter are no prefix "
-                               "extractor's name"));
+                               ": the fields after its filter are damaged"));
     }
-    record.prefix_extractor = std::string(prefix_extractor);
+    *field = std::string(value);
+    previous_tag = tag;
   }
   return record;
 }

@@ -37,8 +37,12 @@ struct SavedColumnFamily {
   std::vector<SavedTable> tables;
   std::string filter;  // MutableBloomFilter::Save
   // PrefixItems::Name() of the prefixes the filter holds beside its keys;
-  // empty for none (and then not written: such a record keeps its layout).
+  // empty for none.
   std::string prefix_extractor;
+  // KeyAlphabets::Save() of a filter that holds range items; empty for none.
+  // (An empty field is not written: a record without both keeps the layout
+  // it had before them.)
+  std::string alphabets;
 };
 
 std::string EncodeColumnFamilyRecord(const SavedColumnFamily& record);
@@ -59,6 +63,8 @@ struct ChangedColumnFamily {
   uint64_t latest_sequence = 0;
   std::vector<SavedTable> tables;
   std::string blocks;  // MutableBloomFilter::SaveBlocks
+  // KeyAlphabets::Save() after the blocks were read; empty for none.
+  std::string alphabets;
 };
 
 // The first bytes of a changes file that follows full_save (the bytes

@@ -4,8 +4,8 @@
 // date. Each shape writes numbers as keys in the same order, so the keys of a
 // range of numbers are exactly the keys between its ends' keys.
 
-#ifndef SSTFILTER_BENCH_RANGE_KEY_SHAPES_H_
-#define SSTFILTER_BENCH_RANGE_KEY_SHAPES_H_
+#ifndef SSTFILTER_UTIL_KEY_SHAPES_H_
+#define SSTFILTER_UTIL_KEY_SHAPES_H_
 
 #include <cstdint>
 #include <string>
@@ -14,7 +14,7 @@
 #include "absl/types/span.h"
 
 namespace sstfilter {
-namespace bench {
+namespace key_shapes {
 
 using KeyNumber = unsigned __int128;
 
@@ -61,7 +61,7 @@ NumberRange DrawEmptyRange(const KeyShape& shape,
                            const std::vector<KeyNumber>& sorted, uint64_t width,
                            bool correlated, NumberDraws* draws);
 
-}  // namespace bench
+}  // namespace key_shapes
 }  // namespace sstfilter
 
-#endif  // SSTFILTER_BENCH_RANGE_KEY_SHAPES_H_
+#endif  // SSTFILTER_UTIL_KEY_SHAPES_H_

@@ -1,4 +1,4 @@
-#include "bench/range/key_shapes.h"
+#include "util/key_shapes.h"
 
 #include <algorithm>
 
@@ -6,7 +6,7 @@
 #include "util/mix64.h"
 
 namespace sstfilter {
-namespace bench {
+namespace key_shapes {
 namespace {
 
 // Room left at the top of each shape's numbers: a range of the widest width
@@ -116,5 +116,5 @@ NumberRange DrawEmptyRange(const KeyShape& shape,
   }
 }
 
-}  // namespace bench
+}  // namespace key_shapes
 }  // namespace sstfilter
