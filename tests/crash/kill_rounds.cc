@@ -205,12 +205,15 @@ void RunKillRounds(const CrashConfig& config, const KillBudget& budget) {
   if (config.presence_filtered) {
     std::printf(
         "%s: rebuilds begun by cause (%s); %d checks with a serving filter "
-        "let %llu of %llu lookups of never-written keys through to RocksDB\n",
+        "let %llu of %llu lookups and %llu of %llu seeks of never-written "
+        "keys through to RocksDB\n",
         config.Name().c_str(),
         Counts(rebuild_causes, [](const std::string& s) { return s; }).c_str(),
         filter_use.serving_checks,
         static_cast<unsigned long long>(filter_use.reached_rocksdb),
-        static_cast<unsigned long long>(filter_use.absent_lookups));
+        static_cast<unsigned long long>(filter_use.absent_lookups),
+        static_cast<unsigned long long>(filter_use.seeks_reached_rocksdb),
+        static_cast<unsigned long long>(filter_use.absent_seeks));
   }
 
   // Where the aimed kills landed.

@@ -26,7 +26,8 @@ absl::Status WithContext(const absl::Status& s, const std::string& context) {
 }
 
 // CheckDatabase through Get, then through MultiGet (all the keys it looks
-// up, fetched in batches first).
+// up, fetched in batches first), and for a presence-filtered database
+// through bounded seeks.
 absl::Status CheckThroughGetAndMultiGet(CrashDb* db, const Model& model,
                                         absl::Span<const Op> maybe,
                                         size_t never_written_keys,
@@ -50,8 +51,21 @@ absl::Status CheckThroughGetAndMultiGet(CrashDb* db, const Model& model,
     }
     return it->second;
   };
-  return WithContext(CheckDatabase(model, maybe, batched, never_written_keys),
-                     absl::StrCat("MultiGet ", when));
+  s = WithContext(CheckDatabase(model, maybe, batched, never_written_keys),
+                  absl::StrCat("MultiGet ", when));
+  PresenceFilteredDB* const presence = db->presence_filtered_db();
+  if (!s.ok() || presence == nullptr) return s;
+  // Range scans of one possible key each, both ways, which the filter's
+  // range items answer.
+  for (const bool backward : {false, true}) {
+    const Lookup seek = [presence, backward](const std::string& key) {
+      return RocksDbSeek(presence, key, backward);
+    };
+    s = WithContext(CheckDatabase(model, maybe, seek, never_written_keys),
+                    absl::StrCat(backward ? "SeekForPrev " : "Seek ", when));
+    if (!s.ok()) return s;
+  }
+  return absl::OkStatus();
 }
 
 // Point lookups that have reached RocksDB: each Get, and each key of a
@@ -59,6 +73,29 @@ absl::Status CheckThroughGetAndMultiGet(CrashDb* db, const Model& model,
 uint64_t LookupsReachingRocksDb(const rocksdb::Statistics& statistics) {
   return statistics.getTickerCount(rocksdb::NUMBER_KEYS_READ) +
          statistics.getTickerCount(rocksdb::NUMBER_MULTIGET_KEYS_READ);
+}
+
+// Seeks that have reached RocksDB.
+uint64_t SeeksReachingRocksDb(const rocksdb::Statistics& statistics) {
+  return statistics.getTickerCount(rocksdb::NUMBER_DB_SEEK);
+}
+
+// Seeks held to one key each (RocksDbSeek) in db, expecting none found;
+// returns how many reached RocksDB.
+absl::StatusOr<uint64_t> AbsentSeeksReaching(
+    rocksdb::DB* db, const rocksdb::Statistics& statistics,
+    const std::vector<std::string>& keys) {
+  const uint64_t before = SeeksReachingRocksDb(statistics);
+  for (const std::string& key : keys) {
+    absl::StatusOr<std::optional<std::string>> got =
+        RocksDbSeek(db, key, /*backward=*/false);
+    if (!got.ok()) return got.status();
+    if (got->has_value()) {
+      return absl::InternalError(
+          absl::StrCat("a seek found never-written key ", key));
+    }
+  }
+  return SeeksReachingRocksDb(statistics) - before;
 }
 
 // Looks keys up in db (one Get each, or batched), expecting each NotFound;
@@ -126,6 +163,28 @@ absl::Status CheckAbsentKeysRuledOut(PresenceFilteredDB* presence,
       use->absent_lookups += keys.size();
       use->reached_rocksdb += *reached;
     }
+  }
+  // And seeks of one key each, which the range items answer.
+  absl::StatusOr<uint64_t> base_seeks =
+      AbsentSeeksReaching(presence->GetBaseDB(), *statistics, keys);
+  if (!base_seeks.ok()) return base_seeks.status();
+  if (*base_seeks != keys.size()) {
+    return absl::InternalError(
+        absl::StrCat("RocksDB counted ", *base_seeks, " of ", keys.size(),
+                     " seeks through the base database"));
+  }
+  absl::StatusOr<uint64_t> seeks =
+      AbsentSeeksReaching(presence, *statistics, keys);
+  if (!seeks.ok()) return seeks.status();
+  if (2 * *seeks > keys.size()) {
+    return absl::InternalError(
+        absl::StrCat(*seeks, " of ", keys.size(),
+                     " seeks of never-written keys reached RocksDB through a "
+                     "serving filter"));
+  }
+  if (use != nullptr) {
+    use->absent_seeks += keys.size();
+    use->seeks_reached_rocksdb += *seeks;
   }
   return absl::OkStatus();
 }

@@ -1,6 +1,7 @@
 #include "tests/crash/rocksdb_lookups.h"
 
 #include <algorithm>
+#include <memory>
 
 #include "absl/strings/str_cat.h"
 #include "tests/integration/rocksdb_db_util.h"
@@ -18,6 +19,32 @@ absl::StatusOr<std::optional<std::string>> RocksDbGet(
   if (s.IsNotFound()) return std::nullopt;
   if (!s.ok()) return FromRocksDb(s, absl::StrCat("Get ", key));
   return value;
+}
+
+absl::StatusOr<std::optional<std::string>> RocksDbSeek(rocksdb::DB* db,
+                                                       const std::string& key,
+                                                       bool backward) {
+  const std::string just_above = key + std::string(1, '\0');
+  rocksdb::Slice lower(key), upper(just_above);
+  rocksdb::ReadOptions options;
+  options.iterate_lower_bound = &lower;
+  options.iterate_upper_bound = &upper;
+  std::unique_ptr<rocksdb::Iterator> iterator(db->NewIterator(options));
+  if (backward) {
+    iterator->SeekForPrev(key);
+  } else {
+    iterator->Seek(key);
+  }
+  if (!iterator->status().ok()) {
+    return FromRocksDb(iterator->status(), absl::StrCat("Seek ", key));
+  }
+  if (!iterator->Valid()) return std::nullopt;
+  if (iterator->key() != key) {
+    return absl::InternalError(absl::StrCat("a seek within [", key, ", ", key,
+                                            "\\0) found ",
+                                            iterator->key().ToString()));
+  }
+  return iterator->value().ToString();
 }
 
 absl::StatusOr<std::vector<std::optional<std::string>>> RocksDbMultiGet(

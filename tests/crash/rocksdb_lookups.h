@@ -15,6 +15,14 @@
 namespace sstfilter {
 namespace test {
 
+// The key's value in the default column family at the latest state, through
+// an iterator whose bounds hold only the key: Seek under an upper bound just
+// above it (backward: SeekForPrev above a lower bound at it), as a range
+// scan of one possible key asks.
+absl::StatusOr<std::optional<std::string>> RocksDbSeek(rocksdb::DB* db,
+                                                       const std::string& key,
+                                                       bool backward);
+
 // Keys of one call of the batched MultiGet in RocksDbMultiGet.
 constexpr size_t kMultiGetBatch = 64;
 

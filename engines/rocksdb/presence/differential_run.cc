@@ -14,11 +14,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engines/rocksdb/presence/case_blind_comparator.h"
+#include "engines/rocksdb/presence/filtered_iterator.h"
 #include "rocksdb/comparator.h"
 #include "rocksdb/convenience.h"
 #include "rocksdb/merge_operator.h"
 #include "rocksdb/metadata.h"
 #include "rocksdb/options.h"
+#include "rocksdb/slice_transform.h"
 #include "rocksdb/sst_file_writer.h"
 #include "rocksdb/utilities/checkpoint.h"
 #include "rocksdb/write_batch.h"
@@ -35,6 +37,11 @@ constexpr int kKeys = 2 * kKeyNames;
 constexpr size_t kMaxFamilies = 6;
 // Snapshots held at most.
 constexpr size_t kMaxSnapshots = 4;
+// Seeks an iterate operation makes: iterators are cheap beside the other
+// operations, and their seeks take several forms.
+constexpr int kSeeksPerIterate = 4;
+// The column families' prefix extractor: keys' first bytes ("key0", "one1").
+constexpr size_t kPrefixBytes = 4;
 // Operations named in an error, the latest last.
 constexpr size_t kLogLength = 40;
 // The longest a costly operation waits for the filters to serve.
@@ -238,6 +245,9 @@ class DifferentialRun::Impl {
     // keys through several levels.
     family.write_buffer_size = 64 << 10;
     family.level0_file_num_compaction_trigger = 2;
+    // Prefixes of most keys' first bytes, for the prefix seeks.
+    family.prefix_extractor.reset(
+        rocksdb::NewFixedPrefixTransform(kPrefixBytes));
     return family;
   }
 
@@ -261,6 +271,8 @@ class DifferentialRun::Impl {
     filter.expected_keys = 32;
     filter.save_interval = std::chrono::milliseconds(0);
     filter.progress = [](const std::string&) {};
+    filter.filter_prefix_seeks = true;
+    filter.filter_range_seeks = true;
     return filter;
   }
 
@@ -673,41 +685,144 @@ class DifferentialRun::Impl {
     return absl::OkStatus();
   }
 
-  // Iterators pass through: the wrapper's yields what RocksDB's yields just
-  // before or just after it. Both are asked, as lookups are: a SingleDelete
-  // of a key Put more than once, which RocksDB leaves undefined and these
-  // sequences make, lets a background compaction change what RocksDB itself
-  // returns between two calls.
+  // An iterator through the wrapper yields what RocksDB's yields just before
+  // or just after it. Both are asked, as lookups are: a SingleDelete of a key
+  // Put more than once, which RocksDB leaves undefined and these sequences
+  // make, lets a background compaction change what RocksDB itself returns
+  // between two calls. The seeks the filters may answer: a prefix seek, a
+  // Seek under an upper bound, a SeekForPrev above a lower bound; and the
+  // prefix extractor they depend on changes (SetOptions).
   absl::Status Iterate(OperationBytes* bytes) {
     rocksdb::ColumnFamilyHandle* family = Family(bytes);
     if (family == nullptr) return absl::OkStatus();
-    const std::string start = Key(bytes->Next());
-    Log(absl::StrCat("Iterate from '", start, "' in ", FamilyName(family)));
-    const std::string before = Entries(db_->GetBaseDB(), family, start);
-    const std::string wrapper = Entries(db_.get(), family, start);
-    const std::string after = Entries(db_->GetBaseDB(), family, start);
-    if (wrapper == before || wrapper == after) return absl::OkStatus();
-    return absl::InternalError(
-        absl::StrCat("an iterator in ", FamilyName(family), " yields ", wrapper,
-                     " through the wrapper, ", before,
-                     " from RocksDB before it and ", after, " after it"));
+    for (int i = 0; i < kSeeksPerIterate; ++i) {
+      absl::Status same = IterateOnce(family, bytes);
+      if (!same.ok()) return same;
+    }
+    return absl::OkStatus();
   }
 
-  // The first four entries from start, and the iterator's status.
+  absl::Status IterateOnce(rocksdb::ColumnFamilyHandle* family,
+                           OperationBytes* bytes) {
+    const uint8_t mode = bytes->Next();
+    if (mode % 8 == 7) return ChangePrefixExtractor(family, bytes->Next());
+    IteratorRequest request;
+    request.backward = (mode & 8) != 0;
+    std::pair<std::string, std::string> bounds =
+        Ordered(family, NearKey(bytes), NearKey(bytes));
+    request.lower = std::move(bounds.first);
+    request.upper = std::move(bounds.second);
+    // Half the seeks start at the bound they scan from.
+    request.target = (mode & 16) == 0   ? NearKey(bytes)
+                     : request.backward ? request.upper
+                                        : request.lower;
+    // RocksDB requires a prefix seek's target in the extractor's domain.
+    request.prefix_same_as_start =
+        mode % 8 == 1 && request.target.size() >= kPrefixBytes;
+    request.has_upper = mode % 8 == 2 || mode % 8 >= 4;
+    request.has_lower = mode % 8 == 3 || mode % 8 >= 4;
+    Log(absl::StrCat("Iterate ", request.Describe(), " in ",
+                     FamilyName(family)));
+    const std::string before = Entries(db_->GetBaseDB(), family, request);
+    bool answered = false;
+    const std::string wrapper = Entries(db_.get(), family, request, &answered);
+    const std::string after = Entries(db_->GetBaseDB(), family, request);
+    ++counts_.seeks_compared;
+    counts_.seeks_answered += answered;
+    if (wrapper == before || wrapper == after) return absl::OkStatus();
+    return absl::InternalError(absl::StrCat(
+        "an iterator in ", FamilyName(family), " (", request.Describe(),
+        ") yields ", wrapper, " through the wrapper, ", before,
+        " from RocksDB before it and ", after, " after it"));
+  }
+
+  // A key, or one near it: a prefix of it, it with a byte appended, or its
+  // last byte changed.
+  static std::string NearKey(OperationBytes* bytes) {
+    std::string key = Key(bytes->Next());
+    const uint8_t change = bytes->Next();
+    switch (change % 4) {
+      case 1:
+        key.resize(key.size() - 1 - change / 4 % 3);
+        break;
+      case 2:
+        key.push_back(change / 4 % 2 == 0 ? '\0' : 'x');
+        break;
+      case 3:
+        key.back() = static_cast<char>('0' + change / 4 % 10);
+        break;
+      default:
+        break;
+    }
+    return key;
+  }
+
+  struct IteratorRequest {
+    std::string target, lower, upper;
+    bool backward = false;
+    bool prefix_same_as_start = false;
+    bool has_lower = false, has_upper = false;
+
+    std::string Describe() const {
+      return absl::StrCat(
+          backward ? "SeekForPrev '" : "Seek '", target, "'",
+          prefix_same_as_start ? " prefix_same_as_start" : "",
+          has_lower ? absl::StrCat(" from '", lower, "'") : "",
+          has_upper ? absl::StrCat(" below '", upper, "'") : "");
+    }
+  };
+
+  // The first four entries the iterator reaches, and its status; answered,
+  // unless null, tells whether the seek was answered without RocksDB.
   static std::string Entries(rocksdb::DB* db,
                              rocksdb::ColumnFamilyHandle* family,
-                             const std::string& start) {
+                             const IteratorRequest& request,
+                             bool* answered = nullptr) {
+    rocksdb::ReadOptions options;
+    rocksdb::Slice lower(request.lower), upper(request.upper);
+    options.prefix_same_as_start = request.prefix_same_as_start;
+    if (request.has_lower) options.iterate_lower_bound = &lower;
+    if (request.has_upper) options.iterate_upper_bound = &upper;
     std::unique_ptr<rocksdb::Iterator> iterator(
-        db->NewIterator(rocksdb::ReadOptions(), family));
+        db->NewIterator(options, family));
     std::string entries;
     int n = 0;
-    for (iterator->Seek(start); iterator->Valid() && n < 4;
-         iterator->Next(), ++n) {
+    if (request.backward) {
+      iterator->SeekForPrev(request.target);
+    } else {
+      iterator->Seek(request.target);
+    }
+    if (answered != nullptr) {
+      auto* filtered =
+          dynamic_cast<presence_internal::FilteredIterator*>(iterator.get());
+      *answered = filtered != nullptr && !filtered->entered_rocksdb();
+    }
+    for (; iterator->Valid() && n < 4; ++n) {
       absl::StrAppend(&entries, iterator->key().ToString(), "=",
                       iterator->value().ToString(), " ");
+      if (request.backward) {
+        iterator->Prev();
+      } else {
+        iterator->Next();
+      }
     }
     absl::StrAppend(&entries, iterator->status().ToString());
     return entries;
+  }
+
+  // Switches the column family's prefix extractor between the fixed lengths
+  // kPrefixBytes and one less, through the wrapper.
+  absl::Status ChangePrefixExtractor(rocksdb::ColumnFamilyHandle* family,
+                                     uint8_t choice) {
+    const size_t bytes = kPrefixBytes - choice % 2;
+    Log(absl::StrCat("SetOptions prefix_extractor ", bytes, " bytes in ",
+                     FamilyName(family)));
+    rocksdb::Status status = db_->SetOptions(
+        family,
+        {{"prefix_extractor", absl::StrCat("rocksdb.FixedPrefix.", bytes)}});
+    if (status.ok()) return absl::OkStatus();
+    return absl::InternalError("SetOptions prefix_extractor failed: " +
+                               status.ToString());
   }
 
   void Snapshot(OperationBytes* bytes) {

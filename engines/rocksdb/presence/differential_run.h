@@ -73,6 +73,8 @@ class DifferentialRun {
     uint64_t operations = 0;
     uint64_t lookups_compared = 0;
     uint64_t ruled_out = 0;  // lookups the wrapper answered NotFound
+    uint64_t seeks_compared = 0;
+    uint64_t seeks_answered = 0;  // by the filters, without RocksDB
     uint64_t reopenings = 0;
     uint64_t rebuilds_waited = 0;
   };
