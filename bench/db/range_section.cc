@@ -1,5 +1,6 @@
 #include "bench/db/range_section.h"
 
+#include <chrono>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -12,6 +13,7 @@
 #include "bench/db/lookups.h"
 #include "bench/db/no_match_range_collector.h"
 #include "bench/db/rocksdb_tree.h"
+#include "engines/rocksdb/presence/presence_filtered_db.h"
 #include "engines/rocksdb/rocksdb_range_filter.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/iterator.h"
@@ -36,6 +38,9 @@ using key_shapes::NumberRange;
 
 // Present keys scanned for before any timing: each scan must find its key.
 constexpr uint64_t kCheckedPresentKeys = 2'000;
+// The longest the wrapper's first rebuild may take: a scan of every key, a
+// few seconds per 10^7 here.
+constexpr std::chrono::minutes kFrontServingTimeout{10};
 // Seeds of the key numbers and of each kind of query: any distinct constants.
 constexpr uint64_t kKeySeed = 0x6a09e667f3bcc909ULL;
 constexpr uint64_t kCheckSalt = 0xbb67ae8584caa73bULL;
@@ -48,12 +53,16 @@ enum class ScanFilter { kNone, kPrefixBloom, kRange, kKeyedRange };
 struct ScanConfig {
   std::string name;
   ScanFilter filter;
+  std::string front = kRocksDbAlone;
 };
 
+// Each database of a shape, in the order they are built and asked: the
+// prefix Bloom configuration twice, alone and behind the wrapper.
 const std::vector<ScanConfig>& ScanConfigs() {
   static const auto* const configs = new std::vector<ScanConfig>{
       {kNoFilterConfig, ScanFilter::kNone},
       {kRocksDbBloomConfig, ScanFilter::kPrefixBloom},
+      {kRocksDbBloomConfig, ScanFilter::kPrefixBloom, kPresenceFront},
       {absl::StrCat("grafite:", kRangeFilterBitsPerKey), ScanFilter::kRange},
       {absl::StrCat("grafite:", kRangeFilterBitsPerKey, ":codes=table"),
        ScanFilter::kKeyedRange},
@@ -198,6 +207,38 @@ class RangeScanDb final : public SectionDb {
  public:
   RangeScanDb(std::unique_ptr<RocksDbTree> tree, ScanFilter filter)
       : SectionDb(std::move(tree)), filter_(filter) {}
+  ~RangeScanDb() override {
+    if (front_ == nullptr) return;
+    front_.reset();
+    RemovePresenceFilterFiles(tree().path());
+  }
+
+  // Reads through PresenceFilteredDB from now on: closes the tree's handle
+  // and opens the wrapper on its files, with its options (and so its
+  // Statistics), once its filter serves.
+  absl::Status OpenFront() {
+    absl::Status status = tree().Close();
+    if (!status.ok()) return status;
+    PresenceFilterOptions filter_options;
+    filter_options.fpp = kPresenceRangeFpp;
+    filter_options.expected_keys = result.keys;
+    filter_options.filter_range_seeks = true;
+    absl::StatusOr<std::unique_ptr<PresenceFilteredDB>> front =
+        PresenceFilteredDB::Open(tree().options(), tree().path(),
+                                 filter_options);
+    if (!front.ok()) return front.status();
+    status = (*front)->WaitUntilServing(kFrontServingTimeout);
+    if (!status.ok()) return status;
+    front_ = *std::move(front);
+    return absl::OkStatus();
+  }
+  // The wrapper's filter bits per key.
+  double FrontBitsPerKey() const {
+    const PresenceFilterStats stats =
+        front_->Stats(front_->DefaultColumnFamily());
+    return 8.0 * static_cast<double>(stats.memory_bytes) /
+           static_cast<double>(result.keys);
+  }
 
   // Scans the encoded range; found when it returns a key.
   bool Lookup(absl::string_view scan) override {
@@ -226,7 +267,8 @@ class RangeScanDb final : public SectionDb {
  private:
   // The first key the options' bounded scan returns, or "".
   std::string First(const rocksdb::ReadOptions& read) {
-    std::unique_ptr<rocksdb::Iterator> it(tree().db()->NewIterator(read));
+    rocksdb::DB* db = front_ != nullptr ? front_.get() : tree().db();
+    std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(read));
     it->Seek(*read.iterate_lower_bound);
     if (!it->Valid()) {
       if (!it->status().ok()) CountError();
@@ -236,6 +278,7 @@ class RangeScanDb final : public SectionDb {
   }
 
   const ScanFilter filter_;
+  std::unique_ptr<PresenceFilteredDB> front_;  // null: RocksDB alone
 };
 
 // Scans around a sample of present keys, each starting up to kScanWidth - 1
@@ -326,17 +369,30 @@ absl::Status RunShape(size_t shape_index,
     if (!reopen.ok()) return reopen.status();
     RangeResult result;
     result.shape = key_shape.name;
+    result.front = config.front;
     absl::StatusOr<std::unique_ptr<RocksDbTree>> tree = RocksDbTree::Build(
         {config.name,
          FilterDescription(config.filter, key_shape, inject_false_negative),
          ShapeKey, *build, *reopen, /*one_level=*/true,
-         absl::StrCat("shape", shape_index)},
+         absl::StrCat("shape", shape_index,
+                      config.front == kRocksDbAlone ? "" : "-presence")},
         shape, progress, &result.built);
     if (!tree.ok()) return tree.status();
     result.range_bits_per_key = RangeBitsPerKey(**tree, shape.keys);
     dbs.push_back(
         std::make_unique<RangeScanDb>(*std::move(tree), config.filter));
     dbs.back()->result = result.built;
+    if (config.front == kPresenceFront) {
+      progress(absl::StrCat(key_shape.name, ": ", config.name, " behind ",
+                            kPresenceFront,
+                            ": opening, rebuilding its filter"));
+      if (absl::Status status = dbs.back()->OpenFront(); !status.ok()) {
+        return absl::Status(
+            status.code(), absl::StrCat(config.name, " behind ", kPresenceFront,
+                                        ": ", status.message()));
+      }
+      result.range_bits_per_key = dbs.back()->FrontBitsPerKey();
+    }
     if (absl::Status status = CheckPresentKeys(dbs.back().get());
         !status.ok()) {
       return status;
@@ -370,7 +426,9 @@ absl::Status RunShape(size_t shape_index,
 
 std::vector<std::string> RangeConfigNames() {
   std::vector<std::string> names;
-  for (const ScanConfig& config : ScanConfigs()) names.push_back(config.name);
+  for (const ScanConfig& config : ScanConfigs()) {
+    if (config.front == kRocksDbAlone) names.push_back(config.name);
+  }
   return names;
 }
 

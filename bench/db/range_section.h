@@ -5,8 +5,10 @@
 // over prefixes (each key less its finest bytes, read with auto_prefix_mode,
 // which serves the ranges that fit one prefix), and with sstfilter's range
 // filter of either key coding in every table, scanned with RangeScan's
-// table_filter. Scans that find a key show what each costs where it cannot
-// skip. The setup and figures: docs/range_filter.md.
+// table_filter; and RocksDB's prefix Bloom configuration again behind
+// PresenceFilteredDB with its range items (filter_range_seeks), in front of
+// the whole database. Scans that find a key show what each costs where it
+// cannot skip. The setup and figures: docs/range_filter.md.
 
 #ifndef SSTFILTER_BENCH_DB_RANGE_SECTION_H_
 #define SSTFILTER_BENCH_DB_RANGE_SECTION_H_
@@ -31,10 +33,19 @@ constexpr double kRangeFilterBitsPerKey = 16;
 // filter's specs: "grafite:16" and "grafite:16:codes=table".
 std::vector<std::string> RangeConfigNames();
 
+// What a database of the section is read through: RocksDB alone, or
+// PresenceFilteredDB in front of it.
+constexpr char kRocksDbAlone[] = "";
+constexpr char kPresenceFront[] = "PresenceFilteredDB";
+// The wrapper's filter: this rate, sized for the section's key count.
+constexpr double kPresenceRangeFpp = 0.01;
+
 struct RangeResult {
   DbResult built;     // the scan figures are below
   std::string shape;  // KeyShape::name
-  // Bits per key of the tables' range filters (0 without).
+  std::string front = kRocksDbAlone;
+  // Bits per key of the tables' range filters (0 without), or of the
+  // wrapper's filter (its keys and range items).
   double range_bits_per_key = 0;
   // Scans of empty ranges just after a key (correlated) and anywhere
   // (uniform); data reads are BLOCK_CACHE_DATA_MISS per scan. Scans do not

@@ -97,6 +97,8 @@ class RocksDbTree {
   rocksdb::DB* db() const { return db_.get(); }
   // The database's directory.
   const std::string& path() const { return path_; }
+  // The options it was reopened with, its Statistics object among them.
+  const rocksdb::Options& options() const { return options_; }
   // RocksDB's running count of ticker, since the reopen.
   uint64_t Ticker(rocksdb::Tickers ticker) const;
 

@@ -237,24 +237,44 @@ void PrintRangeTable(const DbShape& shape,
     for (const RangeResult* r : rows) {
       out << absl::StrFormat(
           "%-26s %11.2f %7.1f %10.0f %10.4f %10.0f %10.4f %9.0f %9.4f\n",
-          r->built.config, r->range_bits_per_key, r->built.build_seconds,
+          r->front.empty()
+              ? r->built.config
+              : absl::StrCat(r->built.config, " behind ", r->front),
+          r->range_bits_per_key, r->built.build_seconds,
           r->correlated.per_second, r->correlated.data_reads,
           r->uniform.per_second, r->uniform.data_reads,
           r->nonempty.lookups_per_second, r->nonempty.data_reads_per_lookup);
     }
     // Each range filter against no filter and RocksDB's prefix Bloom filter.
-    const auto find = [&](const std::string& config) -> const RangeResult* {
+    const auto find = [&](const std::string& config,
+                          const std::string& front) -> const RangeResult* {
       for (const RangeResult* r : rows) {
-        if (r->built.config == config) return r;
+        if (r->built.config == config && r->front == front) return r;
       }
       return nullptr;
     };
+    // The whole database behind the wrapper against RocksDB alone.
+    const RangeResult* fronted = find(kRocksDbBloomConfig, kPresenceFront);
+    const RangeResult* alone = find(kRocksDbBloomConfig, kRocksDbAlone);
+    if (fronted != nullptr && alone != nullptr) {
+      const auto ratio = [&](const char* what, double a, double b) {
+        if (b == 0) return;
+        out << absl::StrFormat("%s, range, %s: behind %s / alone = %.3f\n",
+                               what, key_shape, kPresenceFront, a / b);
+      };
+      ratio("empty scans/s, correlated", fronted->correlated.per_second,
+            alone->correlated.per_second);
+      ratio("empty scans/s, uniform", fronted->uniform.per_second,
+            alone->uniform.per_second);
+      ratio("non-empty scans/s", fronted->nonempty.lookups_per_second,
+            alone->nonempty.lookups_per_second);
+    }
     const std::vector<std::string> names = RangeConfigNames();
     for (size_t f = 2; f < names.size(); ++f) {
-      const RangeResult* ours = find(names[f]);
+      const RangeResult* ours = find(names[f], kRocksDbAlone);
       if (ours == nullptr) continue;
       for (size_t base = 0; base < 2; ++base) {
-        const RangeResult* other = find(names[base]);
+        const RangeResult* other = find(names[base], kRocksDbAlone);
         if (other == nullptr) continue;
         const auto ratio = [&](const char* what, double a, double b) {
           if (b == 0) return;
@@ -277,6 +297,13 @@ void PrintRangeTable(const DbShape& shape,
   }
   for (const RangeResult& r : results) {
     if (r.shape != shapes.front()) break;
+    if (!r.front.empty()) {
+      out << absl::StrFormat(
+          "%-26s %s, behind %s: filter_range_seeks, fpp %g\n",
+          absl::StrCat(r.built.config, " behind ", r.front), r.built.filter,
+          r.front, kPresenceRangeFpp);
+      continue;
+    }
     out << absl::StrFormat("%-26s %s\n", r.built.config, r.built.filter);
   }
   out << "\n";
@@ -298,6 +325,7 @@ void PrintRangeJson(const DbShape& shape,
     row["rocksdb_version"] = absl::StrFormat("%d.%d.%d", ROCKSDB_MAJOR,
                                              ROCKSDB_MINOR, ROCKSDB_PATCH);
     row["key_shape"] = r.shape;
+    row["front"] = r.front;
     row["scan_width"] = kScanWidth;
     row["range_bits_per_key"] = r.range_bits_per_key;
     row["correlated"] = scans(r.correlated);

@@ -6,6 +6,7 @@
 #include <shared_mutex>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
@@ -15,6 +16,7 @@
 #include "engines/rocksdb/presence/multi_get.h"
 #include "engines/rocksdb/presence/presence_core.h"
 #include "inmemory/mutable/mutable_bloom.h"
+#include "rocksdb/env.h"
 
 namespace sstfilter {
 
@@ -136,6 +138,19 @@ absl::Status ValidatePresenceFilterOptions(
 
 std::string PresenceFilterFileName(const std::string& db_path) {
   return db_path + "/SSTFILTER-PRESENCE";
+}
+
+void RemovePresenceFilterFiles(const std::string& db_path) {
+  rocksdb::Env* env = rocksdb::Env::Default();
+  const std::string saved = PresenceFilterFileName(db_path);
+  const std::string name = saved.substr(saved.find_last_of('/') + 1);
+  std::vector<std::string> children;
+  if (!env->GetChildren(db_path, &children).ok()) return;
+  for (const std::string& child : children) {
+    if (absl::StartsWith(child, name)) {
+      env->DeleteFile(absl::StrCat(db_path, "/", child)).PermitUncheckedError();
+    }
+  }
 }
 
 absl::StatusOr<std::unique_ptr<PresenceFilteredDB>> PresenceFilteredDB::Open(

@@ -123,6 +123,9 @@ absl::Status ValidatePresenceFilterOptions(
 
 // The file in db_path where the filters are saved.
 std::string PresenceFilterFileName(const std::string& db_path);
+// Removes that file and every file named after it (its changes, a save left
+// half-written) from db_path: rocksdb::DestroyDB leaves them.
+void RemovePresenceFilterFiles(const std::string& db_path);
 
 // What a column family's filter is doing.
 enum class PresenceFilterState {

@@ -241,24 +241,9 @@ absl::Status CheckAnswers(const QueryTally& tally, absl::string_view query,
   return absl::OkStatus();
 }
 
-// Removes the wrapper's saved filter from path, and any file of it a save
-// left half-written (named after it).
-void RemoveSavedFilter(const std::string& path) {
-  rocksdb::Env* env = rocksdb::Env::Default();
-  const std::string saved = PresenceFilterFileName(path);
-  const std::string name = saved.substr(saved.find_last_of('/') + 1);
-  std::vector<std::string> children;
-  if (!env->GetChildren(path, &children).ok()) return;
-  for (const std::string& child : children) {
-    if (absl::StartsWith(child, name)) {
-      env->DeleteFile(absl::StrCat(path, "/", child)).PermitUncheckedError();
-    }
-  }
-}
-
 // Removes a database of the section from disk, the wrapper's files too.
 void DestroyPresenceDb(const std::string& path) {
-  RemoveSavedFilter(path);
+  RemovePresenceFilterFiles(path);
   rocksdb::DestroyDB(path, rocksdb::Options()).PermitUncheckedError();
 }
 
@@ -330,7 +315,7 @@ class PresenceDb {
   ~PresenceDb() {
     DestroyPresenceDb(plain_path());
     // The tree removes RocksDB's files when it goes; the wrapper's first.
-    RemoveSavedFilter(tree_->path());
+    RemovePresenceFilterFiles(tree_->path());
   }
 
   const std::string& name() const { return config_.name; }
@@ -454,7 +439,7 @@ class PresenceRun {
   // The wrapper's open of a database whose saved filter was deleted: a full
   // scan. It leaves the filter saved for the rounds after it.
   absl::Status Rebuild(PresenceDb* db) {
-    RemoveSavedFilter(db->path());
+    RemovePresenceFilterFiles(db->path());
     const auto start = std::chrono::steady_clock::now();
     absl::StatusOr<std::unique_ptr<PresenceFilteredDB>> wrapped =
         OpenServing(RocksDbLookupOptions(db->config(), shape_), db->path(),
