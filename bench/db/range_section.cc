@@ -13,6 +13,7 @@
 #include "bench/db/lookups.h"
 #include "bench/db/no_match_range_collector.h"
 #include "bench/db/rocksdb_tree.h"
+#include "bench/keys.h"
 #include "engines/rocksdb/presence/presence_filtered_db.h"
 #include "engines/rocksdb/rocksdb_range_filter.h"
 #include "rocksdb/filter_policy.h"
@@ -74,11 +75,28 @@ bool IsRangeFilter(ScanFilter filter) {
   return filter == ScanFilter::kRange || filter == ScanFilter::kKeyedRange;
 }
 
-// The key shape whose databases are built and scanned, and its keys' numbers,
-// sorted: KeyMaker and QueryMaker are plain functions, so they read it here.
+// Scans drawn before any timing, by draw number from 0: drawing one (a
+// search of the key numbers, two keys formatted) costs about what a whole
+// database filter's answer does, so the timed loop only copies them. A draw
+// past the cache (the warm-up's) is made when asked.
+struct ScanCache {
+  std::string bytes;           // the encoded scans, one after another
+  std::vector<uint64_t> ends;  // where each ends in bytes
+
+  size_t Copy(uint64_t draw, char* buf) const {
+    const uint64_t begin = draw == 0 ? 0 : ends[draw - 1];
+    std::memcpy(buf, bytes.data() + begin, ends[draw] - begin);
+    return ends[draw] - begin;
+  }
+};
+
+// The key shape whose databases are built and scanned, its keys' numbers,
+// sorted, and its scans: KeyMaker and QueryMaker are plain functions, so
+// they read it here.
 struct ActiveShape {
   const KeyShape* shape = nullptr;
   std::vector<KeyNumber> numbers;
+  ScanCache correlated, uniform, present;
 };
 
 ActiveShape& Active() {
@@ -116,7 +134,7 @@ ScanBounds DecodeScan(absl::string_view scan) {
 // Scans of kScanWidth possible keys that hold none, just after a key or
 // anywhere; each draw its own range.
 template <bool kCorrelated>
-size_t EmptyScan(uint64_t draw, uint64_t /*num_keys*/, char* buf) {
+size_t DrawEmptyScan(uint64_t draw, char* buf) {
   NumberDraws draws(
       Mix64(draw ^ (kCorrelated ? kCorrelatedSalt : kUniformSalt)));
   const NumberRange range = DrawEmptyRange(*Active().shape, Active().numbers,
@@ -125,10 +143,46 @@ size_t EmptyScan(uint64_t draw, uint64_t /*num_keys*/, char* buf) {
 }
 
 // Scans of kScanWidth possible keys from a present key.
-size_t PresentScan(uint64_t draw, uint64_t /*num_keys*/, char* buf) {
+size_t DrawPresentScan(uint64_t draw, char* buf) {
   const std::vector<KeyNumber>& numbers = Active().numbers;
   const KeyNumber lo = numbers[Mix64(draw ^ kPresentSalt) % numbers.size()];
   return EncodeScan(lo, lo + kScanWidth, buf);
+}
+
+size_t CachedOrDrawn(const ScanCache& cache,
+                     size_t (*draw_scan)(uint64_t, char*), uint64_t draw,
+                     char* buf) {
+  return draw < cache.ends.size() ? cache.Copy(draw, buf)
+                                  : draw_scan(draw, buf);
+}
+
+template <bool kCorrelated>
+size_t EmptyScan(uint64_t draw, uint64_t /*num_keys*/, char* buf) {
+  return CachedOrDrawn(kCorrelated ? Active().correlated : Active().uniform,
+                       DrawEmptyScan<kCorrelated>, draw, buf);
+}
+
+size_t PresentScan(uint64_t draw, uint64_t /*num_keys*/, char* buf) {
+  return CachedOrDrawn(Active().present, DrawPresentScan, draw, buf);
+}
+
+// Fills the caches with the draws the timed repetitions ask: repetition r
+// asks draws r * lookups on (lookups.h TimeRep).
+void DrawScans(const DbShape& shape) {
+  const uint64_t count = static_cast<uint64_t>(shape.reps) * shape.lookups;
+  const auto fill = [count](ScanCache* cache,
+                            size_t (*draw_scan)(uint64_t, char*)) {
+    cache->bytes.clear();
+    cache->ends.clear();
+    char buf[kMaxKeyBytes];
+    for (uint64_t draw = 0; draw < count; ++draw) {
+      cache->bytes.append(buf, draw_scan(draw, buf));
+      cache->ends.push_back(cache->bytes.size());
+    }
+  };
+  fill(&Active().correlated, DrawEmptyScan<true>);
+  fill(&Active().uniform, DrawEmptyScan<false>);
+  fill(&Active().present, DrawPresentScan);
 }
 
 // RocksDB's prefix of a key shape's key: the key less its last n bytes, the
@@ -354,6 +408,7 @@ absl::Status RunShape(size_t shape_index,
   NumberDraws key_draws(kKeySeed + shape_index);
   Active().shape = &key_shape;
   Active().numbers = DrawKeyNumbers(key_shape, shape.keys, &key_draws);
+  DrawScans(shape);
   std::vector<std::unique_ptr<RangeScanDb>> dbs;
   std::vector<SectionDb*> probed;
   std::vector<RangeResult> shape_results;
