@@ -61,6 +61,14 @@ class FilterLookups {
                     uint64_t prefix_generation, absl::string_view target,
                     SeekDirection direction);
 
+  // Seeks are sampled as lookups are (probe_sampling.h), with state of their
+  // own: the calling thread's, or null when every iterator probes
+  // (skip_probes off, or more threads than it serves). Only that thread may
+  // pass it to ShouldProbe and Record.
+  ProbeSampling::Slot* SeekSampling() {
+    return skip_probes_ ? seek_sampling_.Mine() : nullptr;
+  }
+
  private:
   // The filter that may answer a lookup with options in the column family,
   // or null: none, not serving yet, or options that see what a filter does
@@ -73,6 +81,7 @@ class FilterLookups {
   const bool skip_probes_;
   const bool answers_seeks_;
   ProbeSampling sampling_;
+  ProbeSampling seek_sampling_;
 };
 
 }  // namespace presence_internal

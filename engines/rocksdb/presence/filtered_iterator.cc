@@ -19,7 +19,11 @@ rocksdb::Iterator* NewFilteredIterator(rocksdb::DB* db, PresenceCore* core,
   if (handle == nullptr || !core->MayAnswerSeeks(options, handle)) {
     return db->NewIterator(options, handle);
   }
-  return new FilteredIterator(db, core, options, handle);
+  ProbeSampling::Slot* sampling = core->SeekSampling();
+  if (!ProbeSampling::ShouldProbe(sampling)) {
+    return db->NewIterator(options, handle);
+  }
+  return new FilteredIterator(db, core, options, handle, sampling);
 }
 
 rocksdb::Status NewFilteredIterators(
@@ -45,21 +49,22 @@ rocksdb::Status NewFilteredIterators(
       iterators->clear();
       return rocksdb::Status::InvalidArgument("a null column family handle");
     }
-    iterators->push_back(
-        new FilteredIterator(db, core, options, handle, snapshot));
+    iterators->push_back(new FilteredIterator(db, core, options, handle,
+                                              /*sampling=*/nullptr, snapshot));
   }
   return rocksdb::Status::OK();
 }
 
 FilteredIterator::FilteredIterator(
     rocksdb::DB* db, PresenceCore* core, const rocksdb::ReadOptions& options,
-    rocksdb::ColumnFamilyHandle* handle,
+    rocksdb::ColumnFamilyHandle* handle, ProbeSampling::Slot* sampling,
     std::shared_ptr<const rocksdb::Snapshot> snapshot)
     : db_(db),
       core_(core),
       handle_(handle),
       options_(options),
-      prefix_generation_(core->PrefixGeneration(handle)) {
+      prefix_generation_(core->PrefixGeneration(handle)),
+      sampling_(sampling) {
   // A tailing iterator reads the latest state at each seek, as the filter
   // holds it; any other reads at its creation.
   if (options_.snapshot == nullptr && !options_.tailing) {
@@ -90,9 +95,14 @@ rocksdb::Iterator* FilteredIterator::Base() {
 
 bool FilteredIterator::RulesOut(const rocksdb::Slice& target,
                                 SeekDirection direction) {
-  return core_->RulesOutSeek(options_, handle_, prefix_generation_,
-                             absl::string_view(target.data(), target.size()),
-                             direction);
+  const bool ruled_out = core_->RulesOutSeek(
+      options_, handle_, prefix_generation_,
+      absl::string_view(target.data(), target.size()), direction);
+  // The sampling state is its thread's alone.
+  if (std::this_thread::get_id() == creator_) {
+    ProbeSampling::Record(sampling_, ruled_out);
+  }
+  return ruled_out;
 }
 
 void FilteredIterator::SeekToFirst() {

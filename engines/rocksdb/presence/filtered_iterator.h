@@ -11,9 +11,11 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "engines/rocksdb/presence/presence_core.h"
+#include "engines/rocksdb/presence/probe_sampling.h"
 #include "rocksdb/db.h"
 #include "rocksdb/iterator.h"
 #include "rocksdb/version.h"
@@ -42,10 +44,13 @@ rocksdb::Status NewFilteredIterators(
 class FilteredIterator : public rocksdb::Iterator {
  public:
   // Reads at options.snapshot, or else (unless tailing) at snapshot, or
-  // else at a snapshot taken now.
+  // else at a snapshot taken now. sampling: the creating thread's seek
+  // sampling state (PresenceCore::SeekSampling), told what each of its seeks
+  // on that thread found; may be null.
   FilteredIterator(rocksdb::DB* db, PresenceCore* core,
                    const rocksdb::ReadOptions& options,
                    rocksdb::ColumnFamilyHandle* handle,
+                   ProbeSampling::Slot* sampling,
                    std::shared_ptr<const rocksdb::Snapshot> snapshot = nullptr);
   ~FilteredIterator() override;
 
@@ -91,6 +96,8 @@ class FilteredIterator : public rocksdb::Iterator {
   // The column family's prefix generation at creation: answers stop once a
   // SetOptions naming prefix_extractor has begun since.
   const uint64_t prefix_generation_;
+  ProbeSampling::Slot* const sampling_;
+  const std::thread::id creator_ = std::this_thread::get_id();
   // Taken for this iterator (options_.snapshot then points to it).
   std::shared_ptr<const rocksdb::Snapshot> own_snapshot_;
   std::unique_ptr<rocksdb::Iterator> base_;

@@ -85,6 +85,7 @@ class PresenceCore {
     return lookups_.RulesOutSeek(options, handle, prefix_generation, target,
                                  direction);
   }
+  ProbeSampling::Slot* SeekSampling() { return lookups_.SeekSampling(); }
   // Around a SetOptions of the column family that names prefix_extractor:
   // prefix seeks go to RocksDB from Begin on, and End queues a rebuild that
   // reads the new prefixes.

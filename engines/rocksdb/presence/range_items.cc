@@ -4,7 +4,6 @@
 #include <array>
 #include <cstring>
 #include <optional>
-#include <string>
 
 #include "filter/bloom/bloom_format.h"
 
@@ -54,34 +53,80 @@ ByteMask Between(const ByteSet& set, int first, int last) {
   return mask;
 }
 
-// Whether a member of mask may have been added to the runs of the keys of
-// length that share prefix (all but their last level bytes).
-bool RunsMayHold(const MutableBloomFilter& bits, int level, size_t length,
-                 absl::string_view prefix, const ByteMask& mask) {
-  for (int chunk = 0; chunk < 4; ++chunk) {
-    if (mask[chunk] == 0) continue;
-    if (bits.MayContainRunMember(RunHash(level, length, prefix, chunk),
-                                 mask[chunk], kRangeProbes)) {
-      return true;
+// The run probes a range needs, gathered so that their blocks load at once
+// (each is a cache miss in a filter of megabytes) before any is tested.
+class RunProbes {
+ public:
+  explicit RunProbes(const MutableBloomFilter& bits) : bits_(bits) {}
+
+  // Adds the probes of the members of mask in the runs of the keys of length
+  // that share prefix (all but their last level bytes); true if one of those
+  // already gathered matched (the range may hold a key).
+  bool Add(int level, size_t length, absl::string_view prefix,
+           const ByteMask& mask) {
+    for (int chunk = 0; chunk < 4; ++chunk) {
+      if (mask[chunk] == 0) continue;
+      if (count_ == kMaxProbes && AnyMatch()) return true;
+      const uint64_t hash = RunHash(level, length, prefix, chunk);
+      bits_.PrefetchRun(hash);
+      probes_[count_++] = {hash, mask[chunk]};
     }
+    return false;
   }
-  return false;
-}
+
+  // Whether a gathered probe matches; forgets them.
+  bool AnyMatch() {
+    bool match = false;
+    for (size_t i = 0; i < count_ && !match; ++i) {
+      match = bits_.MayContainRunMember(probes_[i].hash, probes_[i].members,
+                                        kRangeProbes);
+    }
+    count_ = 0;
+    return match;
+  }
+
+ private:
+  static constexpr size_t kMaxProbes = 32;
+  struct Probe {
+    uint64_t hash;
+    uint64_t members;
+  };
+  const MutableBloomFilter& bits_;
+  Probe probes_[kMaxProbes];
+  size_t count_ = 0;
+};
+
+// A byte string of at most KeyAlphabets::kMaxLength bytes, without an
+// allocation.
+class KeyBuffer {
+ public:
+  absl::string_view view() const { return absl::string_view(bytes_, size_); }
+  void Assign(absl::string_view s) {
+    std::memcpy(bytes_, s.data(), s.size());
+    size_ = s.size();
+  }
+  void Resize(size_t size) { size_ = size; }
+  void Push(uint8_t byte) { bytes_[size_++] = static_cast<char>(byte); }
+
+ private:
+  char bytes_[KeyAlphabets::kMaxLength];
+  size_t size_ = 0;
+};
 
 // The smallest byte string of length whose bytes are in sets (one per
-// position) that is at least lo; none if there is none.
-std::optional<std::string> SmallestAtLeast(const ByteSet* sets, size_t length,
-                                           absl::string_view lo) {
+// position) that is at least lo, into out; false if there is none.
+bool SmallestAtLeast(const ByteSet* sets, size_t length, absl::string_view lo,
+                     KeyBuffer* out) {
   const size_t limit = std::min(length, lo.size());
   size_t tight = 0;  // lo[0, tight) is in the sets
   while (tight < limit && sets[tight].Has(static_cast<uint8_t>(lo[tight]))) {
     ++tight;
   }
-  std::string out(lo.substr(0, std::min(tight, length)));
   if (tight == limit && lo.size() <= length) {
     // lo itself, or lo followed by the smallest bytes.
-    for (size_t i = out.size(); i < length; ++i) out.push_back(sets[i].Min());
-    return out;
+    out->Assign(lo);
+    for (size_t i = lo.size(); i < length; ++i) out->Push(sets[i].Min());
+    return true;
   }
   // A byte above lo's at the last position where one exists, then the
   // smallest bytes. (With all of lo[0, length) in the sets and lo longer,
@@ -90,18 +135,18 @@ std::optional<std::string> SmallestAtLeast(const ByteSet* sets, size_t length,
     const std::optional<uint8_t> above =
         sets[i].NextAbove(static_cast<uint8_t>(lo[i]));
     if (!above.has_value()) continue;
-    out.resize(i);
-    out.push_back(static_cast<char>(*above));
-    for (size_t j = i + 1; j < length; ++j) out.push_back(sets[j].Min());
-    return out;
+    out->Assign(lo.substr(0, i));
+    out->Push(*above);
+    for (size_t j = i + 1; j < length; ++j) out->Push(sets[j].Min());
+    return true;
   }
-  return std::nullopt;
+  return false;
 }
 
 // The largest byte string of length whose bytes are in sets that is at most
-// hi (below it unless inclusive); none if there is none.
-std::optional<std::string> LargestAtMost(const ByteSet* sets, size_t length,
-                                         absl::string_view hi, bool inclusive) {
+// hi (below it unless inclusive), into out; false if there is none.
+bool LargestAtMost(const ByteSet* sets, size_t length, absl::string_view hi,
+                   bool inclusive, KeyBuffer* out) {
   const size_t limit = std::min(length, hi.size());
   size_t tight = 0;
   while (tight < limit && sets[tight].Has(static_cast<uint8_t>(hi[tight]))) {
@@ -109,21 +154,23 @@ std::optional<std::string> LargestAtMost(const ByteSet* sets, size_t length,
   }
   if (tight == limit) {
     // A proper prefix of hi is below it; hi itself only if inclusive.
-    if (hi.size() > length) return std::string(hi.substr(0, length));
-    if (hi.size() == length && inclusive) return std::string(hi);
-    if (limit == 0) return std::nullopt;  // nothing is below ""
+    if (hi.size() > length || (hi.size() == length && inclusive)) {
+      out->Assign(hi.substr(0, length));
+      return true;
+    }
+    if (limit == 0) return false;  // nothing is below ""
     tight = limit - 1;
   }
   for (size_t i = tight + 1; i-- > 0;) {
     const std::optional<uint8_t> below =
         sets[i].NextBelow(static_cast<uint8_t>(hi[i]));
     if (!below.has_value()) continue;
-    std::string out(hi.substr(0, i));
-    out.push_back(static_cast<char>(*below));
-    for (size_t j = i + 1; j < length; ++j) out.push_back(sets[j].Max());
-    return out;
+    out->Assign(hi.substr(0, i));
+    out->Push(*below);
+    for (size_t j = i + 1; j < length; ++j) out->Push(sets[j].Max());
+    return true;
   }
-  return std::nullopt;
+  return false;
 }
 
 size_t CommonPrefix(absl::string_view a, absl::string_view b) {
@@ -136,29 +183,30 @@ size_t CommonPrefix(absl::string_view a, absl::string_view b) {
 // Items reach keys through the runs of their last kLevels bytes.
 constexpr size_t kLevels = 2;
 
-// Whether a key of length in the sets may lie in [low, high], the smallest
-// and largest strings of that length in the sets within the range. Where low
-// and high first differ, at position length - k, the keys between them are,
-// for each level j below k (position length - j): those of low's run at that
-// position after low's byte (from it, at the last byte), and those of high's
-// run before high's byte (up to it); and at level k, those of the run both
-// share between their bytes. A part the sets hold no byte of needs no probe;
-// any other above kLevels has no items, so the range may hold a key.
-bool LengthMayHoldKey(const MutableBloomFilter& bits, const ByteSet* sets,
-                      size_t length, absl::string_view low,
-                      absl::string_view high) {
+// Gathers the probes for the keys of length in the sets that may lie in
+// [low, high], the smallest and largest strings of that length in the sets
+// within the range; true when the range may hold such a key without a probe
+// (no items reach part of it), or a probe gathered before matched. Where
+// low and high first differ, at position length - k, the keys between them
+// are, for each level j below k (position length - j): those of low's run
+// at that position after low's byte (from it, at the last byte), and those
+// of high's run before high's byte (up to it); and at level k, those of the
+// run both share between their bytes. A part the sets hold no byte of needs
+// no probe; any other above kLevels has no items.
+bool GatherLength(const ByteSet* sets, size_t length, absl::string_view low,
+                  absl::string_view high, RunProbes* probes) {
   // k; low == high is a range of one key, at level 1.
   const size_t differ = std::max<size_t>(length - CommonPrefix(low, high), 1);
   const auto byte_at = [](absl::string_view s, size_t i) {
     return static_cast<int>(static_cast<uint8_t>(s[i]));
   };
-  // Probes the keys of the run at level (of s's prefix) whose byte is in
-  // mask: true if one may exist, or if no items reach them.
-  const auto part_may_hold = [&](size_t level, absl::string_view s,
-                                 const ByteMask& mask) {
+  // Gathers the probes of the keys of the run at level (of s's prefix)
+  // whose byte is in mask; true if they may exist with no items to tell.
+  const auto part = [&](size_t level, absl::string_view s,
+                        const ByteMask& mask) {
     if ((mask[0] | mask[1] | mask[2] | mask[3]) == 0) return false;
     if (level > kLevels) return true;
-    return RunsMayHold(bits, static_cast<int>(level), length,
+    return probes->Add(static_cast<int>(level), length,
                        s.substr(0, length - level), mask);
   };
   for (size_t level = 1; level <= differ; ++level) {
@@ -170,11 +218,9 @@ bool LengthMayHoldKey(const MutableBloomFilter& bits, const ByteSet* sets,
     const int low_byte = byte_at(low, position) + inner;
     const int high_byte = byte_at(high, position) - inner;
     if (level == differ) {
-      if (part_may_hold(level, low, Between(set, low_byte, high_byte))) {
-        return true;
-      }
-    } else if (part_may_hold(level, low, Between(set, low_byte, 255)) ||
-               part_may_hold(level, high, Between(set, 0, high_byte))) {
+      if (part(level, low, Between(set, low_byte, high_byte))) return true;
+    } else if (part(level, low, Between(set, low_byte, 255)) ||
+               part(level, high, Between(set, 0, high_byte))) {
       return true;
     }
   }
@@ -203,6 +249,8 @@ bool RangeMayHoldKey(const KeyAlphabets& alphabets,
   // Every string in the range starts with lo and hi's common prefix, so is
   // no shorter than it.
   const size_t common = CommonPrefix(lo, hi);
+  RunProbes probes(bits);
+  KeyBuffer low, high;
   bool may_hold = false;
   alphabets.ForEachLength(std::max<size_t>(common, 1), [&](size_t length) {
     const ByteSet* sets = alphabets.Of(length);
@@ -211,15 +259,15 @@ bool RangeMayHoldKey(const KeyAlphabets& alphabets,
     for (size_t i = common; i-- > 0;) {
       if (!sets[i].Has(static_cast<uint8_t>(lo[i]))) return true;
     }
-    const std::optional<std::string> low = SmallestAtLeast(sets, length, lo);
-    if (!low.has_value()) return true;
-    const std::optional<std::string> high =
-        LargestAtMost(sets, length, hi, hi_inclusive);
-    if (!high.has_value() || *high < *low) return true;
-    may_hold = LengthMayHoldKey(bits, sets, length, *low, *high);
+    if (!SmallestAtLeast(sets, length, lo, &low) ||
+        !LargestAtMost(sets, length, hi, hi_inclusive, &high) ||
+        high.view() < low.view()) {
+      return true;
+    }
+    may_hold = GatherLength(sets, length, low.view(), high.view(), &probes);
     return !may_hold;
   });
-  return may_hold;
+  return may_hold || probes.AnyMatch();
 }
 
 }  // namespace presence_internal
