@@ -6,13 +6,6 @@
 namespace sstfilter {
 namespace presence_internal {
 
-std::shared_ptr<const rocksdb::Snapshot> SharedSnapshot(rocksdb::DB* db) {
-  return std::shared_ptr<const rocksdb::Snapshot>(
-      db->GetSnapshot(), [db](const rocksdb::Snapshot* snapshot) {
-        db->ReleaseSnapshot(snapshot);
-      });
-}
-
 rocksdb::Iterator* NewFilteredIterator(rocksdb::DB* db, PresenceCore* core,
                                        const rocksdb::ReadOptions& options,
                                        rocksdb::ColumnFamilyHandle* handle) {
@@ -40,7 +33,7 @@ rocksdb::Status NewFilteredIterators(
   }
   std::shared_ptr<const rocksdb::Snapshot> snapshot;
   if (options.snapshot == nullptr && !options.tailing) {
-    snapshot = SharedSnapshot(db);
+    snapshot = core->snapshots().Latest();
   }
   iterators->clear();
   for (rocksdb::ColumnFamilyHandle* handle : handles) {
@@ -68,7 +61,7 @@ FilteredIterator::FilteredIterator(
   // A tailing iterator reads the latest state at each seek, as the filter
   // holds it; any other reads at its creation.
   if (options_.snapshot == nullptr && !options_.tailing) {
-    if (snapshot == nullptr) snapshot = SharedSnapshot(db);
+    if (snapshot == nullptr) snapshot = core->snapshots().Latest();
     ReadAt(std::move(snapshot));
   }
 }
@@ -151,7 +144,7 @@ rocksdb::Status FilteredIterator::Refresh(const rocksdb::Snapshot* snapshot) {
   if (snapshot != nullptr) {
     ReadAt(snapshot);
   } else {
-    ReadAt(SharedSnapshot(db_));
+    ReadAt(core_->snapshots().Latest());
   }
   return rocksdb::Status::OK();
 }
@@ -163,7 +156,7 @@ rocksdb::Status FilteredIterator::Refresh() {
   if (own_snapshot_ == nullptr && options_.snapshot != nullptr) {
     return Base()->Refresh();
   }
-  ReadAt(SharedSnapshot(db_));
+  ReadAt(core_->snapshots().Latest());
   return rocksdb::Status::OK();
 }
 

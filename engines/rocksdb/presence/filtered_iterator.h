@@ -2,8 +2,8 @@
 // only keys of one prefix (seek_prefix.h), which the filter rules out, leaves
 // it not Valid(), status OK, without entering RocksDB; every other call goes to
 // a RocksDB iterator created at the first one that needs it, reading at a
-// snapshot taken when this iterator was created, so that it sees what
-// RocksDB's own iterator created then would see.
+// snapshot of the state when this iterator was created (snapshot_cache.h), so
+// that it sees what RocksDB's own iterator created then would see.
 
 #ifndef SSTFILTER_ENGINES_ROCKSDB_PRESENCE_FILTERED_ITERATOR_H_
 #define SSTFILTER_ENGINES_ROCKSDB_PRESENCE_FILTERED_ITERATOR_H_
@@ -23,10 +23,6 @@
 namespace sstfilter {
 namespace presence_internal {
 
-// A snapshot of db, released when the last owner lets go. REQUIRES: db
-// outlives it.
-std::shared_ptr<const rocksdb::Snapshot> SharedSnapshot(rocksdb::DB* db);
-
 // A RocksDB iterator of db's column family, wrapped as above when core may
 // answer its seeks (PresenceCore::MayAnswerSeeks), else
 // RocksDB's own. REQUIRES: db and core outlive it.
@@ -44,9 +40,9 @@ rocksdb::Status NewFilteredIterators(
 class FilteredIterator : public rocksdb::Iterator {
  public:
   // Reads at options.snapshot, or else (unless tailing) at snapshot, or
-  // else at a snapshot taken now. sampling: the creating thread's seek
-  // sampling state (PresenceCore::SeekSampling), told what each of its seeks
-  // on that thread found; may be null.
+  // else at core's snapshot of the latest state. sampling: the creating
+  // thread's seek sampling state (PresenceCore::SeekSampling), told what each
+  // of its seeks on that thread found; may be null.
   FilteredIterator(rocksdb::DB* db, PresenceCore* core,
                    const rocksdb::ReadOptions& options,
                    rocksdb::ColumnFamilyHandle* handle,

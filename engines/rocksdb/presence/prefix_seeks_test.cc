@@ -220,6 +220,36 @@ TEST(PrefixSeeksTest, AnIteratorSeesTheStateOfItsCreation) {
             Yield(rocksdb.get(), KeyOf(1, 0), false));
 }
 
+uint64_t Snapshots(rocksdb::DB* db) {
+  uint64_t snapshots = 0;
+  EXPECT_TRUE(db->GetIntProperty("rocksdb.num-snapshots", &snapshots));
+  return snapshots;
+}
+
+// Iterators created while no write lands share one snapshot; the first write
+// after lets it go once its iterators are gone.
+TEST(PrefixSeeksTest, IteratorsShareASnapshotUntilAWrite) {
+  TempDir dir;
+  std::unique_ptr<PresenceFilteredDB> db =
+      presence_testing::OpenServing(dir.path(), PrefixOptions(), PrefixSeeks());
+  ASSERT_NE(db, nullptr);
+  WritePresentPrefixes(db.get());
+  std::unique_ptr<rocksdb::Iterator> first(db->NewIterator(SameAsStart()));
+  std::unique_ptr<rocksdb::Iterator> second(db->NewIterator(SameAsStart()));
+  EXPECT_EQ(Snapshots(db.get()), 1u);
+  ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), KeyOf(1, 0), "v").ok());
+  std::unique_ptr<rocksdb::Iterator> third(db->NewIterator(SameAsStart()));
+  EXPECT_EQ(Snapshots(db.get()), 2u);
+  EXPECT_EQ(Yield(second.get(), KeyOf(1, 0), false), "OK");
+  EXPECT_EQ(Yield(third.get(), KeyOf(1, 0), false), KeyOf(1, 0) + " OK");
+  first.reset();
+  second.reset();
+  third.reset();
+  EXPECT_EQ(Snapshots(db.get()), 1u);  // the latest, cached
+  ASSERT_TRUE(db->Put(rocksdb::WriteOptions(), KeyOf(3, 0), "v").ok());
+  EXPECT_EQ(Snapshots(db.get()), 0u);
+}
+
 TEST(PrefixSeeksTest, IteratorsOfSeveralColumnFamiliesReadOneState) {
   TempDir dir;
   std::unique_ptr<PresenceFilteredDB> db =

@@ -36,7 +36,8 @@ PresenceCore::PresenceCore(const PresenceFilterOptions& options,
           options_, db, &writers_, &epochs_,
           [this] { return tasks_.stopping(); }, progress_),
       saves_(db, db_identity_, saved_file_, options.listener, &slots_,
-             &writers_, &epochs_) {}
+             &writers_, &epochs_),
+      snapshots_(db) {}
 
 PresenceCore::~PresenceCore() { Stop(); }
 
@@ -114,7 +115,11 @@ std::unique_ptr<ColumnFamilyFilter> PresenceCore::OpenFilter(
   return filter;
 }
 
-void PresenceCore::Stop() { tasks_.Stop(); }
+void PresenceCore::Stop() {
+  tasks_.Stop();
+  // The database may close only with every snapshot released.
+  snapshots_.Forget();
+}
 
 void PresenceCore::QueueRebuild(ColumnFamilyFilter* filter,
                                 PresenceRebuildReason reason) {

@@ -25,6 +25,7 @@
 #include "engines/rocksdb/presence/read_epochs.h"
 #include "engines/rocksdb/presence/rebuilds.h"
 #include "engines/rocksdb/presence/saved_at_open.h"
+#include "engines/rocksdb/presence/snapshot_cache.h"
 #include "engines/rocksdb/presence/task_thread.h"
 #include "engines/rocksdb/presence/writers_lock.h"
 #include "rocksdb/db.h"
@@ -86,6 +87,12 @@ class PresenceCore {
                                  direction);
   }
   ProbeSampling::Slot* SeekSampling() { return lookups_.SeekSampling(); }
+  // The snapshot iterators read at; every write adds its keys through
+  // WriteBegins.
+  SnapshotCache& snapshots() { return snapshots_; }
+  // Called by each write before it adds its keys: the cached snapshot is
+  // dropped, so that it holds back no compaction.
+  void WriteBegins() { snapshots_.Forget(); }
   // Around a SetOptions of the column family that names prefix_extractor:
   // prefix seeks go to RocksDB from Begin on, and End queues a rebuild that
   // reads the new prefixes.
@@ -136,6 +143,7 @@ class PresenceCore {
   TaskThread tasks_;
   Rebuilds rebuilds_;
   FilterSaves saves_;
+  SnapshotCache snapshots_;
 };
 
 }  // namespace presence_internal

@@ -433,6 +433,7 @@ uint32_t WrittenColumnFamily(rocksdb::ColumnFamilyHandle* column_family) {
 // writers lock, shared.
 void AddKey(PresenceCore* core, rocksdb::ColumnFamilyHandle* column_family,
             const rocksdb::Slice& key) {
+  core->WriteBegins();
   ColumnFamilyFilter* filter =
       core->FilterOf(WrittenColumnFamily(column_family));
   if (filter != nullptr) filter->Add(View(key));
@@ -444,6 +445,7 @@ void AddKey(PresenceCore* core, rocksdb::ColumnFamilyHandle* column_family,
 // REQUIRES: the writers lock, shared.
 void AddBatchKeys(PresenceCore* core,
                   const presence_internal::BatchKeys& batch) {
+  core->WriteBegins();
   const std::vector<uint32_t>& ids = batch.column_family_ids;
   for (size_t begin = 0, end = 0; begin < ids.size(); begin = end) {
     end = begin + 1;
@@ -554,6 +556,7 @@ namespace {
 void AddFileKeys(PresenceCore* core, rocksdb::DB* db,
                  rocksdb::ColumnFamilyHandle* column_family,
                  const std::vector<std::string>& files) {
+  core->WriteBegins();
   ColumnFamilyFilter* filter =
       core->FilterOf(WrittenColumnFamily(column_family));
   if (filter == nullptr) return;
