@@ -30,6 +30,7 @@ std::string Ratio(double a, double b) {
 // wrong type reads as zero and is reported once the run is printed.
 struct ScanRow {
   std::string config;
+  std::string front;  // "" (the tables alone), or what reads in front of them
   std::string shape;
   double bits_per_key;
   double reads[2];  // correlated, uniform
@@ -40,6 +41,7 @@ struct ScanRow {
 ScanRow ReadRow(RowReader& row) {
   ScanRow r;
   r.config = row.String({"config"});
+  r.front = row.Has({"front"}) ? row.String({"front"}) : "";
   r.shape = row.String({"key_shape"});
   r.bits_per_key = row.Number({"range_bits_per_key"});
   const char* kinds[] = {"correlated", "uniform"};
@@ -51,13 +53,51 @@ ScanRow ReadRow(RowReader& row) {
   return r;
 }
 
-// The row of config among rows, or nullptr.
+// The row of config (read through front) among rows, or nullptr.
 const ScanRow* Find(const std::vector<ScanRow>& rows, const std::string& shape,
-                    const std::string& config) {
+                    const std::string& config, const std::string& front = "") {
   for (const ScanRow& row : rows) {
-    if (row.shape == shape && row.config == config) return &row;
+    if (row.shape == shape && row.config == config && row.front == front) {
+      return &row;
+    }
   }
   return nullptr;
+}
+
+std::string ConfigCell(const ScanRow& r) {
+  return r.front.empty()
+             ? absl::StrCat("`", r.config, "`")
+             : absl::StrCat("`", r.config, "` behind `", r.front, "`");
+}
+
+// The whole database behind a front against the same tables alone and
+// against no filter: scans per second, and the share of empty scans that
+// reached a data block (the front's false positives).
+void PrintFronts(const std::vector<ScanRow>& rows, std::ostream& out) {
+  bool header = false;
+  for (const ScanRow& r : rows) {
+    if (r.front.empty()) continue;
+    const ScanRow* alone = Find(rows, r.shape, r.config);
+    const ScanRow* none = Find(rows, r.shape, kNoFilter);
+    if (alone == nullptr || none == nullptr) continue;
+    if (!header) {
+      out << "Whole database: the same tables read through the front, "
+             "against them alone and against `none`.\n\n"
+             "| keys | front | filter bits/key | empty scans/s: correlated / "
+             "uniform | vs alone | vs `none` | found scans/s vs alone | "
+             "empty scans reaching a data block |\n"
+             "|---|---|---|---|---|---|---|---|\n";
+      header = true;
+    }
+    out << absl::StrFormat(
+        "| %s | %s | %.1f | %.0f / %.0f | %s / %s | %s / %s | %s | %.4f / "
+        "%.4f |\n",
+        r.shape, ConfigCell(r), r.bits_per_key, r.rates[0], r.rates[1],
+        Ratio(r.rates[0], alone->rates[0]), Ratio(r.rates[1], alone->rates[1]),
+        Ratio(r.rates[0], none->rates[0]), Ratio(r.rates[1], none->rates[1]),
+        Ratio(r.found_rate, alone->found_rate), r.reads[0], r.reads[1]);
+  }
+  if (header) out << "\n";
 }
 
 // One run's rows (one RocksDB release), in the order they come.
@@ -83,17 +123,19 @@ absl::Status PrintRun(const std::vector<const Json*>& json_rows,
   for (const ScanRow& r : rows) {
     const auto against = [&](const char* config) {
       const ScanRow* base = Find(rows, r.shape, config);
+      if (!r.front.empty()) return std::string("");
       if (base == nullptr || base == &r) return std::string("");
       return absl::StrFormat("%s / %s", Ratio(r.reads[0], base->reads[0]),
                              Ratio(r.reads[1], base->reads[1]));
     };
     out << absl::StrFormat(
-        "| %s | `%s` | %.2f | %s / %s | %s | %s | %.0f / %.0f | %.0f |\n",
-        r.shape, r.config, r.bits_per_key, Reads(r.reads[0]), Reads(r.reads[1]),
-        against(kNoFilter), against(kPrefixBloom), r.rates[0], r.rates[1],
-        r.found_rate);
+        "| %s | %s | %.2f | %s / %s | %s | %s | %.0f / %.0f | %.0f |\n",
+        r.shape, ConfigCell(r), r.bits_per_key, Reads(r.reads[0]),
+        Reads(r.reads[1]), against(kNoFilter), against(kPrefixBloom),
+        r.rates[0], r.rates[1], r.found_rate);
   }
   out << "\n";
+  PrintFronts(rows, out);
   for (const RowReader& reader : readers) {
     if (!reader.missing().empty()) {
       return absl::InvalidArgumentError(absl::StrCat(
