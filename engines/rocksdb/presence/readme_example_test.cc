@@ -20,7 +20,7 @@ absl::Status PresenceExample(const std::string& path, std::ostream& out) {
   options.create_if_missing = true;
   sstfilter::PresenceFilterOptions filter_options;
   filter_options.fpp = 0.01;
-  filter_options.expected_keys = 1000000;  // grown by a rebuild if passed
+  filter_options.expected_keys = 1000000;    // grown by a rebuild if passed
   filter_options.filter_range_seeks = true;  // empty short scans too
   absl::StatusOr<std::unique_ptr<sstfilter::PresenceFilteredDB>> db =
       sstfilter::PresenceFilteredDB::Open(options, path, filter_options);
