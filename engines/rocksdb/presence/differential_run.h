@@ -52,6 +52,9 @@ struct DifferentialOptions {
   // Flushes, compactions, DeleteFilesInRange, ingestions and column family
   // creations and drops (a fraction of a millisecond each) likewise.
   int maintenance_every = 1;
+  // Seeks (or prefix extractor changes) an iterate operation makes, each
+  // compared with RocksDB through three iterators.
+  int seeks_per_iterate = 4;
 };
 
 class DifferentialRun {
