@@ -9,6 +9,8 @@
 #include "absl/status/status.h"
 #include "engines/rocksdb/presence/saved_filters.h"
 #include "gtest/gtest.h"
+#include "util/coding.h"
+#include "util/crc32c.h"
 
 namespace sstfilter {
 namespace presence_internal {
@@ -21,6 +23,7 @@ std::vector<ChangedColumnFamily> Record(uint32_t seed) {
     record[i].latest_sequence = 1000 * seed + i;
     record[i].tables = {{seed + 7, 4096 * (i + 1)}, {seed + 9, 123}};
     record[i].blocks = std::string(70 + seed, static_cast<char>('a' + i));
+    record[i].alphabets = i == 0 ? "" : std::string(40 + seed, 'z');
   }
   return record;
 }
@@ -30,7 +33,8 @@ bool Same(const std::vector<ChangedColumnFamily>& a,
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {
     if (a[i].id != b[i].id || a[i].latest_sequence != b[i].latest_sequence ||
-        !(a[i].tables == b[i].tables) || a[i].blocks != b[i].blocks) {
+        !(a[i].tables == b[i].tables) || a[i].blocks != b[i].blocks ||
+        a[i].alphabets != b[i].alphabets) {
       return false;
     }
   }
@@ -110,6 +114,45 @@ TEST_F(SavedChangesTest, CutsAndFlipsGiveOnlyWholeWrittenRecords) {
       ExpectOnlyWrittenRecords(flipped, "flipped");
     }
   }
+}
+
+// A changes file of the layout before alphabets ("SSTFPRC1"), its records
+// ending at each column family's blocks, written here field by field as
+// README.md lays it out: read, with no alphabets.
+TEST(SavedChangesLayoutTest, TheLayoutBeforeAlphabetsIsRead) {
+  const auto length_prefixed = [](std::string* dst, absl::string_view bytes) {
+    PutVarint64(dst, bytes.size());
+    dst->append(bytes.data(), bytes.size());
+  };
+  std::string record;
+  PutVarint32(&record, 1);  // one column family
+  PutFixed32(&record, 5);
+  PutFixed64(&record, 777);
+  PutVarint64(&record, 1);  // one table: number, size
+  PutVarint64(&record, 9);
+  PutVarint64(&record, 4096);
+  length_prefixed(&record, "blocks");
+  std::string file = EncodeChangesHeader(kFullSave);
+  file.replace(0, 8, "SSTFPRC1");
+  length_prefixed(&file, record);
+  PutFixed32(&file, crc32c::Mask(crc32c::Value(record.data(), record.size())));
+  absl::StatusOr<SavedChanges> read = DecodeSavedChanges(file, kFullSave);
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(read->stopped, "");
+  ASSERT_EQ(read->records.size(), 1u);
+  ASSERT_EQ(read->records[0].size(), 1u);
+  const ChangedColumnFamily& changed = read->records[0][0];
+  EXPECT_EQ(changed.id, 5u);
+  EXPECT_EQ(changed.latest_sequence, 777u);
+  EXPECT_EQ(changed.tables, (std::vector<SavedTable>{{9, 4096}}));
+  EXPECT_EQ(changed.blocks, "blocks");
+  EXPECT_EQ(changed.alphabets, "");
+  // Read as the new layout, the same record is cut short.
+  file.replace(0, 8, "SSTFPRC2");
+  read = DecodeSavedChanges(file, kFullSave);
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_TRUE(read->records.empty());
+  EXPECT_NE(read->stopped, "");
 }
 
 }  // namespace

@@ -13,6 +13,10 @@ namespace {
 
 constexpr absl::string_view kMagic = "SSTFPRS1";
 constexpr absl::string_view kChangesMagic = "SSTFPRC2";
+// The layout before alphabets: its records end at each column family's
+// blocks. Still read, so that a changes file the release before wrote serves
+// its first open.
+constexpr absl::string_view kChangesMagicWithoutAlphabets = "SSTFPRC1";
 // A column family record's optional fields after its filter: a tag byte,
 // then the length-prefixed value.
 constexpr uint8_t kPrefixExtractorTag = 1;
@@ -83,7 +87,7 @@ bool GetTables(absl::string_view* input, std::vector<SavedTable>* tables) {
 }
 
 absl::StatusOr<std::vector<ChangedColumnFamily>> DecodeChangesRecord(
-    absl::string_view bytes) {
+    absl::string_view bytes, bool with_alphabets) {
   uint32_t count = 0;
   if (!GetVarint32(&bytes, &count) || count > bytes.size()) {
     return Lost("a record of changes has a truncated count");
@@ -95,7 +99,7 @@ absl::StatusOr<std::vector<ChangedColumnFamily>> DecodeChangesRecord(
         !GetFixed64(&bytes, &changed.latest_sequence) ||
         !GetTables(&bytes, &changed.tables) ||
         !GetLengthPrefixed(&bytes, &blocks) ||
-        !GetLengthPrefixed(&bytes, &alphabets)) {
+        (with_alphabets && !GetLengthPrefixed(&bytes, &alphabets))) {
       return Lost("a record of changes is truncated");
     }
     changed.blocks = std::string(blocks);
@@ -140,9 +144,18 @@ std::string EncodeChangesRecord(
 
 absl::StatusOr<SavedChanges> DecodeSavedChanges(absl::string_view bytes,
                                                 absl::string_view full_save) {
-  const std::string header = EncodeChangesHeader(full_save);
-  if (bytes.substr(0, kChangesMagic.size()) != kChangesMagic) {
-    return Lost("the changes file does not start with the magic SSTFPRC2");
+  std::string header = EncodeChangesHeader(full_save);
+  const bool with_alphabets =
+      bytes.substr(0, kChangesMagic.size()) == kChangesMagic;
+  if (!with_alphabets) {
+    if (bytes.substr(0, kChangesMagicWithoutAlphabets.size()) !=
+        kChangesMagicWithoutAlphabets) {
+      return Lost(
+          "the changes file does not start with the magic SSTFPRC2 or "
+          "SSTFPRC1");
+    }
+    header.replace(0, kChangesMagic.size(),
+                   std::string(kChangesMagicWithoutAlphabets));
   }
   if (bytes.substr(0, header.size()) != header) {
     return absl::FailedPreconditionError(
@@ -163,7 +176,7 @@ absl::StatusOr<SavedChanges> DecodeSavedChanges(absl::string_view bytes,
       break;
     }
     absl::StatusOr<std::vector<ChangedColumnFamily>> decoded =
-        DecodeChangesRecord(record);
+        DecodeChangesRecord(record, with_alphabets);
     if (!decoded.ok()) {
       changes.stopped =
           absl::StrCat("record ", number, ": ", decoded.status().message());
