@@ -99,8 +99,9 @@ done <"$tmp/point"
 python3 - "$tmp/json" <<'PY' || fail "rows: $(cat "$tmp/json")"
 import json, sys
 rows = [json.loads(line) for line in open(sys.argv[1])]
-# 14 point rows, 4 partitioned, 5 prefix, and 4 range configurations on 4 key shapes.
-assert len(rows) == 39, len(rows)
+# 14 point rows, 4 partitioned, 5 prefix, and 5 range databases (4 configurations,
+# one of them also behind PresenceFilteredDB) on 4 key shapes.
+assert len(rows) == 43, len(rows)
 
 # The point section's RocksDB rows: the same filter memory as lib:rocksdb.fastbloom (within the
 # rounding of one table's filter), bits/key by level, and direct reads.
@@ -197,19 +198,25 @@ for policy in ["lib:rocksdb.fastbloom", "bloom"]:
     only, both = prefix[(policy, "prefixes")], prefix[(policy, "keys+prefixes")]
     assert 10 * only["filter_bytes"] < both["filter_bytes"], (only, both)
 
-rng = {(r["key_shape"], r["config"]): r for r in rows if r["section"] == "range"}
-shapes = sorted({shape for shape, _ in rng})
+rng = {(r["key_shape"], r["config"], r["front"]): r
+       for r in rows if r["section"] == "range"}
+shapes = sorted({shape for shape, _, _ in rng})
 assert len(shapes) == 4, shapes
+front = "PresenceFilteredDB"
 for shape in shapes:
-    configs = sorted(c for s, c in rng if s == shape)
-    assert configs == ["grafite:16", "grafite:16:codes=table", "lib:rocksdb.fastbloom",
-                       "none"], (shape, configs)
-    none, keyed = rng[(shape, "none")], rng[(shape, "grafite:16:codes=table")]
+    configs = sorted((c, f) for s, c, f in rng if s == shape)
+    assert configs == [("grafite:16", ""), ("grafite:16:codes=table", ""),
+                       ("lib:rocksdb.fastbloom", ""), ("lib:rocksdb.fastbloom", front),
+                       ("none", "")], (shape, configs)
+    none, keyed = rng[(shape, "none", "")], rng[(shape, "grafite:16:codes=table", "")]
+    fronted = rng[(shape, "lib:rocksdb.fastbloom", front)]
+    # The whole database's filter: its keys and range items, well over a table's.
+    assert 40 < fronted["range_bits_per_key"] < 120, fronted
     assert none["range_bits_per_key"] == 0, none
     # The keyed filter's coders cost a little over its budget.
     assert 15.5 < keyed["range_bits_per_key"] < 18.5, keyed
-    for config in configs:
-        r = rng[(shape, config)]
+    for config, config_front in configs:
+        r = rng[(shape, config, config_front)]
         assert r["scan_width"] == 64 and r["rocksdb_version"], r
         for kind in ("correlated", "uniform"):
             e = r[kind]
@@ -221,9 +228,11 @@ for shape in shapes:
     # Without a filter every empty scan reads the data block where its range would
     # be; with the keyed range filter, the table is skipped but for the filter's rare
     # false positives, on every shape, right after a key as anywhere.
+    # Behind PresenceFilteredDB, an empty scan reaches a table as rarely.
     for kind in ("correlated", "uniform"):
         assert none[kind]["data_reads_per_scan"] >= 0.9, none
         assert keyed[kind]["data_reads_per_scan"] <= none[kind]["data_reads_per_scan"] / 10, keyed
+        assert fronted[kind]["data_reads_per_scan"] <= none[kind]["data_reads_per_scan"] / 10, fronted
 PY
 
 # The text table with the comparisons the README quotes; the databases are removed.

@@ -1,14 +1,11 @@
-// db_bench's range-scan section: for each key shape of
-// util/key_shapes.h, fresh iterators over short ranges that hold no
-// key, at the keys' last position, in databases of the same keys, each one
-// sorted run in the last level: without filters, with RocksDB's Bloom filter
-// over prefixes (each key less its finest bytes, read with auto_prefix_mode,
-// which serves the ranges that fit one prefix), and with sstfilter's range
-// filter of either key coding in every table, scanned with RangeScan's
-// table_filter; and RocksDB's prefix Bloom configuration again behind
-// PresenceFilteredDB with its range items (filter_range_seeks), in front of
-// the whole database. Scans that find a key show what each costs where it
-// cannot skip. The setup and figures: docs/range_filter.md.
+// db_bench's range-scan section: for each key shape of util/key_shapes.h,
+// fresh iterators over short ranges that hold no key, at the keys' last
+// position, in databases of the same keys, each one sorted run: without
+// filters, with RocksDB's Bloom filter over prefixes (auto_prefix_mode), with
+// sstfilter's range filter of either key coding in every table (RangeScan),
+// and RocksDB's prefix Bloom configuration behind PresenceFilteredDB's range
+// items, in front of the whole database. Scans that find a key show what each
+// costs where it cannot skip. The setup and figures: docs/range_filter.md.
 
 #ifndef SSTFILTER_BENCH_DB_RANGE_SECTION_H_
 #define SSTFILTER_BENCH_DB_RANGE_SECTION_H_
