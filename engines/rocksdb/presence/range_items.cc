@@ -114,11 +114,12 @@ class KeyBuffer {
 };
 
 // The smallest byte string of length whose bytes are in sets (one per
-// position) that is at least lo, into out; false if there is none.
+// position) that is at least lo, into out; false if there is none. lo's first
+// `spelled` bytes are known to be in the sets.
 bool SmallestAtLeast(const ByteSet* sets, size_t length, absl::string_view lo,
-                     KeyBuffer* out) {
+                     size_t spelled, KeyBuffer* out) {
   const size_t limit = std::min(length, lo.size());
-  size_t tight = 0;  // lo[0, tight) is in the sets
+  size_t tight = std::min(spelled, limit);  // lo[0, tight) is in the sets
   while (tight < limit && sets[tight].Has(static_cast<uint8_t>(lo[tight]))) {
     ++tight;
   }
@@ -144,11 +145,12 @@ bool SmallestAtLeast(const ByteSet* sets, size_t length, absl::string_view lo,
 }
 
 // The largest byte string of length whose bytes are in sets that is at most
-// hi (below it unless inclusive), into out; false if there is none.
+// hi (below it unless inclusive), into out; false if there is none. hi's
+// first `spelled` bytes are known to be in the sets.
 bool LargestAtMost(const ByteSet* sets, size_t length, absl::string_view hi,
-                   bool inclusive, KeyBuffer* out) {
+                   bool inclusive, size_t spelled, KeyBuffer* out) {
   const size_t limit = std::min(length, hi.size());
-  size_t tight = 0;
+  size_t tight = std::min(spelled, limit);
   while (tight < limit && sets[tight].Has(static_cast<uint8_t>(hi[tight]))) {
     ++tight;
   }
@@ -259,8 +261,9 @@ bool RangeMayHoldKey(const KeyAlphabets& alphabets,
     for (size_t i = common; i-- > 0;) {
       if (!sets[i].Has(static_cast<uint8_t>(lo[i]))) return true;
     }
-    if (!SmallestAtLeast(sets, length, lo, &low) ||
-        !LargestAtMost(sets, length, hi, hi_inclusive, &high) ||
+    // lo and hi agree on the common prefix, which the sets spell.
+    if (!SmallestAtLeast(sets, length, lo, common, &low) ||
+        !LargestAtMost(sets, length, hi, hi_inclusive, common, &high) ||
         high.view() < low.view()) {
       return true;
     }
