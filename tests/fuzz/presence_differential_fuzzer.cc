@@ -35,7 +35,7 @@ using presence_testing::DifferentialRun;
 using presence_testing::OperationBytes;
 
 // Operations one input applies at most.
-constexpr size_t kOperationsPerInput = 6;
+constexpr size_t kOperationsPerInput = 5;
 // One costly operation runs per this many requests, and one maintenance
 // operation (a flush, a compaction, an ingestion) per this many.
 constexpr int kCostlyEvery = 128;
