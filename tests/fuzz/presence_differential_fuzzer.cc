@@ -11,7 +11,9 @@
 // run's corpus in order, or the input alone (it often suffices, since each
 // input starts with every key of every column family compared). Reopening,
 // checkpoints, imports and waiting for rebuilds run on one request in
-// kCostlyEvery, which keeps the rate above 1,000 inputs a second under ASan.
+// kCostlyEvery, saves, maintenance and prefix extractor changes on one in
+// kMaintenanceEvery, which keeps the rate above 1,000 inputs a second under
+// ASan with another fuzzer beside it on two cores.
 
 #include <cstddef>
 #include <cstdint>
@@ -34,17 +36,20 @@ using presence_testing::DifferentialOptions;
 using presence_testing::DifferentialRun;
 using presence_testing::OperationBytes;
 
-// Operations one input applies at most.
-constexpr size_t kOperationsPerInput = 5;
+// Operations one input applies at most: few, so that an input stays well
+// under the millisecond .ci/run allows it under ASan beside another fuzzer.
+constexpr size_t kOperationsPerInput = 3;
 // One costly operation runs per this many requests, and one maintenance
-// operation (a flush, a compaction, an ingestion) per this many.
+// operation (a flush, a compaction, an ingestion, a save, a SetOptions) per
+// this many.
 constexpr int kCostlyEvery = 128;
-constexpr int kMaintenanceEvery = 16;
+constexpr int kMaintenanceEvery = 32;
 // Seeks an iterate operation makes: one, so that an input stays cheap under
 // ASan (each seek opens three iterators).
 constexpr int kSeeksPerIterate = 1;
-// Every this many inputs, every key of every column family is compared.
-constexpr uint64_t kFullCheckEvery = 64;
+// Every this many inputs, every key of every column family is compared; more
+// often, the comparison takes a large share of the run.
+constexpr uint64_t kFullCheckEvery = 256;
 
 DifferentialRun* Run() {
   // The Env outlives the database: statics are destroyed in reverse order,

@@ -511,8 +511,10 @@ class DifferentialRun::Impl {
       case kRebuild:
         return Rebuild(bytes);
       case kSave:
-        Log("SaveFilters");
-        db_->SaveFilters().IgnoreError();
+        if (MaintenanceTurn()) {
+          Log("SaveFilters");
+          db_->SaveFilters().IgnoreError();
+        }
         return absl::OkStatus();
       case kReopen:
         return Reopen(bytes);
@@ -706,7 +708,12 @@ class DifferentialRun::Impl {
   absl::Status IterateOnce(rocksdb::ColumnFamilyHandle* family,
                            OperationBytes* bytes) {
     const uint8_t mode = bytes->Next();
-    if (mode % 8 == 7) return ChangePrefixExtractor(family, bytes->Next());
+    if (mode % 8 == 7) {
+      // SetOptions writes and verifies an options file and queues a rebuild.
+      const uint8_t choice = bytes->Next();
+      if (!MaintenanceTurn()) return absl::OkStatus();
+      return ChangePrefixExtractor(family, choice);
+    }
     IteratorRequest request;
     request.backward = (mode & 8) != 0;
     std::pair<std::string, std::string> bounds =

@@ -49,8 +49,9 @@ struct DifferentialOptions {
   // The operations that take milliseconds (reopening, checkpoints, imports,
   // waiting for rebuilds) run on one request in this many; 1: on every one.
   int costly_every = 1;
-  // Flushes, compactions, DeleteFilesInRange, ingestions and column family
-  // creations and drops (a fraction of a millisecond each) likewise.
+  // Flushes, compactions, DeleteFilesInRange, ingestions, column family
+  // creations and drops, saves and prefix extractor changes (a fraction of a
+  // millisecond each) likewise.
   int maintenance_every = 1;
   // Seeks (or prefix extractor changes) an iterate operation makes, each
   // compared with RocksDB through three iterators.
