@@ -8,12 +8,12 @@
 //
 // The database carries over from input to input, so a crash input replays
 // only on a database that went through the same inputs before it: rerun the
-// run's corpus in order, or the input alone (it often suffices, since each
-// input starts with every key of every column family compared). Reopening,
-// checkpoints, imports and waiting for rebuilds run on one request in
-// kCostlyEvery, saves, maintenance and prefix extractor changes on one in
-// kMaintenanceEvery, which keeps the rate above 1,000 inputs a second under
-// ASan with another fuzzer beside it on two cores.
+// run's corpus in order, or the input alone, which reproduces a failure its
+// own operations cause (every key is compared only every kFullCheckEvery
+// inputs). Reopening, checkpoints, imports and waiting for rebuilds run on
+// one request in kCostlyEvery; saves, maintenance and prefix extractor
+// changes on one in kMaintenanceEvery. That keeps the rate above 1,000 inputs
+// a second under ASan with another fuzzer beside it on two cores.
 
 #include <cstddef>
 #include <cstdint>
