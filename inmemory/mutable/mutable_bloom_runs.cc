@@ -21,13 +21,14 @@ uint32_t RunProbeHash(uint64_t run_hash) {
   return static_cast<uint32_t>(run_hash >> 32);
 }
 
-// The 64 bits of block starting at bit offset, wrapping past its end.
-uint64_t WindowAt(const uint64_t* block, uint32_t offset) {
+// The 64 bits of a block starting at bit offset, wrapping past its end:
+// words holds the block's words and then its first word again, so that every
+// window lies in two adjacent words (one double-width shift, no branch).
+uint64_t WindowAt(const uint64_t* words, uint32_t offset) {
   const uint32_t word = offset >> 6;
-  const uint32_t shift = offset & 63;
-  const uint64_t low = block[word] >> shift;
-  if (shift == 0) return low;
-  return low | block[(word + 1) % kWordsPerBlock] << (64 - shift);
+  const unsigned __int128 pair =
+      static_cast<unsigned __int128>(words[word + 1]) << 64 | words[word];
+  return static_cast<uint64_t>(pair >> (offset & 63));
 }
 
 }  // namespace
@@ -52,10 +53,11 @@ bool MutableBloomFilter::MayContainRunMember(uint64_t run_hash,
                                              uint64_t members,
                                              int probes) const {
   const std::atomic<uint64_t>* block = view_.BlockOf(run_hash);
-  uint64_t words[kWordsPerBlock];
+  uint64_t words[kWordsPerBlock + 1];
   for (int w = 0; w < kWordsPerBlock; ++w) {
     words[w] = block[w].load(std::memory_order_relaxed);
   }
+  words[kWordsPerBlock] = words[0];
   const uint32_t probe_hash = RunProbeHash(run_hash);
   uint64_t all = members;
   for (int i = 0; i < probes; ++i) {

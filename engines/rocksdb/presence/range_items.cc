@@ -38,17 +38,19 @@ void AddMember(int level, absl::string_view key, MutableBloomFilter* bits) {
 // 256 bits: byte values.
 using ByteMask = std::array<uint64_t, 4>;
 
-// The members of set from first to last, inclusive.
+// Bits from..63 of a word (none for from >= 64; all for from <= 0).
+uint64_t BitsFrom(int from) {
+  if (from >= 64) return 0;
+  return from <= 0 ? ~uint64_t{0} : ~uint64_t{0} << from;
+}
+
+// The members of set from first to last, inclusive (none when first > last).
 ByteMask Between(const ByteSet& set, int first, int last) {
-  ByteMask mask = {};
+  ByteMask mask;
   for (int w = 0; w < 4; ++w) {
-    const int low = std::max(first, 64 * w), high = std::min(last, 64 * w + 63);
-    if (low > high) continue;
-    const int width = high - low + 1;
-    const uint64_t span =
-        (width == 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1)
-        << (low - 64 * w);
-    mask[w] = set.Word(w) & span;
+    // Bits first..last of word w: those from first, less those past last.
+    mask[w] =
+        set.Word(w) & BitsFrom(first - 64 * w) & ~BitsFrom(last + 1 - 64 * w);
   }
   return mask;
 }
@@ -175,9 +177,22 @@ bool LargestAtMost(const ByteSet* sets, size_t length, absl::string_view hi,
   return false;
 }
 
-size_t CommonPrefix(absl::string_view a, absl::string_view b) {
+constexpr bool kLittleEndian = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+
+// The length of a and b's common prefix, known to be at least `from`, found
+// eight bytes at a time.
+size_t CommonPrefix(absl::string_view a, absl::string_view b, size_t from = 0) {
   const size_t limit = std::min(a.size(), b.size());
-  size_t i = 0;
+  size_t i = from;
+  if (kLittleEndian) {
+    for (; i + 8 <= limit; i += 8) {
+      uint64_t x, y;
+      std::memcpy(&x, a.data() + i, 8);
+      std::memcpy(&y, b.data() + i, 8);
+      // Loaded little-endian, the first differing byte is x ^ y's lowest.
+      if (x != y) return i + static_cast<size_t>(__builtin_ctzll(x ^ y)) / 8;
+    }
+  }
   while (i < limit && a[i] == b[i]) ++i;
   return i;
 }
@@ -187,18 +202,19 @@ constexpr size_t kLevels = 2;
 
 // Gathers the probes for the keys of length in the sets that may lie in
 // [low, high], the smallest and largest strings of that length in the sets
-// within the range; true when the range may hold such a key without a probe
-// (no items reach part of it), or a probe gathered before matched. Where
-// low and high first differ, at position length - k, the keys between them
-// are, for each level j below k (position length - j): those of low's run
-// at that position after low's byte (from it, at the last byte), and those
-// of high's run before high's byte (up to it); and at level k, those of the
-// run both share between their bytes. A part the sets hold no byte of needs
-// no probe; any other above kLevels has no items.
+// within the range, which share at least their first `shared` bytes; true when
+// the range may hold such a key without a probe (no items reach part of it), or
+// a probe gathered before matched. Where low and high first differ, at position
+// length - k, the keys between them are, for each level j below k (position
+// length - j): those of low's run at that position after low's byte (from it,
+// at the last byte), and those of high's run before high's byte (up to it); and
+// at level k, those of the run both share between their bytes. A part the sets
+// hold no byte of needs no probe; any other above kLevels has no items.
 bool GatherLength(const ByteSet* sets, size_t length, absl::string_view low,
-                  absl::string_view high, RunProbes* probes) {
+                  absl::string_view high, size_t shared, RunProbes* probes) {
   // k; low == high is a range of one key, at level 1.
-  const size_t differ = std::max<size_t>(length - CommonPrefix(low, high), 1);
+  const size_t differ =
+      std::max<size_t>(length - CommonPrefix(low, high, shared), 1);
   const auto byte_at = [](absl::string_view s, size_t i) {
     return static_cast<int>(static_cast<uint8_t>(s[i]));
   };
@@ -267,7 +283,8 @@ bool RangeMayHoldKey(const KeyAlphabets& alphabets,
         high.view() < low.view()) {
       return true;
     }
-    may_hold = GatherLength(sets, length, low.view(), high.view(), &probes);
+    may_hold = GatherLength(sets, length, low.view(), high.view(),
+                            std::min(common, length), &probes);
     return !may_hold;
   });
   return may_hold || probes.AnyMatch();
