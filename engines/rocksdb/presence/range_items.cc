@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "filter/bloom/bloom_format.h"
+#include "util/coding.h"
 
 namespace sstfilter {
 namespace presence_internal {
@@ -177,21 +178,16 @@ bool LargestAtMost(const ByteSet* sets, size_t length, absl::string_view hi,
   return false;
 }
 
-constexpr bool kLittleEndian = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
-
 // The length of a and b's common prefix, known to be at least `from`, found
 // eight bytes at a time.
 size_t CommonPrefix(absl::string_view a, absl::string_view b, size_t from = 0) {
   const size_t limit = std::min(a.size(), b.size());
   size_t i = from;
-  if (kLittleEndian) {
-    for (; i + 8 <= limit; i += 8) {
-      uint64_t x, y;
-      std::memcpy(&x, a.data() + i, 8);
-      std::memcpy(&y, b.data() + i, 8);
-      // Loaded little-endian, the first differing byte is x ^ y's lowest.
-      if (x != y) return i + static_cast<size_t>(__builtin_ctzll(x ^ y)) / 8;
-    }
+  for (; i + 8 <= limit; i += 8) {
+    // Read little-endian, the first differing byte is the lowest of x ^ y.
+    const uint64_t x = DecodeFixed64(a.data() + i);
+    const uint64_t y = DecodeFixed64(b.data() + i);
+    if (x != y) return i + static_cast<size_t>(__builtin_ctzll(x ^ y)) / 8;
   }
   while (i < limit && a[i] == b[i]) ++i;
   return i;
