@@ -58,6 +58,17 @@ constexpr FoldPair FoldBy(unsigned bits) {
   return {Multiplier(bits + 64), Multiplier(bits)};
 }
 
+// The fold distances used below, computed by the compiler: called where no
+// constant is required, FoldBy's loops (thousands of steps) would run on every
+// call in unoptimized and sanitizer builds.
+constexpr FoldPair kBy128 = FoldBy(128);
+constexpr FoldPair kBy256 = FoldBy(256);
+constexpr FoldPair kBy384 = FoldBy(384);
+constexpr FoldPair kBy512 = FoldBy(512);
+constexpr FoldPair kBy1024 = FoldBy(1024);
+constexpr FoldPair kBy1536 = FoldBy(1536);
+constexpr FoldPair kBy2048 = FoldBy(2048);
+
 #if defined(__x86_64__)
 #define SSTFILTER_CARRYLESS_TARGET __attribute__((target("pclmul,sse4.2")))
 #define SSTFILTER_WIDE_TARGET \
@@ -83,7 +94,7 @@ SSTFILTER_CARRYLESS_TARGET __m128i Fold(__m128i acc, __m128i constants) {
 // last bytes.
 SSTFILTER_CARRYLESS_TARGET uint32_t Finish(__m128i acc, const char* p,
                                            size_t n) {
-  const __m128i by_128 = Constants(FoldBy(128));
+  const __m128i by_128 = Constants(kBy128);
   for (; n >= 16; n -= 16, p += 16) {
     acc = _mm_xor_si128(Fold(acc, by_128), Load(p));
   }
@@ -133,28 +144,29 @@ SSTFILTER_CARRYLESS_TARGET uint32_t ExtendCarryless(uint32_t init_crc,
                                                     const char* data,
                                                     size_t n) {
   constexpr size_t kRound = 64;  // four lanes of 16 bytes side by side
+  static_assert(8 * kRound == 512, "a round folds by kBy512");
   if (n < kRound) return ExtendHardware(init_crc, data, n);
   // The starting register joins the message's first four bytes.
   __m128i a0 =
       _mm_xor_si128(Load(data), _mm_cvtsi32_si128(static_cast<int>(~init_crc)));
   __m128i a1 = Load(data + 16), a2 = Load(data + 32), a3 = Load(data + 48);
-  const __m128i by_round = Constants(FoldBy(8 * kRound));
+  const __m128i by_round = Constants(kBy512);
   for (data += kRound, n -= kRound; n >= kRound; data += kRound, n -= kRound) {
     a0 = _mm_xor_si128(Fold(a0, by_round), Load(data));
     a1 = _mm_xor_si128(Fold(a1, by_round), Load(data + 16));
     a2 = _mm_xor_si128(Fold(a2, by_round), Load(data + 32));
     a3 = _mm_xor_si128(Fold(a3, by_round), Load(data + 48));
   }
-  const __m128i acc =
-      _mm_xor_si128(_mm_xor_si128(Fold(a0, Constants(FoldBy(384))),
-                                  Fold(a1, Constants(FoldBy(256)))),
-                    _mm_xor_si128(Fold(a2, Constants(FoldBy(128))), a3));
+  const __m128i acc = _mm_xor_si128(
+      _mm_xor_si128(Fold(a0, Constants(kBy384)), Fold(a1, Constants(kBy256))),
+      _mm_xor_si128(Fold(a2, Constants(kBy128)), a3));
   return Finish(acc, data, n);
 }
 
 SSTFILTER_WIDE_TARGET uint32_t ExtendWideCarryless(uint32_t init_crc,
                                                    const char* data, size_t n) {
   constexpr size_t kRound = 256;  // four registers of four 16-byte lanes
+  static_assert(8 * kRound == 2048, "a round folds by kBy2048");
   if (n < kRound) return ExtendCarryless(init_crc, data, n);
   __m512i z0 = _mm512_xor_si512(
       Load512(data),
@@ -162,28 +174,28 @@ SSTFILTER_WIDE_TARGET uint32_t ExtendWideCarryless(uint32_t init_crc,
                          _mm_cvtsi32_si128(static_cast<int>(~init_crc)), 0));
   __m512i z1 = Load512(data + 64), z2 = Load512(data + 128),
           z3 = Load512(data + 192);
-  const __m512i by_round = Constants512(FoldBy(8 * kRound));
+  const __m512i by_round = Constants512(kBy2048);
   for (data += kRound, n -= kRound; n >= kRound; data += kRound, n -= kRound) {
     z0 = _mm512_xor_si512(Fold512(z0, by_round), Load512(data));
     z1 = _mm512_xor_si512(Fold512(z1, by_round), Load512(data + 64));
     z2 = _mm512_xor_si512(Fold512(z2, by_round), Load512(data + 128));
     z3 = _mm512_xor_si512(Fold512(z3, by_round), Load512(data + 192));
   }
-  const __m512i by_64_bytes = Constants512(FoldBy(512));
-  __m512i z = Xor3(Fold512(z0, Constants512(FoldBy(1536))),
-                   Fold512(z1, Constants512(FoldBy(1024))),
+  const __m512i by_64_bytes = Constants512(kBy512);
+  __m512i z = Xor3(Fold512(z0, Constants512(kBy1536)),
+                   Fold512(z1, Constants512(kBy1024)),
                    _mm512_xor_si512(Fold512(z2, by_64_bytes), z3));
   for (; n >= 64; data += 64, n -= 64) {
     z = _mm512_xor_si512(Fold512(z, by_64_bytes), Load512(data));
   }
   // Lanes 0..2 move forward to lane 3's place; lane 3 is multiplied by zero.
   const __m512i to_last_lane =
-      _mm512_set_epi64(0, 0, static_cast<int64_t>(FoldBy(128).low_half),
-                       static_cast<int64_t>(FoldBy(128).high_half),
-                       static_cast<int64_t>(FoldBy(256).low_half),
-                       static_cast<int64_t>(FoldBy(256).high_half),
-                       static_cast<int64_t>(FoldBy(384).low_half),
-                       static_cast<int64_t>(FoldBy(384).high_half));
+      _mm512_set_epi64(0, 0, static_cast<int64_t>(kBy128.low_half),
+                       static_cast<int64_t>(kBy128.high_half),
+                       static_cast<int64_t>(kBy256.low_half),
+                       static_cast<int64_t>(kBy256.high_half),
+                       static_cast<int64_t>(kBy384.low_half),
+                       static_cast<int64_t>(kBy384.high_half));
   const __m512i moved = Fold512(z, to_last_lane);
   const __m128i acc =
       _mm_xor_si128(_mm_xor_si128(Lane(moved, 0), Lane(moved, 1)),
