@@ -58,6 +58,11 @@ constexpr FoldPair FoldBy(unsigned bits) {
   return {Multiplier(bits + 64), Multiplier(bits)};
 }
 
+#if defined(__x86_64__)
+#define SSTFILTER_CARRYLESS_TARGET __attribute__((target("pclmul,sse4.2")))
+#define SSTFILTER_WIDE_TARGET \
+  __attribute__((target("avx512f,avx512vl,vpclmulqdq,pclmul,sse4.2")))
+
 // The fold distances used below, computed by the compiler: called where no
 // constant is required, FoldBy's loops (thousands of steps) would run on every
 // call in unoptimized and sanitizer builds.
@@ -68,11 +73,6 @@ constexpr FoldPair kBy512 = FoldBy(512);
 constexpr FoldPair kBy1024 = FoldBy(1024);
 constexpr FoldPair kBy1536 = FoldBy(1536);
 constexpr FoldPair kBy2048 = FoldBy(2048);
-
-#if defined(__x86_64__)
-#define SSTFILTER_CARRYLESS_TARGET __attribute__((target("pclmul,sse4.2")))
-#define SSTFILTER_WIDE_TARGET \
-  __attribute__((target("avx512f,avx512vl,vpclmulqdq,pclmul,sse4.2")))
 
 SSTFILTER_CARRYLESS_TARGET __m128i Constants(FoldPair fold) {
   return _mm_set_epi64x(static_cast<int64_t>(fold.low_half),
