@@ -13,6 +13,9 @@
 #include <cstdint>
 #include <string>
 
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+
 namespace sstfilter {
 namespace test {
 
@@ -42,6 +45,23 @@ inline const char* BackgroundKindName(BackgroundKind kind) {
       return "rebuild";
   }
   return "unknown";
+}
+
+// The least a table's sync takes while a listener watches the database. A
+// disk syncs in milliseconds, tmpfs in microseconds, and there a small
+// flush's or compaction's whole window is often shorter than the test takes
+// to read its beginning: the floor keeps it as long as a disk would, so that
+// a kill can be aimed inside it on any file system.
+constexpr absl::Duration kMinTableSync = absl::Milliseconds(2);
+
+// Calls sync, a table's sync, and returns what it returns, after at least
+// kMinTableSync.
+template <typename Sync>
+auto SyncTakingAtLeastFloor(Sync sync) {
+  const absl::Time start = absl::Now();
+  auto status = sync();
+  absl::SleepFor(kMinTableSync - (absl::Now() - start));
+  return status;
 }
 
 class BackgroundWorkListener {

@@ -28,6 +28,7 @@
 #include "tests/crash/presence_background_listener.h"
 #include "tests/crash/rocksdb_background_listener.h"
 #include "tests/crash/rocksdb_lookups.h"
+#include "tests/crash/rocksdb_table_sync_floor_fs.h"
 #include "tests/integration/rocksdb_db_util.h"
 
 namespace sstfilter {
@@ -86,10 +87,13 @@ class RocksDbCrashDb : public CrashDb {
 
   // presence: null, or the PresenceFilteredDB db is, with the listener it
   // reports to (or null).
+  // env: null, or the Env db uses, which the CrashDb owns.
   RocksDbCrashDb(std::shared_ptr<const rocksdb::FilterPolicy> policy,
+                 std::unique_ptr<rocksdb::Env> env,
                  std::unique_ptr<PresenceFilterListener> presence_listener,
                  std::unique_ptr<rocksdb::DB> db, PresenceFilteredDB* presence)
       : policy_(std::move(policy)),
+        env_(std::move(env)),
         presence_listener_(std::move(presence_listener)),
         db_(std::move(db)),
         presence_(presence) {}
@@ -163,6 +167,8 @@ class RocksDbCrashDb : public CrashDb {
 
  private:
   std::shared_ptr<const rocksdb::FilterPolicy> policy_;
+  // Declared before the database, which uses it until it is deleted.
+  std::unique_ptr<rocksdb::Env> env_;
   // Declared before the database, which reports to it until it is deleted.
   std::unique_ptr<PresenceFilterListener> presence_listener_;
   std::unique_ptr<rocksdb::DB> db_;
@@ -190,14 +196,18 @@ absl::StatusOr<std::unique_ptr<CrashDb>> OpenRocksDbCrashDb(
   options.max_bytes_for_level_base = kLevel1Bytes;
   options.max_background_jobs = 2;
   options.compression = rocksdb::kNoCompression;
-  if (env != nullptr) options.env = env;
+  std::unique_ptr<rocksdb::Env> own_env;
   if (listener != nullptr) {
     options.listeners.push_back(NewRocksDbBackgroundListener(listener));
+    // Tables' windows as long as on a disk, for the kills aimed at them.
+    if (env == nullptr) env = (own_env = NewRocksDbTableSyncFloorEnv()).get();
   }
+  if (env != nullptr) options.env = env;
   if (!config.presence_filtered) {
     absl::StatusOr<std::unique_ptr<rocksdb::DB>> db = OpenDb(options, dir);
     if (!db.ok()) return db.status();
-    return std::make_unique<RocksDbCrashDb>(*std::move(policy), nullptr,
+    return std::make_unique<RocksDbCrashDb>(*std::move(policy),
+                                            std::move(own_env), nullptr,
                                             *std::move(db), nullptr);
   }
   // The checks count the lookups the filter lets through to RocksDB.
@@ -219,7 +229,7 @@ absl::StatusOr<std::unique_ptr<CrashDb>> OpenRocksDbCrashDb(
   if (!db.ok()) return db.status();
   PresenceFilteredDB* presence = db->get();
   return std::make_unique<RocksDbCrashDb>(
-      *std::move(policy), std::move(presence_listener),
+      *std::move(policy), std::move(own_env), std::move(presence_listener),
       std::unique_ptr<rocksdb::DB>(db->release()), presence);
 }
 

@@ -52,6 +52,7 @@ struct AimedKills {
   int aimed = 0;
   int landed = 0;
   int gave_up = 0;  // rounds that never reached their aim
+  int missed = 0;   // rounds that reached it and died outside it
 };
 
 // Takes a snapshot of db, writes kOpsUnderSnapshot ops from *next_op on
@@ -138,6 +139,7 @@ void RunKillRounds(const CrashConfig& config, const KillBudget& budget) {
       ++kills.aimed;
       if (run->died_in(*plan.aim)) ++kills.landed;
       if (!run->aim_taken) ++kills.gave_up;
+      if (run->aim_taken && !run->died_in(*plan.aim)) ++kills.missed;
     }
     for (const auto& [kind, n] : run->begun) begun[kind] += n;
     for (const auto& [cause, n] : run->rebuild_causes) {
@@ -194,6 +196,9 @@ void RunKillRounds(const CrashConfig& config, const KillBudget& budget) {
     absl::StrAppend(&landings, "; ", kills.landed, " of ", kills.aimed,
                     " aimed at a ", BackgroundKindName(kind),
                     " landed inside one");
+    if (kills.gave_up > 0) {
+      absl::StrAppend(&landings, " (", kills.gave_up, " never saw one begin)");
+    }
   }
   std::printf(
       "%s: %d kills%s; the writers reported work begun (%s) and acknowledged "
@@ -219,6 +224,10 @@ void RunKillRounds(const CrashConfig& config, const KillBudget& budget) {
   // Where the aimed kills landed.
   for (const auto& [kind, kills] : aimed_at) {
     const char* const name = BackgroundKindName(kind);
+    // The writer is stopped, and its reports read, before an aimed kill:
+    // one taken at its aim lands inside it.
+    EXPECT_EQ(kills.missed, 0)
+        << "kills taken at a " << name << " landed outside one";
     EXPECT_GE(kills.landed, 1)
         << "no kill aimed at a " << name << " landed inside one; "
         << kills.gave_up << " rounds never saw one begin";

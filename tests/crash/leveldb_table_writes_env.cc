@@ -72,7 +72,10 @@ class TableFile : public leveldb::WritableFile {
     return s;
   }
   leveldb::Status Flush() override { return target_->Flush(); }
-  leveldb::Status Sync() override { return target_->Sync(); }
+  // As long as a disk's, at least (kMinTableSync).
+  leveldb::Status Sync() override {
+    return SyncTakingAtLeastFloor([&] { return target_->Sync(); });
+  }
 
  private:
   void End() {

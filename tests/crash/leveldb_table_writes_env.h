@@ -4,7 +4,8 @@
 // compaction abandons it), the id its file number; a table announced by the
 // info log's "Level-0 table #<number>: started" is a flush, any other a
 // compaction (README.md, "Where a kill lands"). A flush run between two keys
-// of a compaction is reported inside that compaction's window.
+// of a compaction is reported inside that compaction's window. A table's
+// Sync takes at least kMinTableSync, as on a disk.
 // REQUIRES: Options::info_log is null (LevelDB opens it through this Env);
 // base and listener outlive the env, and the env every database using it.
 

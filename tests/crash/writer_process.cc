@@ -138,14 +138,38 @@ class Reports {
 };
 
 // When to kill, once the reports read reach plan's aim; nullopt before.
-std::optional<Clock::time_point> KillTime(const KillPlan& plan,
+// fraction replaces plan.fraction.
+std::optional<Clock::time_point> KillTime(const KillPlan& plan, double fraction,
                                           const WriterRound& round,
                                           const Reports& reports) {
   if (round.acknowledged.empty()) return std::nullopt;
   if (!plan.aim.has_value()) return Clock::now() + plan.delay;
   if (!reports.inside(*plan.aim)) return std::nullopt;
   return Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                            reports.last_length(*plan.aim) * plan.fraction);
+                            reports.last_length(*plan.aim) * fraction);
+}
+
+// Reads what is in fd now, without waiting for more.
+void ReadAvailable(int fd, Reports* reports) {
+  char buffer[4096];
+  pollfd p = {fd, POLLIN, 0};
+  while (poll(&p, 1, 0) > 0 && (p.revents & POLLIN) != 0) {
+    const ssize_t n = read(fd, buffer, sizeof(buffer));
+    if (n <= 0) return;
+    reports->Add(buffer, n);
+  }
+}
+
+// Stops the writer and reads all it reported before it stopped, so that
+// whether it is inside some work is known exactly, not as of the last read.
+// False when the writer ended instead; *status then holds how.
+bool StopAndRead(pid_t pid, int fd, Reports* reports, int* status) {
+  kill(pid, SIGSTOP);
+  while (waitpid(pid, status, WUNTRACED) < 0 && errno == EINTR) {
+  }
+  if (!WIFSTOPPED(*status)) return false;
+  ReadAvailable(fd, reports);
+  return true;
 }
 
 }  // namespace
@@ -197,17 +221,21 @@ absl::StatusOr<WriterRound> RunWriterAndKill(const CrashConfig& config,
   const Clock::time_point give_up_at = Clock::now() + kGiveUpTime;
   const std::optional<BackgroundKind>& aimed_at = plan.aim;
   std::optional<Clock::time_point> kill_at;  // once the aim is taken
+  double fraction = plan.fraction;           // halved at each miss
+  int status = 0;
+  bool reaped = false;  // the writer ended, and status says how
   // Reads as the writer reports, so that it never blocks on a full pipe and
   // the aim is taken as soon as the writer reaches it.
   for (;;) {
     // Work that ends before its kill is due is not where the kill would
-    // land: the aim is taken again, at the next such work.
+    // land: the aim is taken again, earlier in the next such work.
     if (kill_at.has_value() && aimed_at.has_value() &&
         !reports.inside(*aimed_at)) {
       kill_at.reset();
+      fraction /= 2;
     }
     if (!kill_at.has_value()) {
-      kill_at = KillTime(plan, round, reports);
+      kill_at = KillTime(plan, fraction, round, reports);
       if (!kill_at.has_value() &&
           (Clock::now() >= give_up_at ||
            (!round.acknowledged.empty() &&
@@ -220,6 +248,22 @@ absl::StatusOr<WriterRound> RunWriterAndKill(const CrashConfig& config,
     const auto left = std::chrono::duration_cast<std::chrono::microseconds>(
         wake - Clock::now());
     if (left.count() <= 0) {
+      // The work may have ended since the last read, and a short one (a
+      // compaction on tmpfs) often does while this process waits for a
+      // core: the aim is checked with the writer stopped, and taken again
+      // when missed.
+      if (kill_at.has_value() && aimed_at.has_value()) {
+        if (!StopAndRead(pid, fds[0], &reports, &status)) {
+          reaped = true;
+          break;
+        }
+        if (!reports.inside(*aimed_at)) {
+          kill(pid, SIGCONT);
+          kill_at.reset();
+          fraction /= 2;
+          continue;
+        }
+      }
       round.aim_taken = kill_at.has_value();
       break;
     }
@@ -234,9 +278,10 @@ absl::StatusOr<WriterRound> RunWriterAndKill(const CrashConfig& config,
       break;  // the writer is gone
     }
   }
-  kill(pid, SIGKILL);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  if (!reaped) {
+    kill(pid, SIGKILL);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
   }
   // What it reported before the kill is still in the pipe.
   ssize_t n;

@@ -33,10 +33,11 @@ struct KillPlan {
   // Aimed: once the writer, with a write acknowledged, is inside such work,
   // the kill comes this fraction of the length of the last such work it
   // finished in the round later (at once if it finished none yet), so that
-  // kills land at different points of the work. In [0, 1). When the work
-  // ends before the kill is due, the aim is taken again at the next such
-  // work; a kill still misses when the work ends between the test's last
-  // read of the reports and the kill.
+  // kills land at different points of the work. In [0, 1). When the kill is
+  // due, the writer is stopped and its reports read: if the work has ended,
+  // the writer goes on and the aim is taken again at the next such work, at
+  // half the fraction, so an aimed kill either lands inside the work or
+  // gives up.
   double fraction = 0;
 };
 
