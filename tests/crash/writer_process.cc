@@ -250,8 +250,8 @@ absl::StatusOr<WriterRound> RunWriterAndKill(const CrashConfig& config,
     if (left.count() <= 0) {
       // The work may have ended since the last read, and a short one (a
       // compaction on tmpfs) often does while this process waits for a
-      // core: the aim is checked with the writer stopped, and taken again
-      // when missed.
+      // core: the aim is checked with the writer stopped, and when missed
+      // the writer goes on and the loop's top takes the aim again.
       if (kill_at.has_value() && aimed_at.has_value()) {
         if (!StopAndRead(pid, fds[0], &reports, &status)) {
           reaped = true;
@@ -259,8 +259,6 @@ absl::StatusOr<WriterRound> RunWriterAndKill(const CrashConfig& config,
         }
         if (!reports.inside(*aimed_at)) {
           kill(pid, SIGCONT);
-          kill_at.reset();
-          fraction /= 2;
           continue;
         }
       }
