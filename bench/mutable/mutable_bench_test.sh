@@ -37,21 +37,24 @@ assert [r["keys"] for r in rows] == [20000, 50000], rows
 for r in rows:
     assert r["keys_checked"] == r["keys"] and r["reps"] == 2 and r["queries"] == 8192, r
     assert r["filter"] == "mutable:fpp=0.01" and r["fpp"] == 0.01, r
-    for side, fields in (("immutable", ["bits_per_key", "fp_rate", "build_ns_per_key",
-                                        "query_ns", "batch_ns"]),
-                         ("mutable", ["bits_per_key", "fp_rate", "add_ns_per_key",
-                                      "adds_per_second_1_thread", "batch_add_ns_per_key",
-                                      "adds_per_second_2_threads",
+    # A timing is CPU time less the separately timed key making, floored at 0: at these
+    # sizes it may be 0, and a rate or ratio over it null. Only its presence and sign
+    # are checked; the sizes and rates are exact.
+    def timing(v):
+        return v is None or (isinstance(v, (int, float)) and v >= 0)
+    for side, fields in (("immutable", ["build_ns_per_key", "query_ns", "batch_ns"]),
+                         ("mutable", ["add_ns_per_key", "adds_per_second_1_thread",
+                                      "batch_add_ns_per_key", "adds_per_second_2_threads",
                                       "adds_per_second_2_threads_wall", "query_ns",
                                       "batch_ns"])):
         for f in fields:
-            v = r[side][f]
-            assert isinstance(v, (int, float)) and v > 0, (side, f, v)
+            assert timing(r[side][f]), (side, f, r[side][f])
+        assert 5 < r[side]["bits_per_key"] < 20, (side, r[side]["bits_per_key"])
         # 32,768 absent keys at 1%: about 330 false positives; far outside [0.5%, 2%]
         # means the filter or the count is wrong.
         assert 0.005 < r[side]["fp_rate"] < 0.02, (side, r[side]["fp_rate"])
     for f in ["add_vs_build", "batch_add_vs_build", "query", "batch"]:
-        assert r["ratios"][f] > 0, r["ratios"]
+        assert timing(r["ratios"][f]), r["ratios"]
     assert r["ratios"]["query_target"] == 1.2 and r["ratios"]["add_vs_build_target"] == 1.5
 PY
 
