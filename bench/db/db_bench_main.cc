@@ -91,7 +91,8 @@ ABSL_FLAG(sstfilter::SpecList, filter, {},
           "prints their names): sstfilter's policies by spec, the other "
           "libraries' filters as lib: peers, tree.per_level and tree.hybrid; "
           "any other spec (filter/filter_spec.h) adds a point-section "
-          "configuration in each store, sized at 10 bits/key unless it gives "
+          "configuration in each store and a partitioned one, sized at 10 "
+          "bits/key unless it gives "
           "its size");
 ABSL_FLAG(std::string, format, "table", "table or json");
 ABSL_FLAG(bool, inject_false_negative, false,
@@ -242,9 +243,16 @@ void AddName(const std::string& name, std::vector<std::string>* names) {
   }
 }
 
-// The built-in configurations, and a point-section configuration for each
-// entry of --filter that names none of them. An InvalidArgumentError is the
-// user's (a bad or repeated entry); other errors are the run's.
+// Makes config's policy answer "no" for every key (--inject_false_negative).
+void InjectFalseNegative(RocksDbConfig* config) {
+  config->policy = NewNoMatchFilterPolicy(config->policy);
+  config->filter += " (answering no for every key: --inject_false_negative)";
+}
+
+// The built-in configurations, and a point-section and partitioned-section
+// configuration for each entry of --filter that names none of them. An
+// InvalidArgumentError is the user's (a bad or repeated entry); other errors
+// are the run's.
 absl::StatusOr<Configs> MakeConfigs(const Settings& settings) {
   absl::StatusOr<DbConfigs> db = MakeDbConfigs();
   if (!db.ok()) return db.status();
@@ -252,8 +260,7 @@ absl::StatusOr<Configs> MakeConfigs(const Settings& settings) {
   configs.db = *std::move(db);
   if (settings.inject_false_negative) {
     for (RocksDbConfig& config : configs.db.section_policies) {
-      config.policy = NewNoMatchFilterPolicy(config.policy);
-      config.filter += " (answering no for every key: --inject_false_negative)";
+      InjectFalseNegative(&config);
     }
   }
   configs.partitioned = PartitionedConfigs(configs.db);
@@ -289,9 +296,16 @@ absl::StatusOr<Configs> MakeConfigs(const Settings& settings) {
       specs.push_back(entry);
     }
   }
+  const size_t built_in_rocksdb = configs.db.rocksdb.size();
   if (absl::Status status = AddSpecConfigs(specs, &configs.db); !status.ok()) {
     return absl::InvalidArgumentError("--filter: " +
                                       std::string(status.message()));
+  }
+  // A spec's policy is measured with partitioned filters as well.
+  for (size_t i = built_in_rocksdb; i < configs.db.rocksdb.size(); ++i) {
+    RocksDbConfig config = configs.db.rocksdb[i];
+    if (settings.inject_false_negative) InjectFalseNegative(&config);
+    configs.partitioned.push_back(std::move(config));
   }
   return configs;
 }

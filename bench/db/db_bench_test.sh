@@ -60,6 +60,15 @@ while read -r row; do
     fail "--filter: a present key was not found: $row"
 done < <(grep '"config":"bloom:10"\|"config":"leveldb"' "$tmp/spec")
 
+# Such a spec is timed with partitioned filters too, beside the built-in it is compared with.
+"$bench" "${tiny[@]}" --stores=rocksdb --sections=partitioned \
+  --filter=lib:rocksdb.fastbloom,bloom:checksum=off --format=json >"$tmp/spec" 2>"$tmp/err" ||
+  fail "--filter partitioned run: $(cat "$tmp/err")"
+for config in lib:rocksdb.fastbloom bloom:checksum=off; do
+  grep -q "\"section\":\"partitioned\",\"store\":\"rocksdb\",\"config\":\"$config\"" "$tmp/spec" ||
+    fail "--filter: no partitioned row of $config: $(cat "$tmp/spec")"
+done
+
 # --help says how long each suite takes.
 "$bench" --help >"$tmp/help" 2>&1
 for suite in headline full deep; do
