@@ -1,7 +1,9 @@
 // Single-bit flips of a filter block in real databases whose block checksum
 // does not catch them: LevelDB with its default options (paranoid_checks =
-// false, so Table::ReadFilter reads the filter block unverified), and RocksDB
-// with the block checksum recomputed over the damage. After each flip the
+// false, so Table::ReadFilter reads the filter block unverified), RocksDB
+// with the block checksum recomputed over the damage, and RocksDB with the
+// damage on disk and lookups that do not verify checksums (which 9.7.4 lets
+// reach a filter, and 7.8.3 does not). After each flip the
 // database is reopened and every key is looked up: with sstfilter's default
 // format (version 2, a CRC32C of each filter's own bytes) none is lost. Flips
 // of the same region with version 1 (self_checksum = false) do lose keys, for
@@ -31,6 +33,7 @@
 #include "rocksdb/db.h"
 #include "rocksdb/options.h"
 #include "rocksdb/table.h"
+#include "rocksdb/version.h"
 #include "table/block_trailer.h"
 #include "table/format.h"
 #include "table/table_filter.h"
@@ -363,11 +366,31 @@ rocksdb::Options RocksDbOptions(
   return options;
 }
 
-size_t RocksDbLost(const std::string& dir,
-                   std::shared_ptr<const rocksdb::FilterPolicy> policy,
+// Options under which every lookup reads the filter block from the file
+// itself: the filter goes through a block cache of 0 bytes, which keeps none.
+rocksdb::Options FilterPerLookupOptions(
+    std::shared_ptr<const rocksdb::FilterPolicy> policy) {
+  rocksdb::BlockBasedTableOptions table =
+      CountingTableOptions(std::move(policy));
+  table.cache_index_and_filter_blocks = true;
+  rocksdb::Options options = CountingOptions(table);
+  options.target_file_size_base = 32 << 10;
+  return options;
+}
+
+// How a flip reaches the filter.
+enum class Damage {
+  // The block checksum recomputed over the flip: damage before the table was
+  // written, which RocksDB cannot see; the filter is read at table open.
+  kUnderBlockChecksum,
+  // The block checksum left as written, and the filter read by each lookup
+  // (FilterPerLookupOptions) with verify_checksums = false.
+  kOnDiskUnverifiedLookups,
+};
+
+size_t RocksDbLost(const std::string& dir, const rocksdb::Options& options,
                    const std::vector<Entry>& entries, std::string* note) {
-  absl::StatusOr<std::unique_ptr<rocksdb::DB>> db =
-      OpenDb(RocksDbOptions(std::move(policy)), dir);
+  absl::StatusOr<std::unique_ptr<rocksdb::DB>> db = OpenDb(options, dir);
   if (!db.ok()) {
     *note = db.status().ToString();
     return entries.size();
@@ -400,13 +423,16 @@ class RocksDbBitFlipTest : public testing::TestWithParam<RocksDbCase> {};
 // tables written with the family's filters of the given version.
 FlipRun FlipRocksDbFilter(
     PolicyFactory factory, bool self_checksum, uint64_t expected_block_bytes,
-    const std::function<std::vector<uint64_t>(const BlockHandle&)>& bits_of) {
+    const std::function<std::vector<uint64_t>(const BlockHandle&)>& bits_of,
+    Damage damage = Damage::kUnderBlockChecksum) {
   const std::vector<Entry> entries = RandomEntries(1500, 40, 23);
   TempDir dir;
   const std::shared_ptr<const rocksdb::FilterPolicy> policy =
       AsRocksDbFilterPolicy(Policy(factory, self_checksum));
-  EXPECT_TRUE(
-      WriteFlushAndCompact(RocksDbOptions(policy), dir.path(), entries).ok());
+  const rocksdb::Options options = damage == Damage::kUnderBlockChecksum
+                                       ? RocksDbOptions(policy)
+                                       : FilterPerLookupOptions(policy);
+  EXPECT_TRUE(WriteFlushAndCompact(options, dir.path(), entries).ok());
   const std::vector<std::string> tables = TableFiles(dir.path());
   EXPECT_GE(tables.size(), 2u);
   if (tables.empty()) return {};
@@ -416,9 +442,9 @@ FlipRun FlipRocksDbFilter(
   return FlipEachBit(
       tables[0], *block, bits_of(block->handle),
       [&](std::string* note) {
-        return RocksDbLost(dir.path(), policy, entries, note);
+        return RocksDbLost(dir.path(), options, entries, note);
       },
-      /*recompute_block_checksum=*/true);
+      /*recompute_block_checksum=*/damage == Damage::kUnderBlockChecksum);
 }
 
 // Every 11th bit of the filter, and every bit of its last 16 bytes (the
@@ -447,6 +473,36 @@ TEST_P(RocksDbBitFlipTest, VersionOneLosesKeys) {
         return EveryNthBit(0, 8 * block.size, 37);
       });
   ExpectControlLosesKeys(run, GetParam().version1);
+}
+
+// Damage on disk, the block checksum as written, each lookup reading the
+// filter with verify_checksums = false. RocksDB 7.8.3 reads a filter block
+// with ReadOptions of its own, which verify the checksum and drop the damaged
+// block: neither version loses a key. RocksDB 9.7.4 reads it with the
+// caller's (table/block_based/filter_block_reader_common.cc), so the damage
+// reaches the filter: version 1 loses keys, version 2 none.
+TEST_P(RocksDbBitFlipTest, DamageOnDiskReadWithoutVerifyChecksums) {
+  const auto every_37th = [](const BlockHandle& block) {
+    return EveryNthBit(0, 8 * block.size, 37);
+  };
+  const FlipRun version2 = FlipRocksDbFilter(
+      GetParam().factory, /*self_checksum=*/true, GetParam().block_bytes,
+      every_37th, Damage::kOnDiskUnverifiedLookups);
+  EXPECT_EQ(version2.counts.lost, 0u)
+      << version2.counts << "; first " << version2.first_loss;
+  const FlipRun version1 =
+      FlipRocksDbFilter(GetParam().factory, /*self_checksum=*/false,
+                        GetParam().version1_block_bytes, every_37th,
+                        Damage::kOnDiskUnverifiedLookups);
+  if (ROCKSDB_MAJOR < 8) {
+    EXPECT_EQ(version1.counts.lost, 0u)
+        << "RocksDB " << ROCKSDB_MAJOR
+        << " let damage on disk reach a filter: " << version1.counts
+        << "; first " << version1.first_loss;
+  } else {
+    // The control's very losses: the filter reads the same damaged bytes.
+    ExpectControlLosesKeys(version1, GetParam().version1);
+  }
 }
 
 const RocksDbCase kRocksDbCases[] = {
