@@ -22,10 +22,10 @@
 #include "filter/range/range_key.h"
 #include "gtest/gtest.h"
 #include "rocksdb/db.h"
-#include "rocksdb/merge_operator.h"
 #include "rocksdb/statistics.h"
 #include "rocksdb/table_properties.h"
 #include "table/range_filter_key.h"
+#include "table/testing/append_operator.h"
 #include "tests/integration/rocksdb_db_util.h"
 #include "util/testing/random.h"
 
@@ -46,27 +46,6 @@ std::string KeyOf(uint64_t code, uint64_t suffix) {
   return key;
 }
 
-// Merge operands append to the value, so a scan that missed a table holding
-// only an operand would return the older value.
-class AppendOperator final : public rocksdb::AssociativeMergeOperator {
- public:
-  bool Merge(const rocksdb::Slice& /*key*/,
-             const rocksdb::Slice* existing_value, const rocksdb::Slice& value,
-             std::string* new_value,
-             rocksdb::Logger* /*logger*/) const override {
-    *new_value = Appended(
-        existing_value == nullptr ? std::string() : existing_value->ToString(),
-        value.ToString());
-    return true;
-  }
-  const char* Name() const override { return "AppendOperator"; }
-
-  static std::string Appended(const std::string& value,
-                              const std::string& operand) {
-    return value.empty() ? operand : absl::StrCat(value, ",", operand);
-  }
-};
-
 // Either key coding: the first 8 bytes, or the keys coded per table.
 class RocksDbRangeScanTest : public testing::TestWithParam<RangeKeyCoding> {
  protected:
@@ -78,7 +57,7 @@ class RocksDbRangeScanTest : public testing::TestWithParam<RangeKeyCoding> {
         FilterOptions::BitsPerKey(16), GetParam());
     ASSERT_TRUE(collector.ok()) << collector.status();
     options_.table_properties_collector_factories.push_back(*collector);
-    options_.merge_operator = std::make_shared<AppendOperator>();
+    options_.merge_operator = std::make_shared<test::AppendOperator>();
     // Every flush stays a table of level 0, overlapping the others.
     options_.disable_auto_compactions = true;
     // The compaction writes several tables of level 1, each a slice of the
@@ -129,7 +108,7 @@ class RocksDbRangeScanTest : public testing::TestWithParam<RangeKeyCoding> {
           ASSERT_TRUE(db_->Put(write, key, model_[key]).ok());
         } else if (i % 4 == 1) {
           const std::string operand = absl::StrCat("merged in ", batch);
-          model_[key] = AppendOperator::Appended(model_[key], operand);
+          model_[key] = test::AppendOperator::Appended(&model_[key], operand);
           ASSERT_TRUE(db_->Merge(write, key, operand).ok());
         } else if (i % 4 == 2) {
           ASSERT_TRUE(db_->Delete(write, key).ok());

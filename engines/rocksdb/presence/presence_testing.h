@@ -12,9 +12,8 @@
 #include "absl/status/statusor.h"
 #include "engines/rocksdb/presence/presence_filtered_db.h"
 #include "gtest/gtest.h"
-#include "rocksdb/merge_operator.h"
 #include "rocksdb/options.h"
-#include "rocksdb/slice.h"
+#include "table/testing/append_operator.h"
 
 namespace sstfilter {
 namespace presence_testing {
@@ -47,19 +46,8 @@ inline std::unique_ptr<PresenceFilteredDB> OpenServing(
   return *std::move(db);
 }
 
-// Appends merge operands with ',' so that a test sees every operand.
-class AppendOperator : public rocksdb::AssociativeMergeOperator {
- public:
-  bool Merge(const rocksdb::Slice&, const rocksdb::Slice* existing,
-             const rocksdb::Slice& value, std::string* new_value,
-             rocksdb::Logger*) const override {
-    *new_value = existing == nullptr
-                     ? value.ToString()
-                     : existing->ToString() + "," + value.ToString();
-    return true;
-  }
-  const char* Name() const override { return "AppendOperator"; }
-};
+// Merge operands appended with ',' (table/testing/append_operator.h).
+using ::sstfilter::test::AppendOperator;
 
 }  // namespace presence_testing
 }  // namespace sstfilter
