@@ -92,8 +92,7 @@ ABSL_FLAG(sstfilter::SpecList, filter, {},
           "libraries' filters as lib: peers, tree.per_level and tree.hybrid; "
           "any other spec (filter/filter_spec.h) adds a point-section "
           "configuration in each store and a partitioned one, sized at 10 "
-          "bits/key unless it gives "
-          "its size");
+          "bits/key unless it gives its size");
 ABSL_FLAG(std::string, format, "table", "table or json");
 ABSL_FLAG(bool, inject_false_negative, false,
           "testing: the sections' filters answer no for every key (range: "

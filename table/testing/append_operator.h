@@ -26,10 +26,12 @@ class AppendOperator final : public rocksdb::AssociativeMergeOperator {
   bool Merge(const rocksdb::Slice& /*key*/, const rocksdb::Slice* existing,
              const rocksdb::Slice& operand, std::string* new_value,
              rocksdb::Logger* /*logger*/) const override {
-    const std::string value =
-        existing == nullptr ? std::string() : existing->ToString();
-    *new_value =
-        Appended(existing == nullptr ? nullptr : &value, operand.ToString());
+    if (existing == nullptr) {
+      *new_value = operand.ToString();
+    } else {
+      const std::string value = existing->ToString();
+      *new_value = Appended(&value, operand.ToString());
+    }
     return true;
   }
   const char* Name() const override { return "AppendOperator"; }

@@ -57,6 +57,8 @@ class RocksDbRangeScanTest : public testing::TestWithParam<RangeKeyCoding> {
         FilterOptions::BitsPerKey(16), GetParam());
     ASSERT_TRUE(collector.ok()) << collector.status();
     options_.table_properties_collector_factories.push_back(*collector);
+    // Merge operands append to the value, so a scan that missed a table
+    // holding only an operand would return the older value.
     options_.merge_operator = std::make_shared<test::AppendOperator>();
     // Every flush stays a table of level 0, overlapping the others.
     options_.disable_auto_compactions = true;
