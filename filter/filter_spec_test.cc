@@ -260,7 +260,7 @@ TEST(FilterSpecTest, MalformedSpecsSayWhatIsWrong) {
       {"bloom:fpp=", "fpp: \"\" is not a number"},
       {"bloom:10:family=native",
        "unknown param \"family\" for filter family \"bloom\" (known: "
-       "bits_per_key, fpp, checksum, path)"},
+       "bits_per_key, fpp, checksum, path, levels)"},
       {"bloom:10:path=fast", "path: \"fast\" is not one of best, portable"},
       {"bloom:10:probes=6", "unknown param \"probes\""},
       {"bloom:fpp=0.01:10", "param \"10\" is not name=value"},
@@ -279,6 +279,9 @@ TEST(FilterSpecTest, MalformedSpecsSayWhatIsWrong) {
       {"grafite:2", "grafite:2"},
       {"grafite:16:max_range_length=0", "max_range_length"},
       {"grafite:16:family=native", "unknown param \"family\""},
+      {"bloom:10:levels=tree", "levels=tree: a tree's policy needs the tree's"},
+      {"hybrid:10:levels=tree", "build it with NewRocksDbTreeFilterPolicy"},
+      {"burr:10:levels=tree", "unknown param \"levels\""},
       {"leveldb:10:checksum=on", "no checksum field"},
       {"rocksdb.legacybloom:fpp=1e-5", "1e-05"},
       {"bloom:10,burr:10", "bits_per_key: \"10,burr\" is not a number"},

@@ -31,6 +31,18 @@ std::string PolicySpec::ToString() const {
   return absl::StrJoin(parts, ":");
 }
 
+bool NamesTreePolicy(const PolicySpec& spec) {
+  const auto levels = spec.params.find(kLevelsParam);
+  return levels != spec.params.end() && levels->second == kTreeLevels;
+}
+
+absl::Status RejectTreePolicy(const PolicySpec& spec) {
+  if (!NamesTreePolicy(spec)) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(
+      "levels=", kTreeLevels, ": a tree's policy needs the tree's shape; ",
+      "build it with NewRocksDbTreeFilterPolicy (engines/rocksdb)"));
+}
+
 std::string FormatSpecNumber(double v) {
   // std::to_chars without a format: the shortest text that reads back as v,
   // fixed or scientific, whichever is shorter.

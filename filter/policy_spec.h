@@ -13,6 +13,7 @@
 #include <map>
 #include <string>
 
+#include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "filter/filter_policy.h"
 
@@ -36,6 +37,23 @@ struct PolicySpec {
   // returns it from ToString().
   std::string ToString() const;
 };
+
+// The param of the families that also come as a policy for a whole LSM tree
+// (bloom, hybrid): "levels=tree" names the policy that chooses each level's
+// rate (and the hybrid's family) for a tree's shape, spending the spec's
+// bits_per_key as the tree's budget. A filter alone knows no level, so only
+// a host that knows its tree builds that policy
+// (engines/rocksdb/rocksdb_tree_policy.h); "levels=uniform" is the default.
+inline constexpr char kLevelsParam[] = "levels";
+inline constexpr char kLevelsWords[] = "uniform|tree";
+inline constexpr char kTreeLevels[] = "tree";
+
+// Whether spec names a tree's policy (levels=tree).
+bool NamesTreePolicy(const PolicySpec& spec);
+
+// For a family's own factory: OkStatus, or for levels=tree an
+// InvalidArgumentError saying where that policy is built.
+absl::Status RejectTreePolicy(const PolicySpec& spec);
 
 // The shortest decimal text that parses back (absl::SimpleAtod) to exactly v:
 // "10", "0.001", "1e-06".

@@ -89,10 +89,11 @@ ABSL_FLAG(std::string, configs, "",
 ABSL_FLAG(sstfilter::SpecList, filter, {},
           "configurations to run, comma-separated (default: all; --filter=list "
           "prints their names): sstfilter's policies by spec, the other "
-          "libraries' filters as lib: peers, tree.per_level and tree.hybrid; "
-          "any other spec (filter/filter_spec.h) adds a point-section "
-          "configuration in each store and a partitioned one, sized at 10 "
-          "bits/key unless it gives its size");
+          "libraries' filters as lib: peers; any other spec "
+          "(filter/filter_spec.h) adds a point-section configuration in each "
+          "store and a partitioned one, a tree policy's (levels=tree) a "
+          "RocksDB point-section one, sized at 10 bits/key unless it gives "
+          "its size");
 ABSL_FLAG(std::string, format, "table", "table or json");
 ABSL_FLAG(bool, inject_false_negative, false,
           "testing: the sections' filters answer no for every key (range: "
@@ -287,7 +288,7 @@ absl::StatusOr<Configs> MakeConfigs(const Settings& settings) {
     const bool built_in = std::find(configs.names.begin(), configs.names.end(),
                                     entry) != configs.names.end();
     if (!built_in) {
-      if (IsPeerName(entry) || absl::StartsWith(entry, kTreePolicyPrefix)) {
+      if (IsPeerName(entry)) {
         return absl::InvalidArgumentError("--filter: unknown configuration '" +
                                           entry +
                                           "' (--filter=list prints the names)");
@@ -300,9 +301,11 @@ absl::StatusOr<Configs> MakeConfigs(const Settings& settings) {
     return absl::InvalidArgumentError("--filter: " +
                                       std::string(status.message()));
   }
-  // A spec's policy is measured with partitioned filters as well.
+  // A spec's policy is measured with partitioned filters as well; a tree
+  // policy's is made once its base's tree is known, in the point section.
   for (size_t i = built_in_rocksdb; i < configs.db.rocksdb.size(); ++i) {
     RocksDbConfig config = configs.db.rocksdb[i];
+    if (config.policy == nullptr) continue;
     if (settings.inject_false_negative) InjectFalseNegative(&config);
     configs.partitioned.push_back(std::move(config));
   }

@@ -22,7 +22,7 @@ tiny=(--keys=20000 --lookups=500 --reps=2 --section_keys=20000 --section_lookups
 
 for args in "--keys=0" "--lookups=0" "--reps=0" "--format=xml" "--stores=mysql" \
             "--configs=rocksdb.bloom" "--presence_markdown_from=x.json" \
-            "--filter=lib:nosuch" "--filter=tree.nosuch" "--bogus=1" \
+            "--filter=lib:nosuch" "--filter=tree.per_level" "--bogus=1" \
             "--keys=abc" "--suite=nosuch" \
             "--sections=nosuch" "--section_keys=0" "--section_lookups=0" \
             "--direct_reads=maybe"; do
@@ -60,6 +60,25 @@ while read -r row; do
     fail "--filter: a present key was not found: $row"
 done < <(grep '"config":"bloom:10"\|"config":"leveldb"' "$tmp/spec")
 
+# A tree policy's spec (levels=tree) is sized from the uniform filter's tree at its own
+# budget; one it cannot honour is refused before anything is built.
+"$bench" "${tiny[@]}" --stores=rocksdb --sections=point --filter=hybrid:6:levels=tree \
+  --format=json >"$tmp/spec" 2>"$tmp/err" || fail "--filter tree run: $(cat "$tmp/err")"
+python3 - "$tmp/spec" <<'PY' || fail "--filter=hybrid:6:levels=tree: $(cat "$tmp/spec")"
+import json, sys
+rows = [json.loads(line) for line in open(sys.argv[1])]
+tree = [r for r in rows if r["config"] == "hybrid:6:levels=tree"]
+assert len(tree) == 2, rows  # settled, and with two flushes in L0
+for r in tree:
+    assert "NewRocksDbTreeFilterPolicy(\"hybrid:bits_per_key=6:levels=tree\")" in r["filter"], r
+    assert r["bits_per_key"] < 7, r
+    assert r["absent"]["found"] == 0 and r["present"]["found"] == r["present"]["lookups"], r
+PY
+expect_usage_error "--filter=bloom:levels=tree:path=portable" "$bench" "${tiny[@]}" \
+  --filter=bloom:levels=tree:path=portable
+grep -qx 'db_bench: --filter: tree policy "bloom:bits_per_key=10:levels=tree:path=portable": path is not a param of bloom.s tree policy' \
+  "$tmp/err" || fail "--filter=bloom:levels=tree:path=portable: $(cat "$tmp/err")"
+
 # Such a spec is timed with partitioned filters too, beside the built-in it is compared with.
 "$bench" "${tiny[@]}" --stores=rocksdb --sections=partitioned \
   --filter=lib:rocksdb.fastbloom,bloom:checksum=off --format=json >"$tmp/spec" 2>"$tmp/err" ||
@@ -78,7 +97,7 @@ done
 
 "$bench" --filter=list >"$tmp/out" 2>"$tmp/err" || fail "--filter=list failed"
 printf '%s\n' lib:rocksdb.fastbloom bloom lib:rocksdb.ribbon lib:rocksdb.ribbon_hybrid \
-  tree.per_level tree.hybrid lib:leveldb.bloom burr none grafite:16 \
+  bloom:levels=tree hybrid:levels=tree lib:leveldb.bloom burr none grafite:16 \
   grafite:16:codes=table >"$tmp/want"
 diff "$tmp/want" "$tmp/out" >/dev/null || fail "--filter=list: $(cat "$tmp/out")"
 rm "$tmp/want"
@@ -91,7 +110,7 @@ rm "$tmp/want"
 grep '"section":"point"' "$tmp/json" >"$tmp/point"
 [ "$(wc -l <"$tmp/point")" -eq 14 ] || fail "want 14 point rows, got: $(cat "$tmp/json")"
 [ "$(grep -c '"tree":"settled"' "$tmp/point")" -eq 8 ] || fail "want 8 settled rows: $(cat "$tmp/json")"
-[ "$(grep -c '"store":"rocksdb","config":"[a-z:._]*","tree":"2 flushes in L0".*"files_per_level":\[2,' \
+[ "$(grep -c '"store":"rocksdb","config":"[a-z:._=]*","tree":"2 flushes in L0".*"files_per_level":\[2,' \
      "$tmp/point")" -eq 6 ] || fail "want 6 RocksDB rows with 2 tables in L0: $(cat "$tmp/json")"
 while read -r row; do
   for field in '"store":' '"tree":' '"bits_per_key":' '"files_per_level":' '"lookups_per_second":' \
@@ -134,7 +153,7 @@ for (name, tree), r in point.items():
     # (The per-level and hybrid policies may give a level any size, none included.)
     for bits, entries in zip(levels, r["entries_per_level"]):
         assert entries > 0 or bits == 0, r
-        assert entries == 0 or name in ("tree.per_level", "tree.hybrid") or \
+        assert entries == 0 or name in ("bloom:levels=tree", "hybrid:levels=tree") or \
             5 < bits < 25, (name, tree, levels)
     d = r["direct_reads"]
     assert d is not None, r
@@ -309,7 +328,7 @@ done
 python3 - "$tmp/presence" <<'PY' || fail "presence rows: $(cat "$tmp/presence")"
 import json, sys
 rows = [json.loads(line) for line in open(sys.argv[1])]
-assert [r["config"] for r in rows] == ["lib:rocksdb.fastbloom", "tree.hybrid"], rows
+assert [r["config"] for r in rows] == ["lib:rocksdb.fastbloom", "hybrid:levels=tree"], rows
 queries = ["get_absent", "get_present", "multiget_absent", "multiget_present"]
 for r in rows:
     assert r["section"] == "presence" and r["keys"] == r["expected_keys"] == 20000, r
@@ -367,11 +386,11 @@ for r in rows:
 PY
 "$results_table" --render=presence "$tmp/presence" >"$tmp/presence.md" 2>"$tmp/err" ||
   fail "results_table --render=presence: $(cat "$tmp/err")"
-for line in '^\*\*20000 keys\*\* of 16 bytes' '^\| tree.hybrid \| direct' \
+for line in '^\*\*20000 keys\*\* of 16 bytes' '^\| hybrid:levels=tree \| direct' \
             '^\| lib:rocksdb.fastbloom \| page cache \| Get, absent keys \| 500 \|' \
             '^\| lib:rocksdb.fastbloom \| absent Get/s .* >= 10× \| [0-9.]+× \| (met|missed) \|' \
-            '^\| tree.hybrid \| 90% \| [0-9]+ \| [0-9]+ \| [0-9.]+× \|$' \
-            '^\| tree.hybrid \| mixed Get/s at 50% present, wrapper / RocksDB >= 0.98× \|'; do
+            '^\| hybrid:levels=tree \| 90% \| [0-9]+ \| [0-9]+ \| [0-9.]+× \|$' \
+            '^\| hybrid:levels=tree \| mixed Get/s at 50% present, wrapper / RocksDB >= 0.98× \|'; do
   grep -qE "$line" "$tmp/presence.md" || fail "no markdown line '$line': $(cat "$tmp/presence.md")"
 done
 echo '{"section":"presence","keys":1}' >"$tmp/presence.bad"

@@ -8,8 +8,7 @@
 #include "bench/db/ribbon_sizing.h"
 #include "engines/leveldb/leveldb_adapter.h"
 #include "engines/rocksdb/rocksdb_adapter.h"
-#include "engines/rocksdb/rocksdb_hybrid_policy.h"
-#include "engines/rocksdb/rocksdb_per_level_policy.h"
+#include "engines/rocksdb/rocksdb_tree_policy.h"
 #include "filter/bloom/bloom.h"
 #include "filter/burr/burr.h"
 #include "filter/filter_spec.h"
@@ -41,6 +40,14 @@ absl::StatusOr<std::shared_ptr<const FilterPolicy>> SharedPolicy(
       factory(FilterOptions::BitsPerKey(kDbBitsPerKey));
   if (!policy.ok()) return policy.status();
   return std::shared_ptr<const FilterPolicy>(*std::move(policy));
+}
+
+// Sizes a spec that gives no size at kDbBitsPerKey; whether it gave one.
+bool SizeIfUnsized(PolicySpec* spec) {
+  if (spec->options.bits_per_key.has_value() || spec->options.fpp.has_value())
+    return true;
+  spec->options.bits_per_key = kDbBitsPerKey;
+  return false;
 }
 
 }  // namespace
@@ -77,7 +84,8 @@ absl::StatusOr<DbConfigs> MakeDbConfigs() {
   configs.section_policies = {configs.rocksdb[0], section_ribbon, uniform};
   // The sized configurations follow their bases.
   configs.rocksdb.push_back(uniform);
-  for (const SizedRocksDbConfig& sized : SizedRocksDbConfigs()) {
+  configs.sized = SizedRocksDbConfigs();
+  for (const SizedRocksDbConfig& sized : configs.sized) {
     configs.rocksdb.push_back({sized.name, "", nullptr});
   }
   configs.section_policies.push_back(
@@ -104,9 +112,20 @@ absl::Status AddSpecConfigs(absl::Span<const std::string> specs,
     absl::StatusOr<PolicySpec> parsed =
         ParsePolicySpec(spec, SpecSize::kOptional);
     if (!parsed.ok()) return parsed.status();
-    const bool sized = parsed->options.bits_per_key.has_value() ||
-                       parsed->options.fpp.has_value();
-    if (!sized) parsed->options.bits_per_key = kDbBitsPerKey;
+    if (NamesTreePolicy(*parsed)) {
+      // Refused now rather than once its base's database is built.
+      SizeIfUnsized(&*parsed);
+      absl::StatusOr<std::vector<TreeLevel>> tree =
+          LeveledTree(/*num_levels=*/2, kRocksDbFanOut);
+      if (!tree.ok()) return tree.status();
+      absl::Status valid =
+          NewRocksDbTreeFilterPolicy(parsed->ToString(), *tree).status();
+      if (!valid.ok()) return valid;
+      configs->sized.push_back(SizedFromTree(spec));
+      configs->rocksdb.push_back({spec, "", nullptr});
+      continue;
+    }
+    const bool sized = SizeIfUnsized(&*parsed);
     absl::StatusOr<std::unique_ptr<const FilterPolicy>> made =
         NewFilterPolicyFromSpec(*parsed);
     if (!made.ok()) return made.status();
@@ -188,27 +207,29 @@ std::vector<TreeLevel> ModelTree(const DbResult& uniform,
 
 }  // namespace
 
-SizedRocksDbConfig SizedFromTree(std::string name, std::string factory_name,
-                                 TreePolicyFactory factory) {
+SizedRocksDbConfig SizedFromTree(std::string spec) {
   SizedRocksDbConfig sized;
-  sized.name = name;
+  sized.name = spec;
   sized.base = kUniformConfig;
-  sized.make = [name, factory_name, factory](
-                   const DbResult& uniform,
-                   const DbShape& shape) -> absl::StatusOr<RocksDbConfig> {
+  sized.make = [spec](const DbResult& uniform,
+                      const DbShape& shape) -> absl::StatusOr<RocksDbConfig> {
+    absl::StatusOr<PolicySpec> parsed =
+        ParsePolicySpec(spec, SpecSize::kOptional);
+    if (!parsed.ok()) return parsed.status();
+    SizeIfUnsized(&*parsed);
     const std::vector<TreeLevel> tree = ModelTree(uniform, shape);
     absl::StatusOr<std::shared_ptr<const rocksdb::FilterPolicy>> policy =
-        factory(tree, kDbBitsPerKey);
+        NewRocksDbTreeFilterPolicy(parsed->ToString(), tree);
     if (!policy.ok()) return policy.status();
     std::vector<std::string> keys;
     for (const TreeLevel& level : tree) {
       keys.push_back(absl::StrFormat("%.0f", level.keys));
     }
     return RocksDbConfig{
-        name,
-        absl::StrFormat("%s, %g bits/key over the tree of %s (keys by level "
-                        "from L0: %s; L0 as %d runs)",
-                        factory_name, kDbBitsPerKey, uniform.config,
+        spec,
+        absl::StrFormat("NewRocksDbTreeFilterPolicy(\"%s\") over the tree of "
+                        "%s (keys by level from L0: %s; L0 as %d runs)",
+                        parsed->ToString(), uniform.config,
                         absl::StrJoin(keys, "/"), kRocksDbRecentFlushes),
         *std::move(policy)};
   };
@@ -227,12 +248,8 @@ std::vector<SizedRocksDbConfig> SizedRocksDbConfigs() {
          return RibbonAtBloomMemory(kRocksDbRibbonHybridConfig, kRibbonBelowL0,
                                     bloom);
        }},
-      SizedFromTree(kPerLevelConfig, "NewRocksDbPerLevelFilterPolicy",
-                    NewRocksDbPerLevelFilterPolicy),
-      SizedFromTree(kHybridConfig, "NewRocksDbHybridFilterPolicy",
-                    [](absl::Span<const TreeLevel> tree, double budget) {
-                      return NewRocksDbHybridFilterPolicy(tree, budget);
-                    }),
+      SizedFromTree(kPerLevelConfig),
+      SizedFromTree(kHybridConfig),
   };
 }
 

@@ -24,17 +24,15 @@ constexpr double kDbBitsPerKey = 10;
 
 // Configurations are named as filter_bench names its rows: sstfilter's
 // policies by their spec (filter/filter_spec.h), sized at kDbBitsPerKey when
-// the spec gives no size; the other libraries' filters as "lib:" peers; and
-// the two tree policies of engines/rocksdb by a "tree." name.
+// the spec gives no size, and the other libraries' filters as "lib:" peers.
 constexpr char kUniformConfig[] = "bloom";
 constexpr char kCompactConfig[] = "burr";
-// NewRocksDbPerLevelFilterPolicy: the native filter at a rate per level, sized
+// The tree policies of engines/rocksdb (NewRocksDbTreeFilterPolicy), sized
 // for the tree the uniform native filter's database ended up with
-// (SizedFromTree).
-constexpr char kPerLevelConfig[] = "tree.per_level";
-// NewRocksDbHybridFilterPolicy: each level's family (native Bloom, compact
-// filter or none) and rate chosen over the same tree as kPerLevelConfig.
-constexpr char kHybridConfig[] = "tree.hybrid";
+// (SizedFromTree): the native filter at a rate per level, and each level's
+// family (native Bloom, compact filter or none) and rate.
+constexpr char kPerLevelConfig[] = "bloom:levels=tree";
+constexpr char kHybridConfig[] = "hybrid:levels=tree";
 // rocksdb::NewBloomFilterPolicy, FastLocalBloom (bench/impls.h's baseline).
 constexpr char kRocksDbBloomConfig[] = "lib:rocksdb.fastbloom";
 // RocksDB's Ribbon at every level, and RocksDB's own hybrid (Bloom filters
@@ -42,8 +40,6 @@ constexpr char kRocksDbBloomConfig[] = "lib:rocksdb.fastbloom";
 // to kRocksDbBloomConfig's filter memory.
 constexpr char kRocksDbRibbonConfig[] = "lib:rocksdb.ribbon";
 constexpr char kRocksDbRibbonHybridConfig[] = "lib:rocksdb.ribbon_hybrid";
-// What the tree policies' names start with.
-constexpr char kTreePolicyPrefix[] = "tree.";
 // leveldb::NewBloomFilterPolicy.
 constexpr char kLevelDbBloomConfig[] = "lib:leveldb.bloom";
 // A database without a filter of the kind a section measures.
@@ -59,19 +55,14 @@ struct SizedRocksDbConfig {
       make;
 };
 
-// A policy of sstfilter sized for a tree's shape at a budget in bits/key.
-using TreePolicyFactory =
-    std::function<absl::StatusOr<std::shared_ptr<const rocksdb::FilterPolicy>>(
-        absl::Span<const TreeLevel> tree, double budget_bits_per_key)>;
-
-// The configuration `name` of factory's policy (called `factory_name` in the
-// report) at kDbBitsPerKey, for the tree of its base's database
-// (kUniformConfig's in the point section; the report names the base): the
-// last level as that run left it, each level above it kRocksDbFanOut times
-// smaller, and L0 as kRocksDbRecentFlushes flushes of one memtable each. Every
-// configuration builds the same tree shape, so any base's tree serves.
-SizedRocksDbConfig SizedFromTree(std::string name, std::string factory_name,
-                                 TreePolicyFactory factory);
+// The configuration named by `spec`, a tree policy's spec (levels=tree), for
+// the tree of its base's database (kUniformConfig's in the point section; the
+// report names the base) at the spec's bits_per_key, or kDbBitsPerKey when it
+// gives none: the last level as that run left it, each level above it
+// kRocksDbFanOut times smaller, and L0 as kRocksDbRecentFlushes flushes of one
+// memtable each. Every configuration builds the same tree shape, so any base's
+// tree serves.
+SizedRocksDbConfig SizedFromTree(std::string spec);
 
 // The point section's RocksDB configurations made from another's database,
 // in the order they run; each one's base is built before it. A policy sized
@@ -80,8 +71,10 @@ std::vector<SizedRocksDbConfig> SizedRocksDbConfigs();
 
 struct DbConfigs {
   // The point section's, in the order they run: kRocksDbBloomConfig,
-  // kUniformConfig, then SizedRocksDbConfigs(), whose policies are null.
+  // kUniformConfig, then those of `sized`, whose policies are null.
   std::vector<RocksDbConfig> rocksdb;
+  // SizedRocksDbConfigs(), then the tree policies --filter named.
+  std::vector<SizedRocksDbConfig> sized;
   std::vector<LevelDbConfig> leveldb;
   // The policies the partitioned-filter and prefix-seek sections compare,
   // named as above: RocksDB's Bloom and Ribbon, sstfilter's native filter
@@ -94,7 +87,8 @@ absl::StatusOr<DbConfigs> MakeDbConfigs();
 // The point section's configurations of --filter: for each spec string
 // (filter/filter_spec.h), a RocksDB and a LevelDB configuration named by the
 // spec, the policy it names through AsRocksDbFilterPolicy and
-// AsLevelDbFilterPolicy at the spec's own size.
+// AsLevelDbFilterPolicy at the spec's own size; for a tree policy's spec
+// (levels=tree), a RocksDB configuration sized from the tree (SizedFromTree).
 // InvalidArgumentError, the parser's one line, for a malformed spec.
 absl::Status AddSpecConfigs(absl::Span<const std::string> specs,
                             DbConfigs* configs);

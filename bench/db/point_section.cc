@@ -131,7 +131,7 @@ absl::StatusOr<std::vector<DbResult>> RunPointSection(
     const ConfigWanted& wants, const DbShape& shape, const Progress& progress) {
   std::vector<std::unique_ptr<OpenDb>> dbs;
   if (wants_store(kRocksDbStore)) {
-    const std::vector<SizedRocksDbConfig> sized = SizedRocksDbConfigs();
+    const std::vector<SizedRocksDbConfig>& sized = configs.sized;
     const auto sized_config = [&](const std::string& name) {
       const SizedRocksDbConfig* found = nullptr;
       for (const SizedRocksDbConfig& s : sized) {

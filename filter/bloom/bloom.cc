@@ -142,6 +142,7 @@ constexpr char kPortablePath[] = "portable";
 
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBloomPolicyFromSpec(
     const PolicySpec& spec) {
+  if (absl::Status status = RejectTreePolicy(spec); !status.ok()) return status;
   const auto path = spec.params.find(kPathParam);
   const bool portable =
       path != spec.params.end() && path->second == kPortablePath;
@@ -156,7 +157,8 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBloomPolicyFromSpec(
 SSTFILTER_REGISTER_FAMILY(
     Bloom,
     {"bloom",
-     {{bloom_internal::kPathParam, "best|portable"}},
+     {{bloom_internal::kPathParam, "best|portable"},
+      {kLevelsParam, kLevelsWords}},
      &bloom_internal::NewBloomPolicyFromSpec,
      {&bloom::LocalBloomFormatFor(bloom::BestProbePath()),
       &bloom_internal::CheckedLocalBloomFormatFor(bloom::BestProbePath())},

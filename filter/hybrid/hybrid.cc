@@ -130,6 +130,7 @@ PolicySpec HybridSpec(const FilterOptions& options,
 
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewHybridPolicyFromSpec(
     const PolicySpec& spec) {
+  if (absl::Status status = RejectTreePolicy(spec); !status.ok()) return status;
   HybridOptions hybrid;
   if (auto it = spec.params.find("family"); it != spec.params.end())
     hybrid.family = it->second == FilterFamilyName(FilterFamily::kNative)
@@ -173,12 +174,13 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewHybridFilterPolicy(
       checked);
 }
 
-SSTFILTER_REGISTER_FAMILY(Hybrid,
-                          {"hybrid",
-                           {{"family", "native|compact"}, {"max_build_bytes"}},
-                           &hybrid_internal::NewHybridPolicyFromSpec,
-                           {&hybrid_internal::HybridFormat(),
-                            &hybrid_internal::CheckedHybridFormat()},
-                           {"family=compact", "family=native"}});
+SSTFILTER_REGISTER_FAMILY(Hybrid, {"hybrid",
+                                   {{"family", "native|compact"},
+                                    {"max_build_bytes"},
+                                    {kLevelsParam, kLevelsWords}},
+                                   &hybrid_internal::NewHybridPolicyFromSpec,
+                                   {&hybrid_internal::HybridFormat(),
+                                    &hybrid_internal::CheckedHybridFormat()},
+                                   {"family=compact", "family=native"}});
 
 }  // namespace sstfilter
