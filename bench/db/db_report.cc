@@ -165,6 +165,8 @@ void PrintTable(const DbShape& shape, const std::vector<DbResult>& results,
              kHybridConfig, kRocksDbRibbonHybridConfig, AbsentReads, out);
   PrintRatio(results, "absent lookups/s", kRocksDbStore, kHybridConfig,
              kRocksDbBloomConfig, AbsentRate, out);
+  PrintRatio(results, "absent lookups/s", kRocksDbStore, kHybridConfig,
+             kRocksDbRibbonHybridConfig, AbsentRate, out);
   PrintRatio(results, "absent lookups/s", kLevelDbStore, kUniformConfig,
              kLevelDbBloomConfig, AbsentRate, out);
   out << "\n";
