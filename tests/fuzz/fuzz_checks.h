@@ -90,6 +90,16 @@ FilterOptions ReaderFuzzOptions();
 // synthetic ones.
 std::vector<std::string> ReaderQueryKeys(absl::string_view filter);
 
+// Which inputs CheckReaderIsTotal asks ExpectedFpp() of: every input, or one
+// in kFppCheckEvery (those whose size is a multiple of it, so that mutations
+// bring every filter shape to the check). The second is for formats that
+// measure their rate over kFppSampleHashes hashes (SampledFpp,
+// util/bloom_math.h: LevelDB's Bloom), where the measurement is nine tenths
+// of an input's time under ASan; their answers are still checked on every
+// input.
+enum class FppInputs { kEvery, kSampled };
+constexpr size_t kFppCheckEvery = 4;
+
 // Treats data as a filter and queries it: fixed keys, keys cut from the input,
 // one at a time, batched and through FilterFormat::KeyMayMatch, and describes
 // it (FilterFormat::Describe). Returns an error when the answers disagree with
@@ -98,7 +108,8 @@ std::vector<std::string> ReaderQueryKeys(absl::string_view filter);
 // out-of-bounds read is left for the sanitizers to report: the filter is copied
 // into a heap buffer of exactly its size first.
 absl::Status CheckReaderIsTotal(const FilterFormat& format, const uint8_t* data,
-                                size_t size);
+                                size_t size,
+                                FppInputs fpp_inputs = FppInputs::kEvery);
 
 // One format's readers pinned to each probe path this build and CPU can run
 // (scalar, AVX2, AVX-512), for the input's filter bytes.
@@ -156,7 +167,11 @@ std::unique_ptr<const FilterPolicy> ReaderFuzzPolicy(
 // Defines the libFuzzer entry point of a reader fuzzer for the policies made by
 // factory (the input is a filter), and registers its seeds. Use once per fuzz
 // target.
-#define SSTFILTER_READER_FUZZER(factory)                                     \
+#define SSTFILTER_READER_FUZZER(factory) \
+  SSTFILTER_READER_FUZZER_WITH(factory, ::sstfilter::fuzz::FppInputs::kEvery)
+
+// SSTFILTER_READER_FUZZER asking ExpectedFpp() of the inputs fpp_inputs names.
+#define SSTFILTER_READER_FUZZER_WITH(factory, fpp_inputs)                    \
   namespace {                                                                \
   std::vector<::sstfilter::fuzz::Seed> SstfilterFuzzSeeds() {                \
     return ::sstfilter::fuzz::ReaderSeeds(factory);                          \
@@ -168,7 +183,8 @@ std::unique_ptr<const FilterPolicy> ReaderFuzzPolicy(
     static const ::sstfilter::FilterPolicy* const policy =                   \
         ::sstfilter::fuzz::ReaderFuzzPolicy(factory).release();              \
     ::sstfilter::fuzz::AbortIfError(                                         \
-        ::sstfilter::fuzz::CheckReaderIsTotal(policy->Format(), data, size), \
+        ::sstfilter::fuzz::CheckReaderIsTotal(policy->Format(), data, size,  \
+                                              fpp_inputs),                   \
         "reader check");                                                     \
     return 0;                                                                \
   }
