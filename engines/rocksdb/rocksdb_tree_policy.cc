@@ -3,17 +3,16 @@
 #include <string>
 
 #include "absl/status/status.h"
-#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "engines/rocksdb/rocksdb_hybrid_policy.h"
 #include "engines/rocksdb/rocksdb_per_level_policy.h"
+#include "filter/bloom/bloom.h"
 #include "filter/filter_spec.h"
+#include "filter/hybrid/hybrid.h"
 #include "filter/policy_spec.h"
 
 namespace sstfilter {
 namespace {
-
-constexpr char kMaxBuildBytesParam[] = "max_build_bytes";
 
 // The one line every refusal here gives: the spec, then what is wrong.
 absl::Status Refuse(absl::string_view spec, absl::string_view why) {
@@ -28,11 +27,12 @@ NewRocksDbTreeFilterPolicy(absl::string_view spec,
                            absl::Span<const TreeLevel> tree) {
   absl::StatusOr<PolicySpec> parsed = ParsePolicySpec(spec);
   if (!parsed.ok()) return parsed.status();
-  const bool bloom = parsed->family == "bloom";
-  const bool hybrid = parsed->family == "hybrid";
+  const bool bloom = parsed->family == kBloomFamilyName;
+  const bool hybrid = parsed->family == kHybridFamilyName;
   if (!bloom && !hybrid) {
-    return Refuse(spec, absl::StrCat("family ", parsed->family,
-                                     " has no tree form (bloom, hybrid)"));
+    return Refuse(spec,
+                  absl::StrCat("family ", parsed->family, " has no tree form (",
+                               kBloomFamilyName, ", ", kHybridFamilyName, ")"));
   }
   if (!NamesTreePolicy(*parsed)) {
     return Refuse(spec, absl::StrCat("give ", kLevelsParam, "=", kTreeLevels));
@@ -51,13 +51,12 @@ NewRocksDbTreeFilterPolicy(absl::string_view spec,
   }
   const double budget = *parsed->options.bits_per_key;
   if (bloom) return NewRocksDbPerLevelFilterPolicy(tree, budget);
-  HybridTreeOptions options;
-  if (auto it = parsed->params.find(kMaxBuildBytesParam);
-      it != parsed->params.end() &&
-      !absl::SimpleAtoi(it->second, &options.max_build_bytes)) {
-    return Refuse(spec, absl::StrCat(kMaxBuildBytesParam, ": \"", it->second,
-                                     "\" is not an unsigned integer"));
+  absl::StatusOr<size_t> max_build_bytes = MaxBuildBytesOfSpec(*parsed);
+  if (!max_build_bytes.ok()) {
+    return Refuse(spec, max_build_bytes.status().message());
   }
+  HybridTreeOptions options;
+  options.max_build_bytes = *max_build_bytes;
   return NewRocksDbHybridFilterPolicy(tree, budget, options);
 }
 

@@ -111,6 +111,8 @@ TEST(TreePolicySpecTest, RefusesWhatItCannotHonour) {
       {"bloom:levels=tree:bits_per_key=-1", "-1"},
       {"bloom:levels=forest:bits_per_key=10", "forest"},
       {"nope:10", "nope"},
+      {"hybrid:10:levels=tree:max_build_bytes=1e6",
+       "max_build_bytes: \"1e6\" is not an unsigned integer"},
   };
   for (const auto& c : cases) {
     auto policy = NewRocksDbTreeFilterPolicy(c.spec, tree);

@@ -128,7 +128,7 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBloomFilterPolicy(
     const FilterOptions& options) {
   return bloom_internal::NewLocalBloomPolicy(
       options, bloom::BestProbePath(),
-      PolicySpec::Of("bloom", options).ToString());
+      PolicySpec::Of(kBloomFamilyName, options).ToString());
 }
 
 namespace bloom_internal {
@@ -156,7 +156,7 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewBloomPolicyFromSpec(
 
 SSTFILTER_REGISTER_FAMILY(
     Bloom,
-    {"bloom",
+    {kBloomFamilyName,
      {{bloom_internal::kPathParam, "best|portable"},
       {kLevelsParam, kLevelsWords}},
      &bloom_internal::NewBloomPolicyFromSpec,

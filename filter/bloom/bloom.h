@@ -19,6 +19,9 @@
 
 namespace sstfilter {
 
+// The family's name in a spec ("bloom:fpp=0.01", filter/filter_spec.h).
+constexpr char kBloomFamilyName[] = "bloom";
+
 // Returns InvalidArgumentError, naming the value, for invalid options (see
 // ValidateFilterOptions) and for an fpp below what 100 bits/key reach.
 //

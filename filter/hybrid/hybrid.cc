@@ -120,11 +120,11 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewCompactPolicy(
 // options set, the family and cap only when not the defaults.
 PolicySpec HybridSpec(const FilterOptions& options,
                       const HybridOptions& hybrid) {
-  PolicySpec spec = PolicySpec::Of("hybrid", options);
+  PolicySpec spec = PolicySpec::Of(kHybridFamilyName, options);
   if (hybrid.family != HybridOptions().family)
     spec.params["family"] = FilterFamilyName(hybrid.family);
   if (hybrid.max_build_bytes != 0)
-    spec.params["max_build_bytes"] = absl::StrCat(hybrid.max_build_bytes);
+    spec.params[kMaxBuildBytesParam] = absl::StrCat(hybrid.max_build_bytes);
   return spec;
 }
 
@@ -136,12 +136,9 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewHybridPolicyFromSpec(
     hybrid.family = it->second == FilterFamilyName(FilterFamily::kNative)
                         ? FilterFamily::kNative
                         : FilterFamily::kCompact;
-  if (auto it = spec.params.find("max_build_bytes");
-      it != spec.params.end() &&
-      !absl::SimpleAtoi(it->second, &hybrid.max_build_bytes)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "max_build_bytes: \"", it->second, "\" is not an unsigned integer"));
-  }
+  absl::StatusOr<size_t> max_build_bytes = MaxBuildBytesOfSpec(spec);
+  if (!max_build_bytes.ok()) return max_build_bytes.status();
+  hybrid.max_build_bytes = *max_build_bytes;
   return NewHybridFilterPolicy(spec.options, hybrid);
 }
 
@@ -174,9 +171,21 @@ absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewHybridFilterPolicy(
       checked);
 }
 
-SSTFILTER_REGISTER_FAMILY(Hybrid, {"hybrid",
+absl::StatusOr<size_t> MaxBuildBytesOfSpec(const PolicySpec& spec) {
+  size_t max_build_bytes = 0;
+  if (auto it = spec.params.find(kMaxBuildBytesParam);
+      it != spec.params.end() &&
+      !absl::SimpleAtoi(it->second, &max_build_bytes)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(kMaxBuildBytesParam, ": \"", it->second,
+                     "\" is not an unsigned integer"));
+  }
+  return max_build_bytes;
+}
+
+SSTFILTER_REGISTER_FAMILY(Hybrid, {kHybridFamilyName,
                                    {{"family", "native|compact"},
-                                    {"max_build_bytes"},
+                                    {kMaxBuildBytesParam},
                                     {kLevelsParam, kLevelsWords}},
                                    &hybrid_internal::NewHybridPolicyFromSpec,
                                    {&hybrid_internal::HybridFormat(),

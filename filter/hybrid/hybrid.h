@@ -20,8 +20,15 @@
 #include "absl/status/statusor.h"
 #include "filter/filter_family.h"
 #include "filter/filter_policy.h"
+#include "filter/policy_spec.h"
 
 namespace sstfilter {
+
+// The family's name in a spec ("hybrid:fpp=0.01:max_build_bytes=67108864",
+// filter/filter_spec.h) and the param that sets
+// HybridBuildOptions::max_build_bytes.
+constexpr char kHybridFamilyName[] = "hybrid";
+constexpr char kMaxBuildBytesParam[] = "max_build_bytes";
 
 // Persisted beside each filter; changes iff a filter's bytes would change
 // meaning (a family's marker or layout).
@@ -73,6 +80,12 @@ struct HybridOptions : HybridBuildOptions {
 // used by one thread at a time.
 absl::StatusOr<std::unique_ptr<const FilterPolicy>> NewHybridFilterPolicy(
     const FilterOptions& options, const HybridOptions& hybrid = {});
+
+// HybridBuildOptions::max_build_bytes as a parsed spec gives it: 0 (no cap)
+// without kMaxBuildBytesParam, InvalidArgumentError naming the value when it
+// is not an unsigned integer. Shared by the family's factory and the tree
+// policy built from "hybrid:levels=tree" (engines/rocksdb).
+absl::StatusOr<size_t> MaxBuildBytesOfSpec(const PolicySpec& spec);
 
 }  // namespace sstfilter
 
