@@ -19,6 +19,7 @@
 #include "filter/burr/burr_sizing.h"
 #include "filter/filter_policy.h"
 #include "filter/format_registry.h"
+#include "filter/policy_spec.h"
 #include "filter/testing/filter_test_util.h"
 #include "gtest/gtest.h"
 
@@ -129,6 +130,22 @@ TEST(HybridTest, NoFamilyIsAnInvalidArgument) {
   EXPECT_EQ(policy.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(policy.status().message().find("kNone"), absl::string_view::npos)
       << policy.status();
+}
+
+// ParsePolicySpec already refuses a cap that is no count; a spec built by
+// hand reaches MaxBuildBytesOfSpec's own check.
+TEST(HybridTest, MaxBuildBytesOfSpec) {
+  PolicySpec spec;
+  spec.family = kHybridFamilyName;
+  EXPECT_EQ(*MaxBuildBytesOfSpec(spec), 0u) << "no cap by default";
+  spec.params[kMaxBuildBytesParam] = "1024";
+  EXPECT_EQ(*MaxBuildBytesOfSpec(spec), 1024u);
+  spec.params[kMaxBuildBytesParam] = "lots";
+  const absl::StatusOr<size_t> refused = MaxBuildBytesOfSpec(spec);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(refused.status().message(),
+            "max_build_bytes: \"lots\" is not an unsigned integer");
 }
 
 TEST(HybridTest, CountersCountBuildsByFamily) {
