@@ -28,8 +28,15 @@ const char* WhyUnfiltered(rocksdb::ColumnFamilyHandle* handle);
 // Any thread.
 class ColumnFamilySlots {
  public:
+  // default_handle: the database's DefaultColumnFamily(), which lives as long
+  // as the database. Lookups through it, the most common, skip the handle's
+  // virtual GetID().
+  explicit ColumnFamilySlots(rocksdb::ColumnFamilyHandle* default_handle)
+      : default_handle_(default_handle), default_id_(default_handle->GetID()) {}
+
   // The filter of a column family, or null (no filter: pass through).
   ColumnFamilyFilter* Of(rocksdb::ColumnFamilyHandle* handle) const {
+    if (handle == default_handle_) return Of(default_id_);
     return handle == nullptr ? nullptr : Of(handle->GetID());
   }
   ColumnFamilyFilter* Of(uint32_t column_family_id) const {
@@ -48,6 +55,8 @@ class ColumnFamilySlots {
   void ForEach(const std::function<bool(ColumnFamilyFilter*)>& visit) const;
 
  private:
+  rocksdb::ColumnFamilyHandle* const default_handle_;
+  const uint32_t default_id_;
   std::array<std::atomic<ColumnFamilyFilter*>, kMaxFilteredColumnFamilies>
       slots_{};
   mutable std::mutex owned_mutex_;  // guards owned_

@@ -301,10 +301,17 @@ class DifferentialRun::Impl {
   }
 
   // A column family of the open database, or null (a null handle) on one
-  // choice in handles_.size() + 1.
+  // choice in handles_.size() + 1. In every other operation the default
+  // column family is named by the database's own handle, DefaultColumnFamily()
+  // (what the calls without a handle pass), rather than the one Open returned;
+  // never both in one operation, which RocksDB's MultiGet does not allow.
   rocksdb::ColumnFamilyHandle* Family(OperationBytes* bytes) {
     const size_t i = bytes->Below(handles_.size() + 1);
-    return i == handles_.size() ? nullptr : handles_[i];
+    if (i == handles_.size()) return nullptr;
+    if (handles_[i]->GetID() == 0 && operations_ % 2 == 1) {
+      return db_->DefaultColumnFamily();
+    }
+    return handles_[i];
   }
   std::string FamilyName(rocksdb::ColumnFamilyHandle* family) const {
     return family == nullptr ? "(null)" : family->GetName();
@@ -458,6 +465,7 @@ class DifferentialRun::Impl {
   }
 
   absl::Status ApplyOne(OperationBytes* bytes) {
+    ++operations_;
     const Operation operation =
         static_cast<Operation>(bytes->Below(kOperationCount));
     switch (operation) {
@@ -1212,6 +1220,7 @@ class DifferentialRun::Impl {
   uint64_t values_ = 0;
   uint64_t paths_ = 0;
   uint64_t families_ = 0;
+  uint64_t operations_ = 0;  // begun by ApplyOne
   uint64_t costly_requests_ = 0;
   uint64_t maintenance_requests_ = 0;
 };

@@ -10,65 +10,6 @@
 
 namespace sstfilter {
 namespace presence_internal {
-namespace {
-
-// Whether a lookup with these options may be answered from a filter, which
-// holds every key an ordinary read of the current state can return.
-bool FilterMayAnswer(const rocksdb::ReadOptions& options) {
-  // Reads that can see more than that: keys under range tombstones, and
-  // history at a read timestamp.
-  if (options.ignore_range_deletions || options.timestamp != nullptr) {
-    return false;
-  }
-  // Tiers that stop at what is in memory answer Incomplete, not NotFound,
-  // for a key they cannot rule out: RocksDB's answer, which the filter's
-  // NotFound would not equal.
-  if (options.read_tier != rocksdb::kReadAllTier &&
-      options.read_tier != rocksdb::kPersistedTier) {
-    return false;
-  }
-#if ROCKSDB_MAJOR >= 9
-  // RocksDB refuses a lookup that names another activity (InvalidArgument).
-  if (options.io_activity != rocksdb::Env::IOActivity::kUnknown) return false;
-#endif
-  return true;
-}
-
-}  // namespace
-
-const PresenceFilter* FilterLookups::ServingFor(
-    const rocksdb::ReadOptions& options,
-    rocksdb::ColumnFamilyHandle* handle) const {
-  ColumnFamilyFilter* filter = slots_->Of(handle);
-  if (filter == nullptr || !FilterMayAnswer(options)) return nullptr;
-  const PresenceFilter* serving = filter->serving();
-  if (serving == nullptr) return nullptr;
-  if (options.snapshot != nullptr &&
-      options.snapshot->GetSequenceNumber() < serving->oldest_snapshot) {
-    return nullptr;
-  }
-  return serving;
-}
-
-bool FilterLookups::RulesOut(const rocksdb::ReadOptions& options,
-                             rocksdb::ColumnFamilyHandle* handle,
-                             absl::string_view key) {
-  ProbeSampling::Slot* sampling = nullptr;
-  if (skip_probes_) {
-    sampling = sampling_.Mine();
-    if (!ProbeSampling::ShouldProbe(sampling)) return false;
-  }
-  bool ruled_out = false;
-  {
-    ReadEpochs::Guard guard(epochs_);
-    if (!guard.active()) return false;
-    const PresenceFilter* serving = ServingFor(options, handle);
-    if (serving == nullptr) return false;
-    ruled_out = !serving->keys.MayContain(key);
-  }
-  ProbeSampling::Record(sampling, ruled_out);
-  return ruled_out;
-}
 
 void FilterLookups::RulesOut(const rocksdb::ReadOptions& options,
                              rocksdb::ColumnFamilyHandle* handle,

@@ -7,6 +7,7 @@
 #ifndef SSTFILTER_ENGINES_ROCKSDB_PRESENCE_FILTER_LOOKUPS_H_
 #define SSTFILTER_ENGINES_ROCKSDB_PRESENCE_FILTER_LOOKUPS_H_
 
+#include "absl/base/attributes.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "engines/rocksdb/presence/column_family_filter.h"
@@ -15,7 +16,9 @@
 #include "engines/rocksdb/presence/read_epochs.h"
 #include "engines/rocksdb/presence/seek_prefix.h"
 #include "rocksdb/db.h"
+#include "rocksdb/env.h"
 #include "rocksdb/options.h"
+#include "rocksdb/version.h"
 
 namespace sstfilter {
 namespace presence_internal {
@@ -35,8 +38,12 @@ class FilterLookups {
         answers_seeks_(answers_seeks) {}
 
   // True when the filter proves key absent from what options can see.
-  bool RulesOut(const rocksdb::ReadOptions& options,
-                rocksdb::ColumnFamilyHandle* handle, absl::string_view key);
+  // Inlined into each lookup: the fewer instructions between one lookup's
+  // probe and the next one's, the more of their cache misses overlap
+  // (docs/presence_filtered_db.md, "What the runs show").
+  ABSL_ATTRIBUTE_ALWAYS_INLINE bool RulesOut(
+      const rocksdb::ReadOptions& options, rocksdb::ColumnFamilyHandle* handle,
+      absl::string_view key);
   // results[i] = RulesOut(keys[i]) for keys of one column family, probing
   // the filter once for the batch. REQUIRES: results holds keys.size().
   void RulesOut(const rocksdb::ReadOptions& options,
@@ -73,8 +80,9 @@ class FilterLookups {
   // The filter that may answer a lookup with options in the column family,
   // or null: none, not serving yet, or options that see what a filter does
   // not hold. REQUIRES: a ReadEpochs::Guard held while it is used.
-  const PresenceFilter* ServingFor(const rocksdb::ReadOptions& options,
-                                   rocksdb::ColumnFamilyHandle* handle) const;
+  ABSL_ATTRIBUTE_ALWAYS_INLINE const PresenceFilter* ServingFor(
+      const rocksdb::ReadOptions& options,
+      rocksdb::ColumnFamilyHandle* handle) const;
 
   const ColumnFamilySlots* const slots_;
   ReadEpochs* const epochs_;
@@ -83,6 +91,62 @@ class FilterLookups {
   ProbeSampling sampling_;
   ProbeSampling seek_sampling_;
 };
+
+// Whether a lookup with these options may be answered from a filter, which
+// holds every key an ordinary read of the current state can return.
+inline bool FilterMayAnswer(const rocksdb::ReadOptions& options) {
+  // Reads that can see more than that: keys under range tombstones, and
+  // history at a read timestamp.
+  if (options.ignore_range_deletions || options.timestamp != nullptr) {
+    return false;
+  }
+  // Tiers that stop at what is in memory answer Incomplete, not NotFound,
+  // for a key they cannot rule out: RocksDB's answer, which the filter's
+  // NotFound would not equal.
+  if (options.read_tier != rocksdb::kReadAllTier &&
+      options.read_tier != rocksdb::kPersistedTier) {
+    return false;
+  }
+#if ROCKSDB_MAJOR >= 9
+  // RocksDB refuses a lookup that names another activity (InvalidArgument).
+  if (options.io_activity != rocksdb::Env::IOActivity::kUnknown) return false;
+#endif
+  return true;
+}
+
+inline const PresenceFilter* FilterLookups::ServingFor(
+    const rocksdb::ReadOptions& options,
+    rocksdb::ColumnFamilyHandle* handle) const {
+  ColumnFamilyFilter* filter = slots_->Of(handle);
+  if (filter == nullptr || !FilterMayAnswer(options)) return nullptr;
+  const PresenceFilter* serving = filter->serving();
+  if (serving == nullptr) return nullptr;
+  if (options.snapshot != nullptr &&
+      options.snapshot->GetSequenceNumber() < serving->oldest_snapshot) {
+    return nullptr;
+  }
+  return serving;
+}
+
+inline bool FilterLookups::RulesOut(const rocksdb::ReadOptions& options,
+                                    rocksdb::ColumnFamilyHandle* handle,
+                                    absl::string_view key) {
+  ProbeSampling::Slot* sampling = nullptr;
+  if (skip_probes_) {
+    sampling = sampling_.Mine();
+    if (!ProbeSampling::ShouldProbe(sampling)) return false;
+  }
+  bool ruled_out = false;
+  {
+    ReadEpochs::Guard guard(epochs_);
+    if (!guard.active()) return false;
+    const PresenceFilter* serving = ServingFor(options, handle);
+    if (serving == nullptr) return false;
+    ruled_out = !serving->keys.MayContain(key);
+  }
+  ProbeSampling::Record(sampling, ruled_out);
+  return ruled_out;
+}
 
 }  // namespace presence_internal
 }  // namespace sstfilter

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/base/attributes.h"
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
@@ -56,8 +57,10 @@ class PresenceCore {
     return slots_.Of(column_family_id);
   }
   // True when the filter proves key absent from what options can see.
-  bool RulesOut(const rocksdb::ReadOptions& options,
-                rocksdb::ColumnFamilyHandle* handle, absl::string_view key) {
+  // Inlined, as FilterLookups::RulesOut is.
+  ABSL_ATTRIBUTE_ALWAYS_INLINE bool RulesOut(
+      const rocksdb::ReadOptions& options, rocksdb::ColumnFamilyHandle* handle,
+      absl::string_view key) {
     return lookups_.RulesOut(options, handle, key);
   }
   // results[i] = RulesOut(keys[i]) for keys of one column family, probing

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <mutex>
 
+#include "absl/base/attributes.h"
 #include "util/asymmetric_fence.h"
 #include "util/thread_slots.h"
 
@@ -25,10 +26,12 @@ struct alignas(64) EpochSlot {
 class ReadEpochs {
  public:
   // Marks the calling thread as possibly reading filters from construction to
-  // destruction. Guards nest: an inner one keeps the outer's mark.
+  // destruction. Guards nest: an inner one keeps the outer's mark. Inlined:
+  // every lookup takes one.
   class Guard {
    public:
-    explicit Guard(ReadEpochs* epochs) : slot_(epochs->slots_.Mine()) {
+    ABSL_ATTRIBUTE_ALWAYS_INLINE explicit Guard(ReadEpochs* epochs)
+        : slot_(epochs->slots_.Mine()) {
       if (slot_ == nullptr) return;
       outer_epoch_ = slot_->epoch.load(std::memory_order_relaxed);
       if (outer_epoch_ != 0) return;
@@ -36,7 +39,7 @@ class ReadEpochs {
                          std::memory_order_relaxed);
       LightFence();
     }
-    ~Guard() {
+    ABSL_ATTRIBUTE_ALWAYS_INLINE ~Guard() {
       if (slot_ != nullptr && outer_epoch_ == 0) {
         slot_->epoch.store(0, std::memory_order_release);
       }
