@@ -51,7 +51,8 @@ struct RoundTripInput {
   std::vector<std::string> synthetic_keys;
 };
 
-RoundTripInput DecodeRoundTripInput(const uint8_t* data, size_t size) {
+RoundTripInput DecodeRoundTripInput(const uint8_t* data, size_t size,
+                                    SyntheticKeys synthetic) {
   ByteReader in(data, size);
   RoundTripInput input;
   switch (in.Byte() % kNumSelectors) {
@@ -80,7 +81,10 @@ RoundTripInput DecodeRoundTripInput(const uint8_t* data, size_t size) {
     default:  // kNoneSet
       break;
   }
-  const size_t num_synthetic = in.Byte() * kSyntheticKeysPerUnit;
+  const size_t units = in.Byte();
+  const size_t num_synthetic = synthetic == SyntheticKeys::kFull
+                                   ? units * kSyntheticKeysPerUnit
+                                   : units * kSyntheticKeysPerUnit / 2;
   const char salt = static_cast<char>(in.Byte());
   for (size_t i = 0; i < num_synthetic; ++i) {
     input.synthetic_keys.push_back(absl::StrCat(i) + salt);
@@ -328,8 +332,8 @@ absl::Status CheckPathsAgree(const std::vector<const FilterFormat*>& paths,
 }
 
 absl::Status CheckRoundTrip(const PolicyFactory& factory, const uint8_t* data,
-                            size_t size) {
-  const RoundTripInput input = DecodeRoundTripInput(data, size);
+                            size_t size, SyntheticKeys synthetic) {
+  const RoundTripInput input = DecodeRoundTripInput(data, size, synthetic);
   const std::string options = DescribeOptions(input.options);
   absl::StatusOr<std::unique_ptr<const FilterPolicy>> policy =
       factory(input.options);
