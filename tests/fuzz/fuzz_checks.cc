@@ -17,7 +17,8 @@ namespace {
 // zero), so the fuzzer never wastes an input on a parse error:
 //   [1 byte: options selector, mod kNumSelectors, see Selector]
 //   [0, 1, 2 or 8 bytes: the selector's option value]
-//   [1 byte: synthetic key count, in units of kSyntheticKeysPerUnit]
+//   [1 byte: synthetic key count, in units of kSyntheticKeysPerUnit, or of
+//    half that under SyntheticKeys::kHalf]
 //   [1 byte: synthetic key salt]
 //   ([1 byte: key length L] [L bytes: key])*   explicit keys; the last may be
 //   cut short
@@ -32,16 +33,16 @@ enum Selector : uint8_t {
   kNoneSet = 7,  // 0 bytes: neither set (invalid)
   kNumSelectors = 8,
 };
-// Keys per input: at most 510 synthetic and 512 explicit ones. Each key costs
-// about 1 us under the sanitizers (added, then asked three ways), so a round
-// trip stays near 1 ms at worst and libFuzzer runs thousands a second. The
-// bounds still reach what key counts change in a filter: native filters of
-// many blocks (from 52 keys at 10 bits/key, 513 at 1 bit/key), batches past
-// 64 keys, key counts that need a two-byte varint (128 and up). They stop short
-// of the LevelDB-compatible builder's measure-and-grow pass, which starts at
-// 2^16 bits (1,490 keys at 44 bits/key, the most an fpp gives) and samples up
-// to 9 * 2^20 hashes per filter (about 0.1 s under the sanitizers):
-// leveldb_bloom_test covers it.
+// Keys per input: at most 510 synthetic (255 under kHalf) and 512 explicit
+// ones. Each key costs about 1 us under the sanitizers (added, then asked three
+// ways), so a round trip stays near 1 ms at worst and libFuzzer runs thousands
+// a second. The bounds still reach what key counts change in a filter: native
+// filters of many blocks (from 52 keys at 10 bits/key, 513 at 1 bit/key),
+// batches past 64 keys, key counts that need a two-byte varint (128 and up).
+// They stop short of the LevelDB-compatible builder's measure-and-grow pass,
+// which starts at 2^16 bits (1,490 keys at 44 bits/key, the most an fpp gives)
+// and samples up to 9 * 2^20 hashes per filter (about 0.1 s under the
+// sanitizers): leveldb_bloom_test covers it.
 constexpr size_t kSyntheticKeysPerUnit = 2;  // keys per unit of the count byte
 constexpr size_t kMaxExplicitKeys = 512;
 
