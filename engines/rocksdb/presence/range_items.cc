@@ -39,20 +39,16 @@ void AddMember(int level, absl::string_view key, MutableBloomFilter* bits) {
 // 256 bits: byte values.
 using ByteMask = std::array<uint64_t, 4>;
 
-// Bits from..63 of a word (none for from >= 64; all for from <= 0).
-uint64_t BitsFrom(int from) {
-  if (from >= 64) return 0;
-  return from <= 0 ? ~uint64_t{0} : ~uint64_t{0} << from;
-}
-
-// The members of set from first to last, inclusive (none when first > last).
+// The members of set from first to last, inclusive (none when first > last):
+// only the words the span touches are read.
 ByteMask Between(const ByteSet& set, int first, int last) {
-  ByteMask mask;
-  for (int w = 0; w < 4; ++w) {
-    // Bits first..last of word w: those from first, less those past last.
-    mask[w] =
-        set.Word(w) & BitsFrom(first - 64 * w) & ~BitsFrom(last + 1 - 64 * w);
-  }
+  ByteMask mask = {};
+  if (first > last) return mask;
+  const int first_word = first >> 6;
+  const int last_word = last >> 6;
+  for (int w = first_word; w <= last_word; ++w) mask[w] = set.Word(w);
+  mask[first_word] &= ~uint64_t{0} << (first & 63);
+  mask[last_word] &= ~uint64_t{0} >> (63 - (last & 63));
   return mask;
 }
 
@@ -193,12 +189,29 @@ size_t CommonPrefix(absl::string_view a, absl::string_view b, size_t from = 0) {
   return i;
 }
 
+// Whether a < b, given their common prefix's length: what string_view's
+// comparison answers, without comparing the prefix again.
+bool Below(absl::string_view a, absl::string_view b, size_t common) {
+  if (common == b.size()) return false;  // b is a prefix of a, or equal
+  return common == a.size() ||
+         static_cast<uint8_t>(a[common]) < static_cast<uint8_t>(b[common]);
+}
+
+// Whether the sets spell s[0, n): each byte in its position's set. Tested
+// from the end, where lengths differ soonest.
+bool Spells(const ByteSet* sets, absl::string_view s, size_t n) {
+  for (size_t i = n; i-- > 0;) {
+    if (!sets[i].Has(static_cast<uint8_t>(s[i]))) return false;
+  }
+  return true;
+}
+
 // Items reach keys through the runs of their last kLevels bytes.
 constexpr size_t kLevels = 2;
 
 // Gathers the probes for the keys of length in the sets that may lie in
 // [low, high], the smallest and largest strings of that length in the sets
-// within the range, which share at least their first `shared` bytes; true when
+// within the range, which share exactly their first `shared` bytes; true when
 // the range may hold such a key without a probe (no items reach part of it), or
 // a probe gathered before matched. Where low and high first differ, at position
 // length - k, the keys between them are, for each level j below k (position
@@ -209,8 +222,7 @@ constexpr size_t kLevels = 2;
 bool GatherLength(const ByteSet* sets, size_t length, absl::string_view low,
                   absl::string_view high, size_t shared, RunProbes* probes) {
   // k; low == high is a range of one key, at level 1.
-  const size_t differ =
-      std::max<size_t>(length - CommonPrefix(low, high, shared), 1);
+  const size_t differ = std::max<size_t>(length - shared, 1);
   const auto byte_at = [](absl::string_view s, size_t i) {
     return static_cast<int>(static_cast<uint8_t>(s[i]));
   };
@@ -257,30 +269,29 @@ void AddRangeItemsSingleWriter(absl::string_view key, KeyAlphabets* alphabets,
 bool RangeMayHoldKey(const KeyAlphabets& alphabets,
                      const MutableBloomFilter& bits, absl::string_view lo,
                      absl::string_view hi, bool hi_inclusive) {
-  if (hi_inclusive ? lo > hi : lo >= hi) return false;
-  if (alphabets.has_longer_keys()) return true;
-  if (lo.empty() && alphabets.has_empty_key()) return true;
   // Every string in the range starts with lo and hi's common prefix, so is
   // no shorter than it.
   const size_t common = CommonPrefix(lo, hi);
+  const bool empty =
+      hi_inclusive ? Below(hi, lo, common) : !Below(lo, hi, common);
+  if (empty) return false;
+  if (alphabets.has_longer_keys()) return true;
+  if (lo.empty() && alphabets.has_empty_key()) return true;
   RunProbes probes(bits);
   KeyBuffer low, high;
   bool may_hold = false;
   alphabets.ForEachLength(std::max<size_t>(common, 1), [&](size_t length) {
     const ByteSet* sets = alphabets.Of(length);
-    // The common prefix must be spelled by the sets; the last bytes tell
-    // most lengths apart soonest.
-    for (size_t i = common; i-- > 0;) {
-      if (!sets[i].Has(static_cast<uint8_t>(lo[i]))) return true;
-    }
+    if (!Spells(sets, lo, common)) return true;
     // lo and hi agree on the common prefix, which the sets spell.
     if (!SmallestAtLeast(sets, length, lo, common, &low) ||
-        !LargestAtMost(sets, length, hi, hi_inclusive, common, &high) ||
-        high.view() < low.view()) {
+        !LargestAtMost(sets, length, hi, hi_inclusive, common, &high)) {
       return true;
     }
-    may_hold = GatherLength(sets, length, low.view(), high.view(),
-                            std::min(common, length), &probes);
+    const size_t shared = CommonPrefix(low.view(), high.view());
+    if (Below(high.view(), low.view(), shared)) return true;
+    may_hold =
+        GatherLength(sets, length, low.view(), high.view(), shared, &probes);
     return !may_hold;
   });
   return may_hold || probes.AnyMatch();
