@@ -23,13 +23,16 @@ uint32_t RunProbeHash(uint64_t run_hash) {
   return static_cast<uint32_t>(run_hash >> 32);
 }
 
-// The 64 bits of a block starting at bit offset, wrapping past its end:
-// words holds the block's words and then its first word again, so that every
-// window lies in two adjacent words (one double-width shift, no branch).
-uint64_t WindowAt(const uint64_t* words, uint32_t offset) {
+// The 64 bits of a block starting at bit offset, wrapping past its end: every
+// window lies in two words, the second one after the first, cyclically (one
+// double-width shift, no branch).
+uint64_t WindowAt(const std::atomic<uint64_t>* block, uint32_t offset) {
   const uint32_t word = offset >> 6;
+  const uint64_t low = block[word].load(std::memory_order_relaxed);
+  const uint64_t high =
+      block[(word + 1) % kWordsPerBlock].load(std::memory_order_relaxed);
   const unsigned __int128 pair =
-      static_cast<unsigned __int128>(words[word + 1]) << 64 | words[word];
+      static_cast<unsigned __int128>(high) << 64 | low;
   return static_cast<uint64_t>(pair >> (offset & 63));
 }
 
@@ -55,15 +58,10 @@ bool MutableBloomFilter::MayContainRunMember(uint64_t run_hash,
                                              uint64_t members,
                                              int probes) const {
   const std::atomic<uint64_t>* block = view_.BlockOf(run_hash);
-  uint64_t words[kWordsPerBlock + 1];
-  for (int w = 0; w < kWordsPerBlock; ++w) {
-    words[w] = block[w].load(std::memory_order_relaxed);
-  }
-  words[kWordsPerBlock] = words[0];
   const uint32_t probe_hash = RunProbeHash(run_hash);
   uint64_t all = members;
   for (int i = 0; i < probes; ++i) {
-    all &= WindowAt(words, ProbeBitInBlock(probe_hash, i));
+    all &= WindowAt(block, ProbeBitInBlock(probe_hash, i));
     // In a filter about half full, a run's absent members rarely outlive
     // seven probes: one test there ends most misses early.
     if (i == kProbesBeforeTest - 1 && all == 0) return false;
