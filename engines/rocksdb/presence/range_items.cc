@@ -288,6 +288,8 @@ bool RangeMayHoldKey(const KeyAlphabets& alphabets,
         !LargestAtMost(sets, length, hi, hi_inclusive, common, &high)) {
       return true;
     }
+    // From byte 0: only once low <= high is known do both start with lo and
+    // hi's common prefix (low may have left it to find a key at least lo).
     const size_t shared = CommonPrefix(low.view(), high.view());
     if (Below(high.view(), low.view(), shared)) return true;
     may_hold =
