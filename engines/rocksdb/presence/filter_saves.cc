@@ -58,15 +58,17 @@ FilterSaves::FilterSaves(rocksdb::DB* db, std::string db_identity,
       writers_(writers),
       epochs_(epochs) {}
 
-absl::Status FilterSaves::Save() {
+absl::Status FilterSaves::Save(uint64_t* bytes_written) {
   std::lock_guard<std::mutex> one_save(mutex_);
   if (listener_ != nullptr) listener_->OnSaveBegin();
-  absl::Status status = SaveLocked();
+  uint64_t bytes = 0;
+  absl::Status status = SaveLocked(&bytes);
+  if (bytes_written != nullptr) *bytes_written = status.ok() ? bytes : 0;
   if (listener_ != nullptr) listener_->OnSaveEnd(status);
   return status;
 }
 
-absl::Status FilterSaves::SaveLocked() {
+absl::Status FilterSaves::SaveLocked(uint64_t* bytes_written) {
   Snapshot snapshot;
   // The tables first, then the sequence number, then the filters: a table
   // listed holds only writes the filters saved after it hold.
@@ -105,6 +107,7 @@ absl::Status FilterSaves::SaveLocked() {
   }
   // A save that fails leaves the files as they were, still true; the marks
   // it took are gone, so the next save is a full one.
+  *bytes_written = bytes.size();
   return append ? AppendChanges(bytes) : WriteFullSave(bytes, std::move(next));
 }
 

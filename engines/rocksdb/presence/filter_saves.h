@@ -36,8 +36,9 @@ class FilterSaves {
   // Saves every serving filter, and for a column family whose filter does
   // not serve, the record of its last save; tells listener as it begins and
   // ends. One save at a time; any thread. A save that fails leaves the files
-  // as they were, and the next save is a full one.
-  absl::Status Save();
+  // as they were, and the next save is a full one. bytes_written, unless
+  // null, is set to the bytes the save wrote (0 when it failed).
+  absl::Status Save(uint64_t* bytes_written);
 
  private:
   struct Snapshot;
@@ -52,7 +53,7 @@ class FilterSaves {
   };
 
   // The rest: REQUIRES mutex_ held.
-  absl::Status SaveLocked();
+  absl::Status SaveLocked(uint64_t* bytes_written);
   // True when the last full save holds every serving filter of snapshot,
   // each changed since only in the blocks marked.
   bool FullSaveHoldsFilters(const Snapshot& snapshot) const;

@@ -32,7 +32,8 @@ PresenceCore::PresenceCore(const PresenceFilterOptions& options,
       lookups_(&slots_, &epochs_, options.skip_probes_when_mostly_present,
                options.filter_prefix_seeks || options.filter_range_seeks),
       tasks_(std::move(signal),
-             {options.save_after_background_work, options.save_interval}),
+             {options.save_after_background_work, options.save_interval,
+              options.table_bytes_per_saved_byte}),
       rebuilds_(
           options_, db, &writers_, &epochs_,
           [this] { return tasks_.stopping(); }, progress_),
@@ -61,7 +62,17 @@ void PresenceCore::Start(
           QueueRebuild(filter, reason);
         });
   };
-  work.save = [this] { Save().IgnoreError(); };
+  work.save = [this] {
+    uint64_t bytes = 0;
+    saves_.Save(&bytes).IgnoreError();
+    return bytes;
+  };
+  // Each filter as opened is the one its column family's first save writes.
+  for (ColumnFamilyFilter* filter : slots_.All()) {
+    if (filter->has_building()) {
+      work.filter_bytes += filter->building()->keys.MemoryBytes();
+    }
+  }
   tasks_.Start(std::move(work));
 }
 

@@ -116,7 +116,7 @@ class PresenceCore {
   // for a filter that may lack keys a write made visible.
   void StopServing(ColumnFamilyFilter* filter, PresenceRebuildReason reason);
 
-  absl::Status Save() { return saves_.Save(); }
+  absl::Status Save() { return saves_.Save(/*bytes_written=*/nullptr); }
   absl::Status WaitUntilServing(std::chrono::milliseconds timeout);
   absl::Status RequestRebuild(rocksdb::ColumnFamilyHandle* handle,
                               PresenceRebuildReason reason);

@@ -128,6 +128,13 @@ absl::Status ValidatePresenceFilterOptions(
                      "negative, not ",
                      options.save_interval.count(), " ms"));
   }
+  if (!(options.table_bytes_per_saved_byte >= 0) ||
+      !std::isfinite(options.table_bytes_per_saved_byte)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("PresenceFilterOptions.table_bytes_per_saved_byte must "
+                     "be a finite number, not negative, not ",
+                     options.table_bytes_per_saved_byte));
+  }
   // The filter's own checks: an fpp 100 bits/key cannot reach, a body too
   // large for its key count.
   absl::StatusOr<MutableBloomFilter> probe = MutableBloomFilter::Create(

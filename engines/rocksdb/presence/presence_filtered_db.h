@@ -81,6 +81,14 @@ struct PresenceFilterOptions {
   // save are read at open.
   bool save_after_background_work = true;
   std::chrono::milliseconds save_interval = std::chrono::seconds(1);
+  // Such a save also waits until RocksDB's flushes and compactions have
+  // written, since the last save, this many table bytes per byte that save
+  // wrote (before the first: per byte of the filters), so that saves stay a
+  // small share of RocksDB's own writes whatever the filters' size. After a
+  // crash, open then reads at most about this many table bytes per byte of
+  // the last save, beyond the writes of one save_interval. 0: no such wait;
+  // otherwise finite and not negative.
+  double table_bytes_per_saved_byte = 8.0;
   // While fewer than a quarter of a thread's recent probes ruled a key out,
   // its Gets and KeyMayExists probe only one lookup in 16 and send the rest
   // straight to RocksDB (a probe costs a cache miss that a found key pays for

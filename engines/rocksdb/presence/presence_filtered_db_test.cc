@@ -117,7 +117,7 @@ TEST(PresenceFilterOptionsTest, InvalidOptionsAreRefusedNamingTheValue) {
     PresenceFilterOptions options;
     const char* named;
   };
-  std::vector<Case> cases(7);
+  std::vector<Case> cases(9);
   cases[0].options.fpp = 0;
   cases[0].named = "fpp";
   cases[1].options.fpp = 1.5;
@@ -132,6 +132,11 @@ TEST(PresenceFilterOptionsTest, InvalidOptionsAreRefusedNamingTheValue) {
   cases[5].named = "1e-40";
   cases[6].options.save_interval = std::chrono::milliseconds(-1);
   cases[6].named = "save_interval";
+  cases[7].options.table_bytes_per_saved_byte = -1;
+  cases[7].named = "table_bytes_per_saved_byte";
+  cases[8].options.table_bytes_per_saved_byte =
+      std::numeric_limits<double>::infinity();
+  cases[8].named = "inf";
   TempDir dir;
   for (const Case& c : cases) {
     absl::Status status = ValidatePresenceFilterOptions(c.options);

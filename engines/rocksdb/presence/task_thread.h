@@ -9,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -31,10 +32,13 @@ struct BackgroundSignal {
   std::mutex mutex;
   std::condition_variable wake;
   bool background_work_done = false;  // guarded by mutex
+  // The bytes of the tables RocksDB's flushes and compactions have written
+  // since the signal was made; guarded by mutex.
+  uint64_t table_bytes_written = 0;
 };
 
-// Sets signal->background_work_done and wakes its waiters after every flush
-// and compaction.
+// Sets signal->background_work_done, adds the tables' bytes, and wakes its
+// waiters after every flush and compaction.
 std::shared_ptr<rocksdb::EventListener> NewBackgroundWorkListener(
     std::shared_ptr<BackgroundSignal> signal);
 
@@ -46,11 +50,14 @@ struct BackgroundTask {
 };
 
 // When the thread saves: after a flush or compaction, once save_interval
-// has passed since its last save (or its start); never when
-// save_after_background_work is false.
+// has passed since its last save (or its start), and once RocksDB has
+// written table_bytes_per_saved_byte table bytes per byte of its last save
+// (before the first, per byte of BackgroundWork::filter_bytes) since then;
+// never when save_after_background_work is false.
 struct SaveSchedule {
   bool save_after_background_work = true;
   std::chrono::milliseconds save_interval{0};
+  double table_bytes_per_saved_byte = 0;
 };
 
 // What the thread runs. Each is called on the thread only.
@@ -58,7 +65,10 @@ struct BackgroundWork {
   std::function<void(const BackgroundTask& task)> run;
   // After a flush or compaction, before any save it owes.
   std::function<void()> after_background_work;
-  std::function<void()> save;
+  // Saves; returns the bytes written (0 when the save failed).
+  std::function<uint64_t()> save;
+  // The filters' bytes at the start: what the first save is taken to write.
+  uint64_t filter_bytes = 0;
 };
 
 // Enqueue, stopping and WaitUntilIdle: any thread. Start: once.

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -43,13 +44,19 @@ std::vector<std::string> NamesOf(
 // What the thread did, with a way to wait for it.
 class Recorder {
  public:
-  BackgroundWork Work() {
+  // A save reports bytes_per_save bytes written; the filters start at
+  // filter_bytes.
+  BackgroundWork Work(uint64_t filter_bytes = 0, uint64_t bytes_per_save = 0) {
     BackgroundWork work;
+    work.filter_bytes = filter_bytes;
     work.run = [this](const BackgroundTask& task) {
       Note([&] { ran_.push_back(PresenceRebuildReasonName(task.reason)); });
     };
     work.after_background_work = [this] { Note([&] { ++checks_; }); };
-    work.save = [this] { Note([&] { ++saves_; }); };
+    work.save = [this, bytes_per_save] {
+      Note([&] { ++saves_; });
+      return bytes_per_save;
+    };
     return work;
   }
 
@@ -100,10 +107,11 @@ class Recorder {
 };
 
 // What the listener does after a flush or compaction.
-void SignalBackgroundWork(BackgroundSignal* signal) {
+void SignalBackgroundWork(BackgroundSignal* signal, uint64_t table_bytes = 0) {
   {
     std::lock_guard<std::mutex> lock(signal->mutex);
     signal->background_work_done = true;
+    signal->table_bytes_written += table_bytes;
   }
   signal->wake.notify_all();
 }
@@ -144,7 +152,7 @@ TEST(TaskThreadTest, WaitUntilIdleTimesOutWhileATaskRuns) {
     released.wait(lock, [&] { return release; });
   };
   work.after_background_work = [] {};
-  work.save = [] {};
+  work.save = [] { return uint64_t{0}; };
   thread.Enqueue(RebuildOf(&a, PresenceRebuildReason::kRequested));
   thread.Start(std::move(work));
   EXPECT_FALSE(thread.WaitUntilIdle(milliseconds(50)));
@@ -200,6 +208,49 @@ TEST(TaskThreadTest, SavesAtMostOncePerInterval) {
             1);
 }
 
+TEST(TaskThreadTest, SavesWaitForTableBytesInProportionToTheLastSave) {
+  auto signal = std::make_shared<BackgroundSignal>();
+  Recorder recorder;
+  TaskThread thread(signal, {/*save_after_background_work=*/true,
+                             /*save_interval=*/milliseconds(0),
+                             /*table_bytes_per_saved_byte=*/8});
+  // The first save waits for 8 table bytes per byte of the filters (100),
+  // each one after for 8 per byte of the save before (50).
+  thread.Start(recorder.Work(/*filter_bytes=*/100, /*bytes_per_save=*/50));
+  int checks = 0;
+  // Flushes or compactions writing table_bytes, then one writing none (the
+  // thread's check after it ends the iteration that could have saved);
+  // returns the saves made by then.
+  auto write_tables = [&](uint64_t table_bytes) {
+    SignalBackgroundWork(signal.get(), table_bytes);
+    EXPECT_TRUE(recorder.WaitForChecks(++checks));
+    SignalBackgroundWork(signal.get());
+    EXPECT_TRUE(recorder.WaitForChecks(++checks));
+    return recorder.saves();
+  };
+  EXPECT_EQ(write_tables(799), 0);
+  EXPECT_EQ(write_tables(1), 1);
+  EXPECT_EQ(write_tables(399), 1);
+  EXPECT_EQ(write_tables(1), 2);
+}
+
+TEST(TaskThreadTest, ListenerAddsTheTablesEachFlushAndCompactionWrote) {
+  auto signal = std::make_shared<BackgroundSignal>();
+  std::shared_ptr<rocksdb::EventListener> listener =
+      NewBackgroundWorkListener(signal);
+  rocksdb::FlushJobInfo flush;
+  flush.table_properties.data_size = 1000;
+  flush.table_properties.index_size = 20;
+  flush.table_properties.filter_size = 3;
+  listener->OnFlushCompleted(nullptr, flush);
+  rocksdb::CompactionJobInfo compaction;
+  compaction.stats.total_output_bytes = 40000;
+  listener->OnCompactionCompleted(nullptr, compaction);
+  std::lock_guard<std::mutex> lock(signal->mutex);
+  EXPECT_TRUE(signal->background_work_done);
+  EXPECT_EQ(signal->table_bytes_written, 41023u);
+}
+
 TEST(TaskThreadTest, StopRunsNoQueuedTaskAndReportsStopping) {
   ColumnFamilyFilter a(1, "a");
   ColumnFamilyFilter b(2, "b");
@@ -221,7 +272,7 @@ TEST(TaskThreadTest, StopRunsNoQueuedTaskAndReportsStopping) {
     while (!thread.stopping()) std::this_thread::yield();
   };
   work.after_background_work = [] {};
-  work.save = [] {};
+  work.save = [] { return uint64_t{0}; };
   thread.Enqueue(RebuildOf(&a, PresenceRebuildReason::kRequested));
   thread.Enqueue(RebuildOf(&b, PresenceRebuildReason::kRequested));
   EXPECT_FALSE(thread.stopping());
