@@ -3,11 +3,16 @@
 #include "filter/bloom/bloom_sizing.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstddef>
+#include <optional>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/strings/str_cat.h"
 #include "filter/filter_policy.h"
 #include "util/bloom_math.h"
+#include "util/mutex.h"
 
 namespace sstfilter {
 namespace bloom {
@@ -22,6 +27,44 @@ namespace {
 const LocalBloomLayout& Layout() {
   static const LocalBloomLayout layout(static_cast<double>(kBlockBits));
   return layout;
+}
+
+// The sizings SizeForFpp found for the last few fpps. Each search bisects
+// bits/key to a relative 1e-9, evaluating the layout's rate about a thousand
+// times (tens of microseconds), while a program asks for few distinct fpps:
+// one per configuration, or one per layer of a scalable filter.
+class RecentSizings {
+ public:
+  std::optional<BloomSizing> Find(double fpp) {
+    MutexLock lock(&mutex_);
+    for (size_t i = 0; i < used_; ++i) {
+      if (entries_[i].fpp == fpp) return entries_[i].sizing;
+    }
+    return std::nullopt;
+  }
+
+  // Replaces the oldest entry once every one is used.
+  void Add(double fpp, const BloomSizing& sizing) {
+    MutexLock lock(&mutex_);
+    entries_[next_] = {fpp, sizing};
+    next_ = (next_ + 1) % entries_.size();
+    used_ = std::min(used_ + 1, entries_.size());
+  }
+
+ private:
+  struct Entry {
+    double fpp;
+    BloomSizing sizing;
+  };
+  Mutex mutex_;
+  std::array<Entry, 16> entries_ ABSL_GUARDED_BY(mutex_) = {};
+  size_t used_ ABSL_GUARDED_BY(mutex_) = 0;
+  size_t next_ ABSL_GUARDED_BY(mutex_) = 0;
+};
+
+RecentSizings& Recent() {
+  static RecentSizings* const recent = new RecentSizings;
+  return *recent;
 }
 
 }  // namespace
@@ -39,14 +82,17 @@ absl::StatusOr<BloomSizing> SizeForFpp(double fpp) {
       !status.ok()) {
     return status;
   }
-  const double best_fpp = Layout().OptimalFpp(kMaxBitsPerKey);
+  static const double best_fpp = Layout().OptimalFpp(kMaxBitsPerKey);
   if (best_fpp > fpp) {
     return absl::InvalidArgumentError(absl::StrCat(
         "FilterOptions: fpp ", fpp, " is below ", best_fpp,
         ", the lowest this format reaches at ", kMaxBitsPerKey, " bits/key"));
   }
-  return SizeForBitsPerKey(
+  if (std::optional<BloomSizing> known = Recent().Find(fpp)) return *known;
+  const BloomSizing sizing = SizeForBitsPerKey(
       Layout().SmallestBitsPerKey(fpp, kMinBitsPerKey, kMaxBitsPerKey));
+  Recent().Add(fpp, sizing);
+  return sizing;
 }
 
 BloomSizing SizeForBitsPerKey(double bits_per_key) {

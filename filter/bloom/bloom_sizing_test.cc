@@ -120,6 +120,29 @@ TEST(BloomSizingTest, SizeForFpp) {
             absl::StatusCode::kInvalidArgument);
 }
 
+// SizeForFpp keeps its last answers: each fpp, asked again after others, in
+// any order and beyond what it keeps, gets the search's own answer.
+TEST(BloomSizingTest, SizeForFppAnswersRepeatedFppsAsTheSearchDoes) {
+  static const LocalBloomLayout* const layout =
+      new LocalBloomLayout(static_cast<double>(kBlockBits));
+  std::vector<double> fpps;
+  for (int i = 0; i < 40; ++i) fpps.push_back(0.3 / (1 + 0.37 * i));
+  std::vector<double> order = fpps;
+  order.insert(order.end(), fpps.rbegin(), fpps.rend());
+  for (size_t i = 0; i < fpps.size(); i += 3) {
+    order.push_back(fpps[i]);
+    order.push_back(fpps[i]);
+  }
+  for (const double fpp : order) {
+    const double searched =
+        layout->SmallestBitsPerKey(fpp, kMinBitsPerKey, kMaxBitsPerKey);
+    absl::StatusOr<BloomSizing> sizing = SizeForFpp(fpp);
+    ASSERT_TRUE(sizing.ok()) << fpp;
+    EXPECT_EQ(sizing->bits_per_key, searched) << fpp;
+    EXPECT_EQ(sizing->num_probes, OptimalProbes(searched)) << fpp;
+  }
+}
+
 TEST(BloomSizingTest, BodyBytes) {
   EXPECT_EQ(BodyBytes(0, 10), 0u);
   EXPECT_EQ(BodyBytes(1, 10), 2u);
