@@ -12,7 +12,8 @@ namespace test {
 
 std::string CrashConfig::Name() const {
   return absl::StrCat(engine == Engine::kLevelDb ? "leveldb_" : "rocksdb_",
-                      presence_filtered ? "presence" : policy);
+                      presence_filtered ? "presence" : policy,
+                      paced_saves ? "_paced_saves" : "");
 }
 
 void PrintTo(const CrashConfig& config, std::ostream* os) {
@@ -28,6 +29,8 @@ std::vector<CrashConfig> AllCrashConfigs() {
       {Engine::kRocksDb, "per_level"},
       {Engine::kRocksDb, "hybrid"},
       {Engine::kRocksDb, "native", /*presence_filtered=*/true},
+      {Engine::kRocksDb, "native", /*presence_filtered=*/true,
+       /*paced_saves=*/true},
   };
 }
 

@@ -46,13 +46,19 @@ struct CrashConfig {
   std::string policy;
   // RocksDB only: every read and write goes through a PresenceFilteredDB
   // (engines/rocksdb/presence) sized for few keys, so that the workload's
-  // growth makes it rebuild its filter, and saves follow every flush and
-  // compaction.
+  // growth makes it rebuild its filter, and (unless paced_saves) saves
+  // follow every flush and compaction.
   bool presence_filtered = false;
+  // Presence-filtered only: saves paced as by default, by RocksDB's table
+  // writes (table_bytes_per_saved_byte at its default), instead of one after
+  // every flush and compaction, so that a crash leaves as many tables
+  // unlisted by the last save as the default does, for open to read. The
+  // save_interval stays 0: a writer killed within a second still saves.
+  bool paced_saves = false;
 
-  // "leveldb_native" and so on, "rocksdb_presence" for the presence-filtered
-  // one (whose tables have the "native" policy): a test name, and the
-  // writer's argument.
+  // "leveldb_native" and so on, "rocksdb_presence" and
+  // "rocksdb_presence_paced_saves" for the presence-filtered ones (whose
+  // tables have the "native" policy): a test name, and the writer's argument.
   std::string Name() const;
 };
 

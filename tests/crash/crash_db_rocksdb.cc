@@ -214,9 +214,10 @@ absl::StatusOr<std::unique_ptr<CrashDb>> OpenRocksDbCrashDb(
   options.statistics = rocksdb::CreateDBStatistics();
   PresenceFilterOptions filter_options;
   filter_options.expected_keys = kPresenceExpectedKeys;
-  // A save after every flush and compaction: many saves for kills to land in.
+  // Saves after every flush and compaction, many for kills to land in;
+  // paced ones wait for table bytes as by default.
   filter_options.save_interval = std::chrono::milliseconds(0);
-  filter_options.table_bytes_per_saved_byte = 0;
+  if (!config.paced_saves) filter_options.table_bytes_per_saved_byte = 0;
   // Range items too, saved and rebuilt with the keys (reopen_checks.h
   // checks them with bounded seeks).
   filter_options.filter_range_seeks = true;
