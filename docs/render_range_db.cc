@@ -22,10 +22,6 @@ constexpr char kPrefixBloom[] = "lib:rocksdb.fastbloom";
 
 std::string Reads(double reads) { return absl::StrFormat("%.4f", reads); }
 
-std::string Ratio(double a, double b) {
-  return b == 0 ? "–" : absl::StrFormat("%.3f", a / b);
-}
-
 // One row's figures, read through RowReader: a field missing or of the
 // wrong type reads as zero and is reported once the run is printed.
 struct ScanRow {
@@ -154,17 +150,8 @@ absl::StatusOr<std::string> RenderRangeDb(
   absl::StatusOr<std::vector<Json>> rows =
       ReadSectionRows("range_db", "range", json_path, options, read);
   if (!rows.ok()) return rows.status();
-  // Runs follow each other in the file, each of one RocksDB release.
-  std::vector<std::vector<const Json*>> runs;
-  std::string run_version;
-  for (const Json& row : *rows) {
-    const std::string version = RowReader(row).String({"rocksdb_version"});
-    if (runs.empty() || version != run_version) runs.emplace_back();
-    run_version = version;
-    runs.back().push_back(&row);
-  }
   std::ostringstream out;
-  for (const std::vector<const Json*>& run : runs) {
+  for (const std::vector<const Json*>& run : RunsByRelease(*rows)) {
     if (absl::Status status = PrintRun(run, out); !status.ok()) {
       return absl::InvalidArgumentError(
           absl::StrCat(json_path, ": ", status.message()));

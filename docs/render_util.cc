@@ -2,6 +2,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 
 namespace sstfilter {
 namespace docs {
@@ -19,6 +20,23 @@ absl::StatusOr<nlohmann::json> ReadJsonObject(const std::string& path,
         absl::StrCat(path, " is not a ", tool, " --json file"));
   }
   return value;
+}
+
+std::string Ratio(double a, double b) {
+  return b == 0 ? "–" : absl::StrFormat("%.3f", a / b);
+}
+
+std::vector<std::vector<const nlohmann::ordered_json*>> RunsByRelease(
+    const std::vector<nlohmann::ordered_json>& rows) {
+  std::vector<std::vector<const nlohmann::ordered_json*>> runs;
+  std::string run_version;
+  for (const nlohmann::ordered_json& row : rows) {
+    const std::string version = RowReader(row).String({"rocksdb_version"});
+    if (runs.empty() || version != run_version) runs.emplace_back();
+    run_version = version;
+    runs.back().push_back(&row);
+  }
+  return runs;
 }
 
 absl::Status NoOptions(const char* kind,

@@ -125,6 +125,14 @@ class RowReader {
   std::string missing_;
 };
 
+// a / b with three decimals, or "–" when b is zero.
+std::string Ratio(double a, double b);
+
+// The rows of each run of db_bench in a file, in the order they come: a run
+// ends where the RocksDB release ("rocksdb_version") changes.
+std::vector<std::vector<const nlohmann::ordered_json*>> RunsByRelease(
+    const std::vector<nlohmann::ordered_json>& rows);
+
 // InvalidArgumentError naming the first option that `kind` does not take.
 absl::Status NoOptions(const char* kind,
                        const std::vector<std::string>& options);

@@ -2,9 +2,9 @@
 // results_table.h's blocks name by kind: filter_bench (its --format=json rows
 // and RUN.run.json beside them; options about, impls=a,b), redis_bench (its
 // --json object; option readme), range_bench and range_shapes (their --json
-// objects), range_db and presence (db_bench's --format=json rows of those
-// sections). Each prints what a page shows, reading older files leniently;
-// docs/results.md describes the blocks.
+// objects), db_point, db_partitioned, range_db and presence (db_bench's
+// --format=json rows of those sections). Each prints what a page shows, reading
+// older files leniently; docs/results.md describes the blocks.
 
 #ifndef SSTFILTER_DOCS_RENDERERS_H_
 #define SSTFILTER_DOCS_RENDERERS_H_
@@ -80,6 +80,21 @@ std::string RangeShapesTable(const nlohmann::json& result);
 // data blocks read per empty scan against no filter and RocksDB's prefix
 // Bloom filter, and scans per second.
 absl::StatusOr<std::string> RenderRangeDb(
+    const std::string& json_path, const std::vector<std::string>& options,
+    const FileReader& read);
+
+// db_point: db_bench's point rows of RocksDB (other rows are skipped), one
+// table per run (a RocksDB release; runs follow each other in the file): per
+// configuration and tree, absent lookups/s and data reads per absent lookup
+// over RocksDB's Bloom filter's and Ribbon hybrid's in the same run and tree,
+// and present lookups/s; then the same with direct reads, for runs that
+// measured them. db_partitioned: the partitioned rows, absent lookups/s and
+// filter bytes inserted into the block cache over RocksDB's Bloom filter's.
+// InvalidArgumentError for a row lacking a field.
+absl::StatusOr<std::string> RenderDbPoint(
+    const std::string& json_path, const std::vector<std::string>& options,
+    const FileReader& read);
+absl::StatusOr<std::string> RenderDbPartitioned(
     const std::string& json_path, const std::vector<std::string>& options,
     const FileReader& read);
 

@@ -29,10 +29,14 @@ struct Kind {
                                         const std::vector<std::string>&,
                                         const FileReader&);
 };
-constexpr Kind kKinds[] = {
-    {"filter_bench", RenderFilterBench}, {"redis_bench", RenderRedisBench},
-    {"range_bench", RenderRangeBench},   {"range_shapes", RenderRangeShapes},
-    {"range_db", RenderRangeDb},         {"presence", RenderPresence}};
+constexpr Kind kKinds[] = {{"filter_bench", RenderFilterBench},
+                           {"redis_bench", RenderRedisBench},
+                           {"range_bench", RenderRangeBench},
+                           {"range_shapes", RenderRangeShapes},
+                           {"range_db", RenderRangeDb},
+                           {"presence", RenderPresence},
+                           {"db_point", RenderDbPoint},
+                           {"db_partitioned", RenderDbPartitioned}};
 
 // A block's text: its begin marker, its lines, its end marker.
 struct Block {

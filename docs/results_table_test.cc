@@ -172,6 +172,20 @@ TEST(FilterBenchTest, RefusesWhatIsNotFilterBenchJson) {
       FilterBenchTable(kRows, R"({"command": "c"})", {}).status()));
 }
 
+// Two runs of db_bench's point and partitioned sections, one per release,
+// with a LevelDB row (skipped) and rows of another section (skipped).
+constexpr char kDbRows[] = R"(
+{"section": "point", "store": "rocksdb", "config": "lib:rocksdb.fastbloom", "tree": "settled", "keys": 1000, "value_bytes": 32, "lookups_per_rep": 100, "reps": 3, "machine": "m", "cpu": "c", "rocksdb_version": "7.8.3", "bits_per_key": 10.0, "filter_bytes": 1000, "absent": {"lookups_per_second": 100000, "data_reads_per_lookup": 0.01}, "present": {"lookups_per_second": 50000}, "direct_reads": null}
+{"section": "point", "store": "rocksdb", "config": "bloom", "tree": "settled", "keys": 1000, "value_bytes": 32, "lookups_per_rep": 100, "reps": 3, "machine": "m", "cpu": "c", "rocksdb_version": "7.8.3", "bits_per_key": 10.0, "filter_bytes": 990, "absent": {"lookups_per_second": 125000, "data_reads_per_lookup": 0.005}, "present": {"lookups_per_second": 51000}, "direct_reads": null}
+{"section": "point", "store": "leveldb", "config": "lib:leveldb.bloom", "tree": "settled", "rocksdb_version": "7.8.3"}
+{"section": "partitioned", "store": "rocksdb", "config": "lib:rocksdb.fastbloom", "keys": 400, "value_bytes": 32, "lookups_per_rep": 50, "reps": 3, "machine": "m", "cpu": "c", "rocksdb_version": "7.8.3", "bits_per_key": 10.0, "metadata_block_size": 4096, "block_cache_bytes": 1000, "absent": {"lookups_per_second": 80000, "data_reads_per_lookup": 0.01, "filter_bytes_inserted_per_lookup": 4000}}
+{"section": "partitioned", "store": "rocksdb", "config": "bloom", "keys": 400, "value_bytes": 32, "lookups_per_rep": 50, "reps": 3, "machine": "m", "cpu": "c", "rocksdb_version": "7.8.3", "bits_per_key": 10.0, "metadata_block_size": 4096, "block_cache_bytes": 1000, "absent": {"lookups_per_second": 76000, "data_reads_per_lookup": 0.01, "filter_bytes_inserted_per_lookup": 4000}}
+{"section": "range", "config": "none", "rocksdb_version": "7.8.3"}
+{"section": "point", "store": "rocksdb", "config": "lib:rocksdb.fastbloom", "tree": "settled", "keys": 1000, "value_bytes": 32, "lookups_per_rep": 100, "reps": 3, "machine": "m", "cpu": "c", "rocksdb_version": "9.7.4", "bits_per_key": 10.0, "filter_bytes": 1000, "absent": {"lookups_per_second": 200000, "data_reads_per_lookup": 0.01}, "present": {"lookups_per_second": 60000}, "direct_reads": {"absent": {"lookups_per_second": 9000, "data_reads_per_lookup": 0.01}}}
+{"section": "point", "store": "rocksdb", "config": "bloom", "tree": "settled", "keys": 1000, "value_bytes": 32, "lookups_per_rep": 100, "reps": 3, "machine": "m", "cpu": "c", "rocksdb_version": "9.7.4", "bits_per_key": 10.0, "filter_bytes": 990, "absent": {"lookups_per_second": 180000, "data_reads_per_lookup": 0.005}, "present": {"lookups_per_second": 61000}, "direct_reads": {"absent": {"lookups_per_second": 18000, "data_reads_per_lookup": 0.005}}}
+{"section": "point", "store": "rocksdb", "config": "broken", "tree": "settled", "rocksdb_version": "9.9.9"}
+)";
+
 // A reader of the files of a test: a run "run" of filter_bench, and one
 // file of each other kind.
 absl::StatusOr<std::string> ReadTestFile(const std::string& path) {
@@ -184,7 +198,8 @@ absl::StatusOr<std::string> ReadTestFile(const std::string& path) {
        R"({"keys": 10, "queries_per_rate": 100, "rows": []})"},
       {"docs/results/presence.json", R"({"section": "other"})"},
       {"docs/results/range_db.json",
-       R"({"section": "range", "config": 5, "rocksdb_version": "7.8.3"})"}};
+       R"({"section": "range", "config": 5, "rocksdb_version": "7.8.3"})"},
+      {"docs/results/db.json", kDbRows}};
   const auto it = files.find(path);
   if (it == files.end()) return absl::NotFoundError(path);
   return it->second;
@@ -279,6 +294,46 @@ TEST(ResultsTableTest, EachKindHasItsRenderer) {
   EXPECT_THAT(std::string(range_db.message()), HasSubstr("without a usable"));
   EXPECT_TRUE(absl::IsInvalidArgument(
       Render("range_db", "docs/results/presence.json", {}, read).status()));
+}
+
+// Each point row over RocksDB's Bloom filter of its own run and tree; runs
+// split where the release changes; a row lacking figures refused by name.
+TEST(ResultsTableTest, DbPointRatiosComeFromTheSameRun) {
+  const FileReader read =
+      [](const std::string& path) -> absl::StatusOr<std::string> {
+    absl::StatusOr<std::string> text = ReadTestFile(path);
+    if (!text.ok()) return text;
+    // Without the last, broken, run.
+    return std::string(text->substr(0, text->rfind("{\"section\": \"point\"")));
+  };
+  absl::StatusOr<std::string> point =
+      Render("db_point", "docs/results/db.json", {}, read);
+  ASSERT_TRUE(point.ok()) << point.status();
+  EXPECT_THAT(*point, HasSubstr("**RocksDB 7.8.3**, 1000 keys"));
+  EXPECT_THAT(*point, HasSubstr("**RocksDB 9.7.4**, 1000 keys"));
+  EXPECT_THAT(*point, HasSubstr("| `bloom` | settled | 10.00 | 0.990 | 125000 "
+                                "| 1.250 | – | 0.0050 | 0.500 | 51000 |"));
+  EXPECT_THAT(*point, HasSubstr("| `bloom` | settled | 10.00 | 0.990 | 180000 "
+                                "| 0.900 | – | 0.0050 | 0.500 | 61000 |"));
+  EXPECT_THAT(*point, HasSubstr("| `bloom` | settled | 18000 | 2.000 | "));
+  EXPECT_THAT(*point, Not(HasSubstr("leveldb")));
+  // 7.8.3's run had no direct reads: one table of them, 9.7.4's.
+  EXPECT_EQ(point->find("With direct reads"),
+            point->rfind("With direct reads"));
+
+  absl::StatusOr<std::string> partitioned =
+      Render("db_partitioned", "docs/results/db.json", {}, read);
+  ASSERT_TRUE(partitioned.ok()) << partitioned.status();
+  EXPECT_THAT(*partitioned,
+              HasSubstr("| `bloom` | 10.00 | 76000 | 0.950 | 4000 | 1.000 | "
+                        "0.0100 |"));
+
+  const absl::Status broken =
+      Render("db_point", "docs/results/db.json", {}, ReadTestFile).status();
+  EXPECT_TRUE(absl::IsInvalidArgument(broken)) << broken;
+  EXPECT_THAT(std::string(broken.message()), HasSubstr("without a usable"));
+  EXPECT_TRUE(absl::IsInvalidArgument(
+      Render("db_point", "docs/results/db.json", {"readme"}, read).status()));
 }
 
 }  // namespace

@@ -176,6 +176,9 @@ assert hybrid["filter_bytes_vs_rocksdb_bloom"] > point[("lib:rocksdb.ribbon", fl
 for tree in (settled, flushed):
     assert (point[("lib:rocksdb.ribbon", tree)]["absent"]["data_reads_per_lookup"] <
             point[("lib:rocksdb.fastbloom", tree)]["absent"]["data_reads_per_lookup"]), tree
+# Every row names the machine and the RocksDB release of its run.
+for r in rows:
+    assert r["machine"] and r["cpu"] and r["rocksdb_version"].count(".") == 2, r
 # Every section's database is one sorted run in the last of 7 levels.
 for r in rows:
     if r["section"] != "point":

@@ -8,6 +8,8 @@
 #include "absl/strings/str_join.h"
 #include "bench/db/db_configs.h"
 #include "bench/db/lookups.h"
+#include "bench/db/rocksdb_store.h"
+#include "bench/machine.h"
 #include "nlohmann/json.hpp"
 
 namespace sstfilter {
@@ -186,6 +188,11 @@ void PrintJson(const DbShape& shape, const std::vector<DbResult>& results,
     row["value_bytes"] = shape.value_bytes;
     row["lookups_per_rep"] = shape.lookups;
     row["reps"] = shape.reps;
+    row["machine"] = MachineDescription();
+    row["cpu"] = CpuGeneration();
+    // The release the run was built against, on LevelDB's rows too: it
+    // tells runs apart.
+    row["rocksdb_version"] = RocksDbVersion();
     row["build_seconds"] = r.build_seconds;
     row["filter_bytes"] = r.filter_bytes;
     const std::optional<double> vs_bloom = FilterBytesVsBloom(results, r);

@@ -11,9 +11,15 @@
 #include "rocksdb/db.h"
 #include "rocksdb/statistics.h"
 #include "rocksdb/table.h"
+#include "rocksdb/version.h"
 
 namespace sstfilter {
 namespace bench {
+
+std::string RocksDbVersion() {
+  return absl::StrFormat("%d.%d.%d", ROCKSDB_MAJOR, ROCKSDB_MINOR,
+                         ROCKSDB_PATCH);
+}
 namespace {
 
 // Lookups do not fill the block cache (ReadOptions::fill_cache = false), so

@@ -16,6 +16,9 @@
 namespace sstfilter {
 namespace bench {
 
+// The RocksDB release db_bench is built against: "7.8.3".
+std::string RocksDbVersion();
+
 struct RocksDbConfig {
   std::string name;    // e.g. "lib:rocksdb.fastbloom" (db_configs.h)
   std::string filter;  // what the policy is, for the report

@@ -7,10 +7,10 @@
 #include "bench/db/db_configs.h"
 #include "bench/db/lookups.h"
 #include "bench/db/prefix_keys.h"
+#include "bench/db/rocksdb_store.h"
 #include "bench/machine.h"
 #include "nlohmann/json.hpp"
 #include "rocksdb/table.h"
-#include "rocksdb/version.h"
 
 namespace sstfilter {
 namespace bench {
@@ -67,6 +67,9 @@ nlohmann::ordered_json SectionRow(const char* section, const DbShape& shape,
   row["bits_per_key"] = built.bits_per_key;
   row["filter_bytes_per_key"] = BytesPerKey(built);
   row["files_per_level"] = built.files_per_level;
+  row["machine"] = MachineDescription();
+  row["cpu"] = CpuGeneration();
+  row["rocksdb_version"] = RocksDbVersion();
   return row;
 }
 
@@ -320,10 +323,6 @@ void PrintRangeJson(const DbShape& shape,
   };
   for (const RangeResult& r : results) {
     nlohmann::ordered_json row = SectionRow(kRangeSection, shape, r.built);
-    row["machine"] = MachineDescription();
-    row["cpu"] = CpuGeneration();
-    row["rocksdb_version"] = absl::StrFormat("%d.%d.%d", ROCKSDB_MAJOR,
-                                             ROCKSDB_MINOR, ROCKSDB_PATCH);
     row["key_shape"] = r.shape;
     row["front"] = r.front;
     row["scan_width"] = kScanWidth;

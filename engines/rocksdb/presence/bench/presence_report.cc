@@ -6,9 +6,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "bench/db/rocksdb_store.h"
 #include "bench/machine.h"
 #include "nlohmann/json.hpp"
-#include "rocksdb/version.h"
 
 namespace sstfilter {
 namespace bench {
@@ -40,11 +40,6 @@ const char* QueryTitle(PresenceQuery query) {
 // A mix of the mixed sweep as the text table names it.
 std::string MixTitle(int percent) {
   return absl::StrFormat("Get, %d%% present", percent);
-}
-
-std::string RocksDbVersion() {
-  return absl::StrFormat("%d.%d.%d", ROCKSDB_MAJOR, ROCKSDB_MINOR,
-                         ROCKSDB_PATCH);
 }
 
 double BytesPerKey(uint64_t bytes, uint64_t keys) {
