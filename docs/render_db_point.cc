@@ -1,8 +1,8 @@
-// db_bench's point and partitioned rows' renderers (renderers.h): for each
-// run (a RocksDB release), each configuration's absent and present lookups
-// per second and data blocks read, over RocksDB's own Bloom filter's and its
-// Ribbon hybrid's in the same run and tree.
+// db_bench's point, partitioned and prefix rows' renderers (renderers.h):
+// for each run (a RocksDB release), each configuration's figures over those
+// of RocksDB's own filters (or of no filter) in the same run and tree.
 
+#include <algorithm>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -20,6 +20,8 @@ using Json = nlohmann::ordered_json;
 
 constexpr char kRocksDbBloom[] = "lib:rocksdb.fastbloom";
 constexpr char kRocksDbRibbonHybrid[] = "lib:rocksdb.ribbon_hybrid";
+constexpr char kLevelDbBloom[] = "lib:leveldb.bloom";
+constexpr char kNoFilter[] = "none";
 
 // The first field a run's rows lack, as an error naming the section's
 // command; OK when none lacks one.
@@ -72,6 +74,7 @@ struct PointRow {
   bool direct;  // with the figures below
   double direct_rate;
   double direct_reads;
+  double direct_metadata_misses;  // filter and index blocks read
 };
 
 PointRow ReadPointRow(RowReader& row) {
@@ -90,6 +93,10 @@ PointRow ReadPointRow(RowReader& row) {
   r.direct_reads =
       r.direct ? row.Number({"direct_reads", "absent", "data_reads_per_lookup"})
                : 0;
+  r.direct_metadata_misses =
+      r.direct
+          ? row.Number({"direct_reads", "absent", "metadata_misses_per_lookup"})
+          : 0;
   return r;
 }
 
@@ -118,9 +125,10 @@ void PrintPointRun(std::vector<RowReader>& readers, std::ostream& out) {
       first.Count({"value_bytes"}), first.Count({"lookups_per_rep"}),
       first.Count({"reps"}), first.String({"machine"}), first.String({"cpu"}));
   std::vector<PointRow> rows;
-  for (size_t i = 0; i < readers.size(); ++i) {
-    if (readers[i].String({"store"}) != "rocksdb") continue;
-    rows.push_back(ReadPointRow(readers[i]));
+  std::vector<PointRow> leveldb_rows;
+  for (RowReader& reader : readers) {
+    (reader.String({"store"}) == "rocksdb" ? rows : leveldb_rows)
+        .push_back(ReadPointRow(reader));
   }
   const auto absent_rate = [](const PointRow& r) { return r.absent_rate; };
   const auto absent_reads = [](const PointRow& r) { return r.absent_reads; };
@@ -148,19 +156,98 @@ void PrintPointRun(std::vector<RowReader>& readers, std::ostream& out) {
     if (!header) {
       out << "With direct reads (a block cache, no page cache):\n\n"
              "| config | tree | absent lookups/s | vs `"
-          << kRocksDbBloom << "` | data reads per absent lookup |\n"
-          << "|---|---|---|---|---|\n";
+          << kRocksDbBloom
+          << "` | data reads per absent lookup | filter and index blocks "
+             "read per absent lookup |\n"
+          << "|---|---|---|---|---|---|\n";
       header = true;
     }
     const PointRow* base = FindPoint(rows, r.tree, kRocksDbBloom);
-    out << absl::StrFormat("| `%s` | %s | %.0f | %s | %.4f |\n", r.config,
-                           r.tree, r.direct_rate,
+    out << absl::StrFormat("| `%s` | %s | %.0f | %s | %.4f | %.4f |\n",
+                           r.config, r.tree, r.direct_rate,
                            base == nullptr || !base->direct
                                ? "–"
                                : Ratio(direct_rate(r), direct_rate(*base)),
-                           r.direct_reads);
+                           r.direct_reads, r.direct_metadata_misses);
   }
   if (header) out << "\n";
+  if (leveldb_rows.empty()) return;
+  out << "LevelDB, in the same run:\n\n"
+         "| config | tree | bits/key | absent lookups/s | vs `"
+      << kLevelDbBloom << "` | data reads per absent lookup | vs `"
+      << kLevelDbBloom
+      << "` | present lookups/s |\n"
+         "|---|---|---|---|---|---|---|---|\n";
+  for (const PointRow& r : leveldb_rows) {
+    out << absl::StrFormat(
+        "| `%s` | %s | %.2f | %.0f | %s | %.4f | %s | %.0f |\n", r.config,
+        r.tree, r.bits_per_key, r.absent_rate,
+        Against(leveldb_rows, r, kLevelDbBloom, absent_rate), r.absent_reads,
+        Against(leveldb_rows, r, kLevelDbBloom, absent_reads), r.present_rate);
+  }
+  out << "\n";
+}
+
+// A row's array of numbers; empty when it has none.
+std::vector<double> Numbers(RowReader& row, const char* field) {
+  std::vector<double> numbers;
+  const nlohmann::ordered_json& array = row.Get({field});
+  if (!array.is_array()) return numbers;
+  for (const nlohmann::ordered_json& number : array) {
+    numbers.push_back(number.is_number() ? number.get<double>() : 0);
+  }
+  return numbers;
+}
+
+// The bits/key of each level a run's RocksDB rows filled, with the share of
+// the keys there: "10.0 (7.8%)".
+void PrintLevelsRun(std::vector<RowReader>& readers, std::ostream& out) {
+  RowReader& first = readers.front();
+  out << absl::StrFormat(
+      "**RocksDB %s**, %d keys: bits/key by level (share of the keys).\n\n",
+      first.String({"rocksdb_version"}), first.Count({"keys"}));
+  struct Levels {
+    std::string config, tree;
+    std::vector<double> bits, entries;
+  };
+  std::vector<Levels> rows;
+  std::vector<bool> filled;
+  for (RowReader& reader : readers) {
+    if (reader.String({"store"}) != "rocksdb") continue;
+    Levels r{reader.String({"config"}), reader.String({"tree"}),
+             Numbers(reader, "bits_per_key_per_level"),
+             Numbers(reader, "entries_per_level")};
+    r.bits.resize(r.entries.size());
+    filled.resize(std::max(filled.size(), r.entries.size()));
+    for (size_t level = 0; level < r.entries.size(); ++level) {
+      if (r.entries[level] > 0) filled[level] = true;
+    }
+    rows.push_back(std::move(r));
+  }
+  out << "| config | tree |";
+  std::string rule = "|---|---|";
+  for (size_t level = 0; level < filled.size(); ++level) {
+    if (!filled[level]) continue;
+    out << " L" << level << " |";
+    rule += "---|";
+  }
+  out << "\n" << rule << "\n";
+  for (const Levels& r : rows) {
+    double keys = 0;
+    for (double entries : r.entries) keys += entries;
+    out << absl::StrFormat("| `%s` | %s |", r.config, r.tree);
+    for (size_t level = 0; level < filled.size(); ++level) {
+      if (!filled[level]) continue;
+      if (level < r.entries.size() && r.entries[level] > 0) {
+        out << absl::StrFormat(" %.1f (%.1f%%) |", r.bits[level],
+                               100 * r.entries[level] / keys);
+      } else {
+        out << " |";
+      }
+    }
+    out << "\n";
+  }
+  out << "\n";
 }
 
 void PrintPartitionedRun(std::vector<RowReader>& readers, std::ostream& out) {
@@ -199,7 +286,54 @@ void PrintPartitionedRun(std::vector<RowReader>& readers, std::ostream& out) {
   out << "\n";
 }
 
+void PrintPrefixRun(std::vector<RowReader>& readers, std::ostream& out) {
+  RowReader& first = readers.front();
+  out << absl::StrFormat(
+      "**RocksDB %s**, prefix seeks: %d keys of 16 bytes with %d-byte values, "
+      "in groups of %d sharing a %d-byte prefix; %d seeks to absent prefixes "
+      "per repetition, median of %d. Measured on %s (%s).\n\n",
+      first.String({"rocksdb_version"}), first.Count({"keys"}),
+      first.Count({"value_bytes"}), first.Count({"keys_per_prefix"}),
+      first.Count({"prefix_bytes"}), first.Count({"lookups_per_rep"}),
+      first.Count({"reps"}), first.String({"machine"}), first.String({"cpu"}));
+  out << "| config | filter holds | filter bytes/key | absent seeks/s | vs `"
+      << kNoFilter
+      << "` | data reads per absent seek | filters asked | answers of no |\n"
+         "|---|---|---|---|---|---|---|---|\n";
+  double none_rate = 0;
+  for (RowReader& row : readers) {
+    if (row.String({"config"}) == kNoFilter) {
+      none_rate = row.Number({"absent", "seeks_per_second"});
+    }
+  }
+  for (RowReader& row : readers) {
+    const double rate = row.Number({"absent", "seeks_per_second"});
+    out << absl::StrFormat(
+        "| `%s` | %s | %.3f | %.0f | %s | %.4f | %.3f | %.3f |\n",
+        row.String({"config"}), row.String({"filter_holds"}),
+        row.Number({"filter_bytes_per_key"}), rate, Ratio(rate, none_rate),
+        row.Number({"absent", "data_reads_per_seek"}),
+        row.Number({"absent", "prefix_checked_per_seek"}),
+        row.Number({"absent", "prefix_useful_per_seek"}));
+  }
+  out << "\n";
+}
+
 }  // namespace
+
+absl::StatusOr<std::string> RenderDbLevels(
+    const std::string& json_path, const std::vector<std::string>& options,
+    const FileReader& read) {
+  return RenderRuns("db_levels", "point", json_path, options, read,
+                    PrintLevelsRun);
+}
+
+absl::StatusOr<std::string> RenderDbPrefix(
+    const std::string& json_path, const std::vector<std::string>& options,
+    const FileReader& read) {
+  return RenderRuns("db_prefix", "prefix", json_path, options, read,
+                    PrintPrefixRun);
+}
 
 absl::StatusOr<std::string> RenderDbPoint(
     const std::string& json_path, const std::vector<std::string>& options,

@@ -83,14 +83,22 @@ absl::StatusOr<std::string> RenderRangeDb(
     const std::string& json_path, const std::vector<std::string>& options,
     const FileReader& read);
 
-// db_point: db_bench's point rows of RocksDB (other rows are skipped), one
-// table per run (a RocksDB release; runs follow each other in the file): per
-// configuration and tree, absent lookups/s and data reads per absent lookup
-// over RocksDB's Bloom filter's and Ribbon hybrid's in the same run and tree,
-// and present lookups/s; then the same with direct reads, for runs that
-// measured them. db_partitioned: the partitioned rows, absent lookups/s and
-// filter bytes inserted into the block cache over RocksDB's Bloom filter's.
-// InvalidArgumentError for a row lacking a field.
+// db_point: db_bench's point rows, one table per run (a RocksDB release;
+// runs follow each other in the file): per configuration and tree, absent
+// lookups/s and data reads per absent lookup over RocksDB's Bloom filter's and
+// Ribbon hybrid's in the same run and tree, and present lookups/s; then the
+// same with direct reads, for runs that measured them; then LevelDB's rows,
+// when the run has them, over LevelDB's Bloom filter's. db_levels: the point
+// rows' bits/key by level. db_partitioned: the partitioned rows, absent
+// lookups/s and filter bytes inserted into the block cache over RocksDB's
+// Bloom filter's. db_prefix: the prefix rows, absent seeks/s over no
+// filter's. Each: InvalidArgumentError for a row lacking a field.
+absl::StatusOr<std::string> RenderDbLevels(
+    const std::string& json_path, const std::vector<std::string>& options,
+    const FileReader& read);
+absl::StatusOr<std::string> RenderDbPrefix(
+    const std::string& json_path, const std::vector<std::string>& options,
+    const FileReader& read);
 absl::StatusOr<std::string> RenderDbPoint(
     const std::string& json_path, const std::vector<std::string>& options,
     const FileReader& read);

@@ -36,7 +36,9 @@ constexpr Kind kKinds[] = {{"filter_bench", RenderFilterBench},
                            {"range_db", RenderRangeDb},
                            {"presence", RenderPresence},
                            {"db_point", RenderDbPoint},
-                           {"db_partitioned", RenderDbPartitioned}};
+                           {"db_partitioned", RenderDbPartitioned},
+                           {"db_levels", RenderDbLevels},
+                           {"db_prefix", RenderDbPrefix}};
 
 // A block's text: its begin marker, its lines, its end marker.
 struct Block {

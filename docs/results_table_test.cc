@@ -172,17 +172,21 @@ TEST(FilterBenchTest, RefusesWhatIsNotFilterBenchJson) {
       FilterBenchTable(kRows, R"({"command": "c"})", {}).status()));
 }
 
-// Two runs of db_bench's point and partitioned sections, one per release,
-// with a LevelDB row (skipped) and rows of another section (skipped).
+// Two runs of db_bench's point, partitioned and prefix sections, one per
+// release, the first with LevelDB's rows, and a row of another section
+// (skipped).
 constexpr char kDbRows[] = R"(
-{"section": "point", "store": "rocksdb", "config": "lib:rocksdb.fastbloom", "tree": "settled", "keys": 1000, "value_bytes": 32, "lookups_per_rep": 100, "reps": 3, "machine": "m", "cpu": "c", "rocksdb_version": "7.8.3", "bits_per_key": 10.0, "filter_bytes": 1000, "absent": {"lookups_per_second": 100000, "data_reads_per_lookup": 0.01}, "present": {"lookups_per_second": 50000}, "direct_reads": null}
-{"section": "point", "store": "rocksdb", "config": "bloom", "tree": "settled", "keys": 1000, "value_bytes": 32, "lookups_per_rep": 100, "reps": 3, "machine": "m", "cpu": "c", "rocksdb_version": "7.8.3", "bits_per_key": 10.0, "filter_bytes": 990, "absent": {"lookups_per_second": 125000, "data_reads_per_lookup": 0.005}, "present": {"lookups_per_second": 51000}, "direct_reads": null}
-{"section": "point", "store": "leveldb", "config": "lib:leveldb.bloom", "tree": "settled", "rocksdb_version": "7.8.3"}
+{"section": "point", "store": "rocksdb", "config": "lib:rocksdb.fastbloom", "tree": "settled", "keys": 1000, "value_bytes": 32, "lookups_per_rep": 100, "reps": 3, "machine": "m", "cpu": "c", "rocksdb_version": "7.8.3", "bits_per_key": 10.0, "filter_bytes": 1000, "entries_per_level": [0, 0, 0, 0, 100, 900], "bits_per_key_per_level": [0, 0, 0, 0, 10.0, 10.0], "absent": {"lookups_per_second": 100000, "data_reads_per_lookup": 0.01}, "present": {"lookups_per_second": 50000}, "direct_reads": null}
+{"section": "point", "store": "rocksdb", "config": "bloom", "tree": "settled", "keys": 1000, "value_bytes": 32, "lookups_per_rep": 100, "reps": 3, "machine": "m", "cpu": "c", "rocksdb_version": "7.8.3", "bits_per_key": 10.0, "filter_bytes": 990, "entries_per_level": [10, 0, 0, 0, 90, 900], "bits_per_key_per_level": [30.0, 0, 0, 0, 20.0, 9.0], "absent": {"lookups_per_second": 125000, "data_reads_per_lookup": 0.005}, "present": {"lookups_per_second": 51000}, "direct_reads": null}
+{"section": "point", "store": "leveldb", "config": "lib:leveldb.bloom", "tree": "settled", "keys": 1000, "value_bytes": 32, "lookups_per_rep": 100, "reps": 3, "machine": "m", "cpu": "c", "rocksdb_version": "7.8.3", "bits_per_key": 10.5, "filter_bytes": 1050, "entries_per_level": [1000], "bits_per_key_per_level": [10.5], "absent": {"lookups_per_second": 70000, "data_reads_per_lookup": 0.012}, "present": {"lookups_per_second": 40000}}
+{"section": "point", "store": "leveldb", "config": "bloom", "tree": "settled", "keys": 1000, "value_bytes": 32, "lookups_per_rep": 100, "reps": 3, "machine": "m", "cpu": "c", "rocksdb_version": "7.8.3", "bits_per_key": 10.7, "filter_bytes": 1070, "entries_per_level": [1000], "bits_per_key_per_level": [10.7], "absent": {"lookups_per_second": 77000, "data_reads_per_lookup": 0.010}, "present": {"lookups_per_second": 41000}}
+{"section": "prefix", "store": "rocksdb", "config": "none", "filter_holds": "none", "keys": 400, "value_bytes": 32, "lookups_per_rep": 50, "reps": 3, "machine": "m", "cpu": "c", "rocksdb_version": "7.8.3", "prefix_bytes": 8, "keys_per_prefix": 16, "filter_bytes_per_key": 0, "absent": {"seeks_per_second": 100000, "data_reads_per_seek": 1.0, "prefix_checked_per_seek": 0, "prefix_useful_per_seek": 0}}
+{"section": "prefix", "store": "rocksdb", "config": "bloom", "filter_holds": "prefixes", "keys": 400, "value_bytes": 32, "lookups_per_rep": 50, "reps": 3, "machine": "m", "cpu": "c", "rocksdb_version": "7.8.3", "prefix_bytes": 8, "keys_per_prefix": 16, "filter_bytes_per_key": 0.078, "absent": {"seeks_per_second": 350000, "data_reads_per_seek": 0.01, "prefix_checked_per_seek": 1.0, "prefix_useful_per_seek": 0.99}}
 {"section": "partitioned", "store": "rocksdb", "config": "lib:rocksdb.fastbloom", "keys": 400, "value_bytes": 32, "lookups_per_rep": 50, "reps": 3, "machine": "m", "cpu": "c", "rocksdb_version": "7.8.3", "bits_per_key": 10.0, "metadata_block_size": 4096, "block_cache_bytes": 1000, "absent": {"lookups_per_second": 80000, "data_reads_per_lookup": 0.01, "filter_bytes_inserted_per_lookup": 4000}}
 {"section": "partitioned", "store": "rocksdb", "config": "bloom", "keys": 400, "value_bytes": 32, "lookups_per_rep": 50, "reps": 3, "machine": "m", "cpu": "c", "rocksdb_version": "7.8.3", "bits_per_key": 10.0, "metadata_block_size": 4096, "block_cache_bytes": 1000, "absent": {"lookups_per_second": 76000, "data_reads_per_lookup": 0.01, "filter_bytes_inserted_per_lookup": 4000}}
 {"section": "range", "config": "none", "rocksdb_version": "7.8.3"}
-{"section": "point", "store": "rocksdb", "config": "lib:rocksdb.fastbloom", "tree": "settled", "keys": 1000, "value_bytes": 32, "lookups_per_rep": 100, "reps": 3, "machine": "m", "cpu": "c", "rocksdb_version": "9.7.4", "bits_per_key": 10.0, "filter_bytes": 1000, "absent": {"lookups_per_second": 200000, "data_reads_per_lookup": 0.01}, "present": {"lookups_per_second": 60000}, "direct_reads": {"absent": {"lookups_per_second": 9000, "data_reads_per_lookup": 0.01}}}
-{"section": "point", "store": "rocksdb", "config": "bloom", "tree": "settled", "keys": 1000, "value_bytes": 32, "lookups_per_rep": 100, "reps": 3, "machine": "m", "cpu": "c", "rocksdb_version": "9.7.4", "bits_per_key": 10.0, "filter_bytes": 990, "absent": {"lookups_per_second": 180000, "data_reads_per_lookup": 0.005}, "present": {"lookups_per_second": 61000}, "direct_reads": {"absent": {"lookups_per_second": 18000, "data_reads_per_lookup": 0.005}}}
+{"section": "point", "store": "rocksdb", "config": "lib:rocksdb.fastbloom", "tree": "settled", "keys": 1000, "value_bytes": 32, "lookups_per_rep": 100, "reps": 3, "machine": "m", "cpu": "c", "rocksdb_version": "9.7.4", "bits_per_key": 10.0, "filter_bytes": 1000, "entries_per_level": [0, 1000], "bits_per_key_per_level": [0, 10.0], "absent": {"lookups_per_second": 200000, "data_reads_per_lookup": 0.01}, "present": {"lookups_per_second": 60000}, "direct_reads": {"absent": {"lookups_per_second": 9000, "data_reads_per_lookup": 0.01, "metadata_misses_per_lookup": 0.0002}}}
+{"section": "point", "store": "rocksdb", "config": "bloom", "tree": "settled", "keys": 1000, "value_bytes": 32, "lookups_per_rep": 100, "reps": 3, "machine": "m", "cpu": "c", "rocksdb_version": "9.7.4", "bits_per_key": 10.0, "filter_bytes": 990, "entries_per_level": [0, 1000], "bits_per_key_per_level": [0, 9.9], "absent": {"lookups_per_second": 180000, "data_reads_per_lookup": 0.005}, "present": {"lookups_per_second": 61000}, "direct_reads": {"absent": {"lookups_per_second": 18000, "data_reads_per_lookup": 0.005, "metadata_misses_per_lookup": 0.0003}}}
 {"section": "point", "store": "rocksdb", "config": "broken", "tree": "settled", "rocksdb_version": "9.9.9"}
 )";
 
@@ -315,8 +319,13 @@ TEST(ResultsTableTest, DbPointRatiosComeFromTheSameRun) {
                                 "| 1.250 | – | 0.0050 | 0.500 | 51000 |"));
   EXPECT_THAT(*point, HasSubstr("| `bloom` | settled | 10.00 | 0.990 | 180000 "
                                 "| 0.900 | – | 0.0050 | 0.500 | 61000 |"));
-  EXPECT_THAT(*point, HasSubstr("| `bloom` | settled | 18000 | 2.000 | "));
-  EXPECT_THAT(*point, Not(HasSubstr("leveldb")));
+  EXPECT_THAT(*point, HasSubstr("| `bloom` | settled | 18000 | 2.000 | "
+                                "0.0050 | 0.0003 |"));
+  // LevelDB's rows in a table of their own, against LevelDB's Bloom filter.
+  EXPECT_THAT(*point, HasSubstr("LevelDB, in the same run:"));
+  EXPECT_THAT(*point, HasSubstr("| `bloom` | settled | 10.70 | 77000 | 1.100 | "
+                                "0.0100 | 0.833 | 41000 |"));
+  EXPECT_EQ(point->find("LevelDB"), point->rfind("LevelDB"));
   // 7.8.3's run had no direct reads: one table of them, 9.7.4's.
   EXPECT_EQ(point->find("With direct reads"),
             point->rfind("With direct reads"));
@@ -327,6 +336,22 @@ TEST(ResultsTableTest, DbPointRatiosComeFromTheSameRun) {
   EXPECT_THAT(*partitioned,
               HasSubstr("| `bloom` | 10.00 | 76000 | 0.950 | 4000 | 1.000 | "
                         "0.0100 |"));
+
+  absl::StatusOr<std::string> levels =
+      Render("db_levels", "docs/results/db.json", {}, read);
+  ASSERT_TRUE(levels.ok()) << levels.status();
+  EXPECT_THAT(*levels, HasSubstr("| config | tree | L0 | L4 | L5 |\n"));
+  EXPECT_THAT(*levels, HasSubstr("| `bloom` | settled | 30.0 (1.0%) | "
+                                 "20.0 (9.0%) | 9.0 (90.0%) |\n"));
+  EXPECT_THAT(*levels, HasSubstr("| `lib:rocksdb.fastbloom` | settled | | "
+                                 "10.0 (10.0%) | 10.0 (90.0%) |\n"));
+  EXPECT_THAT(*levels, HasSubstr("| `bloom` | settled | 9.9 (100.0%) |\n"));
+
+  absl::StatusOr<std::string> prefix =
+      Render("db_prefix", "docs/results/db.json", {}, read);
+  ASSERT_TRUE(prefix.ok()) << prefix.status();
+  EXPECT_THAT(*prefix, HasSubstr("| `bloom` | prefixes | 0.078 | 350000 | "
+                                 "3.500 | 0.0100 | 1.000 | 0.990 |"));
 
   const absl::Status broken =
       Render("db_point", "docs/results/db.json", {}, ReadTestFile).status();
