@@ -18,9 +18,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-constexpr char kRocksDbBloom[] = "lib:rocksdb.fastbloom";
-constexpr char kRocksDbRibbonHybrid[] = "lib:rocksdb.ribbon_hybrid";
-constexpr char kLevelDbBloom[] = "lib:leveldb.bloom";
 constexpr char kNoFilter[] = "none";
 
 // The first field a run's rows lack, as an error naming the section's
@@ -120,10 +117,10 @@ void PrintPointRun(std::vector<RowReader>& readers, std::ostream& out) {
   RowReader& first = readers.front();
   out << absl::StrFormat(
       "**RocksDB %s**, %d keys of 16 bytes with %d-byte values; %d lookups "
-      "of each kind per repetition, median of %d. Measured on %s (%s).\n\n",
+      "of each kind per repetition, median of %d. %s\n\n",
       first.String({"rocksdb_version"}), first.Count({"keys"}),
       first.Count({"value_bytes"}), first.Count({"lookups_per_rep"}),
-      first.Count({"reps"}), first.String({"machine"}), first.String({"cpu"}));
+      first.Count({"reps"}), MeasuredOn(first));
   std::vector<PointRow> rows;
   std::vector<PointRow> leveldb_rows;
   for (RowReader& reader : readers) {
@@ -133,20 +130,20 @@ void PrintPointRun(std::vector<RowReader>& readers, std::ostream& out) {
   const auto absent_rate = [](const PointRow& r) { return r.absent_rate; };
   const auto absent_reads = [](const PointRow& r) { return r.absent_reads; };
   const auto filter_bytes = [](const PointRow& r) { return r.filter_bytes; };
-  out << "| config | tree | bits/key | filter bytes vs `" << kRocksDbBloom
-      << "` | absent lookups/s | vs `" << kRocksDbBloom << "` | vs `"
-      << kRocksDbRibbonHybrid << "` | data reads per absent lookup | vs `"
-      << kRocksDbBloom
+  out << "| config | tree | bits/key | filter bytes vs `" << kRocksDbBloomPeer
+      << "` | absent lookups/s | vs `" << kRocksDbBloomPeer << "` | vs `"
+      << kRocksDbRibbonHybridPeer << "` | data reads per absent lookup | vs `"
+      << kRocksDbBloomPeer
       << "` | present lookups/s |\n"
          "|---|---|---|---|---|---|---|---|---|---|\n";
   for (const PointRow& r : rows) {
     out << absl::StrFormat(
         "| `%s` | %s | %.2f | %s | %.0f | %s | %s | %.4f | %s | %.0f |\n",
         r.config, r.tree, r.bits_per_key,
-        Against(rows, r, kRocksDbBloom, filter_bytes), r.absent_rate,
-        Against(rows, r, kRocksDbBloom, absent_rate),
-        Against(rows, r, kRocksDbRibbonHybrid, absent_rate), r.absent_reads,
-        Against(rows, r, kRocksDbBloom, absent_reads), r.present_rate);
+        Against(rows, r, kRocksDbBloomPeer, filter_bytes), r.absent_rate,
+        Against(rows, r, kRocksDbBloomPeer, absent_rate),
+        Against(rows, r, kRocksDbRibbonHybridPeer, absent_rate), r.absent_reads,
+        Against(rows, r, kRocksDbBloomPeer, absent_reads), r.present_rate);
   }
   out << "\n";
   bool header = false;
@@ -156,13 +153,13 @@ void PrintPointRun(std::vector<RowReader>& readers, std::ostream& out) {
     if (!header) {
       out << "With direct reads (a block cache, no page cache):\n\n"
              "| config | tree | absent lookups/s | vs `"
-          << kRocksDbBloom
+          << kRocksDbBloomPeer
           << "` | data reads per absent lookup | filter and index blocks "
              "read per absent lookup |\n"
           << "|---|---|---|---|---|---|\n";
       header = true;
     }
-    const PointRow* base = FindPoint(rows, r.tree, kRocksDbBloom);
+    const PointRow* base = FindPoint(rows, r.tree, kRocksDbBloomPeer);
     out << absl::StrFormat("| `%s` | %s | %.0f | %s | %.4f | %.4f |\n",
                            r.config, r.tree, r.direct_rate,
                            base == nullptr || !base->direct
@@ -174,16 +171,18 @@ void PrintPointRun(std::vector<RowReader>& readers, std::ostream& out) {
   if (leveldb_rows.empty()) return;
   out << "LevelDB, in the same run:\n\n"
          "| config | tree | bits/key | absent lookups/s | vs `"
-      << kLevelDbBloom << "` | data reads per absent lookup | vs `"
-      << kLevelDbBloom
+      << kLevelDbBloomPeer << "` | data reads per absent lookup | vs `"
+      << kLevelDbBloomPeer
       << "` | present lookups/s |\n"
          "|---|---|---|---|---|---|---|---|\n";
   for (const PointRow& r : leveldb_rows) {
     out << absl::StrFormat(
         "| `%s` | %s | %.2f | %.0f | %s | %.4f | %s | %.0f |\n", r.config,
         r.tree, r.bits_per_key, r.absent_rate,
-        Against(leveldb_rows, r, kLevelDbBloom, absent_rate), r.absent_reads,
-        Against(leveldb_rows, r, kLevelDbBloom, absent_reads), r.present_rate);
+        Against(leveldb_rows, r, kLevelDbBloomPeer, absent_rate),
+        r.absent_reads,
+        Against(leveldb_rows, r, kLevelDbBloomPeer, absent_reads),
+        r.present_rate);
   }
   out << "\n";
 }
@@ -255,19 +254,20 @@ void PrintPartitionedRun(std::vector<RowReader>& readers, std::ostream& out) {
   out << absl::StrFormat(
       "**RocksDB %s**, partitioned filters: %d keys of 16 bytes with %d-byte "
       "values, partitions of %d bytes in a block cache of %d bytes; %d "
-      "absent lookups per repetition, median of %d. Measured on %s (%s).\n\n",
+      "absent lookups per repetition, median of %d. %s\n\n",
       first.String({"rocksdb_version"}), first.Count({"keys"}),
       first.Count({"value_bytes"}), first.Count({"metadata_block_size"}),
       first.Count({"block_cache_bytes"}), first.Count({"lookups_per_rep"}),
-      first.Count({"reps"}), first.String({"machine"}), first.String({"cpu"}));
-  out << "| config | bits/key | absent lookups/s | vs `" << kRocksDbBloom
-      << "` | filter bytes inserted per absent lookup | vs `" << kRocksDbBloom
+      first.Count({"reps"}), MeasuredOn(first));
+  out << "| config | bits/key | absent lookups/s | vs `" << kRocksDbBloomPeer
+      << "` | filter bytes inserted per absent lookup | vs `"
+      << kRocksDbBloomPeer
       << "` | data reads per absent lookup |\n"
          "|---|---|---|---|---|---|---|\n";
   double base_rate = 0;
   double base_inserted = 0;
   for (RowReader& row : readers) {
-    if (row.String({"config"}) == kRocksDbBloom) {
+    if (row.String({"config"}) == kRocksDbBloomPeer) {
       base_rate = row.Number({"absent", "lookups_per_second"});
       base_inserted =
           row.Number({"absent", "filter_bytes_inserted_per_lookup"});
@@ -291,11 +291,11 @@ void PrintPrefixRun(std::vector<RowReader>& readers, std::ostream& out) {
   out << absl::StrFormat(
       "**RocksDB %s**, prefix seeks: %d keys of 16 bytes with %d-byte values, "
       "in groups of %d sharing a %d-byte prefix; %d seeks to absent prefixes "
-      "per repetition, median of %d. Measured on %s (%s).\n\n",
+      "per repetition, median of %d. %s\n\n",
       first.String({"rocksdb_version"}), first.Count({"keys"}),
       first.Count({"value_bytes"}), first.Count({"keys_per_prefix"}),
       first.Count({"prefix_bytes"}), first.Count({"lookups_per_rep"}),
-      first.Count({"reps"}), first.String({"machine"}), first.String({"cpu"}));
+      first.Count({"reps"}), MeasuredOn(first));
   out << "| config | filter holds | filter bytes/key | absent seeks/s | vs `"
       << kNoFilter
       << "` | data reads per absent seek | filters asked | answers of no |\n"

@@ -23,10 +23,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-// The peers every row is compared with, by their filter_bench names.
-constexpr char kRocksDb[] = "lib:rocksdb.fastbloom";
-constexpr char kLevelDb[] = "lib:leveldb.bloom";
-
 constexpr char kMissing[] = "–";
 
 // A figure of a row: absent when the field is missing, null or not a number.
@@ -184,17 +180,17 @@ absl::StatusOr<std::string> FilterBenchTable(
   if (options.about_only) return absl::StrCat(out, "\n");
   absl::StrAppend(&out, " ");
   const std::optional<double> reps = Number(rows->front(), "reps");
-  absl::StrAppend(&out, "Times are ns per key",
-                  reps.has_value()
-                      ? absl::StrFormat(", medians of %g repetitions", *reps)
-                      : "",
-                  ": `absent` is one query of an absent key, `batch of 32` a "
-                  "call with 32 keys, half of them present, and `build` making "
-                  "the filter. The ÷ columns divide a time by the same figure "
-                  "of RocksDB's FastLocalBloom (`",
-                  kRocksDb, "`) or LevelDB's Bloom filter (`", kLevelDb,
-                  "`) in the same case of the same run, so below 1 is "
-                  "faster.\n\n");
+  absl::StrAppend(
+      &out, "Times are ns per key",
+      reps.has_value() ? absl::StrFormat(", medians of %g repetitions", *reps)
+                       : "",
+      ": `absent` is one query of an absent key, `batch of 32` a "
+      "call with 32 keys, half of them present, and `build` making "
+      "the filter. The ÷ columns divide a time by the same figure "
+      "of RocksDB's FastLocalBloom (`",
+      kRocksDbBloomPeer, "`) or LevelDB's Bloom filter (`", kLevelDbBloomPeer,
+      "`) in the same case of the same run, so below 1 is "
+      "faster.\n\n");
 
   absl::StrAppend(&out,
                   "| case | filter | bits/key | FP % | absent | ÷ RocksDB | "
@@ -202,8 +198,8 @@ absl::StatusOr<std::string> FilterBenchTable(
                   "| ÷ LevelDB |\n",
                   "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
   for (const std::vector<Json>& rows_of_case : Cases(*rows)) {
-    const Json* rocksdb = Find(rows_of_case, kRocksDb);
-    const Json* leveldb = Find(rows_of_case, kLevelDb);
+    const Json* rocksdb = Find(rows_of_case, kRocksDbBloomPeer);
+    const Json* leveldb = Find(rows_of_case, kLevelDbBloomPeer);
     bool first = true;
     for (const Json& row : rows_of_case) {
       if (!options.impls.empty() &&

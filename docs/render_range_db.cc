@@ -18,7 +18,6 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 constexpr char kNoFilter[] = "none";
-constexpr char kPrefixBloom[] = "lib:rocksdb.fastbloom";
 
 std::string Reads(double reads) { return absl::StrFormat("%.4f", reads); }
 
@@ -105,11 +104,11 @@ absl::Status PrintRun(const std::vector<const Json*>& json_rows,
   out << absl::StrFormat(
       "**RocksDB %s**, %d keys of each shape with %d-byte values, one sorted "
       "run; empty scans of %d possible keys at the keys' last position, "
-      "%d of each kind per repetition, median of %d. Measured on %s (%s).\n\n",
+      "%d of each kind per repetition, median of %d. %s\n\n",
       first.String({"rocksdb_version"}), first.Count({"keys"}),
       first.Count({"value_bytes"}), first.Count({"scan_width"}),
       first.Count({"lookups_per_rep"}), first.Count({"reps"}),
-      first.String({"machine"}), first.String({"cpu"}));
+      MeasuredOn(first));
   out << "| keys | config | range bits/key | data blocks per empty scan: "
          "correlated / uniform | vs `none` | vs `lib:rocksdb.fastbloom` | "
          "empty scans/s: correlated / uniform | found scans/s |\n"
@@ -127,7 +126,7 @@ absl::Status PrintRun(const std::vector<const Json*>& json_rows,
     out << absl::StrFormat(
         "| %s | %s | %.2f | %s / %s | %s | %s | %.0f / %.0f | %.0f |\n",
         r.shape, ConfigCell(r), r.bits_per_key, Reads(r.reads[0]),
-        Reads(r.reads[1]), against(kNoFilter), against(kPrefixBloom),
+        Reads(r.reads[1]), against(kNoFilter), against(kRocksDbBloomPeer),
         r.rates[0], r.rates[1], r.found_rate);
   }
   out << "\n";

@@ -22,6 +22,11 @@ absl::StatusOr<nlohmann::json> ReadJsonObject(const std::string& path,
   return value;
 }
 
+std::string MeasuredOn(RowReader& first) {
+  return absl::StrFormat("Measured on %s (%s).", first.String({"machine"}),
+                         first.String({"cpu"}));
+}
+
 std::string Ratio(double a, double b) {
   return b == 0 ? "–" : absl::StrFormat("%.3f", a / b);
 }

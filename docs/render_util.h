@@ -125,6 +125,15 @@ class RowReader {
   std::string missing_;
 };
 
+// The peers the pages compare with, by the names benchmarks print.
+inline constexpr char kRocksDbBloomPeer[] = "lib:rocksdb.fastbloom";
+inline constexpr char kRocksDbRibbonHybridPeer[] = "lib:rocksdb.ribbon_hybrid";
+inline constexpr char kLevelDbBloomPeer[] = "lib:leveldb.bloom";
+
+// A db_bench run's closing words, from its first row: "Measured on MACHINE
+// (CPU)."
+std::string MeasuredOn(RowReader& first);
+
 // a / b with three decimals, or "–" when b is zero.
 std::string Ratio(double a, double b);
 
