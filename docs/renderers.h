@@ -3,7 +3,9 @@
 // and RUN.run.json beside them; options about, impls=a,b), redis_bench (its
 // --json object; option readme), range_bench and range_shapes (their --json
 // objects), db_point, db_partitioned, range_db and presence (db_bench's
-// --format=json rows of those sections). Each prints what a page shows, reading
+// --format=json rows of those sections), mutable_bench (its --format=json
+// rows) and google_benchmark (a Google Benchmark program's
+// --benchmark_format=json). Each prints what a page shows, reading
 // older files leniently; docs/results.md describes the blocks.
 
 #ifndef SSTFILTER_DOCS_RENDERERS_H_
@@ -111,6 +113,21 @@ absl::StatusOr<std::string> RenderDbPartitioned(
 // table only of rows that have one (rows written before the sweep existed
 // have none). InvalidArgumentError for a row lacking a field.
 absl::StatusOr<std::string> RenderPresence(
+    const std::string& json_path, const std::vector<std::string>& options,
+    const FileReader& read);
+
+// mutable_bench: per key count, the mutable Bloom filter's add and query
+// costs beside the native filter of the same keys, then its ratios to them
+// and its adds per second. InvalidArgumentError for a row lacking a field.
+absl::StatusOr<std::string> RenderMutableBench(
+    const std::string& json_path, const std::vector<std::string>& options,
+    const FileReader& read);
+
+// google_benchmark: a table of the medians of --benchmark_repetitions=N, a
+// row per benchmark function and a column per argument, and the machine and
+// CPU that the program's custom context names. InvalidArgumentError for a
+// file without medians or without that context.
+absl::StatusOr<std::string> RenderGoogleBenchmark(
     const std::string& json_path, const std::vector<std::string>& options,
     const FileReader& read);
 

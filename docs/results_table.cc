@@ -38,7 +38,9 @@ constexpr Kind kKinds[] = {{"filter_bench", RenderFilterBench},
                            {"db_point", RenderDbPoint},
                            {"db_partitioned", RenderDbPartitioned},
                            {"db_levels", RenderDbLevels},
-                           {"db_prefix", RenderDbPrefix}};
+                           {"db_prefix", RenderDbPrefix},
+                           {"mutable_bench", RenderMutableBench},
+                           {"google_benchmark", RenderGoogleBenchmark}};
 
 // A block's text: its begin marker, its lines, its end marker.
 struct Block {

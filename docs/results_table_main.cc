@@ -6,14 +6,14 @@
 //   bazel run //docs:results_table -- --render=KIND [--options='A B'] FILE.json
 //
 // The first form rewrites each page (every .md file of the workspace that
-// holds a block when none is named) with every block between
+// holds a block when none is named; without `bazel run`, only from the
+// workspace root, which holds WORKSPACE) with every block between
 // "<!-- results:begin KIND RUN ... -->" and "<!-- results:end -->" made afresh
 // from docs/results/RUN.json. With --check it changes nothing and exits 1
 // naming the first block of a page that is not up to date. Pages are relative
 // to the workspace root. The second form prints the markdown the renderer of
-// KIND (filter_bench, redis_bench, range_bench, range_shapes, range_db,
-// presence) makes of FILE.json with the options a block would give it,
-// relative to the working directory.
+// KIND (renderers.h lists them) makes of FILE.json with the options a block
+// would give it, relative to the working directory.
 // Exit status: 0 done, 1 a page out of date or unreadable, a bad block or
 // JSON, 2 bad flags.
 
@@ -33,14 +33,14 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "docs/results_table.h"
+#include "util/flag_check.h"
 
 ABSL_FLAG(bool, check, false,
           "change nothing; exit 1 naming the first block that is not what its "
           "JSON gives");
 ABSL_FLAG(std::string, render, "",
           "print the markdown of one JSON file by the renderer of this kind "
-          "(filter_bench, redis_bench, range_bench, range_shapes, range_db, "
-          "presence)");
+          "(an unknown kind is refused with the list of kinds)");
 ABSL_FLAG(std::string, options, "",
           "with --render: the block's options, separated by spaces");
 
@@ -74,7 +74,17 @@ FileReader ReaderFrom(std::string base) {
 int Regenerate(std::vector<std::string> pages, bool check) {
   const std::string root = BazelDirectory("BUILD_WORKSPACE_DIRECTORY");
   const FileReader read = ReaderFrom(root);
-  if (pages.empty()) pages = PagesWithBlocks(root, read);
+  if (pages.empty()) {
+    // Walking any directory for pages would rewrite whatever markdown lies
+    // under it (other checkouts included), so the walk starts only at a
+    // workspace root.
+    if (!read("WORKSPACE").ok()) {
+      std::cerr << "results_table: no pages named and no WORKSPACE here; run "
+                   "bazel run //docs:results_table, or name the pages\n";
+      return kUsageExit;
+    }
+    pages = PagesWithBlocks(root, read);
+  }
   int status = 0;
   for (const std::string& page : pages) {
     absl::StatusOr<std::string> before = read(page);
@@ -135,6 +145,12 @@ int main(int argc, char** argv) {
       "regenerates the results blocks of markdown pages from the benchmarks' "
       "JSON: results_table [--check] [FILE.md...], or prints one file's: "
       "results_table --render=KIND [--options='A B'] FILE.json");
+  if (absl::Status flags =
+          sstfilter::CheckFlags(argc, argv, /*positional_arguments=*/true);
+      !flags.ok()) {
+    std::cerr << "results_table: " << flags.message() << "\n";
+    return sstfilter::docs::kUsageExit;
+  }
   std::vector<char*> args = absl::ParseCommandLine(argc, argv);
   std::vector<std::string> files(args.begin() + 1, args.end());
   const std::string kind = absl::GetFlag(FLAGS_render);

@@ -190,6 +190,26 @@ constexpr char kDbRows[] = R"(
 {"section": "point", "store": "rocksdb", "config": "broken", "tree": "settled", "rocksdb_version": "9.9.9"}
 )";
 
+// mutable_bench's rows: two runs appended to one file, the first of two key
+// counts, the second with a timing too short to measure (null).
+constexpr char kMutableRows[] = R"(
+{"keys": 1000, "filter": "mutable:fpp=0.01", "native_filter": "bloom:fpp=0.01", "fpp": 0.01, "queries": 1024, "reps": 3, "keys_checked": 1000, "machine": "m", "cpu": "c", "immutable": {"bits_per_key": 9.92, "fp_rate": 0.01, "build_ns_per_key": 20.0, "query_ns": 5.0, "batch_ns": 4.0}, "mutable": {"bits_per_key": 9.92, "fp_rate": 0.0101, "add_ns_per_key": 30.0, "adds_per_second_1_thread": 33000000, "batch_add_ns_per_key": 18.0, "single_writer_add_ns_per_key": 12.0, "single_writer_batch_add_ns_per_key": 9.0, "adds_per_second_2_threads": 50000000, "adds_per_second_2_threads_wall": 45000000, "query_ns": 6.0, "batch_ns": 4.4}, "ratios": {"add_vs_build": 1.5, "batch_add_vs_build": 0.9, "single_writer_add_vs_build": 0.6, "single_writer_batch_add_vs_build": 0.45, "query": 1.2, "batch": 1.1, "add_vs_build_target": 1.5, "query_target": 1.2}}
+{"keys": 2000, "filter": "mutable:fpp=0.01", "native_filter": "bloom:fpp=0.01", "fpp": 0.01, "queries": 1024, "reps": 3, "keys_checked": 2000, "machine": "m", "cpu": "c", "immutable": {"bits_per_key": 9.92, "fp_rate": 0.01, "build_ns_per_key": 20.0, "query_ns": 5.0, "batch_ns": 4.0}, "mutable": {"bits_per_key": 9.92, "fp_rate": 0.0101, "add_ns_per_key": 30.0, "adds_per_second_1_thread": 33000000, "batch_add_ns_per_key": null, "single_writer_add_ns_per_key": 12.0, "single_writer_batch_add_ns_per_key": 9.0, "adds_per_second_2_threads": 50000000, "adds_per_second_2_threads_wall": 45000000, "query_ns": 6.0, "batch_ns": 4.4}, "ratios": {"add_vs_build": 1.5, "batch_add_vs_build": null, "single_writer_add_vs_build": 0.6, "single_writer_batch_add_vs_build": 0.45, "query": 1.2, "batch": 1.1, "add_vs_build_target": 1.5, "query_target": 1.2}}
+{"keys": 1000, "filter": "mutable:fpp=0.01", "native_filter": "bloom:fpp=0.01", "fpp": 0.01, "queries": 1024, "reps": 3, "keys_checked": 1000, "machine": "m", "cpu": "c", "immutable": {"bits_per_key": 9.92, "fp_rate": 0.01, "build_ns_per_key": 20.0, "query_ns": 5.0, "batch_ns": 4.0}, "mutable": {"bits_per_key": 9.92, "fp_rate": 0.0101, "add_ns_per_key": 31.0, "adds_per_second_1_thread": 33000000, "batch_add_ns_per_key": 18.0, "single_writer_add_ns_per_key": 12.0, "single_writer_batch_add_ns_per_key": 9.0, "adds_per_second_2_threads": 50000000, "adds_per_second_2_threads_wall": 45000000, "query_ns": 6.0, "batch_ns": 4.4}, "ratios": {"add_vs_build": 1.5, "batch_add_vs_build": 0.9, "single_writer_add_vs_build": 0.6, "single_writer_batch_add_vs_build": 0.45, "query": 1.2, "batch": 1.1, "add_vs_build_target": 1.5, "query_target": 1.2}}
+)";
+
+// Google Benchmark's JSON of two functions at two arguments, 3 repetitions
+// reported as aggregates (mean, median), one function lacking an argument.
+constexpr char kGoogleBenchmark[] = R"({
+  "context": {"host_name": "h", "machine": "m", "cpu": "c"},
+  "benchmarks": [
+    {"name": "BM_Add/10_mean", "run_name": "BM_Add/10", "run_type": "aggregate", "repetitions": 3, "aggregate_name": "mean", "cpu_time": 9.0, "real_time": 9.5, "time_unit": "ns"},
+    {"name": "BM_Add/10_median", "run_name": "BM_Add/10", "run_type": "aggregate", "repetitions": 3, "aggregate_name": "median", "cpu_time": 8.25, "real_time": 9.5, "time_unit": "ns"},
+    {"name": "BM_Add/1000_median", "run_name": "BM_Add/1000", "run_type": "aggregate", "repetitions": 3, "aggregate_name": "median", "cpu_time": 30.0, "real_time": 31.0, "time_unit": "ns"},
+    {"name": "BM_Get/1000_median", "run_name": "BM_Get/1000", "run_type": "aggregate", "repetitions": 3, "aggregate_name": "median", "cpu_time": 12.0, "real_time": 12.5, "time_unit": "ns"}
+  ]
+})";
+
 // A reader of the files of a test: a run "run" of filter_bench, and one
 // file of each other kind.
 absl::StatusOr<std::string> ReadTestFile(const std::string& path) {
@@ -203,7 +223,13 @@ absl::StatusOr<std::string> ReadTestFile(const std::string& path) {
       {"docs/results/presence.json", R"({"section": "other"})"},
       {"docs/results/range_db.json",
        R"({"section": "range", "config": 5, "rocksdb_version": "7.8.3"})"},
-      {"docs/results/db.json", kDbRows}};
+      {"docs/results/db.json", kDbRows},
+      {"docs/results/mutable.json", kMutableRows},
+      {"docs/results/gbench.json", kGoogleBenchmark},
+      {"docs/results/gbench_no_context.json",
+       R"({"context": {}, "benchmarks": []})"},
+      {"docs/results/mutable_broken.json",
+       R"({"keys": 10, "filter": "mutable:fpp=0.01", "reps": 1, "queries": 1024, "machine": "m", "cpu": "c"})"}};
   const auto it = files.find(path);
   if (it == files.end()) return absl::NotFoundError(path);
   return it->second;
@@ -359,6 +385,60 @@ TEST(ResultsTableTest, DbPointRatiosComeFromTheSameRun) {
   EXPECT_THAT(std::string(broken.message()), HasSubstr("without a usable"));
   EXPECT_TRUE(absl::IsInvalidArgument(
       Render("db_point", "docs/results/db.json", {"readme"}, read).status()));
+}
+
+// Both filters of each key count side by side, every figure from its row;
+// a null timing prints as "–", and a row lacking figures is refused by name.
+TEST(ResultsTableTest, MutableBenchPrintsBothFiltersOfEachSize) {
+  const FileReader read = ReadTestFile;
+  absl::StatusOr<std::string> table =
+      Render("mutable_bench", "docs/results/mutable.json", {}, read);
+  ASSERT_TRUE(table.ok()) << table.status();
+  EXPECT_THAT(*table, HasSubstr("Measured on m (c)."));
+  EXPECT_THAT(*table,
+              HasSubstr("| 1 | 1000 | `bloom:fpp=0.01` | 9.92 | 1.000 | "
+                        "20.0 | – | – | – | 5.0 | 4.0 |"));
+  EXPECT_THAT(*table,
+              HasSubstr("| 1 | 1000 | `mutable:fpp=0.01` | 9.92 | 1.010 | "
+                        "30.0 | 18.0 | 12.0 | 9.0 | 6.0 | 4.4 |"));
+  EXPECT_THAT(*table,
+              HasSubstr("| 1 | 2000 | `mutable:fpp=0.01` | 9.92 | 1.010 | "
+                        "30.0 | – | 12.0 | 9.0 | 6.0 | 4.4 |"));
+  EXPECT_THAT(*table, HasSubstr("| 2 | 1000 | `mutable:fpp=0.01` | 9.92 | "
+                                "1.010 | 31.0 | 18.0 |"));
+  EXPECT_THAT(*table, HasSubstr("`Add` ≤ 1.5× the build, queries ≤ 1.2×"));
+  EXPECT_THAT(*table,
+              HasSubstr("| 1 | 1000 | 1.50 | 0.90 | 0.60 | 0.45 | 1.20 | "
+                        "1.10 | 33.0 | 50.0 | 45.0 |"));
+  const absl::Status broken =
+      Render("mutable_bench", "docs/results/mutable_broken.json", {}, read)
+          .status();
+  EXPECT_TRUE(absl::IsInvalidArgument(broken)) << broken;
+  EXPECT_THAT(std::string(broken.message()), HasSubstr("lacks"));
+  EXPECT_TRUE(absl::IsInvalidArgument(
+      Render("mutable_bench", "docs/results/mutable.json", {"readme"}, read)
+          .status()));
+}
+
+// The medians only, a row per function and a column per argument, and the
+// machine the program's context names.
+TEST(ResultsTableTest, GoogleBenchmarkPrintsMediansByArgument) {
+  const FileReader read = ReadTestFile;
+  absl::StatusOr<std::string> table =
+      Render("google_benchmark", "docs/results/gbench.json", {}, read);
+  ASSERT_TRUE(table.ok()) << table.status();
+  EXPECT_THAT(*table, HasSubstr("ns per operation, the median CPU time of 3 "
+                                "repetitions. Measured on m (c)."));
+  EXPECT_THAT(*table, HasSubstr("| benchmark | 10 | 1000 |\n|---|---|---|\n"
+                                "| `BM_Add` | 8.2 | 30.0 |\n"
+                                "| `BM_Get` | – | 12.0 |\n"));
+  EXPECT_TRUE(absl::IsInvalidArgument(
+      Render("google_benchmark", "docs/results/gbench_no_context.json", {},
+             read)
+          .status()));
+  EXPECT_TRUE(absl::IsInvalidArgument(
+      Render("google_benchmark", "docs/results/mutable.json", {}, read)
+          .status()));
 }
 
 }  // namespace

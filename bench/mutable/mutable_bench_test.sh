@@ -37,6 +37,8 @@ assert [r["keys"] for r in rows] == [20000, 50000], rows
 for r in rows:
     assert r["keys_checked"] == r["keys"] and r["reps"] == 2 and r["queries"] == 8192, r
     assert r["filter"] == "mutable:fpp=0.01" and r["fpp"] == 0.01, r
+    assert r["native_filter"] == "bloom:fpp=0.01", r
+    assert r["machine"] and r["cpu"], r
     # A timing is CPU time less the separately timed key making, floored at 0: at these
     # sizes it may be 0, and a rate or ratio over it null. Only its presence and sign
     # are checked; the sizes and rates are exact.

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "absl/strings/str_format.h"
+#include "bench/machine.h"
 #include "nlohmann/json.hpp"
 
 namespace sstfilter {
@@ -79,6 +80,7 @@ void PrintMutableJson(const std::vector<SizeResult>& results,
     nlohmann::ordered_json row;
     row["keys"] = r.config.keys;
     row["filter"] = r.config.spec.ToString();
+    row["native_filter"] = r.config.NativeSpec().ToString();
     if (r.config.spec.options.fpp.has_value()) {
       row["fpp"] = *r.config.spec.options.fpp;
     } else {
@@ -87,6 +89,8 @@ void PrintMutableJson(const std::vector<SizeResult>& results,
     row["queries"] = r.config.queries;
     row["reps"] = r.config.reps;
     row["keys_checked"] = r.keys_checked;
+    row["machine"] = MachineDescription();
+    row["cpu"] = CpuGeneration();
     nlohmann::ordered_json immutable;
     immutable["bits_per_key"] = Figure(i.bits_per_key);
     immutable["fp_rate"] = Figure(i.fp_rate);
