@@ -123,9 +123,10 @@ absl::StatusOr<std::string> RenderMutableBench(
     const std::string& json_path, const std::vector<std::string>& options,
     const FileReader& read);
 
-// google_benchmark: a table of the medians of --benchmark_repetitions=N, a
-// row per benchmark function and a column per argument, and the machine and
-// CPU that the program's custom context names. InvalidArgumentError for a
+// google_benchmark: the medians of --benchmark_repetitions=N, a row per
+// benchmark function and a column per argument (with the option labels: a
+// table per function of its cases by label, with GB/s where the program
+// counted bytes), and the machine and CPU its custom context names. InvalidArgumentError for a
 // file without medians or without that context.
 absl::StatusOr<std::string> RenderGoogleBenchmark(
     const std::string& json_path, const std::vector<std::string>& options,

@@ -199,14 +199,16 @@ constexpr char kMutableRows[] = R"(
 )";
 
 // Google Benchmark's JSON of two functions at two arguments, 3 repetitions
-// reported as aggregates (mean, median), one function lacking an argument.
+// reported as aggregates (mean, median), one function lacking an argument,
+// listed out of the order the program registered them (as random
+// interleaving lists them).
 constexpr char kGoogleBenchmark[] = R"({
   "context": {"host_name": "h", "machine": "m", "cpu": "c"},
   "benchmarks": [
-    {"name": "BM_Add/10_mean", "run_name": "BM_Add/10", "run_type": "aggregate", "repetitions": 3, "aggregate_name": "mean", "cpu_time": 9.0, "real_time": 9.5, "time_unit": "ns"},
-    {"name": "BM_Add/10_median", "run_name": "BM_Add/10", "run_type": "aggregate", "repetitions": 3, "aggregate_name": "median", "cpu_time": 8.25, "real_time": 9.5, "time_unit": "ns"},
-    {"name": "BM_Add/1000_median", "run_name": "BM_Add/1000", "run_type": "aggregate", "repetitions": 3, "aggregate_name": "median", "cpu_time": 30.0, "real_time": 31.0, "time_unit": "ns"},
-    {"name": "BM_Get/1000_median", "run_name": "BM_Get/1000", "run_type": "aggregate", "repetitions": 3, "aggregate_name": "median", "cpu_time": 12.0, "real_time": 12.5, "time_unit": "ns"}
+    {"name": "BM_Get/1000_median", "family_index": 1, "per_family_instance_index": 0, "run_name": "BM_Get/1000", "run_type": "aggregate", "repetitions": 3, "aggregate_name": "median", "cpu_time": 12.0, "real_time": 12.5, "time_unit": "ns", "label": "get big"},
+    {"name": "BM_Add/10_mean", "family_index": 0, "per_family_instance_index": 0, "run_name": "BM_Add/10", "run_type": "aggregate", "repetitions": 3, "aggregate_name": "mean", "cpu_time": 9.0, "real_time": 9.5, "time_unit": "ns", "label": "add small"},
+    {"name": "BM_Add/1000_median", "family_index": 0, "per_family_instance_index": 1, "run_name": "BM_Add/1000", "run_type": "aggregate", "repetitions": 3, "aggregate_name": "median", "cpu_time": 30.0, "real_time": 31.0, "time_unit": "ns", "label": "add big", "bytes_per_second": 2.5e9},
+    {"name": "BM_Add/10_median", "family_index": 0, "per_family_instance_index": 0, "run_name": "BM_Add/10", "run_type": "aggregate", "repetitions": 3, "aggregate_name": "median", "cpu_time": 8.25, "real_time": 9.5, "time_unit": "ns", "label": "add small"}
   ]
 })";
 
@@ -432,6 +434,19 @@ TEST(ResultsTableTest, GoogleBenchmarkPrintsMediansByArgument) {
   EXPECT_THAT(*table, HasSubstr("| benchmark | 10 | 1000 |\n|---|---|---|\n"
                                 "| `BM_Add` | 8.2 | 30.0 |\n"
                                 "| `BM_Get` | – | 12.0 |\n"));
+  // By label: a table per function in the order registered, bytes a second
+  // where counted.
+  absl::StatusOr<std::string> by_label =
+      Render("google_benchmark", "docs/results/gbench.json", {"labels"}, read);
+  ASSERT_TRUE(by_label.ok()) << by_label.status();
+  EXPECT_THAT(*by_label, HasSubstr("`BM_Add`:\n\n| case | ns | GB/s |\n"
+                                   "|---|---|---|\n| add small | 8.2 | – |\n"
+                                   "| add big | 30.0 | 2.5 |\n\n`BM_Get`:\n\n"
+                                   "| case | ns |\n|---|---|\n"
+                                   "| get big | 12.0 |\n"));
+  EXPECT_TRUE(absl::IsInvalidArgument(
+      Render("google_benchmark", "docs/results/gbench.json", {"grid"}, read)
+          .status()));
   EXPECT_TRUE(absl::IsInvalidArgument(
       Render("google_benchmark", "docs/results/gbench_no_context.json", {},
              read)

@@ -85,5 +85,3 @@ BENCHMARK(BM_VerifiedBuild)->Apply(Cases);
 
 }  // namespace
 }  // namespace sstfilter
-
-BENCHMARK_MAIN();

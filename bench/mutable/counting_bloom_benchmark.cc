@@ -5,9 +5,6 @@
 // checks that every added key matches.
 //
 //   bazel run -c opt //bench/mutable:counting_bloom_benchmark
-//
-// The JSON context (--benchmark_format=json) names the machine and the CPU,
-// which //docs:results_table --render=google_benchmark prints.
 
 #include <cstdint>
 #include <string>
@@ -15,7 +12,6 @@
 
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "bench/machine.h"
 #include "benchmark/benchmark.h"
 #include "filter/filter_policy.h"
 #include "filter/testing/filter_test_util.h"
@@ -163,14 +159,3 @@ BENCHMARK(BM_MayContainBatch32)->Arg(10000)->Arg(1000000);
 
 }  // namespace
 }  // namespace sstfilter
-
-int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::AddCustomContext("machine",
-                              sstfilter::bench::MachineDescription());
-  benchmark::AddCustomContext("cpu", sstfilter::bench::CpuGeneration());
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}

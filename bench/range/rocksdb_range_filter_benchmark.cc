@@ -102,5 +102,3 @@ BENCHMARK(BM_TableMayHoldRangeUnnamed)->Arg(50'000)->Arg(1'000'000);
 
 }  // namespace
 }  // namespace sstfilter
-
-BENCHMARK_MAIN();
