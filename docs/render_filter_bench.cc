@@ -180,26 +180,43 @@ absl::StatusOr<std::string> FilterBenchTable(
   if (options.about_only) return absl::StrCat(out, "\n");
   absl::StrAppend(&out, " ");
   const std::optional<double> reps = Number(rows->front(), "reps");
-  absl::StrAppend(
-      &out, "Times are ns per key",
-      reps.has_value() ? absl::StrFormat(", medians of %g repetitions", *reps)
-                       : "",
-      ": `absent` is one query of an absent key, `batch of 32` a "
-      "call with 32 keys, half of them present, and `build` making "
-      "the filter. The ÷ columns divide a time by the same figure "
-      "of RocksDB's FastLocalBloom (`",
-      kRocksDbBloomPeer, "`) or LevelDB's Bloom filter (`", kLevelDbBloomPeer,
-      "`) in the same case of the same run, so below 1 is "
-      "faster.\n\n");
-
+  absl::StrAppend(&out, "Times are ns per key",
+                  reps.has_value()
+                      ? absl::StrFormat(", medians of %g repetitions", *reps)
+                      : "",
+                  ": `absent` is one query of an absent key, `batch of 32` a "
+                  "call with 32 keys, half of them present, and `build` making "
+                  "the filter. ");
+  std::string first_name = "RocksDB";
+  std::string second_name = "LevelDB";
+  std::string first_peer = kRocksDbBloomPeer;
+  std::string second_peer = kLevelDbBloomPeer;
+  if (options.against.empty()) {
+    absl::StrAppend(&out,
+                    "The ÷ columns divide a time by the same figure of "
+                    "RocksDB's FastLocalBloom (`",
+                    kRocksDbBloomPeer, "`) or LevelDB's Bloom filter (`",
+                    kLevelDbBloomPeer, "`)");
+  } else {
+    first_peer = options.against[0];
+    second_peer = options.against[1];
+    first_name = absl::StrCat("`", first_peer, "`");
+    second_name = absl::StrCat("`", second_peer, "`");
+    absl::StrAppend(&out, "The ÷ columns divide a time by the same figure of ",
+                    first_name, " or ", second_name);
+  }
   absl::StrAppend(&out,
-                  "| case | filter | bits/key | FP % | absent | ÷ RocksDB | "
-                  "÷ LevelDB | batch of 32 | ÷ RocksDB | build | ÷ RocksDB "
-                  "| ÷ LevelDB |\n",
+                  " in the same case of the same run, so below 1 is "
+                  "faster.\n\n");
+
+  absl::StrAppend(&out, "| case | filter | bits/key | FP % | absent | ÷ ",
+                  first_name, " | ÷ ", second_name, " | batch of 32 | ÷ ",
+                  first_name, " | build | ÷ ", first_name, " | ÷ ", second_name,
+                  " |\n",
                   "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
   for (const std::vector<Json>& rows_of_case : Cases(*rows)) {
-    const Json* rocksdb = Find(rows_of_case, kRocksDbBloomPeer);
-    const Json* leveldb = Find(rows_of_case, kLevelDbBloomPeer);
+    const Json* first_against = Find(rows_of_case, first_peer);
+    const Json* second_against = Find(rows_of_case, second_peer);
     bool first = true;
     for (const Json& row : rows_of_case) {
       if (!options.impls.empty() &&
@@ -216,13 +233,13 @@ absl::StatusOr<std::string> FilterBenchTable(
           Fixed(Number(row, "bits_per_key"), 2),
           Percent(Number(row, "fp_rate")),
           Fixed(absent, 1),
-          Ratio(absent, PeerNumber(rocksdb, "query_ns_negative")),
-          Ratio(absent, PeerNumber(leveldb, "query_ns_negative")),
+          Ratio(absent, PeerNumber(first_against, "query_ns_negative")),
+          Ratio(absent, PeerNumber(second_against, "query_ns_negative")),
           Fixed(batch, 1),
-          Ratio(batch, PeerNumber(rocksdb, "query_ns_batched")),
+          Ratio(batch, PeerNumber(first_against, "query_ns_batched")),
           Fixed(build, 1),
-          Ratio(build, PeerNumber(rocksdb, "build_ns_per_key")),
-          Ratio(build, PeerNumber(leveldb, "build_ns_per_key")),
+          Ratio(build, PeerNumber(first_against, "build_ns_per_key")),
+          Ratio(build, PeerNumber(second_against, "build_ns_per_key")),
       };
       absl::StrAppend(&out, "| ", absl::StrJoin(cells, " | "), " |\n");
       first = false;
@@ -240,6 +257,13 @@ absl::StatusOr<std::string> RenderFilterBench(
       parsed.about_only = true;
     } else if (absl::ConsumePrefix(&option, "impls=")) {
       parsed.impls = absl::StrSplit(option, ',', absl::SkipEmpty());
+    } else if (absl::ConsumePrefix(&option, "against=")) {
+      parsed.against = absl::StrSplit(option, ',', absl::SkipEmpty());
+      if (parsed.against.size() != 2) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "filter_bench's against= takes two implementations, not '", option,
+            "'"));
+      }
     } else {
       return absl::InvalidArgumentError(
           absl::StrCat("filter_bench takes no option '", option, "'"));

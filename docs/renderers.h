@@ -44,6 +44,9 @@ absl::StatusOr<std::string> RenderFilterBench(
 struct FilterBenchOptions {
   bool about_only = false;         // print the command and the machine only
   std::vector<std::string> impls;  // rows to print; empty: every row
+  // The two implementations the ÷ columns divide by; empty: RocksDB's and
+  // LevelDB's Bloom filters (kRocksDbBloomPeer, kLevelDbBloomPeer).
+  std::vector<std::string> against;
 };
 
 // RenderFilterBench's markdown from the two files' text. InvalidArgumentError
@@ -126,8 +129,8 @@ absl::StatusOr<std::string> RenderMutableBench(
 // google_benchmark: the medians of --benchmark_repetitions=N, a row per
 // benchmark function and a column per argument (with the option labels: a
 // table per function of its cases by label, with GB/s where the program
-// counted bytes), and the machine and CPU its custom context names. InvalidArgumentError for a
-// file without medians or without that context.
+// counted bytes), and the machine and CPU its custom context names.
+// InvalidArgumentError for a file without medians or without that context.
 absl::StatusOr<std::string> RenderGoogleBenchmark(
     const std::string& json_path, const std::vector<std::string>& options,
     const FileReader& read);

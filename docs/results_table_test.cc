@@ -114,6 +114,33 @@ TEST(FilterBenchTest, RatiosComeFromThePeersOfTheSameCase) {
                                 "0.65 | – |\n"));
 }
 
+absl::StatusOr<std::string> ReadTestFile(const std::string& path);
+
+// against= names the two implementations the ratios divide by, in the
+// headers too.
+TEST(FilterBenchTest, RatiosAgainstTheImplementationsNamed) {
+  FilterBenchOptions options;
+  options.against = {"lib:leveldb.bloom", "lib:rocksdb.fastbloom"};
+  absl::StatusOr<std::string> table = FilterBenchTable(kRows, kAbout, options);
+  ASSERT_TRUE(table.ok()) << table.status();
+  EXPECT_THAT(*table,
+              HasSubstr("divide a time by the same figure of "
+                        "`lib:leveldb.bloom` or `lib:rocksdb.fastbloom` "
+                        "in the same case"));
+  EXPECT_THAT(*table, HasSubstr("| absent | ÷ `lib:leveldb.bloom` | ÷ "
+                                "`lib:rocksdb.fastbloom` | batch of 32 |"));
+  // absent 5 / 20 and 5 / 10; batch over LevelDB's missing one; build 20 / 50
+  // and 20 / 40.
+  EXPECT_THAT(*table,
+              HasSubstr("| random16, 10^4 keys, 10 bits/key | `bloom` | "
+                        "10.00 | 0.958 | 5.0 | 0.25 | 0.50 | 6.0 | – | "
+                        "20.0 | 0.40 | 0.50 |\n"));
+  const FileReader read = ReadTestFile;
+  EXPECT_TRUE(absl::IsInvalidArgument(
+      Render("filter_bench", "docs/results/run.json", {"against=bloom"}, read)
+          .status()));
+}
+
 TEST(FilterBenchTest, TablesNameTheirRunButNotItsDateOrCommit) {
   FilterBenchOptions options;
   absl::StatusOr<std::string> table = FilterBenchTable(kRows, kAbout, options);
