@@ -3,6 +3,7 @@
 // as ratios to RocksDB's and LevelDB's filters in the same case.
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <optional>
 #include <utility>
@@ -22,8 +23,6 @@ namespace docs {
 namespace {
 
 using Json = nlohmann::json;
-
-constexpr char kMissing[] = "–";
 
 // A figure of a row: absent when the field is missing, null or not a number.
 std::optional<double> Number(const Json& row, const char* field) {
@@ -55,14 +54,9 @@ std::string Count(double n) {
   return digits;
 }
 
-std::string Fixed(std::optional<double> v, int decimals) {
-  if (!v.has_value()) return kMissing;
-  return absl::StrFormat("%.*f", decimals, *v);
-}
-
 // A rate in percent, to three significant digits.
 std::string Percent(std::optional<double> rate) {
-  if (!rate.has_value()) return kMissing;
+  if (!rate.has_value()) return kMissingFigure;
   const double p = 100 * *rate;
   if (p == 0) return "0";
   const int decimals =
@@ -71,7 +65,7 @@ std::string Percent(std::optional<double> rate) {
 }
 
 std::string Ratio(std::optional<double> v, std::optional<double> peer) {
-  if (!v.has_value() || !peer.has_value() || *peer <= 0) return kMissing;
+  if (!v.has_value() || !peer.has_value() || *peer <= 0) return kMissingFigure;
   return absl::StrFormat("%.2f", *v / *peer);
 }
 
@@ -140,6 +134,23 @@ std::optional<double> PeerNumber(const Json* peer, const char* field) {
   return Number(*peer, field);
 }
 
+// A peer the ÷ columns divide by: its "impl" in the rows, and its column
+// heading.
+struct Peer {
+  std::string impl;
+  std::string heading;
+};
+
+// RocksDB's and LevelDB's Bloom filters, or the two options.against names.
+std::array<Peer, 2> PeersOf(const FilterBenchOptions& options) {
+  if (options.against.empty()) {
+    return {Peer{kRocksDbBloomPeer, "RocksDB"},
+            Peer{kLevelDbBloomPeer, "LevelDB"}};
+  }
+  return {Peer{options.against[0], absl::StrCat("`", options.against[0], "`")},
+          Peer{options.against[1], absl::StrCat("`", options.against[1], "`")}};
+}
+
 absl::StatusOr<std::vector<Json>> ParseRows(absl::string_view rows_json) {
   absl::StatusOr<std::vector<Json>> rows =
       ParseJsonLines<Json>(rows_json, "filter_bench rows");
@@ -187,21 +198,16 @@ absl::StatusOr<std::string> FilterBenchTable(
                   ": `absent` is one query of an absent key, `batch of 32` a "
                   "call with 32 keys, half of them present, and `build` making "
                   "the filter. ");
-  std::string first_name = "RocksDB";
-  std::string second_name = "LevelDB";
-  std::string first_peer = kRocksDbBloomPeer;
-  std::string second_peer = kLevelDbBloomPeer;
+  const std::array<Peer, 2> peers = PeersOf(options);
+  const std::string& first_name = peers[0].heading;
+  const std::string& second_name = peers[1].heading;
   if (options.against.empty()) {
     absl::StrAppend(&out,
                     "The ÷ columns divide a time by the same figure of "
                     "RocksDB's FastLocalBloom (`",
-                    kRocksDbBloomPeer, "`) or LevelDB's Bloom filter (`",
-                    kLevelDbBloomPeer, "`)");
+                    peers[0].impl, "`) or LevelDB's Bloom filter (`",
+                    peers[1].impl, "`)");
   } else {
-    first_peer = options.against[0];
-    second_peer = options.against[1];
-    first_name = absl::StrCat("`", first_peer, "`");
-    second_name = absl::StrCat("`", second_peer, "`");
     absl::StrAppend(&out, "The ÷ columns divide a time by the same figure of ",
                     first_name, " or ", second_name);
   }
@@ -215,8 +221,8 @@ absl::StatusOr<std::string> FilterBenchTable(
                   " |\n",
                   "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
   for (const std::vector<Json>& rows_of_case : Cases(*rows)) {
-    const Json* first_against = Find(rows_of_case, first_peer);
-    const Json* second_against = Find(rows_of_case, second_peer);
+    const Json* first_against = Find(rows_of_case, peers[0].impl);
+    const Json* second_against = Find(rows_of_case, peers[1].impl);
     bool first = true;
     for (const Json& row : rows_of_case) {
       if (!options.impls.empty() &&

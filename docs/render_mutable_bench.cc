@@ -2,6 +2,7 @@
 // filter's add and query costs beside the native filter built from the same
 // keys, and their ratios against the benchmark's targets.
 
+#include <array>
 #include <cstdint>
 #include <initializer_list>
 #include <set>
@@ -22,12 +23,40 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-// A figure times `scale` with `decimals` decimals, or "–" where the benchmark
-// wrote null (a timing too short to measure).
+// A figure times `scale` with `decimals` decimals, or kMissingFigure where
+// the benchmark wrote null (a timing too short to measure).
 std::string Figure(RowReader& row, std::initializer_list<const char*> path,
                    int decimals, double scale = 1) {
-  if (row.Has(path) && row.Get(path).is_null()) return "–";
-  return absl::StrFormat("%.*f", decimals, scale * row.Number(path));
+  if (row.Has(path) && row.Get(path).is_null()) return Fixed({}, decimals);
+  return Fixed(scale * row.Number(path), decimals);
+}
+
+// The cost table's six ns-per-key columns, by field of a row's side
+// ("immutable" or "mutable"); nullptr for a column the side has no cost in.
+using CostFields = std::array<const char*, 6>;
+constexpr CostFields kNativeCosts = {
+    "build_ns_per_key", nullptr, nullptr, nullptr, "query_ns", "batch_ns"};
+constexpr CostFields kMutableCosts = {"add_ns_per_key",
+                                      "batch_add_ns_per_key",
+                                      "single_writer_add_ns_per_key",
+                                      "single_writer_batch_add_ns_per_key",
+                                      "query_ns",
+                                      "batch_ns"};
+
+// One line of the cost table: the filter named by the row's `name` field,
+// its side's size, false-positive rate and costs.
+std::string CostLine(RowReader& row, int run, const char* name,
+                     const char* side, const CostFields& costs) {
+  std::string line = absl::StrFormat("| %d | %d | `%s` | %.2f | %.3f |", run,
+                                     row.Count({"keys"}), row.String({name}),
+                                     row.Number({side, "bits_per_key"}),
+                                     100 * row.Number({side, "fp_rate"}));
+  for (const char* cost : costs) {
+    absl::StrAppend(
+        &line, " ",
+        cost == nullptr ? kMissingFigure : Figure(row, {side, cost}, 1), " |");
+  }
+  return line + "\n";
 }
 
 }  // namespace
@@ -72,27 +101,10 @@ absl::StatusOr<std::string> RenderMutableBench(
          "1-writer Add | 1-writer batch | query | batch query |\n"
          "|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (size_t i = 0; i < readers.size(); ++i) {
-    RowReader& row = readers[i];
-    const uint64_t keys = row.Count({"keys"});
-    out << absl::StrFormat(
-        "| %d | %d | `%s` | %.2f | %.3f | %s | – | – | – | %s | %s |\n",
-        run_of_row[i], keys, row.String({"native_filter"}),
-        row.Number({"immutable", "bits_per_key"}),
-        100 * row.Number({"immutable", "fp_rate"}),
-        Figure(row, {"immutable", "build_ns_per_key"}, 1),
-        Figure(row, {"immutable", "query_ns"}, 1),
-        Figure(row, {"immutable", "batch_ns"}, 1));
-    out << absl::StrFormat(
-        "| %d | %d | `%s` | %.2f | %.3f | %s | %s | %s | %s | %s | %s |\n",
-        run_of_row[i], keys, row.String({"filter"}),
-        row.Number({"mutable", "bits_per_key"}),
-        100 * row.Number({"mutable", "fp_rate"}),
-        Figure(row, {"mutable", "add_ns_per_key"}, 1),
-        Figure(row, {"mutable", "batch_add_ns_per_key"}, 1),
-        Figure(row, {"mutable", "single_writer_add_ns_per_key"}, 1),
-        Figure(row, {"mutable", "single_writer_batch_add_ns_per_key"}, 1),
-        Figure(row, {"mutable", "query_ns"}, 1),
-        Figure(row, {"mutable", "batch_ns"}, 1));
+    out << CostLine(readers[i], run_of_row[i], "native_filter", "immutable",
+                    kNativeCosts)
+        << CostLine(readers[i], run_of_row[i], "filter", "mutable",
+                    kMutableCosts);
   }
   out << absl::StrFormat(
       "\nThe mutable filter over the native one (below 1 is faster; the "

@@ -28,7 +28,12 @@ std::string MeasuredOn(RowReader& first) {
 }
 
 std::string Ratio(double a, double b) {
-  return b == 0 ? "–" : absl::StrFormat("%.3f", a / b);
+  return b == 0 ? kMissingFigure : absl::StrFormat("%.3f", a / b);
+}
+
+std::string Fixed(std::optional<double> v, int decimals) {
+  if (!v.has_value()) return kMissingFigure;
+  return absl::StrFormat("%.*f", decimals, *v);
 }
 
 std::vector<std::vector<const nlohmann::ordered_json*>> RunsByRelease(

@@ -5,6 +5,7 @@
 #define SSTFILTER_DOCS_RENDER_UTIL_H_
 
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -134,8 +135,15 @@ inline constexpr char kLevelDbBloomPeer[] = "lib:leveldb.bloom";
 // (CPU)."
 std::string MeasuredOn(RowReader& first);
 
-// a / b with three decimals, or "–" when b is zero.
+// What a table shows where a figure is missing: the benchmark wrote none,
+// or null for a timing too short to measure.
+inline constexpr char kMissingFigure[] = "–";
+
+// a / b with three decimals, or kMissingFigure when b is zero.
 std::string Ratio(double a, double b);
+
+// v with `decimals` decimals, or kMissingFigure without one.
+std::string Fixed(std::optional<double> v, int decimals);
 
 // The rows of each run of db_bench in a file, in the order they come: a run
 // ends where the RocksDB release ("rocksdb_version") changes.
