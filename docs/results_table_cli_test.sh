@@ -14,6 +14,15 @@ fail() {
   failures=$((failures + 1))
 }
 
+# A flag it does not know, or one without its value: one line naming it, status 2.
+for bad in --nope --render; do
+  "$table" "$bad" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  [ "$rc" -eq 2 ] || fail "$bad: exit status $rc, want 2"
+  [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "$bad: stderr $(cat "$tmp/err")"
+  grep -q -- "${bad#--}" "$tmp/err" || fail "$bad: stderr does not name it: $(cat "$tmp/err")"
+done
+
 "$table" --render=filter_bench >"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ "$rc" -eq 2 ] || fail "--render without a file: exit status $rc, want 2"

@@ -15,9 +15,7 @@
 // KIND (renderers.h lists them) makes of FILE.json with the options a block
 // would give it, relative to the working directory.
 // Exit status: 0 done, 1 a page out of date or unreadable, a bad block or
-// JSON, or a flag Abseil's parser refuses (this tool, in the documents
-// layer, uses nothing of the library, util/flag_check.h included), 2 a
-// command line it refuses itself.
+// JSON, 2 a command line it refuses (one line, as every tool's).
 
 #include <cstdlib>
 #include <fstream>
@@ -35,6 +33,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "docs/results_table.h"
+#include "util/flag_check.h"
 
 ABSL_FLAG(bool, check, false,
           "change nothing; exit 1 naming the first block that is not what its "
@@ -146,6 +145,12 @@ int main(int argc, char** argv) {
       "regenerates the results blocks of markdown pages from the benchmarks' "
       "JSON: results_table [--check] [FILE.md...], or prints one file's: "
       "results_table --render=KIND [--options='A B'] FILE.json");
+  if (absl::Status flags =
+          sstfilter::CheckFlags(argc, argv, /*positional_arguments=*/true);
+      !flags.ok()) {
+    std::cerr << "results_table: " << flags.message() << "\n";
+    return sstfilter::docs::kUsageExit;
+  }
   std::vector<char*> args = absl::ParseCommandLine(argc, argv);
   std::vector<std::string> files(args.begin() + 1, args.end());
   const std::string kind = absl::GetFlag(FLAGS_render);
