@@ -19,6 +19,7 @@
 #include "filter/burr/burr_format.h"
 #include "filter/burr/burr_probe.h"
 #include "filter/filter_policy.h"
+#include "filter/internal/cache_line_allocated.h"
 #include "filter/internal/cpu_features.h"
 #include "filter/internal/key_hash.h"
 
@@ -40,9 +41,11 @@ std::unique_ptr<FilterReader> NewAvx512Reader(const ParsedFilter& filter);
 #endif
 
 // Shared by the readers of a well-formed filter. Aligned to a cache line (see
-// first_layer_).
+// first_layer_), without the heap's slow aligned path: RocksDB creates a
+// reader for every filter partition it loads into its block cache.
 class alignas(filter_internal::kCacheLineBytes) BumpedRibbonReaderBase
-    : public FilterReader {
+    : public FilterReader,
+      public filter_internal::CacheLineAllocated {
  public:
   explicit BumpedRibbonReaderBase(const ParsedFilter& filter)
       : first_layer_(filter.layers[0]), seed_(filter.seed), filter_(filter) {}
