@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_format.h"
 #include "bench/block_timing.h"
+#include "bench/turns.h"
 #include "bench/workload.h"
 #include "util/bloom_math.h"
 
@@ -135,7 +136,7 @@ absl::Status RunCase(const BenchConfig& config, const Workload& workload,
     std::vector<RepResult*> prepared_results;
     std::vector<size_t> prepared_index;
     for (size_t step = 0; step < num_impls; ++step) {
-      const size_t i = (step + static_cast<size_t>(rep)) % num_impls;
+      const size_t i = TurnOf(rep, step, num_impls);
       const Clock::time_point start = Clock::now();
       absl::Status status = runners[i]->Prepare(data, &rep_results[i]);
       if (!status.ok()) return failure(i, status);

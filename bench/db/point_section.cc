@@ -11,6 +11,7 @@
 #include "bench/db/lookups.h"
 #include "bench/db/rocksdb_store.h"
 #include "bench/keys.h"
+#include "bench/turns.h"
 
 namespace sstfilter {
 namespace bench {
@@ -31,10 +32,12 @@ std::vector<DbResult> Measure(const DbShape& shape, const Progress& progress,
   std::vector<std::vector<RepFigures>> present(dbs.size());
   for (int rep = 0; rep < shape.reps; ++rep) {
     progress(absl::StrFormat("repetition %d of %d", rep + 1, shape.reps));
-    for (size_t i = 0; i < dbs.size(); ++i) {
+    for (size_t turn = 0; turn < dbs.size(); ++turn) {
+      const size_t i = TurnOf(rep, turn, dbs.size());
       absent[i].push_back(TimeRep(LookupKind::kAbsent, rep, shape, &*dbs[i]));
     }
-    for (size_t i = 0; i < dbs.size(); ++i) {
+    for (size_t turn = 0; turn < dbs.size(); ++turn) {
+      const size_t i = TurnOf(rep, turn, dbs.size());
       present[i].push_back(TimeRep(LookupKind::kPresent, rep, shape, &*dbs[i]));
     }
   }
@@ -95,7 +98,8 @@ absl::Status MeasureDirect(const DbShape& shape, const Progress& progress,
   std::vector<uint64_t> metadata_before;
   for (OpenDb* db : dbs) metadata_before.push_back(db->MetadataReads());
   for (int rep = 0; rep < shape.reps; ++rep) {
-    for (size_t i = 0; i < dbs.size(); ++i) {
+    for (size_t turn = 0; turn < dbs.size(); ++turn) {
+      const size_t i = TurnOf(rep, turn, dbs.size());
       absent[i].push_back(TimeRep(LookupKind::kAbsent, rep, shape, dbs[i]));
     }
   }

@@ -23,7 +23,8 @@ using ConfigWanted = std::function<bool(const std::string& config)>;
 
 // Builds every wanted configuration of the wanted stores and keeps them open,
 // warms them up, then times shape.reps repetitions of shape.lookups absent and
-// present lookups, each repetition asking every database in turn; then adds
+// present lookups, each repetition asking every database in turn (an order
+// rotated each repetition: bench/turns.h); then adds
 // recent flushes to the RocksDB databases and times them again. The
 // databases are removed before it returns. Any error stops it.
 absl::StatusOr<std::vector<DbResult>> RunPointSection(

@@ -14,6 +14,7 @@
 #include "bench/db/no_match_range_collector.h"
 #include "bench/db/rocksdb_tree.h"
 #include "bench/keys.h"
+#include "bench/turns.h"
 #include "engines/rocksdb/presence/presence_filtered_db.h"
 #include "engines/rocksdb/rocksdb_range_filter.h"
 #include "rocksdb/filter_policy.h"
@@ -367,7 +368,8 @@ absl::StatusOr<std::vector<LookupFigures>> MeasureNonEmptyScans(
   for (int rep = 0; rep < shape.reps; ++rep) {
     progress(absl::StrFormat("non-empty scans, repetition %d of %d", rep + 1,
                              shape.reps));
-    for (size_t i = 0; i < dbs.size(); ++i) {
+    for (size_t turn = 0; turn < dbs.size(); ++turn) {
+      const size_t i = TurnOf(rep, turn, dbs.size());
       reps[i].push_back(TimeRep(PresentScan, rep, shape, dbs[i]));
     }
   }

@@ -5,6 +5,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
+#include "bench/turns.h"
 
 namespace sstfilter {
 namespace bench {
@@ -31,7 +32,8 @@ absl::StatusOr<std::vector<ProbeFigures>> MeasureAbsentProbes(
   const double n = static_cast<double>(shape.lookups);
   for (int rep = 0; rep < shape.reps; ++rep) {
     progress(absl::StrFormat("repetition %d of %d", rep + 1, shape.reps));
-    for (size_t i = 0; i < dbs.size(); ++i) {
+    for (size_t turn = 0; turn < dbs.size(); ++turn) {
+      const size_t i = TurnOf(rep, turn, dbs.size());
       // The tickers are read outside the timed loop; nothing else runs on the
       // database (every compaction finished before it was reopened).
       std::vector<uint64_t> before;

@@ -1,7 +1,8 @@
 // What db_bench's partitioned-filter and prefix-seek sections share: a
 // RocksDB tree (rocksdb_tree.h) probed with absent queries only (keys or
 // prefixes never written), timed as the point lookups are (lookups.h: fresh
-// queries every repetition, every database in turn within a repetition), and
+// queries every repetition, every database in turn within a repetition, in an
+// order rotated each repetition: bench/turns.h), and
 // besides the rate and the data-block reads, the RocksDB tickers each probe
 // moves.
 
@@ -57,9 +58,9 @@ struct ProbeFigures {
 };
 
 // Warms every database up, then times shape.reps repetitions of shape.lookups
-// absent probes of make_query against each database in turn. A probe that
-// finds something, or that RocksDB answers with an error, makes it an
-// InternalError naming the database: absent queries are absent for certain.
+// absent probes of make_query against each database in turn (bench/turns.h). A
+// probe that finds something, or that RocksDB answers with an error, makes it
+// an InternalError naming the database: absent queries are absent for certain.
 absl::StatusOr<std::vector<ProbeFigures>> MeasureAbsentProbes(
     QueryMaker make_query, const std::vector<rocksdb::Tickers>& tickers,
     const DbShape& shape, const std::vector<SectionDb*>& dbs,
