@@ -162,6 +162,9 @@ for (name, tree), r in point.items():
     assert 0 < d["block_cache_bytes"] < d["data_bytes"], d
     a = d["absent"]
     assert a["found"] == 0 and a["lookups"] == 1000 and a["lookups_per_second"] > 0, a
+    # Each repetition's rate, whose pairs the ratio lines take the median of.
+    assert len(a["lookups_per_second_by_repetition"]) == 2, a
+    assert a["lookups_per_second"] in a["lookups_per_second_by_repetition"], a
     # The cache holds every filter and index block: none is read during the lookups.
     assert a["metadata_misses_per_lookup"] == 0, a
     # The same lookups and filters as the buffered figures: the same data blocks.
@@ -197,6 +200,7 @@ for name, r in part.items():
     assert abs(r["filter_bytes_per_key"] * 8 - r["bits_per_key"]) < 1e-9, (name, r)
     assert a["found"] == 0 and a["lookups"] == 1000, (name, a)
     assert a["lookups_per_second"] > 0, (name, a)
+    assert len(a["lookups_per_second_by_repetition"]) == 2, (name, a)
     # Each lookup asks the filter of about one table (one level here) and most answer no;
     # a partition out of cache is read and inserted; false positives are rare.
     assert 0.5 < a["filter_checks_per_lookup"] <= 2, (name, a)
@@ -271,7 +275,7 @@ PY
 "$bench" "${tiny[@]}" --suite=full --stores=rocksdb --filter=lib:rocksdb.fastbloom,bloom \
   >"$tmp/text" 2>"$tmp/err" || fail "table run: $(cat "$tmp/err")"
 for tree in "settled" "2 flushes in L0"; do
-  grep -q "absent lookups/s, rocksdb, $tree: bloom / lib:rocksdb.fastbloom" "$tmp/text" ||
+  grep -qE "absent lookups/s, rocksdb, $tree: bloom / lib:rocksdb.fastbloom = [0-9.]+ \(median of [0-9]+ per-repetition ratios" "$tmp/text" ||
     fail "no ratio line for the $tree tree: $(cat "$tmp/text")"
 done
 grep -q "^20000 keys of 16 bytes" "$tmp/text" || fail "--keys did not replace the suite's: $(cat "$tmp/text")"
@@ -297,7 +301,7 @@ grep -qE "^(burr|lib:rocksdb.ribbon|grafite:16) " "$tmp/text" &&
 for line in "^Partitioned filters out of cache: 20000 keys of 16 bytes.*LRU block cache of 6250 bytes" \
             "^bloom +[0-9]" "^Prefix seeks to absent prefixes: 20000 keys" \
             "^none +none " \
-            "absent lookups/s, partitioned: bloom / lib:rocksdb.fastbloom = " \
+            "absent lookups/s, partitioned: bloom / lib:rocksdb.fastbloom = [0-9.]+ \(median of [0-9]+ per-repetition ratios; ratio of the medians [0-9.]+\)$" \
             "data reads per absent seek, prefix: bloom / none = " \
             "^Short scans of empty ranges: 20000 keys" "^grafite:16 +1[5-7]\.[0-9]+ " \
             "data reads per empty scan, correlated, range, random 16 bytes: grafite:16 / none = " \

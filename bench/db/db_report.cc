@@ -27,25 +27,41 @@ const DbResult* Find(const std::vector<DbResult>& results,
   return nullptr;
 }
 
+// A figure of a row, and for rates the rate of each repetition.
+using Figure = double (*)(const DbResult&);
+using Rates = const std::vector<double>& (*)(const DbResult&);
+
 // "what, store, tree: a / b = ratio" lines for the comparisons the targets
-// are stated in, when both configurations ran in that tree.
+// are stated in, when both configurations ran in that tree. Rates pair up by
+// repetition (FormatRateRatio); other figures are ratios of medians.
 void PrintRatio(const std::vector<DbResult>& results, const char* what,
                 const char* store, const std::string& numerator,
-                const std::string& denominator,
-                double (*figure)(const DbResult&), std::ostream& out) {
+                const std::string& denominator, Figure figure,
+                std::ostream& out, Rates rates = nullptr) {
   for (const char* tree : {kSettledTree, kRecentFlushesTree}) {
     const DbResult* a = Find(results, store, numerator, tree);
     const DbResult* b = Find(results, store, denominator, tree);
     if (a == nullptr || b == nullptr || figure(*b) == 0) continue;
-    out << absl::StrFormat("%s, %s, %s: %s / %s = %.3f\n", what, store, tree,
-                           numerator, denominator, figure(*a) / figure(*b));
+    const std::string ratio =
+        rates == nullptr
+            ? absl::StrFormat("%.3f", figure(*a) / figure(*b))
+            : FormatRateRatio(figure(*a), rates(*a), figure(*b), rates(*b));
+    out << absl::StrFormat("%s, %s, %s: %s / %s = %s\n", what, store, tree,
+                           numerator, denominator, ratio);
   }
 }
 
 double AbsentRate(const DbResult& r) { return r.absent.lookups_per_second; }
+const std::vector<double>& AbsentRates(const DbResult& r) {
+  return r.absent.rates;
+}
 double AbsentReads(const DbResult& r) { return r.absent.data_reads_per_lookup; }
 double DirectRate(const DbResult& r) {
   return r.direct.has_value() ? r.direct->absent.lookups_per_second : 0;
+}
+const std::vector<double>& DirectRates(const DbResult& r) {
+  static const std::vector<double> kNone;
+  return r.direct.has_value() ? r.direct->absent.rates : kNone;
 }
 
 // r's filter bytes over RocksDB's Bloom filter's in the same tree, when that
@@ -97,7 +113,7 @@ void PrintDirectTable(const std::vector<DbResult>& results, std::ostream& out) {
     if (r.direct.has_value() && r.config != kRocksDbBloomConfig &&
         r.tree == kSettledTree) {
       PrintRatio(results, "absent lookups/s with direct reads", kRocksDbStore,
-                 r.config, kRocksDbBloomConfig, DirectRate, out);
+                 r.config, kRocksDbBloomConfig, DirectRate, out, DirectRates);
     }
   }
   out << "\n";
@@ -151,9 +167,9 @@ void PrintTable(const DbShape& shape, const std::vector<DbResult>& results,
   }
   out << "\n";
   PrintRatio(results, "absent lookups/s", kRocksDbStore, kUniformConfig,
-             kRocksDbBloomConfig, AbsentRate, out);
+             kRocksDbBloomConfig, AbsentRate, out, AbsentRates);
   PrintRatio(results, "absent lookups/s", kRocksDbStore, kUniformConfig,
-             kRocksDbRibbonConfig, AbsentRate, out);
+             kRocksDbRibbonConfig, AbsentRate, out, AbsentRates);
   PrintRatio(results, "data reads per absent lookup", kRocksDbStore,
              kPerLevelConfig, kUniformConfig, AbsentReads, out);
   for (const char* config : {kRocksDbRibbonConfig, kRocksDbRibbonHybridConfig,
@@ -166,11 +182,11 @@ void PrintTable(const DbShape& shape, const std::vector<DbResult>& results,
   PrintRatio(results, "data reads per absent lookup", kRocksDbStore,
              kHybridConfig, kRocksDbRibbonHybridConfig, AbsentReads, out);
   PrintRatio(results, "absent lookups/s", kRocksDbStore, kHybridConfig,
-             kRocksDbBloomConfig, AbsentRate, out);
+             kRocksDbBloomConfig, AbsentRate, out, AbsentRates);
   PrintRatio(results, "absent lookups/s", kRocksDbStore, kHybridConfig,
-             kRocksDbRibbonHybridConfig, AbsentRate, out);
+             kRocksDbRibbonHybridConfig, AbsentRate, out, AbsentRates);
   PrintRatio(results, "absent lookups/s", kLevelDbStore, kUniformConfig,
-             kLevelDbBloomConfig, AbsentRate, out);
+             kLevelDbBloomConfig, AbsentRate, out, AbsentRates);
   out << "\n";
   PrintDirectTable(results, out);
 }
@@ -206,6 +222,7 @@ void PrintJson(const DbShape& shape, const std::vector<DbResult>& results,
          {std::make_pair("absent", &r.absent),
           std::make_pair("present", &r.present)}) {
       row[name] = {{"lookups_per_second", figures->lookups_per_second},
+                   {"lookups_per_second_by_repetition", figures->rates},
                    {"data_reads_per_lookup", figures->data_reads_per_lookup},
                    {"found", figures->found},
                    {"lookups", figures->lookups}};
@@ -219,6 +236,7 @@ void PrintJson(const DbShape& shape, const std::vector<DbResult>& results,
           {"data_bytes", d.data_bytes},
           {"absent",
            {{"lookups_per_second", d.absent.lookups_per_second},
+            {"lookups_per_second_by_repetition", d.absent.rates},
             {"data_reads_per_lookup", d.absent.data_reads_per_lookup},
             {"metadata_misses_per_lookup", d.metadata_misses_per_lookup},
             {"found", d.absent.found},

@@ -47,6 +47,10 @@ struct LookupFigures {
   double data_reads_per_lookup = 0;
   uint64_t found = 0;    // keys found, over all repetitions
   uint64_t lookups = 0;  // over all repetitions
+  // Lookups per second of each repetition, in repetition order. Databases
+  // timed in turn within the same repetitions pair up by index
+  // (MedianOfRatios, lookups.h).
+  std::vector<double> rates;
 };
 
 // Absent-key lookups in a RocksDB database reopened as one whose data

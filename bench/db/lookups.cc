@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -56,6 +58,28 @@ double SecondsSince(std::chrono::steady_clock::time_point start) {
 double Median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
   return values[(values.size() - 1) / 2];
+}
+
+double MedianOfRatios(const std::vector<double>& numerators,
+                      const std::vector<double>& denominators) {
+  if (numerators.empty() || numerators.size() != denominators.size()) return 0;
+  std::vector<double> ratios;
+  for (size_t i = 0; i < numerators.size(); ++i) {
+    if (numerators[i] <= 0 || denominators[i] <= 0) return 0;
+    ratios.push_back(numerators[i] / denominators[i]);
+  }
+  return Median(std::move(ratios));
+}
+
+std::string FormatRateRatio(double a_median, const std::vector<double>& a_rates,
+                            double b_median,
+                            const std::vector<double>& b_rates) {
+  const double medians = a_median / b_median;
+  const double paired = MedianOfRatios(a_rates, b_rates);
+  if (paired == 0) return absl::StrFormat("%.3f", medians);
+  return absl::StrFormat(
+      "%.3f (median of %d per-repetition ratios; ratio of the medians %.3f)",
+      paired, a_rates.size(), medians);
 }
 
 size_t Random16Key(uint64_t index, char* buf) {
@@ -115,6 +139,7 @@ LookupFigures Summarize(const std::vector<RepFigures>& reps,
   }
   figures.lookups_per_second = Median(rates);
   figures.data_reads_per_lookup = Median(reads);
+  figures.rates = std::move(rates);
   return figures;
 }
 

@@ -111,6 +111,21 @@ double SecondsSince(std::chrono::steady_clock::time_point start);
 // empty.
 double Median(std::vector<double> values);
 
+// The median over repetitions of numerators[i] / denominators[i], for two
+// databases timed in turn within each repetition: each pair ran seconds
+// apart, so a change of the machine's speed between repetitions cancels in
+// its ratio, as it does not in the ratio of two medians. 0 when the vectors
+// differ in length, are empty, or hold a rate of 0.
+double MedianOfRatios(const std::vector<double>& numerators,
+                      const std::vector<double>& denominators);
+
+// a's rate over b's for a ratio line: "1.012 (median of 9 per-repetition
+// ratios; ratio of the medians 0.998)" when both have rates of the same
+// repetitions, else the ratio of the medians alone. REQUIRES: b_median > 0.
+std::string FormatRateRatio(double a_median, const std::vector<double>& a_rates,
+                            double b_median,
+                            const std::vector<double>& b_rates);
+
 // "3 4 12 41": files in each level from L0.
 std::string FormatLevels(const std::vector<int>& files_per_level);
 

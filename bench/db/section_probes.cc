@@ -71,6 +71,7 @@ absl::StatusOr<std::vector<ProbeFigures>> MeasureAbsentProbes(
     }
     figures.found = reps[i].found;
     figures.probes = shape.lookups * static_cast<uint64_t>(shape.reps);
+    figures.rates = reps[i].per_second;
     results.push_back(std::move(figures));
   }
   return results;

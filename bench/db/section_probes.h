@@ -55,6 +55,9 @@ struct ProbeFigures {
   std::vector<double> tickers;  // per probe, in the order asked for
   uint64_t found = 0;           // over all repetitions
   uint64_t probes = 0;          // over all repetitions
+  // Probes per second of each repetition, in repetition order: the
+  // section's databases pair up by index (MedianOfRatios, lookups.h).
+  std::vector<double> rates;
 };
 
 // Warms every database up, then times shape.reps repetitions of shape.lookups

@@ -1,6 +1,8 @@
 #include "bench/db/section_report.h"
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -21,27 +23,44 @@ double BytesPerKey(const DbResult& built) {
          static_cast<double>(built.keys);
 }
 
+// The rows of configurations a and b, when both ran.
+template <typename Result>
+std::pair<const Result*, const Result*> FindBoth(
+    const std::vector<Result>& results, const std::string& a,
+    const std::string& b) {
+  std::pair<const Result*, const Result*> rows(nullptr, nullptr);
+  for (const Result& r : results) {
+    if (r.built.config == a) rows.first = &r;
+    if (r.built.config == b) rows.second = &r;
+  }
+  return rows;
+}
+
 // "what, section: a / b = ratio" when both configurations ran.
 template <typename Result>
 void PrintRatio(const std::vector<Result>& results, const char* what,
                 const char* section, const std::string& numerator,
                 const std::string& denominator, double (*figure)(const Result&),
                 std::ostream& out) {
-  const Result* a = nullptr;
-  const Result* b = nullptr;
-  for (const Result& r : results) {
-    if (r.built.config == numerator) a = &r;
-    if (r.built.config == denominator) b = &r;
-  }
+  const auto [a, b] = FindBoth(results, numerator, denominator);
   if (a == nullptr || b == nullptr || figure(*b) == 0) return;
   out << absl::StrFormat("%s, %s: %s / %s = %.3f\n", what, section, numerator,
                          denominator, figure(*a) / figure(*b));
 }
 
+// The same line for the absent probes' rate, paired by repetition.
 template <typename Result>
-double ProbeRate(const Result& r) {
-  return r.absent.per_second;
+void PrintRateRatio(const std::vector<Result>& results, const char* what,
+                    const char* section, const std::string& numerator,
+                    const std::string& denominator, std::ostream& out) {
+  const auto [a, b] = FindBoth(results, numerator, denominator);
+  if (a == nullptr || b == nullptr || b->absent.per_second == 0) return;
+  out << absl::StrFormat(
+      "%s, %s: %s / %s = %s\n", what, section, numerator, denominator,
+      FormatRateRatio(a->absent.per_second, a->absent.rates,
+                      b->absent.per_second, b->absent.rates));
 }
+
 template <typename Result>
 double ProbeReads(const Result& r) {
   return r.absent.data_reads;
@@ -112,10 +131,10 @@ void PrintPartitionedTable(const DbShape& shape,
     out << absl::StrFormat("%-28s %s\n", r.built.config, r.built.filter);
   }
   out << "\n";
-  PrintRatio(results, "absent lookups/s", kPartitionedSection, kUniformConfig,
-             kRocksDbBloomConfig, ProbeRate<PartitionedResult>, out);
-  PrintRatio(results, "absent lookups/s", kPartitionedSection, kCompactConfig,
-             kRocksDbBloomConfig, ProbeRate<PartitionedResult>, out);
+  PrintRateRatio(results, "absent lookups/s", kPartitionedSection,
+                 kUniformConfig, kRocksDbBloomConfig, out);
+  PrintRateRatio(results, "absent lookups/s", kPartitionedSection,
+                 kCompactConfig, kRocksDbBloomConfig, out);
   PrintRatio(results, "filter bytes inserted per absent lookup",
              kPartitionedSection, kUniformConfig, kRocksDbBloomConfig,
              FilterBytesInserted, out);
@@ -133,6 +152,7 @@ void PrintPartitionedJson(const DbShape& shape,
         rocksdb::BlockBasedTableOptions().metadata_block_size;
     row["absent"] = {
         {"lookups_per_second", r.absent.per_second},
+        {"lookups_per_second_by_repetition", r.absent.rates},
         {"data_reads_per_lookup", r.absent.data_reads},
         {"filter_checks_per_lookup", r.filter_checks},
         {"filter_useful_per_lookup", r.filter_useful},
@@ -184,8 +204,8 @@ void PrintPrefixTable(const DbShape& shape,
       prefixes_only.push_back(r);
     }
   }
-  PrintRatio(prefixes_only, "absent seeks/s", kPrefixSection, kUniformConfig,
-             kNoFilterConfig, ProbeRate<PrefixResult>, out);
+  PrintRateRatio(prefixes_only, "absent seeks/s", kPrefixSection,
+                 kUniformConfig, kNoFilterConfig, out);
   PrintRatio(prefixes_only, "data reads per absent seek", kPrefixSection,
              kUniformConfig, kNoFilterConfig, ProbeReads<PrefixResult>, out);
   out << "\n";
@@ -200,6 +220,7 @@ void PrintPrefixJson(const DbShape& shape,
     row["keys_per_prefix"] = kKeysPerPrefix;
     row["filter_holds"] = PrefixFilterName(r.holds);
     row["absent"] = {{"seeks_per_second", r.absent.per_second},
+                     {"seeks_per_second_by_repetition", r.absent.rates},
                      {"data_reads_per_seek", r.absent.data_reads},
                      {"prefix_checked_per_seek", r.prefix_checked},
                      {"prefix_useful_per_seek", r.prefix_useful},
@@ -260,17 +281,23 @@ void PrintRangeTable(const DbShape& shape,
     const RangeResult* fronted = find(kRocksDbBloomConfig, kPresenceFront);
     const RangeResult* alone = find(kRocksDbBloomConfig, kRocksDbAlone);
     if (fronted != nullptr && alone != nullptr) {
-      const auto ratio = [&](const char* what, double a, double b) {
+      const auto ratio = [&](const char* what, double a,
+                             const std::vector<double>& a_rates, double b,
+                             const std::vector<double>& b_rates) {
         if (b == 0) return;
-        out << absl::StrFormat("%s, range, %s: behind %s / alone = %.3f\n",
-                               what, key_shape, kPresenceFront, a / b);
+        out << absl::StrFormat("%s, range, %s: behind %s / alone = %s\n", what,
+                               key_shape, kPresenceFront,
+                               FormatRateRatio(a, a_rates, b, b_rates));
       };
       ratio("empty scans/s, correlated", fronted->correlated.per_second,
-            alone->correlated.per_second);
+            fronted->correlated.rates, alone->correlated.per_second,
+            alone->correlated.rates);
       ratio("empty scans/s, uniform", fronted->uniform.per_second,
-            alone->uniform.per_second);
+            fronted->uniform.rates, alone->uniform.per_second,
+            alone->uniform.rates);
       ratio("non-empty scans/s", fronted->nonempty.lookups_per_second,
-            alone->nonempty.lookups_per_second);
+            fronted->nonempty.rates, alone->nonempty.lookups_per_second,
+            alone->nonempty.rates);
     }
     const std::vector<std::string> names = RangeConfigNames();
     for (size_t f = 2; f < names.size(); ++f) {
@@ -317,6 +344,7 @@ void PrintRangeJson(const DbShape& shape,
                     std::ostream& out) {
   const auto scans = [](const ProbeFigures& f) {
     return nlohmann::ordered_json{{"scans_per_second", f.per_second},
+                                  {"scans_per_second_by_repetition", f.rates},
                                   {"data_reads_per_scan", f.data_reads},
                                   {"found", f.found},
                                   {"scans", f.probes}};
@@ -331,6 +359,7 @@ void PrintRangeJson(const DbShape& shape,
     row["uniform"] = scans(r.uniform);
     row["nonempty"] = {
         {"scans_per_second", r.nonempty.lookups_per_second},
+        {"scans_per_second_by_repetition", r.nonempty.rates},
         {"data_reads_per_scan", r.nonempty.data_reads_per_lookup},
         {"found", r.nonempty.found},
         {"scans", r.nonempty.lookups}};

@@ -748,11 +748,7 @@ double PresencePair::PlainMedian() const { return MedianOf(plain); }
 double PresencePair::WrappedMedian() const { return MedianOf(wrapped); }
 
 double PresencePair::MedianRatio() const {
-  std::vector<double> ratios;
-  for (size_t i = 0; i < plain.size() && i < wrapped.size(); ++i) {
-    if (plain[i] > 0) ratios.push_back(wrapped[i] / plain[i]);
-  }
-  return MedianOf(ratios);
+  return MedianOfRatios(wrapped, plain);
 }
 
 double PresencePair::MedianDifference() const {
