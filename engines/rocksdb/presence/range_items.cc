@@ -5,8 +5,8 @@
 #include <cstring>
 #include <optional>
 
-#include "filter/bloom/bloom_format.h"
 #include "util/coding.h"
+#include "util/joined_hash.h"
 
 namespace sstfilter {
 namespace presence_internal {
@@ -19,13 +19,12 @@ constexpr int kChunkBits = 6;
 
 uint64_t RunHash(int level, size_t length, absl::string_view prefix,
                  int chunk) {
-  // The run's name, hashed as a key is: level, length, chunk, prefix.
-  char name[3 + KeyAlphabets::kMaxLength];
-  name[0] = static_cast<char>(level);
-  name[1] = static_cast<char>(length);
-  name[2] = static_cast<char>(chunk);
-  std::memcpy(name + 3, prefix.data(), prefix.size());
-  return bloom::KeyHash(absl::string_view(name, 3 + prefix.size()));
+  // The run's name, hashed as a key is (bloom::KeyHash): level, length,
+  // chunk, prefix; read in place rather than copied together.
+  const uint8_t head[3] = {static_cast<uint8_t>(level),
+                           static_cast<uint8_t>(length),
+                           static_cast<uint8_t>(chunk)};
+  return JoinedHash64(head, prefix);
 }
 
 void AddMember(int level, absl::string_view key, MutableBloomFilter* bits) {
@@ -113,10 +112,11 @@ class KeyBuffer {
 };
 
 // The smallest byte string of length whose bytes are in sets (one per
-// position) that is at least lo, into out; false if there is none. lo's first
-// `spelled` bytes are known to be in the sets.
+// position) that is at least lo, into *found: lo itself, or built in out;
+// false if there is none. lo's first `spelled` bytes are known to be in the
+// sets.
 bool SmallestAtLeast(const ByteSet* sets, size_t length, absl::string_view lo,
-                     size_t spelled, KeyBuffer* out) {
+                     size_t spelled, KeyBuffer* out, absl::string_view* found) {
   const size_t limit = std::min(length, lo.size());
   size_t tight = std::min(spelled, limit);  // lo[0, tight) is in the sets
   while (tight < limit && sets[tight].Has(static_cast<uint8_t>(lo[tight]))) {
@@ -124,8 +124,13 @@ bool SmallestAtLeast(const ByteSet* sets, size_t length, absl::string_view lo,
   }
   if (tight == limit && lo.size() <= length) {
     // lo itself, or lo followed by the smallest bytes.
+    if (lo.size() == length) {
+      *found = lo;
+      return true;
+    }
     out->Assign(lo);
     for (size_t i = lo.size(); i < length; ++i) out->Push(sets[i].Min());
+    *found = out->view();
     return true;
   }
   // A byte above lo's at the last position where one exists, then the
@@ -138,16 +143,19 @@ bool SmallestAtLeast(const ByteSet* sets, size_t length, absl::string_view lo,
     out->Assign(lo.substr(0, i));
     out->Push(*above);
     for (size_t j = i + 1; j < length; ++j) out->Push(sets[j].Min());
+    *found = out->view();
     return true;
   }
   return false;
 }
 
 // The largest byte string of length whose bytes are in sets that is at most
-// hi (below it unless inclusive), into out; false if there is none. hi's
-// first `spelled` bytes are known to be in the sets.
+// hi (below it unless inclusive), into *found: a prefix of hi, or built in
+// out; false if there is none. hi's first `spelled` bytes are known to be in
+// the sets.
 bool LargestAtMost(const ByteSet* sets, size_t length, absl::string_view hi,
-                   bool inclusive, size_t spelled, KeyBuffer* out) {
+                   bool inclusive, size_t spelled, KeyBuffer* out,
+                   absl::string_view* found) {
   const size_t limit = std::min(length, hi.size());
   size_t tight = std::min(spelled, limit);
   while (tight < limit && sets[tight].Has(static_cast<uint8_t>(hi[tight]))) {
@@ -156,7 +164,7 @@ bool LargestAtMost(const ByteSet* sets, size_t length, absl::string_view hi,
   if (tight == limit) {
     // A proper prefix of hi is below it; hi itself only if inclusive.
     if (hi.size() > length || (hi.size() == length && inclusive)) {
-      out->Assign(hi.substr(0, length));
+      *found = hi.substr(0, length);
       return true;
     }
     if (limit == 0) return false;  // nothing is below ""
@@ -169,6 +177,7 @@ bool LargestAtMost(const ByteSet* sets, size_t length, absl::string_view hi,
     out->Assign(hi.substr(0, i));
     out->Push(*below);
     for (size_t j = i + 1; j < length; ++j) out->Push(sets[j].Max());
+    *found = out->view();
     return true;
   }
   return false;
@@ -278,22 +287,25 @@ bool RangeMayHoldKey(const KeyAlphabets& alphabets,
   if (alphabets.has_longer_keys()) return true;
   if (lo.empty() && alphabets.has_empty_key()) return true;
   RunProbes probes(bits);
-  KeyBuffer low, high;
+  // The bounds of each length's keys: views of lo and hi where they are such
+  // strings themselves, else built in these buffers.
+  KeyBuffer low_buffer, high_buffer;
+  absl::string_view low, high;
   bool may_hold = false;
   alphabets.ForEachLength(std::max<size_t>(common, 1), [&](size_t length) {
     const ByteSet* sets = alphabets.Of(length);
     if (!Spells(sets, lo, common)) return true;
     // lo and hi agree on the common prefix, which the sets spell.
-    if (!SmallestAtLeast(sets, length, lo, common, &low) ||
-        !LargestAtMost(sets, length, hi, hi_inclusive, common, &high)) {
+    if (!SmallestAtLeast(sets, length, lo, common, &low_buffer, &low) ||
+        !LargestAtMost(sets, length, hi, hi_inclusive, common, &high_buffer,
+                       &high)) {
       return true;
     }
     // From byte 0: only once low <= high is known do both start with lo and
     // hi's common prefix (low may have left it to find a key at least lo).
-    const size_t shared = CommonPrefix(low.view(), high.view());
-    if (Below(high.view(), low.view(), shared)) return true;
-    may_hold =
-        GatherLength(sets, length, low.view(), high.view(), shared, &probes);
+    const size_t shared = CommonPrefix(low, high);
+    if (Below(high, low, shared)) return true;
+    may_hold = GatherLength(sets, length, low, high, shared, &probes);
     return !may_hold;
   });
   return may_hold || probes.AnyMatch();
