@@ -264,6 +264,15 @@ bool GatherLength(const ByteSet* sets, size_t length, absl::string_view low,
 
 }  // namespace
 
+absl::StatusOr<double> RangeItemsPerKey(double fpp) {
+  // The probe count fpp sets, from a filter of one key.
+  const absl::StatusOr<MutableBloomFilter> shape =
+      MutableBloomFilter::Create(FilterOptions::Fpp(fpp), 1);
+  if (!shape.ok()) return shape.status();
+  // Two run members per key, each setting kRangeProbes bits.
+  return 2.0 * kRangeProbes / shape->NumProbes();
+}
+
 void AddRangeItemsSingleWriter(absl::string_view key, KeyAlphabets* alphabets,
                                MutableBloomFilter* bits) {
   // The alphabets first: a reader that finds a key's run bits must also find

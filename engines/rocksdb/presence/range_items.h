@@ -8,6 +8,7 @@
 #ifndef SSTFILTER_ENGINES_ROCKSDB_PRESENCE_RANGE_ITEMS_H_
 #define SSTFILTER_ENGINES_ROCKSDB_PRESENCE_RANGE_ITEMS_H_
 
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "engines/rocksdb/presence/key_alphabets.h"
 #include "inmemory/mutable/mutable_bloom.h"
@@ -18,11 +19,10 @@ namespace presence_internal {
 // Probe bits of each run member: a range of w candidate keys of one length
 // matches by chance with probability about w * fill^kRangeProbes.
 constexpr int kRangeProbes = 13;
-// Bits a key's range items set, in keys' probes of a filter of num_probes,
-// for sizing the filter.
-inline double RangeItemsPerKey(int num_probes) {
-  return 2.0 * kRangeProbes / num_probes;
-}
+// The range items of one key, counted in keys of a MutableBloomFilter of
+// fpp (the bits they set over the bits a key sets), for sizing the filter.
+// InvalidArgumentError for an fpp the filter rejects.
+absl::StatusOr<double> RangeItemsPerKey(double fpp);
 
 // Adds key's range items. REQUIRES: one adder at a time.
 void AddRangeItemsSingleWriter(absl::string_view key, KeyAlphabets* alphabets,

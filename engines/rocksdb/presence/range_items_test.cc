@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_format.h"
 #include "gtest/gtest.h"
@@ -44,13 +45,11 @@ constexpr KeyShape kUnpadded = {"unpadded", Unpadded, 10000000, 1};
 // added, and its range items.
 struct Filter {
   Filter() {
-    absl::StatusOr<MutableBloomFilter> made =
-        MutableBloomFilter::Create(FilterOptions::Fpp(0.01), kKeys);
-    EXPECT_TRUE(made.ok()) << made.status();
-    made = MutableBloomFilter::Create(
+    const absl::StatusOr<double> range_items = RangeItemsPerKey(0.01);
+    EXPECT_TRUE(range_items.ok()) << range_items.status();
+    absl::StatusOr<MutableBloomFilter> made = MutableBloomFilter::Create(
         FilterOptions::Fpp(0.01),
-        static_cast<uint64_t>(kKeys *
-                              (1 + RangeItemsPerKey(made->NumProbes()))));
+        static_cast<uint64_t>(kKeys * (1 + range_items.value_or(0))));
     EXPECT_TRUE(made.ok()) << made.status();
     bits = std::make_unique<MutableBloomFilter>(*std::move(made));
   }
@@ -234,6 +233,21 @@ TEST(RangeItemsTest, ItemsSetTheSameBitsInEveryRelease) {
     AddRangeItemsSingleWriter(key, &alphabets, &*made);
   }
   EXPECT_EQ(Hash64(made->Save()), kItemsDigest);
+}
+
+// A filter is sized for its keys and their range items: two run members of
+// kRangeProbes bits each, counted in keys of the probes fpp sets.
+TEST(RangeItemsTest, ItemsPerKeyCountTwoRunMembersInKeys) {
+  for (const double fpp : {0.1, 0.01, 0.001}) {
+    const absl::StatusOr<MutableBloomFilter> shape =
+        MutableBloomFilter::Create(FilterOptions::Fpp(fpp), 1);
+    ASSERT_TRUE(shape.ok()) << shape.status();
+    const absl::StatusOr<double> items = RangeItemsPerKey(fpp);
+    ASSERT_TRUE(items.ok()) << items.status();
+    EXPECT_DOUBLE_EQ(*items, 2.0 * kRangeProbes / shape->NumProbes()) << fpp;
+  }
+  EXPECT_EQ(RangeItemsPerKey(1.5).status().code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 }  // namespace

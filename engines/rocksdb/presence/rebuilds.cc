@@ -28,11 +28,9 @@ absl::StatusOr<std::unique_ptr<PresenceFilter>> NewFilter(
     const PresenceFilterOptions& options, uint64_t keys, PrefixItems prefixes) {
   double items_per_key = prefixes.extractor == nullptr ? 1 : 2;
   if (options.filter_range_seeks) {
-    // The probe count fpp sets, from a filter of one key.
-    absl::StatusOr<MutableBloomFilter> shape =
-        MutableBloomFilter::Create(FilterOptions::Fpp(options.fpp), 1);
-    if (!shape.ok()) return shape.status();
-    items_per_key += RangeItemsPerKey(shape->NumProbes());
+    const absl::StatusOr<double> range_items = RangeItemsPerKey(options.fpp);
+    if (!range_items.ok()) return range_items.status();
+    items_per_key += *range_items;
   }
   absl::StatusOr<MutableBloomFilter> filter = MutableBloomFilter::Create(
       FilterOptions::Fpp(options.fpp),

@@ -10,8 +10,10 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "benchmark/benchmark.h"
 #include "engines/rocksdb/presence/range_items.h"
@@ -56,16 +58,17 @@ struct Case {
   Ranges ranges;
 };
 
-std::unique_ptr<Case> MakeCase(const KeyShape& shape, uint64_t keys,
-                               bool correlated) {
+absl::StatusOr<std::unique_ptr<Case>> MakeCase(const KeyShape& shape,
+                                               uint64_t keys, bool correlated) {
+  constexpr double kFpp = 0.01;
+  const absl::StatusOr<double> range_items = RangeItemsPerKey(kFpp);
+  if (!range_items.ok()) return range_items.status();
+  absl::StatusOr<MutableBloomFilter> bits = MutableBloomFilter::Create(
+      FilterOptions::Fpp(kFpp),
+      static_cast<uint64_t>(static_cast<double>(keys) * (1 + *range_items)));
+  if (!bits.ok()) return bits.status();
   auto made = std::make_unique<Case>();
-  const uint64_t items = static_cast<uint64_t>(
-      static_cast<double>(keys) *
-      (1 +
-       RangeItemsPerKey(MutableBloomFilter::Create(FilterOptions::Fpp(0.01), 1)
-                            ->NumProbes())));
-  made->bits = std::make_unique<MutableBloomFilter>(
-      *MutableBloomFilter::Create(FilterOptions::Fpp(0.01), items));
+  made->bits = std::make_unique<MutableBloomFilter>(*std::move(bits));
   key_shapes::NumberDraws draws(42);
   const std::vector<KeyNumber> present =
       key_shapes::DrawKeyNumbers(shape, keys, &draws);
@@ -86,8 +89,13 @@ std::unique_ptr<Case> MakeCase(const KeyShape& shape, uint64_t keys,
 void BM_RangeMayHoldKey(benchmark::State& state) {
   const KeyShape& shape =
       key_shapes::KeyShapes()[static_cast<size_t>(state.range(0))];
-  const std::unique_ptr<Case> c =
+  const absl::StatusOr<std::unique_ptr<Case>> made =
       MakeCase(shape, static_cast<uint64_t>(state.range(2)), state.range(1));
+  if (!made.ok()) {
+    state.SkipWithError(made.status().ToString().c_str());
+    return;
+  }
+  const Case* c = made->get();
   uint64_t i = 0, matched = 0;
   for (auto _ : state) {
     const size_t at = i++ % kRanges;
