@@ -65,11 +65,11 @@ struct PointRow {
   std::string tree;
   double bits_per_key;
   double filter_bytes;
-  double absent_rate;
+  MeasuredRate absent_rate;
   double absent_reads;
   double present_rate;
   bool direct;  // with the figures below
-  double direct_rate;
+  MeasuredRate direct_rate;
   double direct_reads;
   double direct_metadata_misses;  // filter and index blocks read
 };
@@ -80,13 +80,16 @@ PointRow ReadPointRow(RowReader& row) {
   r.tree = row.String({"tree"});
   r.bits_per_key = row.Number({"bits_per_key"});
   r.filter_bytes = row.Number({"filter_bytes"});
-  r.absent_rate = row.Number({"absent", "lookups_per_second"});
+  r.absent_rate = ReadRate(row, {"absent", "lookups_per_second"},
+                           {"absent", "lookups_per_second_by_repetition"});
   r.absent_reads = row.Number({"absent", "data_reads_per_lookup"});
   r.present_rate = row.Number({"present", "lookups_per_second"});
   r.direct = row.Has({"direct_reads", "absent"});
-  r.direct_rate =
-      r.direct ? row.Number({"direct_reads", "absent", "lookups_per_second"})
-               : 0;
+  if (r.direct) {
+    r.direct_rate = ReadRate(
+        row, {"direct_reads", "absent", "lookups_per_second"},
+        {"direct_reads", "absent", "lookups_per_second_by_repetition"});
+  }
   r.direct_reads =
       r.direct ? row.Number({"direct_reads", "absent", "data_reads_per_lookup"})
                : 0;
@@ -105,12 +108,17 @@ const PointRow* FindPoint(const std::vector<PointRow>& rows,
   return nullptr;
 }
 
-// rows[i]'s figure over config's in the same tree, or "–".
+// r's figure over config's in the same tree, or "–": Ratio for a figure of
+// one value, RateRatio for a MeasuredRate.
+std::string RatioOf(double a, double b) { return Ratio(a, b); }
+std::string RatioOf(const MeasuredRate& a, const MeasuredRate& b) {
+  return RateRatio(a, b);
+}
 template <typename Figure>
 std::string Against(const std::vector<PointRow>& rows, const PointRow& r,
                     const char* config, Figure figure) {
   const PointRow* base = FindPoint(rows, r.tree, config);
-  return base == nullptr ? "–" : Ratio(figure(r), figure(*base));
+  return base == nullptr ? kMissingFigure : RatioOf(figure(r), figure(*base));
 }
 
 void PrintPointRun(std::vector<RowReader>& readers, std::ostream& out) {
@@ -127,7 +135,9 @@ void PrintPointRun(std::vector<RowReader>& readers, std::ostream& out) {
     (reader.String({"store"}) == "rocksdb" ? rows : leveldb_rows)
         .push_back(ReadPointRow(reader));
   }
-  const auto absent_rate = [](const PointRow& r) { return r.absent_rate; };
+  const auto absent_rate = [](const PointRow& r) -> const MeasuredRate& {
+    return r.absent_rate;
+  };
   const auto absent_reads = [](const PointRow& r) { return r.absent_reads; };
   const auto filter_bytes = [](const PointRow& r) { return r.filter_bytes; };
   out << "| config | tree | bits/key | filter bytes vs `" << kRocksDbBloomPeer
@@ -140,14 +150,13 @@ void PrintPointRun(std::vector<RowReader>& readers, std::ostream& out) {
     out << absl::StrFormat(
         "| `%s` | %s | %.2f | %s | %.0f | %s | %s | %.4f | %s | %.0f |\n",
         r.config, r.tree, r.bits_per_key,
-        Against(rows, r, kRocksDbBloomPeer, filter_bytes), r.absent_rate,
+        Against(rows, r, kRocksDbBloomPeer, filter_bytes), r.absent_rate.median,
         Against(rows, r, kRocksDbBloomPeer, absent_rate),
         Against(rows, r, kRocksDbRibbonHybridPeer, absent_rate), r.absent_reads,
         Against(rows, r, kRocksDbBloomPeer, absent_reads), r.present_rate);
   }
   out << "\n";
   bool header = false;
-  const auto direct_rate = [](const PointRow& r) { return r.direct_rate; };
   for (const PointRow& r : rows) {
     if (!r.direct) continue;
     if (!header) {
@@ -161,10 +170,10 @@ void PrintPointRun(std::vector<RowReader>& readers, std::ostream& out) {
     }
     const PointRow* base = FindPoint(rows, r.tree, kRocksDbBloomPeer);
     out << absl::StrFormat("| `%s` | %s | %.0f | %s | %.4f | %.4f |\n",
-                           r.config, r.tree, r.direct_rate,
+                           r.config, r.tree, r.direct_rate.median,
                            base == nullptr || !base->direct
-                               ? "–"
-                               : Ratio(direct_rate(r), direct_rate(*base)),
+                               ? kMissingFigure
+                               : RateRatio(r.direct_rate, base->direct_rate),
                            r.direct_reads, r.direct_metadata_misses);
   }
   if (header) out << "\n";
@@ -178,7 +187,7 @@ void PrintPointRun(std::vector<RowReader>& readers, std::ostream& out) {
   for (const PointRow& r : leveldb_rows) {
     out << absl::StrFormat(
         "| `%s` | %s | %.2f | %.0f | %s | %.4f | %s | %.0f |\n", r.config,
-        r.tree, r.bits_per_key, r.absent_rate,
+        r.tree, r.bits_per_key, r.absent_rate.median,
         Against(leveldb_rows, r, kLevelDbBloomPeer, absent_rate),
         r.absent_reads,
         Against(leveldb_rows, r, kLevelDbBloomPeer, absent_reads),
@@ -264,22 +273,26 @@ void PrintPartitionedRun(std::vector<RowReader>& readers, std::ostream& out) {
       << kRocksDbBloomPeer
       << "` | data reads per absent lookup |\n"
          "|---|---|---|---|---|---|---|\n";
-  double base_rate = 0;
+  const auto absent_rate = [](RowReader& row) {
+    return ReadRate(row, {"absent", "lookups_per_second"},
+                    {"absent", "lookups_per_second_by_repetition"});
+  };
+  MeasuredRate base_rate;
   double base_inserted = 0;
   for (RowReader& row : readers) {
     if (row.String({"config"}) == kRocksDbBloomPeer) {
-      base_rate = row.Number({"absent", "lookups_per_second"});
+      base_rate = absent_rate(row);
       base_inserted =
           row.Number({"absent", "filter_bytes_inserted_per_lookup"});
     }
   }
   for (RowReader& row : readers) {
-    const double rate = row.Number({"absent", "lookups_per_second"});
+    const MeasuredRate rate = absent_rate(row);
     const double inserted =
         row.Number({"absent", "filter_bytes_inserted_per_lookup"});
     out << absl::StrFormat("| `%s` | %.2f | %.0f | %s | %.0f | %s | %.4f |\n",
                            row.String({"config"}), row.Number({"bits_per_key"}),
-                           rate, Ratio(rate, base_rate), inserted,
+                           rate.median, RateRatio(rate, base_rate), inserted,
                            Ratio(inserted, base_inserted),
                            row.Number({"absent", "data_reads_per_lookup"}));
   }
@@ -300,18 +313,21 @@ void PrintPrefixRun(std::vector<RowReader>& readers, std::ostream& out) {
       << kNoFilter
       << "` | data reads per absent seek | filters asked | answers of no |\n"
          "|---|---|---|---|---|---|---|---|\n";
-  double none_rate = 0;
+  const auto absent_rate = [](RowReader& row) {
+    return ReadRate(row, {"absent", "seeks_per_second"},
+                    {"absent", "seeks_per_second_by_repetition"});
+  };
+  MeasuredRate none_rate;
   for (RowReader& row : readers) {
-    if (row.String({"config"}) == kNoFilter) {
-      none_rate = row.Number({"absent", "seeks_per_second"});
-    }
+    if (row.String({"config"}) == kNoFilter) none_rate = absent_rate(row);
   }
   for (RowReader& row : readers) {
-    const double rate = row.Number({"absent", "seeks_per_second"});
+    const MeasuredRate rate = absent_rate(row);
     out << absl::StrFormat(
         "| `%s` | %s | %.3f | %.0f | %s | %.4f | %.3f | %.3f |\n",
         row.String({"config"}), row.String({"filter_holds"}),
-        row.Number({"filter_bytes_per_key"}), rate, Ratio(rate, none_rate),
+        row.Number({"filter_bytes_per_key"}), rate.median,
+        RateRatio(rate, none_rate),
         row.Number({"absent", "data_reads_per_seek"}),
         row.Number({"absent", "prefix_checked_per_seek"}),
         row.Number({"absent", "prefix_useful_per_seek"}));

@@ -29,8 +29,8 @@ struct ScanRow {
   std::string shape;
   double bits_per_key;
   double reads[2];  // correlated, uniform
-  double rates[2];
-  double found_rate;
+  MeasuredRate rates[2];
+  MeasuredRate found_rate;
 };
 
 ScanRow ReadRow(RowReader& row) {
@@ -42,9 +42,11 @@ ScanRow ReadRow(RowReader& row) {
   const char* kinds[] = {"correlated", "uniform"};
   for (int k = 0; k < 2; ++k) {
     r.reads[k] = row.Number({kinds[k], "data_reads_per_scan"});
-    r.rates[k] = row.Number({kinds[k], "scans_per_second"});
+    r.rates[k] = ReadRate(row, {kinds[k], "scans_per_second"},
+                          {kinds[k], "scans_per_second_by_repetition"});
   }
-  r.found_rate = row.Number({"nonempty", "scans_per_second"});
+  r.found_rate = ReadRate(row, {"nonempty", "scans_per_second"},
+                          {"nonempty", "scans_per_second_by_repetition"});
   return r;
 }
 
@@ -87,10 +89,12 @@ void PrintFronts(const std::vector<ScanRow>& rows, std::ostream& out) {
     out << absl::StrFormat(
         "| %s | %s | %.1f | %.0f / %.0f | %s / %s | %s / %s | %s | %.4f / "
         "%.4f |\n",
-        r.shape, ConfigCell(r), r.bits_per_key, r.rates[0], r.rates[1],
-        Ratio(r.rates[0], alone->rates[0]), Ratio(r.rates[1], alone->rates[1]),
-        Ratio(r.rates[0], none->rates[0]), Ratio(r.rates[1], none->rates[1]),
-        Ratio(r.found_rate, alone->found_rate), r.reads[0], r.reads[1]);
+        r.shape, ConfigCell(r), r.bits_per_key, r.rates[0].median,
+        r.rates[1].median, RateRatio(r.rates[0], alone->rates[0]),
+        RateRatio(r.rates[1], alone->rates[1]),
+        RateRatio(r.rates[0], none->rates[0]),
+        RateRatio(r.rates[1], none->rates[1]),
+        RateRatio(r.found_rate, alone->found_rate), r.reads[0], r.reads[1]);
   }
   if (header) out << "\n";
 }
@@ -127,7 +131,7 @@ absl::Status PrintRun(const std::vector<const Json*>& json_rows,
         "| %s | %s | %.2f | %s / %s | %s | %s | %.0f / %.0f | %.0f |\n",
         r.shape, ConfigCell(r), r.bits_per_key, Reads(r.reads[0]),
         Reads(r.reads[1]), against(kNoFilter), against(kRocksDbBloomPeer),
-        r.rates[0], r.rates[1], r.found_rate);
+        r.rates[0].median, r.rates[1].median, r.found_rate.median);
   }
   out << "\n";
   PrintFronts(rows, out);

@@ -3,6 +3,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "util/medians.h"
 
 namespace sstfilter {
 namespace docs {
@@ -29,6 +30,25 @@ std::string MeasuredOn(RowReader& first) {
 
 std::string Ratio(double a, double b) {
   return b == 0 ? kMissingFigure : absl::StrFormat("%.3f", a / b);
+}
+
+MeasuredRate ReadRate(RowReader& row, std::initializer_list<const char*> path,
+                      std::initializer_list<const char*> by_repetition_path) {
+  MeasuredRate rate;
+  rate.median = row.Number(path);
+  if (!row.Has(by_repetition_path)) return rate;
+  const nlohmann::ordered_json& rates = row.Get(by_repetition_path);
+  for (const nlohmann::ordered_json& r : rates) {
+    if (!r.is_number()) return {rate.median, {}};
+    rate.by_repetition.push_back(r.get<double>());
+  }
+  return rate;
+}
+
+std::string RateRatio(const MeasuredRate& a, const MeasuredRate& b) {
+  const double paired = MedianOfRatios(a.by_repetition, b.by_repetition);
+  if (paired == 0) return Ratio(a.median, b.median);
+  return absl::StrFormat("%.3f", paired);
 }
 
 std::string Fixed(std::optional<double> v, int decimals) {

@@ -142,6 +142,25 @@ inline constexpr char kMissingFigure[] = "–";
 // a / b with three decimals, or kMissingFigure when b is zero.
 std::string Ratio(double a, double b);
 
+// A rate a benchmark printed: the median over its repetitions, and each
+// repetition's rate where the row has them (rows written before they were
+// recorded do not).
+struct MeasuredRate {
+  double median = 0;
+  std::vector<double> by_repetition;
+};
+
+// The rate at path (a number) and its repetitions at by_repetition_path (an
+// array of numbers, optional).
+MeasuredRate ReadRate(RowReader& row, std::initializer_list<const char*> path,
+                      std::initializer_list<const char*> by_repetition_path);
+
+// a's rate over b's, as db_bench's ratio lines give it: the median of the
+// per-repetition ratios (MedianOfRatios, util/medians.h) when both have
+// rates of the same repetitions, else the ratio of the medians; three
+// decimals, or kMissingFigure when b has none.
+std::string RateRatio(const MeasuredRate& a, const MeasuredRate& b);
+
 // v with `decimals` decimals, or kMissingFigure without one.
 std::string Fixed(std::optional<double> v, int decimals);
 

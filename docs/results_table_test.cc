@@ -203,14 +203,14 @@ TEST(FilterBenchTest, RefusesWhatIsNotFilterBenchJson) {
 // release, the first with LevelDB's rows, and a row of another section
 // (skipped).
 constexpr char kDbRows[] = R"(
-{"section": "point", "store": "rocksdb", "config": "lib:rocksdb.fastbloom", "tree": "settled", "keys": 1000, "value_bytes": 32, "lookups_per_rep": 100, "reps": 3, "machine": "m", "cpu": "c", "rocksdb_version": "7.8.3", "bits_per_key": 10.0, "filter_bytes": 1000, "entries_per_level": [0, 0, 0, 0, 100, 900], "bits_per_key_per_level": [0, 0, 0, 0, 10.0, 10.0], "absent": {"lookups_per_second": 100000, "data_reads_per_lookup": 0.01}, "present": {"lookups_per_second": 50000}, "direct_reads": null}
-{"section": "point", "store": "rocksdb", "config": "bloom", "tree": "settled", "keys": 1000, "value_bytes": 32, "lookups_per_rep": 100, "reps": 3, "machine": "m", "cpu": "c", "rocksdb_version": "7.8.3", "bits_per_key": 10.0, "filter_bytes": 990, "entries_per_level": [10, 0, 0, 0, 90, 900], "bits_per_key_per_level": [30.0, 0, 0, 0, 20.0, 9.0], "absent": {"lookups_per_second": 125000, "data_reads_per_lookup": 0.005}, "present": {"lookups_per_second": 51000}, "direct_reads": null}
+{"section": "point", "store": "rocksdb", "config": "lib:rocksdb.fastbloom", "tree": "settled", "keys": 1000, "value_bytes": 32, "lookups_per_rep": 100, "reps": 3, "machine": "m", "cpu": "c", "rocksdb_version": "7.8.3", "bits_per_key": 10.0, "filter_bytes": 1000, "entries_per_level": [0, 0, 0, 0, 100, 900], "bits_per_key_per_level": [0, 0, 0, 0, 10.0, 10.0], "absent": {"lookups_per_second": 100000, "lookups_per_second_by_repetition": [100000, 100000, 50000], "data_reads_per_lookup": 0.01}, "present": {"lookups_per_second": 50000}, "direct_reads": null}
+{"section": "point", "store": "rocksdb", "config": "bloom", "tree": "settled", "keys": 1000, "value_bytes": 32, "lookups_per_rep": 100, "reps": 3, "machine": "m", "cpu": "c", "rocksdb_version": "7.8.3", "bits_per_key": 10.0, "filter_bytes": 990, "entries_per_level": [10, 0, 0, 0, 90, 900], "bits_per_key_per_level": [30.0, 0, 0, 0, 20.0, 9.0], "absent": {"lookups_per_second": 125000, "lookups_per_second_by_repetition": [125000, 130000, 70000], "data_reads_per_lookup": 0.005}, "present": {"lookups_per_second": 51000}, "direct_reads": null}
 {"section": "point", "store": "leveldb", "config": "lib:leveldb.bloom", "tree": "settled", "keys": 1000, "value_bytes": 32, "lookups_per_rep": 100, "reps": 3, "machine": "m", "cpu": "c", "rocksdb_version": "7.8.3", "bits_per_key": 10.5, "filter_bytes": 1050, "entries_per_level": [1000], "bits_per_key_per_level": [10.5], "absent": {"lookups_per_second": 70000, "data_reads_per_lookup": 0.012}, "present": {"lookups_per_second": 40000}}
 {"section": "point", "store": "leveldb", "config": "bloom", "tree": "settled", "keys": 1000, "value_bytes": 32, "lookups_per_rep": 100, "reps": 3, "machine": "m", "cpu": "c", "rocksdb_version": "7.8.3", "bits_per_key": 10.7, "filter_bytes": 1070, "entries_per_level": [1000], "bits_per_key_per_level": [10.7], "absent": {"lookups_per_second": 77000, "data_reads_per_lookup": 0.010}, "present": {"lookups_per_second": 41000}}
 {"section": "prefix", "store": "rocksdb", "config": "none", "filter_holds": "none", "keys": 400, "value_bytes": 32, "lookups_per_rep": 50, "reps": 3, "machine": "m", "cpu": "c", "rocksdb_version": "7.8.3", "prefix_bytes": 8, "keys_per_prefix": 16, "filter_bytes_per_key": 0, "absent": {"seeks_per_second": 100000, "data_reads_per_seek": 1.0, "prefix_checked_per_seek": 0, "prefix_useful_per_seek": 0}}
 {"section": "prefix", "store": "rocksdb", "config": "bloom", "filter_holds": "prefixes", "keys": 400, "value_bytes": 32, "lookups_per_rep": 50, "reps": 3, "machine": "m", "cpu": "c", "rocksdb_version": "7.8.3", "prefix_bytes": 8, "keys_per_prefix": 16, "filter_bytes_per_key": 0.078, "absent": {"seeks_per_second": 350000, "data_reads_per_seek": 0.01, "prefix_checked_per_seek": 1.0, "prefix_useful_per_seek": 0.99}}
-{"section": "partitioned", "store": "rocksdb", "config": "lib:rocksdb.fastbloom", "keys": 400, "value_bytes": 32, "lookups_per_rep": 50, "reps": 3, "machine": "m", "cpu": "c", "rocksdb_version": "7.8.3", "bits_per_key": 10.0, "metadata_block_size": 4096, "block_cache_bytes": 1000, "absent": {"lookups_per_second": 80000, "data_reads_per_lookup": 0.01, "filter_bytes_inserted_per_lookup": 4000}}
-{"section": "partitioned", "store": "rocksdb", "config": "bloom", "keys": 400, "value_bytes": 32, "lookups_per_rep": 50, "reps": 3, "machine": "m", "cpu": "c", "rocksdb_version": "7.8.3", "bits_per_key": 10.0, "metadata_block_size": 4096, "block_cache_bytes": 1000, "absent": {"lookups_per_second": 76000, "data_reads_per_lookup": 0.01, "filter_bytes_inserted_per_lookup": 4000}}
+{"section": "partitioned", "store": "rocksdb", "config": "lib:rocksdb.fastbloom", "keys": 400, "value_bytes": 32, "lookups_per_rep": 50, "reps": 3, "machine": "m", "cpu": "c", "rocksdb_version": "7.8.3", "bits_per_key": 10.0, "metadata_block_size": 4096, "block_cache_bytes": 1000, "absent": {"lookups_per_second": 80000, "lookups_per_second_by_repetition": [80000, 40000, 80000], "data_reads_per_lookup": 0.01, "filter_bytes_inserted_per_lookup": 4000}}
+{"section": "partitioned", "store": "rocksdb", "config": "bloom", "keys": 400, "value_bytes": 32, "lookups_per_rep": 50, "reps": 3, "machine": "m", "cpu": "c", "rocksdb_version": "7.8.3", "bits_per_key": 10.0, "metadata_block_size": 4096, "block_cache_bytes": 1000, "absent": {"lookups_per_second": 76000, "lookups_per_second_by_repetition": [76000, 76000, 78000], "data_reads_per_lookup": 0.01, "filter_bytes_inserted_per_lookup": 4000}}
 {"section": "range", "config": "none", "rocksdb_version": "7.8.3"}
 {"section": "point", "store": "rocksdb", "config": "lib:rocksdb.fastbloom", "tree": "settled", "keys": 1000, "value_bytes": 32, "lookups_per_rep": 100, "reps": 3, "machine": "m", "cpu": "c", "rocksdb_version": "9.7.4", "bits_per_key": 10.0, "filter_bytes": 1000, "entries_per_level": [0, 1000], "bits_per_key_per_level": [0, 10.0], "absent": {"lookups_per_second": 200000, "data_reads_per_lookup": 0.01}, "present": {"lookups_per_second": 60000}, "direct_reads": {"absent": {"lookups_per_second": 9000, "data_reads_per_lookup": 0.01, "metadata_misses_per_lookup": 0.0002}}}
 {"section": "point", "store": "rocksdb", "config": "bloom", "tree": "settled", "keys": 1000, "value_bytes": 32, "lookups_per_rep": 100, "reps": 3, "machine": "m", "cpu": "c", "rocksdb_version": "9.7.4", "bits_per_key": 10.0, "filter_bytes": 990, "entries_per_level": [0, 1000], "bits_per_key_per_level": [0, 9.9], "absent": {"lookups_per_second": 180000, "data_reads_per_lookup": 0.005}, "present": {"lookups_per_second": 61000}, "direct_reads": {"absent": {"lookups_per_second": 18000, "data_reads_per_lookup": 0.005, "metadata_misses_per_lookup": 0.0003}}}
@@ -239,6 +239,15 @@ constexpr char kGoogleBenchmark[] = R"({
   ]
 })";
 
+// db_bench's range rows of one shape: no filter, RocksDB's prefix Bloom
+// filter alone, and the same tables behind the presence front, their rates
+// of the same three repetitions.
+constexpr char kRangeRows[] = R"(
+{"section": "range", "config": "none", "front": "", "key_shape": "random 16 bytes", "keys": 400, "value_bytes": 32, "scan_width": 64, "lookups_per_rep": 50, "reps": 3, "machine": "m", "cpu": "c", "rocksdb_version": "7.8.3", "range_bits_per_key": 0.0, "correlated": {"scans_per_second": 1000, "scans_per_second_by_repetition": [1000, 1000, 1000], "data_reads_per_scan": 1.0}, "uniform": {"scans_per_second": 1000, "scans_per_second_by_repetition": [1000, 1000, 1000], "data_reads_per_scan": 1.0}, "nonempty": {"scans_per_second": 900, "scans_per_second_by_repetition": [900, 900, 900]}}
+{"section": "range", "config": "lib:rocksdb.fastbloom", "front": "", "key_shape": "random 16 bytes", "keys": 400, "value_bytes": 32, "scan_width": 64, "lookups_per_rep": 50, "reps": 3, "machine": "m", "cpu": "c", "rocksdb_version": "7.8.3", "range_bits_per_key": 0.0, "correlated": {"scans_per_second": 2000, "scans_per_second_by_repetition": [2000, 1000, 2000], "data_reads_per_scan": 0.5}, "uniform": {"scans_per_second": 4000, "scans_per_second_by_repetition": [4000, 4000, 4000], "data_reads_per_scan": 0.25}, "nonempty": {"scans_per_second": 900, "scans_per_second_by_repetition": [900, 900, 900]}}
+{"section": "range", "config": "lib:rocksdb.fastbloom", "front": "presence", "key_shape": "random 16 bytes", "keys": 400, "value_bytes": 32, "scan_width": 64, "lookups_per_rep": 50, "reps": 3, "machine": "m", "cpu": "c", "rocksdb_version": "7.8.3", "range_bits_per_key": 0.0, "correlated": {"scans_per_second": 20000, "scans_per_second_by_repetition": [20000, 20000, 30000], "data_reads_per_scan": 0.01}, "uniform": {"scans_per_second": 40000, "scans_per_second_by_repetition": [40000, 44000, 40000], "data_reads_per_scan": 0.02}, "nonempty": {"scans_per_second": 880, "scans_per_second_by_repetition": [880, 880, 880]}}
+)";
+
 // A reader of the files of a test: a run "run" of filter_bench, and one
 // file of each other kind.
 absl::StatusOr<std::string> ReadTestFile(const std::string& path) {
@@ -253,6 +262,7 @@ absl::StatusOr<std::string> ReadTestFile(const std::string& path) {
       {"docs/results/range_db.json",
        R"({"section": "range", "config": 5, "rocksdb_version": "7.8.3"})"},
       {"docs/results/db.json", kDbRows},
+      {"docs/results/range_fronts.json", kRangeRows},
       {"docs/results/mutable.json", kMutableRows},
       {"docs/results/gbench.json", kGoogleBenchmark},
       {"docs/results/gbench_no_context.json",
@@ -355,6 +365,20 @@ TEST(ResultsTableTest, EachKindHasItsRenderer) {
       Render("range_db", "docs/results/presence.json", {}, read).status()));
 }
 
+// A front's scans/s over the same tables alone and over no filter, each the
+// median of the per-repetition ratios where the rows pair by repetition.
+TEST(ResultsTableTest, RangeFrontRatiosPairTheRepetitions) {
+  absl::StatusOr<std::string> range =
+      Render("range_db", "docs/results/range_fronts.json", {}, ReadTestFile);
+  ASSERT_TRUE(range.ok()) << range.status();
+  // Correlated: 10, 20, 15 against alone (the medians give 10); uniform: 10,
+  // 11, 10 (the medians give 10).
+  EXPECT_THAT(*range, HasSubstr("| random 16 bytes | `lib:rocksdb.fastbloom` "
+                                "behind `presence` | 0.0 | 20000 / 40000 | "
+                                "15.000 / 10.000 | 20.000 / 40.000 | 0.978 | "
+                                "0.0100 / 0.0200 |"));
+}
+
 // Each point row over RocksDB's Bloom filter of its own run and tree; runs
 // split where the release changes; a row lacking figures refused by name.
 TEST(ResultsTableTest, DbPointRatiosComeFromTheSameRun) {
@@ -370,8 +394,10 @@ TEST(ResultsTableTest, DbPointRatiosComeFromTheSameRun) {
   ASSERT_TRUE(point.ok()) << point.status();
   EXPECT_THAT(*point, HasSubstr("**RocksDB 7.8.3**, 1000 keys"));
   EXPECT_THAT(*point, HasSubstr("**RocksDB 9.7.4**, 1000 keys"));
+  // Rates of the same repetitions: the median of their ratios (1.25, 1.3,
+  // 1.4), not the ratio of the medians (125000 / 100000).
   EXPECT_THAT(*point, HasSubstr("| `bloom` | settled | 10.00 | 0.990 | 125000 "
-                                "| 1.250 | – | 0.0050 | 0.500 | 51000 |"));
+                                "| 1.300 | – | 0.0050 | 0.500 | 51000 |"));
   EXPECT_THAT(*point, HasSubstr("| `bloom` | settled | 10.00 | 0.990 | 180000 "
                                 "| 0.900 | – | 0.0050 | 0.500 | 61000 |"));
   EXPECT_THAT(*point, HasSubstr("| `bloom` | settled | 18000 | 2.000 | "
@@ -389,7 +415,7 @@ TEST(ResultsTableTest, DbPointRatiosComeFromTheSameRun) {
       Render("db_partitioned", "docs/results/db.json", {}, read);
   ASSERT_TRUE(partitioned.ok()) << partitioned.status();
   EXPECT_THAT(*partitioned,
-              HasSubstr("| `bloom` | 10.00 | 76000 | 0.950 | 4000 | 1.000 | "
+              HasSubstr("| `bloom` | 10.00 | 76000 | 0.975 | 4000 | 1.000 | "
                         "0.0100 |"));
 
   absl::StatusOr<std::string> levels =

@@ -49,7 +49,7 @@ struct LookupFigures {
   uint64_t lookups = 0;  // over all repetitions
   // Lookups per second of each repetition, in repetition order. Databases
   // timed in turn within the same repetitions pair up by index
-  // (MedianOfRatios, lookups.h).
+  // (MedianOfRatios, util/medians.h).
   std::vector<double> rates;
 };
 

@@ -8,6 +8,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "bench/keys.h"
+#include "util/medians.h"
 
 namespace sstfilter {
 namespace bench {
@@ -53,22 +54,6 @@ void FinishBuiltResult(const Progress& progress, DbResult* result) {
 double SecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
       .count();
-}
-
-double Median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return values[(values.size() - 1) / 2];
-}
-
-double MedianOfRatios(const std::vector<double>& numerators,
-                      const std::vector<double>& denominators) {
-  if (numerators.empty() || numerators.size() != denominators.size()) return 0;
-  std::vector<double> ratios;
-  for (size_t i = 0; i < numerators.size(); ++i) {
-    if (numerators[i] <= 0 || denominators[i] <= 0) return 0;
-    ratios.push_back(numerators[i] / denominators[i]);
-  }
-  return Median(std::move(ratios));
 }
 
 std::string FormatRateRatio(double a_median, const std::vector<double>& a_rates,
@@ -137,8 +122,8 @@ LookupFigures Summarize(const std::vector<RepFigures>& reps,
     figures.found += rep.found;
     figures.lookups += lookups_per_rep;
   }
-  figures.lookups_per_second = Median(rates);
-  figures.data_reads_per_lookup = Median(reads);
+  figures.lookups_per_second = LowerMedian(rates);
+  figures.data_reads_per_lookup = LowerMedian(reads);
   figures.rates = std::move(rates);
   return figures;
 }

@@ -107,18 +107,6 @@ void FinishBuiltResult(const Progress& progress, DbResult* result);
 // Seconds from start to now.
 double SecondsSince(std::chrono::steady_clock::time_point start);
 
-// The median of values (the lower middle for an even count). REQUIRES: not
-// empty.
-double Median(std::vector<double> values);
-
-// The median over repetitions of numerators[i] / denominators[i], for two
-// databases timed in turn within each repetition: each pair ran seconds
-// apart, so a change of the machine's speed between repetitions cancels in
-// its ratio, as it does not in the ratio of two medians. 0 when the vectors
-// differ in length, are empty, or hold a rate of 0.
-double MedianOfRatios(const std::vector<double>& numerators,
-                      const std::vector<double>& denominators);
-
 // a's rate over b's for a ratio line: "1.012 (median of 9 per-repetition
 // ratios; ratio of the medians 0.998)" when both have rates of the same
 // repetitions, else the ratio of the medians alone. REQUIRES: b_median > 0.

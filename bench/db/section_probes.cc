@@ -6,6 +6,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_format.h"
 #include "bench/turns.h"
+#include "util/medians.h"
 
 namespace sstfilter {
 namespace bench {
@@ -64,10 +65,10 @@ absl::StatusOr<std::vector<ProbeFigures>> MeasureAbsentProbes(
                           config, dbs[i]->errors()));
     }
     ProbeFigures figures;
-    figures.per_second = Median(reps[i].per_second);
-    figures.data_reads = Median(reps[i].data_reads);
+    figures.per_second = LowerMedian(reps[i].per_second);
+    figures.data_reads = LowerMedian(reps[i].data_reads);
     for (const std::vector<double>& ticker : reps[i].tickers) {
-      figures.tickers.push_back(Median(ticker));
+      figures.tickers.push_back(LowerMedian(ticker));
     }
     figures.found = reps[i].found;
     figures.probes = shape.lookups * static_cast<uint64_t>(shape.reps);

@@ -56,7 +56,7 @@ struct ProbeFigures {
   uint64_t found = 0;           // over all repetitions
   uint64_t probes = 0;          // over all repetitions
   // Probes per second of each repetition, in repetition order: the
-  // section's databases pair up by index (MedianOfRatios, lookups.h).
+  // section's databases pair up by index (MedianOfRatios, util/medians.h).
   std::vector<double> rates;
 };
 

@@ -9,6 +9,7 @@
 #include "bench/db/rocksdb_store.h"
 #include "bench/machine.h"
 #include "nlohmann/json.hpp"
+#include "util/medians.h"
 
 namespace sstfilter {
 namespace bench {
@@ -106,8 +107,7 @@ Json MixedJson(const PresenceMixedGets& mixed) {
 }
 
 Json SecondsJson(const std::vector<double>& rounds) {
-  return {{"seconds", rounds.empty() ? 0.0 : Median(rounds)},
-          {"rounds", rounds}};
+  return {{"seconds", LowerMedian(rounds)}, {"rounds", rounds}};
 }
 
 }  // namespace
@@ -224,14 +224,10 @@ void PrintPresenceTable(const DbShape& shape,
         r.fill_keys_per_second.WrappedMedian(),
         r.fill_keys_per_second.MedianRatio(),
         r.fill_stall_seconds.PlainMedian(),
-        r.fill_stall_seconds.WrappedMedian(),
-        r.fill_saves.empty() ? 0.0 : Median(r.fill_saves),
-        r.fill_save_seconds.empty() ? 0.0 : Median(r.fill_save_seconds),
-        r.open_seconds.PlainMedian(), r.open_seconds.WrappedMedian(),
-        r.open_seconds.MedianDifference(),
-        r.rebuild_seconds.empty() ? 0.0 : Median(r.rebuild_seconds),
-        r.close_and_save_seconds.empty() ? 0.0
-                                         : Median(r.close_and_save_seconds),
+        r.fill_stall_seconds.WrappedMedian(), LowerMedian(r.fill_saves),
+        LowerMedian(r.fill_save_seconds), r.open_seconds.PlainMedian(),
+        r.open_seconds.WrappedMedian(), r.open_seconds.MedianDifference(),
+        LowerMedian(r.rebuild_seconds), LowerMedian(r.close_and_save_seconds),
         static_cast<double>(r.memory_bytes) / kMiB,
         BytesPerKey(r.memory_bytes, r.built.keys), r.sized_for_keys);
   }
@@ -314,9 +310,8 @@ void PrintPresenceJson(const DbShape& shape,
         {"rounds", r.fill_without_saves.wrapped},
         {"ratio", r.fill_without_saves.MedianRatio()}};
     fill["wrapper_saves"] = SecondsJson(r.fill_save_seconds);
-    fill["wrapper_saves"]["saves"] = {
-        {"median", r.fill_saves.empty() ? 0.0 : Median(r.fill_saves)},
-        {"rounds", r.fill_saves}};
+    fill["wrapper_saves"]["saves"] = {{"median", LowerMedian(r.fill_saves)},
+                                      {"rounds", r.fill_saves}};
     row["fill"] = std::move(fill);
     Json open = PairJson(r.open_seconds, "seconds");
     open["extra_seconds"] = r.open_seconds.MedianDifference();

@@ -23,6 +23,7 @@
 #include "rocksdb/options.h"
 #include "rocksdb/statistics.h"
 #include "rocksdb/utilities/checkpoint.h"
+#include "util/medians.h"
 
 namespace sstfilter {
 namespace bench {
@@ -720,10 +721,6 @@ const RocksDbConfig* FindConfig(const std::vector<RocksDbConfig>& configs,
   return nullptr;
 }
 
-double MedianOf(const std::vector<double>& values) {
-  return values.empty() ? 0 : Median(values);
-}
-
 }  // namespace
 
 std::vector<std::string> PresenceConfigNames() {
@@ -744,8 +741,8 @@ const char* PresenceQueryName(PresenceQuery query) {
   return "?";
 }
 
-double PresencePair::PlainMedian() const { return MedianOf(plain); }
-double PresencePair::WrappedMedian() const { return MedianOf(wrapped); }
+double PresencePair::PlainMedian() const { return LowerMedian(plain); }
+double PresencePair::WrappedMedian() const { return LowerMedian(wrapped); }
 
 double PresencePair::MedianRatio() const {
   return MedianOfRatios(wrapped, plain);
@@ -756,7 +753,7 @@ double PresencePair::MedianDifference() const {
   for (size_t i = 0; i < plain.size() && i < wrapped.size(); ++i) {
     differences.push_back(wrapped[i] - plain[i]);
   }
-  return MedianOf(differences);
+  return LowerMedian(differences);
 }
 
 absl::StatusOr<std::vector<PresenceResult>> RunPresenceSection(
