@@ -196,17 +196,6 @@ void PrintPointRun(std::vector<RowReader>& readers, std::ostream& out) {
   out << "\n";
 }
 
-// A row's array of numbers; empty when it has none.
-std::vector<double> Numbers(RowReader& row, const char* field) {
-  std::vector<double> numbers;
-  const nlohmann::ordered_json& array = row.Get({field});
-  if (!array.is_array()) return numbers;
-  for (const nlohmann::ordered_json& number : array) {
-    numbers.push_back(number.is_number() ? number.get<double>() : 0);
-  }
-  return numbers;
-}
-
 // The bits/key of each level a run's RocksDB rows filled, with the share of
 // the keys there: "10.0 (7.8%)".
 void PrintLevelsRun(std::vector<RowReader>& readers, std::ostream& out) {
@@ -223,8 +212,8 @@ void PrintLevelsRun(std::vector<RowReader>& readers, std::ostream& out) {
   for (RowReader& reader : readers) {
     if (reader.String({"store"}) != "rocksdb") continue;
     Levels r{reader.String({"config"}), reader.String({"tree"}),
-             Numbers(reader, "bits_per_key_per_level"),
-             Numbers(reader, "entries_per_level")};
+             reader.Numbers({"bits_per_key_per_level"}),
+             reader.Numbers({"entries_per_level"})};
     r.bits.resize(r.entries.size());
     filled.resize(std::max(filled.size(), r.entries.size()));
     for (size_t level = 0; level < r.entries.size(); ++level) {

@@ -36,11 +36,8 @@ MeasuredRate ReadRate(RowReader& row, std::initializer_list<const char*> path,
                       std::initializer_list<const char*> by_repetition_path) {
   MeasuredRate rate;
   rate.median = row.Number(path);
-  if (!row.Has(by_repetition_path)) return rate;
-  const nlohmann::ordered_json& rates = row.Get(by_repetition_path);
-  for (const nlohmann::ordered_json& r : rates) {
-    if (!r.is_number()) return {rate.median, {}};
-    rate.by_repetition.push_back(r.get<double>());
+  if (row.Has(by_repetition_path)) {
+    rate.by_repetition = row.Numbers(by_repetition_path);
   }
   return rate;
 }

@@ -96,6 +96,20 @@ class RowReader {
     }
     return value.get<uint64_t>();
   }
+  // An array of numbers; empty, and remembered as missing, for anything else.
+  std::vector<double> Numbers(std::initializer_list<const char*> path) {
+    const nlohmann::ordered_json& value = Get(path);
+    std::vector<double> numbers;
+    if (value.is_array()) {
+      for (const nlohmann::ordered_json& number : value) {
+        if (!number.is_number()) break;
+        numbers.push_back(number.get<double>());
+      }
+      if (numbers.size() == value.size()) return numbers;
+    }
+    Missing(path);
+    return {};
+  }
   std::string String(std::initializer_list<const char*> path) {
     const nlohmann::ordered_json& value = Get(path);
     if (!value.is_string()) {
@@ -151,7 +165,7 @@ struct MeasuredRate {
 };
 
 // The rate at path (a number) and its repetitions at by_repetition_path (an
-// array of numbers, optional).
+// array of numbers, optional: a row may lack it, but not hold anything else).
 MeasuredRate ReadRate(RowReader& row, std::initializer_list<const char*> path,
                       std::initializer_list<const char*> by_repetition_path);
 

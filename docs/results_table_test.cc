@@ -12,6 +12,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -263,6 +264,8 @@ absl::StatusOr<std::string> ReadTestFile(const std::string& path) {
        R"({"section": "range", "config": 5, "rocksdb_version": "7.8.3"})"},
       {"docs/results/db.json", kDbRows},
       {"docs/results/range_fronts.json", kRangeRows},
+      {"docs/results/range_fronts_bad.json",
+       absl::StrReplaceAll(kRangeRows, {{"[2000, 1000, 2000]", "\"x\""}})},
       {"docs/results/mutable.json", kMutableRows},
       {"docs/results/gbench.json", kGoogleBenchmark},
       {"docs/results/gbench_no_context.json",
@@ -377,6 +380,13 @@ TEST(ResultsTableTest, RangeFrontRatiosPairTheRepetitions) {
                                 "behind `presence` | 0.0 | 20000 / 40000 | "
                                 "15.000 / 10.000 | 20.000 / 40.000 | 0.978 | "
                                 "0.0100 / 0.0200 |"));
+  // Repetitions that are not numbers are refused by name.
+  const absl::Status bad =
+      Render("range_db", "docs/results/range_fronts_bad.json", {}, ReadTestFile)
+          .status();
+  EXPECT_TRUE(absl::IsInvalidArgument(bad)) << bad;
+  EXPECT_THAT(std::string(bad.message()),
+              HasSubstr("correlated.scans_per_second_by_repetition"));
 }
 
 // Each point row over RocksDB's Bloom filter of its own run and tree; runs
