@@ -39,31 +39,37 @@ int BlockBitsSet(const std::atomic<uint64_t>* words) {
   return set;
 }
 
+// Bits/key and probes for options; InvalidArgumentError as Create.
+absl::StatusOr<BloomSizing> SizingFor(const FilterOptions& options) {
+  if (absl::Status status = ValidateFilterOptions(options); !status.ok())
+    return status;
+  return bloom::SizeForOptions(options);
+}
+
 }  // namespace
+
+absl::StatusOr<int> MutableBloomFilter::NumProbesFor(
+    const FilterOptions& options) {
+  absl::StatusOr<BloomSizing> sizing = SizingFor(options);
+  if (!sizing.ok()) return sizing.status();
+  return sizing->num_probes;
+}
 
 absl::StatusOr<MutableBloomFilter> MutableBloomFilter::Create(
     const FilterOptions& options, uint64_t expected_keys) {
-  if (absl::Status status = ValidateFilterOptions(options); !status.ok())
-    return status;
-  BloomSizing sizing;
-  if (options.fpp.has_value()) {
-    absl::StatusOr<BloomSizing> from_fpp = bloom::SizeForFpp(*options.fpp);
-    if (!from_fpp.ok()) return from_fpp.status();
-    sizing = *from_fpp;
-  } else {
-    sizing = bloom::SizeForBitsPerKey(*options.bits_per_key);
-  }
+  absl::StatusOr<BloomSizing> sizing = SizingFor(options);
+  if (!sizing.ok()) return sizing.status();
   if (expected_keys == 0) {
     return absl::InvalidArgumentError(
         "MutableBloomFilter: expected_keys must be at least 1, got 0");
   }
   absl::StatusOr<uint64_t> blocks =
-      BodyBlocks(expected_keys, sizing.bits_per_key);
+      BodyBlocks(expected_keys, sizing->bits_per_key);
   if (!blocks.ok()) return blocks.status();
   absl::StatusOr<CacheAlignedWords> words =
       CacheAlignedWords::Allocate(*blocks * kWordsPerBlock);
   if (!words.ok()) return words.status();
-  return MutableBloomFilter(sizing.bits_per_key, sizing.num_probes,
+  return MutableBloomFilter(sizing->bits_per_key, sizing->num_probes,
                             expected_keys, options.self_checksum.value_or(true),
                             *std::move(words));
 }

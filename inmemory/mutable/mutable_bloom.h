@@ -70,6 +70,9 @@ class MutableBloomFilter {
   // allocated.
   static absl::StatusOr<MutableBloomFilter> Create(const FilterOptions& options,
                                                    uint64_t expected_keys);
+  // The probes per key a filter Create makes with options would use, without
+  // making one; the same errors for invalid options.
+  static absl::StatusOr<int> NumProbesFor(const FilterOptions& options);
 
   // Moves are not thread-safe; a moved-from filter may only be destroyed or
   // assigned to.

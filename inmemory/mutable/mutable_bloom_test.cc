@@ -64,6 +64,29 @@ TEST(MutableBloomTest, RejectsBadOptionsNamingTheValue) {
   ExpectInvalid(both, 100, "exactly one");
 }
 
+// NumProbesFor answers what a created filter uses, without making one, and
+// refuses what Create refuses.
+TEST(MutableBloomTest, NumProbesForIsTheCreatedFiltersCount) {
+  for (const FilterOptions& options :
+       {FilterOptions::Fpp(0.1), FilterOptions::Fpp(0.01),
+        FilterOptions::Fpp(0.0001), FilterOptions::BitsPerKey(5),
+        FilterOptions::BitsPerKey(16)}) {
+    const absl::StatusOr<MutableBloomFilter> made =
+        MutableBloomFilter::Create(options, 1000);
+    ASSERT_TRUE(made.ok()) << made.status();
+    const absl::StatusOr<int> probes =
+        MutableBloomFilter::NumProbesFor(options);
+    ASSERT_TRUE(probes.ok()) << probes.status();
+    EXPECT_EQ(*probes, made->NumProbes());
+  }
+  for (const FilterOptions& bad :
+       {FilterOptions::Fpp(1.5), FilterOptions::Fpp(1e-12),
+        FilterOptions::BitsPerKey(101), FilterOptions()}) {
+    EXPECT_EQ(MutableBloomFilter::NumProbesFor(bad).status().code(),
+              absl::StatusCode::kInvalidArgument);
+  }
+}
+
 TEST(MutableBloomTest, RejectsZeroAndAbsurdKeyCounts) {
   ExpectInvalid(FilterOptions::Fpp(0.01), 0,
                 "expected_keys must be at least 1");

@@ -265,12 +265,11 @@ bool GatherLength(const ByteSet* sets, size_t length, absl::string_view low,
 }  // namespace
 
 absl::StatusOr<double> RangeItemsPerKey(double fpp) {
-  // The probe count fpp sets, from a filter of one key.
-  const absl::StatusOr<MutableBloomFilter> shape =
-      MutableBloomFilter::Create(FilterOptions::Fpp(fpp), 1);
-  if (!shape.ok()) return shape.status();
+  const absl::StatusOr<int> key_probes =
+      MutableBloomFilter::NumProbesFor(FilterOptions::Fpp(fpp));
+  if (!key_probes.ok()) return key_probes.status();
   // Two run members per key, each setting kRangeProbes bits.
-  return 2.0 * kRangeProbes / shape->NumProbes();
+  return 2.0 * kRangeProbes / *key_probes;
 }
 
 void AddRangeItemsSingleWriter(absl::string_view key, KeyAlphabets* alphabets,
