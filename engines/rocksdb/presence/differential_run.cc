@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -43,6 +44,14 @@ constexpr size_t kPrefixBytes = 4;
 constexpr size_t kLogLength = 40;
 // The longest a costly operation waits for the filters to serve.
 constexpr std::chrono::milliseconds kServingWait{60000};
+// A comparison during which RocksDB's own answer moved is made again, this
+// many times at most, each once RocksDB's flushes and compactions are done:
+// reads RocksDB leaves to its internal state (ignore_range_deletions over a
+// range tombstone, a SingleDelete of a key Put twice, a tier that stops at the
+// cache) can change answer more than once while the wrapper is asked.
+constexpr int kSettledRetries = 2;
+// The longest such a retry waits for RocksDB's background work.
+constexpr std::chrono::seconds kSettleWait{10};
 
 std::string Key(uint8_t byte) {
   const int index = byte % kKeys;
@@ -273,6 +282,37 @@ class DifferentialRun::Impl {
     return filter;
   }
 
+  // Returns once RocksDB runs and awaits no flush or compaction in any open
+  // column family, or after kSettleWait.
+  void WaitUntilSettled() {
+    Log("RocksDB's answer moved during the comparison: made again once "
+        "RocksDB has settled");
+    rocksdb::DB* base = db_->GetBaseDB();
+    const auto positive = [base](rocksdb::ColumnFamilyHandle* family,
+                                 const std::string& property) {
+      uint64_t value = 0;
+      return base->GetIntProperty(family, property, &value) && value > 0;
+    };
+    const auto busy = [&] {
+      rocksdb::ColumnFamilyHandle* any = base->DefaultColumnFamily();
+      if (positive(any, rocksdb::DB::Properties::kNumRunningFlushes) ||
+          positive(any, rocksdb::DB::Properties::kNumRunningCompactions)) {
+        return true;
+      }
+      for (rocksdb::ColumnFamilyHandle* family : handles_) {
+        if (positive(family, rocksdb::DB::Properties::kMemTableFlushPending) ||
+            positive(family, rocksdb::DB::Properties::kCompactionPending)) {
+          return true;
+        }
+      }
+      return false;
+    };
+    const auto deadline = std::chrono::steady_clock::now() + kSettleWait;
+    while (busy() && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  }
+
   // A fresh path under the directory.
   std::string NewPath(absl::string_view what) {
     return absl::StrCat(options_.directory, "/", what, "-", ++paths_);
@@ -367,10 +407,13 @@ class DifferentialRun::Impl {
 
   absl::Status CompareGet(const rocksdb::ReadOptions& read,
                           rocksdb::ColumnFamilyHandle* family,
-                          const std::string& key) {
+                          const std::string& key,
+                          int retries = kSettledRetries) {
     // RocksDB is asked before and after the wrapper: a flush or compaction
     // between the calls may change what a read tier that stops at the cache
-    // answers, and the wrapper's answer must be one of RocksDB's.
+    // answers, and the wrapper's answer must be one of RocksDB's. When
+    // RocksDB's answer moved and the wrapper's is neither, the comparison is
+    // made again once RocksDB has settled (kSettledRetries).
     const std::string before = BaseGet(read, family, key);
     rocksdb::PinnableSlice value;
     rocksdb::Status status = db_->Get(read, family, key, &value);
@@ -381,6 +424,10 @@ class DifferentialRun::Impl {
     if (wrapper == before) return absl::OkStatus();
     const std::string after = BaseGet(read, family, key);
     if (wrapper == after) return absl::OkStatus();
+    if (before != after && retries > 0) {
+      WaitUntilSettled();
+      return CompareGet(read, family, key, retries - 1);
+    }
     return absl::InternalError(
         absl::StrCat("Get of '", key, "' in column family ", FamilyName(family),
                      ": the wrapper answers ", wrapper, ", RocksDB ", before,
@@ -394,7 +441,8 @@ class DifferentialRun::Impl {
   absl::Status CompareMultiGet(
       const rocksdb::ReadOptions& read,
       const std::vector<rocksdb::ColumnFamilyHandle*>& families,
-      const std::vector<uint8_t>& key_bytes, bool caller_buffers) {
+      const std::vector<uint8_t>& key_bytes, bool caller_buffers,
+      int retries = kSettledRetries) {
     const size_t n = key_bytes.size();
     std::vector<std::string> keys;
     std::vector<rocksdb::ColumnFamilyHandle*> per_key;
@@ -451,6 +499,11 @@ class DifferentialRun::Impl {
     if (answers[2].empty()) return absl::OkStatus();
     for (size_t i = 0; i < n; ++i) {
       if (answers[1][i] != answers[0][i] && answers[1][i] != answers[2][i]) {
+        if (answers[0][i] != answers[2][i] && retries > 0) {
+          WaitUntilSettled();
+          return CompareMultiGet(read, families, key_bytes, caller_buffers,
+                                 retries - 1);
+        }
         return absl::InternalError(
             absl::StrCat("MultiGet of ", n, " keys, key ", i, " '", keys[i],
                          "' in column family ", FamilyName(per_key[i]),
@@ -679,6 +732,12 @@ class DifferentialRun::Impl {
     const std::string key = Key(bytes->Next());
     Log(absl::StrCat("KeyMayExist '", key, "' in ", FamilyName(family), " (",
                      what, ")"));
+    return CompareKeyMayExist(read, family, key, kSettledRetries);
+  }
+
+  absl::Status CompareKeyMayExist(const rocksdb::ReadOptions& read,
+                                  rocksdb::ColumnFamilyHandle* family,
+                                  const std::string& key, int retries) {
     rocksdb::ReadOptions all_tiers = read;
     all_tiers.read_tier = rocksdb::kReadAllTier;
     const std::string before = BaseGet(all_tiers, family, key);
@@ -694,6 +753,10 @@ class DifferentialRun::Impl {
     if (agrees_with(before)) return absl::OkStatus();
     const std::string after = BaseGet(all_tiers, family, key);
     if (agrees_with(after)) return absl::OkStatus();
+    if (before != after && retries > 0) {
+      WaitUntilSettled();
+      return CompareKeyMayExist(read, family, key, retries - 1);
+    }
     const std::string base =
         before == after ? before : absl::StrCat(before, " and then ", after);
     if (!may_exist) {
@@ -748,18 +811,7 @@ class DifferentialRun::Impl {
     request.has_lower = mode % 8 == 3 || mode % 8 >= 4;
     Log(absl::StrCat("Iterate ", request.Describe(), " in ",
                      FamilyName(family)));
-    const std::string before = Entries(db_->GetBaseDB(), family, request);
-    bool answered = false;
-    const std::string wrapper = Entries(db_.get(), family, request, &answered);
-    ++counts_.seeks_compared;
-    counts_.seeks_answered += answered;
-    if (wrapper == before) return absl::OkStatus();
-    const std::string after = Entries(db_->GetBaseDB(), family, request);
-    if (wrapper == after) return absl::OkStatus();
-    return absl::InternalError(absl::StrCat(
-        "an iterator in ", FamilyName(family), " (", request.Describe(),
-        ") yields ", wrapper, " through the wrapper, ", before,
-        " from RocksDB before it and ", after, " after it"));
+    return CompareIterator(family, request, kSettledRetries);
   }
 
   // A key, or one near it: a prefix of it, it with a byte appended, or its
@@ -797,6 +849,26 @@ class DifferentialRun::Impl {
           has_upper ? absl::StrCat(" below '", upper, "'") : "");
     }
   };
+
+  absl::Status CompareIterator(rocksdb::ColumnFamilyHandle* family,
+                               const IteratorRequest& request, int retries) {
+    const std::string before = Entries(db_->GetBaseDB(), family, request);
+    bool answered = false;
+    const std::string wrapper = Entries(db_.get(), family, request, &answered);
+    ++counts_.seeks_compared;
+    counts_.seeks_answered += answered;
+    if (wrapper == before) return absl::OkStatus();
+    const std::string after = Entries(db_->GetBaseDB(), family, request);
+    if (wrapper == after) return absl::OkStatus();
+    if (before != after && retries > 0) {
+      WaitUntilSettled();
+      return CompareIterator(family, request, retries - 1);
+    }
+    return absl::InternalError(absl::StrCat(
+        "an iterator in ", FamilyName(family), " (", request.Describe(),
+        ") yields ", wrapper, " through the wrapper, ", before,
+        " from RocksDB before it and ", after, " after it"));
+  }
 
   // The first four entries the iterator reaches, and its status; answered,
   // unless null, tells whether the seek was answered without RocksDB.
