@@ -42,6 +42,9 @@ constexpr size_t kMaxSnapshots = 4;
 constexpr size_t kPrefixBytes = 4;
 // Operations named in an error, the latest last.
 constexpr size_t kLogLength = 40;
+// Writes of a key named in an error about it, the latest last: the log's
+// tail rarely reaches back to them.
+constexpr size_t kKeyWritesLength = 8;
 // The longest a costly operation waits for the filters to serve.
 constexpr std::chrono::milliseconds kServingWait{60000};
 // A comparison during which RocksDB's own answer moved is made again, this
@@ -330,8 +333,22 @@ class DifferentialRun::Impl {
   }
 
   void Log(std::string line) {
-    log_.push_back(std::move(line));
+    log_.push_back(absl::StrCat("#", operations_, " ", line));
     if (log_.size() > kLogLength) log_.pop_front();
+  }
+
+  void NoteWrite(const std::string& key, absl::string_view what) {
+    std::deque<std::string>& writes = key_writes_[key];
+    writes.push_back(absl::StrCat("#", operations_, " ", what));
+    if (writes.size() > kKeyWritesLength) writes.pop_front();
+  }
+
+  // The key's latest writes, for an error about it.
+  std::string WritesOf(const std::string& key) const {
+    const auto found = key_writes_.find(key);
+    if (found == key_writes_.end()) return "; no write of it noted";
+    return absl::StrCat("; its latest writes, the latest last: ",
+                        absl::StrJoin(found->second, "; "));
   }
 
   absl::Status Failure(const absl::Status& status) const {
@@ -431,7 +448,8 @@ class DifferentialRun::Impl {
     return absl::InternalError(
         absl::StrCat("Get of '", key, "' in column family ", FamilyName(family),
                      ": the wrapper answers ", wrapper, ", RocksDB ", before,
-                     before == after ? "" : absl::StrCat(" and then ", after)));
+                     before == after ? "" : absl::StrCat(" and then ", after),
+                     WritesOf(key)));
   }
 
   // A MultiGet of keys through the wrapper and through RocksDB alone (before
@@ -511,7 +529,8 @@ class DifferentialRun::Impl {
                          answers[0][i],
                          answers[0][i] == answers[2][i]
                              ? ""
-                             : absl::StrCat(" and then ", answers[2][i])));
+                             : absl::StrCat(" and then ", answers[2][i]),
+                         WritesOf(keys[i])));
       }
     }
     return absl::OkStatus();
@@ -634,12 +653,17 @@ class DifferentialRun::Impl {
     }
     Log(absl::StrCat(what, " '", key, "' in ", FamilyName(family), ": ",
                      status.ToString()));
+    NoteWrite(key, absl::StrCat(what, " ", value, " in ", FamilyName(family),
+                                ": ", status.ToString()));
   }
 
   void Batch(OperationBytes* bytes) {
     rocksdb::WriteBatch batch;
     const size_t records = 1 + bytes->Below(6);
     std::string what = "Write of a batch:";
+    // Each record's key and what it wrote there, noted once the batch's
+    // status is known.
+    std::vector<std::pair<std::string, std::string>> records_written;
     for (size_t r = 0; r < records; ++r) {
       rocksdb::ColumnFamilyHandle* family = Family(bytes);
       const uint8_t key_byte = bytes->Next();
@@ -652,6 +676,7 @@ class DifferentialRun::Impl {
       if (kind == 5 || (kind == 0 && key_byte % 8 == 0)) {
         key = SingleKey(key_byte / 8);
       }
+      const size_t kind_named_at = what.size();
       switch (kind) {
         case 0:
         case 1:
@@ -687,6 +712,11 @@ class DifferentialRun::Impl {
           absl::StrAppend(&what, " PutLogData");
           break;
       }
+      if (kind != 7) {  // PutLogData writes no key
+        records_written.emplace_back(
+            key, absl::StrCat("batch", what.substr(kind_named_at), " ", value,
+                              " in ", FamilyName(family)));
+      }
       absl::StrAppend(&what, "('", key, "' in ", FamilyName(family), ")");
       added.PermitUncheckedError();
     }
@@ -703,6 +733,9 @@ class DifferentialRun::Impl {
     status = db_->Write(rocksdb::WriteOptions(), &batch);
 #endif
     Log(absl::StrCat(what, ": ", status.ToString()));
+    for (const auto& [key, record] : records_written) {
+      NoteWrite(key, absl::StrCat(record, ": ", status.ToString()));
+    }
   }
 
   absl::Status MultiGet(OperationBytes* bytes) {
@@ -1289,6 +1322,9 @@ class DifferentialRun::Impl {
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;
   std::vector<const rocksdb::Snapshot*> snapshots_;
   std::deque<std::string> log_;
+  // Each key's latest writes, whatever their column family: "#<operation>
+  // <what> in <family>: <status>".
+  std::map<std::string, std::deque<std::string>> key_writes_;
   uint64_t values_ = 0;
   uint64_t paths_ = 0;
   uint64_t families_ = 0;
