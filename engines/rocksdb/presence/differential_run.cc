@@ -337,15 +337,26 @@ class DifferentialRun::Impl {
     if (log_.size() > kLogLength) log_.pop_front();
   }
 
-  void NoteWrite(const std::string& key, absl::string_view what) {
-    std::deque<std::string>& writes = key_writes_[key];
+  // Writes are noted per column family; a null handle's under the default
+  // one, where RocksDB 7.8.3 writes them (9.7.4 refuses them: their status
+  // says so).
+  static std::string WritesKey(const std::string& family,
+                               const std::string& key) {
+    return absl::StrCat(
+        family == "(null)" ? rocksdb::kDefaultColumnFamilyName : family, "/",
+        key);
+  }
+  void NoteWrite(const std::string& family, const std::string& key,
+                 absl::string_view what) {
+    std::deque<std::string>& writes = key_writes_[WritesKey(family, key)];
     writes.push_back(absl::StrCat("#", operations_, " ", what));
     if (writes.size() > kKeyWritesLength) writes.pop_front();
   }
 
   // The key's latest writes, for an error about it.
-  std::string WritesOf(const std::string& key) const {
-    const auto found = key_writes_.find(key);
+  std::string WritesOf(rocksdb::ColumnFamilyHandle* family,
+                       const std::string& key) const {
+    const auto found = key_writes_.find(WritesKey(FamilyName(family), key));
     if (found == key_writes_.end()) return "; no write of it noted";
     return absl::StrCat("; its latest writes, the latest last: ",
                         absl::StrJoin(found->second, "; "));
@@ -449,7 +460,7 @@ class DifferentialRun::Impl {
         absl::StrCat("Get of '", key, "' in column family ", FamilyName(family),
                      ": the wrapper answers ", wrapper, ", RocksDB ", before,
                      before == after ? "" : absl::StrCat(" and then ", after),
-                     WritesOf(key)));
+                     WritesOf(family, key)));
   }
 
   // A MultiGet of keys through the wrapper and through RocksDB alone (before
@@ -530,7 +541,7 @@ class DifferentialRun::Impl {
                          answers[0][i] == answers[2][i]
                              ? ""
                              : absl::StrCat(" and then ", answers[2][i]),
-                         WritesOf(keys[i])));
+                         WritesOf(per_key[i], keys[i])));
       }
     }
     return absl::OkStatus();
@@ -653,8 +664,9 @@ class DifferentialRun::Impl {
     }
     Log(absl::StrCat(what, " '", key, "' in ", FamilyName(family), ": ",
                      status.ToString()));
-    NoteWrite(key, absl::StrCat(what, " ", value, " in ", FamilyName(family),
-                                ": ", status.ToString()));
+    NoteWrite(FamilyName(family), key,
+              absl::StrCat(what, " ", value, " in ", FamilyName(family), ": ",
+                           status.ToString()));
   }
 
   void Batch(OperationBytes* bytes) {
@@ -663,7 +675,10 @@ class DifferentialRun::Impl {
     std::string what = "Write of a batch:";
     // Each record's key and what it wrote there, noted once the batch's
     // status is known.
-    std::vector<std::pair<std::string, std::string>> records_written;
+    struct RecordWritten {
+      std::string family, key, what;
+    };
+    std::vector<RecordWritten> records_written;
     for (size_t r = 0; r < records; ++r) {
       rocksdb::ColumnFamilyHandle* family = Family(bytes);
       const uint8_t key_byte = bytes->Next();
@@ -713,9 +728,10 @@ class DifferentialRun::Impl {
           break;
       }
       if (kind != 7) {  // PutLogData writes no key
-        records_written.emplace_back(
-            key, absl::StrCat("batch", what.substr(kind_named_at), " ", value,
-                              " in ", FamilyName(family)));
+        records_written.push_back(
+            {FamilyName(family), key,
+             absl::StrCat("batch", what.substr(kind_named_at), " ", value,
+                          " in ", FamilyName(family))});
       }
       absl::StrAppend(&what, "('", key, "' in ", FamilyName(family), ")");
       added.PermitUncheckedError();
@@ -733,8 +749,9 @@ class DifferentialRun::Impl {
     status = db_->Write(rocksdb::WriteOptions(), &batch);
 #endif
     Log(absl::StrCat(what, ": ", status.ToString()));
-    for (const auto& [key, record] : records_written) {
-      NoteWrite(key, absl::StrCat(record, ": ", status.ToString()));
+    for (const RecordWritten& record : records_written) {
+      NoteWrite(record.family, record.key,
+                absl::StrCat(record.what, ": ", status.ToString()));
     }
   }
 
@@ -1322,8 +1339,8 @@ class DifferentialRun::Impl {
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;
   std::vector<const rocksdb::Snapshot*> snapshots_;
   std::deque<std::string> log_;
-  // Each key's latest writes, whatever their column family: "#<operation>
-  // <what> in <family>: <status>".
+  // Each key's latest writes in each column family (WritesKey):
+  // "#<operation> <what> in <family>: <status>".
   std::map<std::string, std::deque<std::string>> key_writes_;
   uint64_t values_ = 0;
   uint64_t paths_ = 0;
