@@ -12,8 +12,10 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/strip.h"
 #include "engines/rocksdb/presence/case_blind_comparator.h"
 #include "engines/rocksdb/presence/filtered_iterator.h"
 #include "rocksdb/comparator.h"
@@ -50,8 +52,8 @@ constexpr std::chrono::milliseconds kServingWait{60000};
 // A comparison during which RocksDB's own answer moved is made again, this
 // many times at most, each once RocksDB's flushes and compactions are done:
 // reads RocksDB leaves to its internal state (ignore_range_deletions over a
-// range tombstone, a SingleDelete of a key Put twice, a tier that stops at the
-// cache) can change answer more than once while the wrapper is asked.
+// range tombstone, a tier that stops at the cache) can change answer more
+// than once while the wrapper is asked.
 constexpr int kSettledRetries = 2;
 // The longest such a retry waits for RocksDB's background work.
 constexpr std::chrono::seconds kSettleWait{10};
@@ -348,9 +350,15 @@ class DifferentialRun::Impl {
   }
   void NoteWrite(const std::string& family, const std::string& key,
                  absl::string_view what) {
-    std::deque<std::string>& writes = key_writes_[WritesKey(family, key)];
+    const std::string written = WritesKey(family, key);
+    std::deque<std::string>& writes = key_writes_[written];
     writes.push_back(absl::StrCat("#", operations_, " ", what));
     if (writes.size() > kKeyWritesLength) writes.pop_front();
+    absl::string_view kind = what;
+    absl::ConsumePrefix(&kind, "batch ");
+    if (absl::StartsWith(kind, "Put") || absl::StartsWith(kind, "Merge")) {
+      key_value_writes_[written] = writes.back();
+    }
   }
 
   // The key's latest writes, for an error about it.
@@ -358,8 +366,16 @@ class DifferentialRun::Impl {
                        const std::string& key) const {
     const auto found = key_writes_.find(WritesKey(FamilyName(family), key));
     if (found == key_writes_.end()) return "; no write of it noted";
-    return absl::StrCat("; its latest writes, the latest last: ",
-                        absl::StrJoin(found->second, "; "));
+    std::string writes = absl::StrCat("; its latest writes, the latest last: ",
+                                      absl::StrJoin(found->second, "; "));
+    // The latest write of a value, when it is older than those.
+    const auto value = key_value_writes_.find(found->first);
+    if (value != key_value_writes_.end() &&
+        std::find(found->second.begin(), found->second.end(), value->second) ==
+            found->second.end()) {
+      absl::StrAppend(&writes, "; its latest value written: ", value->second);
+    }
+    return writes;
   }
 
   absl::Status Failure(const absl::Status& status) const {
@@ -617,6 +633,23 @@ class DifferentialRun::Impl {
     return absl::OkStatus();
   }
 
+  // RocksDB leaves a SingleDelete undefined once its key was Put more than
+  // once since the key's last SingleDelete: a compaction can then bring back
+  // an older value, which a rebuilt filter lacks (the header's "not
+  // covered"). So a Put of such a key RocksDB finds becomes a SingleDelete,
+  // and no key is Put twice between its SingleDeletes, whatever a crash or a
+  // rollback kept.
+  bool SingleKeyFound(rocksdb::ColumnFamilyHandle* family,
+                      const std::string& key) {
+    // RocksDB 7.8.3 writes a null handle's keys to the default column
+    // family; RocksDB 9.7.4 refuses them.
+    if (family == nullptr) family = db_->DefaultColumnFamily();
+    rocksdb::PinnableSlice value;
+    return !db_->GetBaseDB()
+                ->Get(rocksdb::ReadOptions(), family, key, &value)
+                .IsNotFound();
+  }
+
   void Write(Operation operation, OperationBytes* bytes) {
     rocksdb::ColumnFamilyHandle* family = Family(bytes);
     const uint8_t key_byte = bytes->Next();
@@ -627,6 +660,9 @@ class DifferentialRun::Impl {
                             : operation == kMerge     ? MergeKey(key_byte)
                             : operation == kPutEntity ? EntityKey(key_byte)
                                                       : Key(key_byte);
+    if (single && operation == kPut && SingleKeyFound(family, key)) {
+      operation = kSingleDelete;
+    }
     const std::string value = absl::StrCat("v", ++values_);
     const rocksdb::WriteOptions write;
     rocksdb::Status status;
@@ -679,17 +715,30 @@ class DifferentialRun::Impl {
       std::string family, key, what;
     };
     std::vector<RecordWritten> records_written;
+    // Whether each single key is found once the records so far are applied.
+    std::map<std::string, bool> single_keys_found;
     for (size_t r = 0; r < records; ++r) {
       rocksdb::ColumnFamilyHandle* family = Family(bytes);
       const uint8_t key_byte = bytes->Next();
       std::string key = Key(key_byte);
       const std::string value = absl::StrCat("b", ++values_);
       rocksdb::Status added;
-      const size_t kind = bytes->Below(8);
+      size_t kind = bytes->Below(8);
       if (kind == 2) key = MergeKey(key_byte);
       if (kind == 3) key = EntityKey(key_byte);
       if (kind == 5 || (kind == 0 && key_byte % 8 == 0)) {
         key = SingleKey(key_byte / 8);
+        // As in Write: a Put of a key found, in RocksDB or earlier in the
+        // batch, becomes a SingleDelete.
+        const std::string written = WritesKey(FamilyName(family), key);
+        auto found = single_keys_found.find(written);
+        if (found == single_keys_found.end()) {
+          found =
+              single_keys_found.emplace(written, SingleKeyFound(family, key))
+                  .first;
+        }
+        if (found->second) kind = 5;
+        found->second = kind != 5;
       }
       const size_t kind_named_at = what.size();
       switch (kind) {
@@ -819,12 +868,12 @@ class DifferentialRun::Impl {
   }
 
   // An iterator through the wrapper yields what RocksDB's yields just before
-  // or just after it. Both are asked, as lookups are: a SingleDelete of a key
-  // Put more than once, which RocksDB leaves undefined and these sequences
-  // make, lets a background compaction change what RocksDB itself returns
-  // between two calls. The seeks the filters may answer: a prefix seek, a
-  // Seek under an upper bound, a SeekForPrev above a lower bound; and the
-  // prefix extractor they depend on changes (SetOptions).
+  // or just after it. Both are asked, as lookups are: a background flush or
+  // compaction can change what RocksDB itself returns between two calls
+  // (ignore_range_deletions, a tier that stops at the cache). The seeks the
+  // filters may answer: a prefix seek, a Seek under an upper bound, a
+  // SeekForPrev above a lower bound; and the prefix extractor they depend on
+  // changes (SetOptions).
   absl::Status Iterate(OperationBytes* bytes) {
     rocksdb::ColumnFamilyHandle* family = Family(bytes);
     if (family == nullptr) return absl::OkStatus();
@@ -1342,6 +1391,8 @@ class DifferentialRun::Impl {
   // Each key's latest writes in each column family (WritesKey):
   // "#<operation> <what> in <family>: <status>".
   std::map<std::string, std::deque<std::string>> key_writes_;
+  // The latest Put, PutEntity or Merge of each key, as noted in key_writes_.
+  std::map<std::string, std::string> key_value_writes_;
   uint64_t values_ = 0;
   uint64_t paths_ = 0;
   uint64_t families_ = 0;

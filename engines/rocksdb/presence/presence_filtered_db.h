@@ -167,13 +167,15 @@ struct PresenceFilterStats {
 // SetOptions of prefix_extractor, through GetBaseDB(), GetRootDB() or another
 // handle to the same database while this object is open, such as a
 // TransactionDB opened on it, a secondary instance's catch-up, or the
-// rocksdb::DB* RocksDB hands an EventListener. A null column family handle: a
-// write goes to the default column family's filter; a lookup or Merge answers
-// InvalidArgument. Always to RocksDB: column families whose comparator has
-// user-defined timestamps or may call keys of different bytes equal; lookups
-// with a snapshot older than the last rebuild, a read timestamp,
-// ignore_range_deletions, a memory-only read tier or an io_activity, and a
-// MultiGet naming a null handle or a timestamped column family.
+// rocksdb::DB* RocksDB hands an EventListener. A SingleDelete of a key Put
+// more than once since its last SingleDelete, which RocksDB leaves undefined:
+// a compaction may bring back an older value a rebuilt filter lacks. A null
+// column family handle: a write goes to the default column family's filter;
+// a lookup or Merge answers InvalidArgument. Always to RocksDB: column families
+// whose comparator has user-defined timestamps or may call keys of different
+// bytes equal; lookups with a snapshot older than the last rebuild, a read
+// timestamp, ignore_range_deletions, a memory-only read tier or an io_activity,
+// and a MultiGet naming a null handle or a timestamped column family.
 //
 // Cost: MutableBloomFilter's body per column family for its key count at
 // fpp (twice the keys with filter_prefix_seeks), twice that during a
